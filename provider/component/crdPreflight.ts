@@ -1,0 +1,52 @@
+/**
+ * Exposure needs kinds that only CRDs provide (Gateway API, cert-manager). Without them, preview
+ * silently skips the objects and `up` retries for half a minute, so the component checks first
+ * and names what is absent.
+ */
+import { ApiextensionsV1Api } from "@kubernetes/client-node";
+import { hostKubeConfig } from "../readiness/readinessOperations";
+import type { TenantSpec } from "../spec/tenantSpec";
+
+/** A kind the exposure creates, with the CRD that provides it. */
+export interface RequiredKind {
+  /** `group/version`. */
+  readonly apiVersion: string;
+  /** Kind name. */
+  readonly kind: string;
+  /** Name of the CRD that serves it. */
+  readonly crd: string;
+}
+
+/** The kinds an exposed tenant needs from the host. */
+export function requiredKinds(exposure: NonNullable<TenantSpec["exposure"]>): RequiredKind[] {
+  return [
+    { apiVersion: `gateway.networking.k8s.io/${exposure.tlsRouteVersion}`, kind: "TLSRoute", crd: "tlsroutes.gateway.networking.k8s.io" },
+    { apiVersion: "gateway.networking.k8s.io/v1", kind: "ReferenceGrant", crd: "referencegrants.gateway.networking.k8s.io" },
+    { apiVersion: "gateway.networking.k8s.io/v1", kind: "ListenerSet", crd: "listenersets.gateway.networking.k8s.io" },
+    { apiVersion: "cert-manager.io/v1", kind: "Certificate", crd: "certificates.cert-manager.io" },
+  ];
+}
+
+/** The message for kinds the host does not serve. */
+export function missingKindsMessage(tenant: string, missing: readonly RequiredKind[]): string {
+  const list = missing.map((k) => `${k.kind} ${k.apiVersion} (CRD ${k.crd})`).join(", ");
+  return `Tenant "${tenant}" sets exposure, but the host cluster does not serve: ${list}. Install the Gateway API (1.5+ for TLSRoute v1, or set exposure.tlsRouteVersion: v1alpha2 with the experimental channel) and cert-manager CRDs, or set exposure.verifyCrds: false if they are created in this same update.`;
+}
+
+/** The required kinds the host does not serve: their CRD is absent or does not serve that version. */
+export async function findMissingKinds(kubeconfig: string | undefined, required: readonly RequiredKind[]): Promise<RequiredKind[]> {
+  const api = hostKubeConfig(kubeconfig).makeApiClient(ApiextensionsV1Api);
+  const served = await Promise.all(required.map((kind) => isServed(api, kind)));
+  return required.filter((_, index) => !served[index]);
+}
+
+async function isServed(api: ApiextensionsV1Api, kind: RequiredKind): Promise<boolean> {
+  const version = kind.apiVersion.split("/")[1];
+  try {
+    const crd = await api.readCustomResourceDefinition({ name: kind.crd });
+    return crd.spec.versions.some((v) => v.name === version && v.served);
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * `kubespaces:index:Tenant`: a team's virtual cluster on the shared host. A thin layer over the
+ * pure spec and render modules: it validates, renders, registers each rendered object as a child
+ * and wires the order that creation and deletion need.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { renderTenant } from "../render/renderTenant";
+import { kubeconfigServerUrl } from "../render/vclusterValues";
+import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY, appsCertificateSecretName } from "../spec/names";
+import type { TenantSpec } from "../spec/tenantSpec";
+import { validateTenant } from "../spec/validateTenant";
+import { TenantReadiness } from "../readiness/tenantReadiness";
+import { TenantCleanup } from "../teardown/tenantCleanup";
+import { findMissingKinds, missingKindsMessage, requiredKinds } from "./crdPreflight";
+import { registerExposure, registerFence, registerHelmRelease, type ChildContext } from "./tenantChildren";
+import { hostProviderOptions } from "./hostProvider";
+import { claimNamespace, namespaceOwner } from "./namespaceClaims";
+import type { TenantArgs } from "./tenantArgs";
+import { readyStatus, type KubeconfigSecretRef, type TenantStatus } from "./tenantOutputs";
+import { tenantStructure } from "./tenantStructure";
+import { hasUnresolvedInputs } from "./unresolvedInputs";
+
+/** The Pulumi type token of the component. */
+export const TENANT_TYPE = "kubespaces:index:Tenant";
+
+/** A team's virtual cluster: namespace, quota, LimitRange, isolation, exposure, vCluster and its kubeconfig. */
+export class Tenant extends pulumi.ComponentResource {
+  /** Host namespace of the tenant. */
+  readonly namespace: pulumi.Output<string>;
+  /** URL of the tenant's API server: public when exposed, else the in-cluster Service URL. */
+  readonly apiServerUrl: pulumi.Output<string>;
+  /** Apps are published at `*.<appsDomain>`; undefined when not exposed. */
+  readonly appsDomain: pulumi.Output<string | undefined>;
+  /** Kubeconfig of the virtual cluster, cluster-admin inside it (secret). */
+  readonly kubeconfig: pulumi.Output<string>;
+  /** Where the vCluster stores the kubeconfig on the host. */
+  readonly kubeconfigSecretRef: pulumi.Output<KubeconfigSecretRef>;
+  /** Phase, Ready condition and message, as the KubeSpaces operator reports them. */
+  readonly status: pulumi.Output<TenantStatus>;
+
+  constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    // Plain inputs are checked before anything is registered, the component included.
+    const structure = tenantStructure(name, args);
+    if (!hasUnresolvedInputs(args)) validateAndClaim(name, args);
+    super(TENANT_TYPE, name, {}, opts);
+
+    // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
+    const { hostKubeconfig: kubeconfigInput, ...specArgs } = args;
+    const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
+    const spec = pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain));
+    const rendered = gated(spec, hostKubeconfig, this).apply(renderTenant);
+    const host = hostProviderOptions(name, this, opts, hostKubeconfig);
+    const context: ChildContext = { name, parent: this, rendered, structure, ...host };
+
+    const fence = registerFence(context);
+    const cleanup = new TenantCleanup(
+      `${name}-cleanup`,
+      {
+        tenantName: name,
+        namespace: spec.namespace,
+        releaseName: spec.releaseName,
+        certificateSecret: spec.apply((s) => s.exposure && { namespace: s.exposure.gateway.namespace, name: appsCertificateSecretName(name) }),
+        hostKubeconfig,
+      },
+      { parent: this, dependsOn: [fence.namespace] },
+    );
+    if (structure.exposed) registerExposure(context, fence.namespace, cleanup);
+    const release = registerHelmRelease(context, [...fence.all, cleanup]);
+    const readiness = new TenantReadiness(
+      `${name}-readiness`,
+      {
+        tenantName: name,
+        namespace: spec.namespace,
+        releaseName: spec.releaseName,
+        serverUrl: spec.apply(kubeconfigServerUrl),
+        timeoutSeconds: spec.readiness.timeoutSeconds,
+        hostKubeconfig,
+        releaseRevision: release.status.revision.apply(String),
+      },
+      { parent: this, dependsOn: [release] },
+    );
+
+    this.namespace = fence.namespace.metadata.name;
+    this.apiServerUrl = spec.apply(kubeconfigServerUrl);
+    this.appsDomain = spec.apply((s) => s.endpoints?.appsDomain);
+    this.kubeconfig = pulumi.secret(readiness.kubeconfig);
+    this.kubeconfigSecretRef = spec.apply((s) => ({ namespace: s.namespace, name: kubeconfigSecretName(s.releaseName), key: KUBECONFIG_SECRET_KEY }));
+    this.status = pulumi.all([readiness.readyAt, readiness.waitedMs]).apply(([at, ms]) => readyStatus(name, at, ms));
+    this.registerOutputs(tenantOutputs(this));
+  }
+}
+
+/** The component's outputs, listed once for registerOutputs and the provider plugin's construct. */
+export function tenantOutputs(tenant: Tenant): pulumi.Inputs {
+  const { namespace, apiServerUrl, appsDomain, kubeconfig, kubeconfigSecretRef, status } = tenant;
+  return { namespace, apiServerUrl, appsDomain, kubeconfig, kubeconfigSecretRef, status };
+}
+
+function validateAndClaim(name: string, plain: unknown): TenantSpec {
+  const spec = validateTenant(name, plain, { namespaceOwner });
+  claimNamespace(spec.namespace, name);
+  return spec;
+}
+
+/**
+ * `spec`, held back until the host is known to serve the exposure's kinds (when asked to check).
+ * Not secret: the host kubeconfig it reads with does not flow into the result.
+ */
+function gated(spec: pulumi.Output<TenantSpec>, hostKubeconfig: pulumi.Output<string> | undefined, tenant: pulumi.Resource): pulumi.Output<TenantSpec> {
+  const checked = pulumi.all([spec, hostKubeconfig]).apply(async ([unwrapped, kubeconfig]): Promise<TenantSpec> => {
+    const s = unwrapped as TenantSpec;
+    if (!s.exposure?.verifyCrds) return s;
+    const missing = await findMissingKinds(kubeconfig, requiredKinds(s.exposure));
+    if (missing.length > 0) throw new pulumi.ResourceError(missingKindsMessage(s.name, missing), tenant);
+    return s;
+  });
+  return pulumi.unsecret(checked);
+}

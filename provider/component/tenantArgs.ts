@@ -1,0 +1,15 @@
+/** The Tenant's inputs as a TypeScript program passes them: any value may be a Pulumi Output. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { TenantArgsInput } from "../spec/tenantArgsSchema";
+
+/** Each field of T, nested objects included, may be a plain value or a Pulumi Input. */
+export type DeepInput<T> = T extends readonly unknown[]
+  ? pulumi.Input<T>
+  : T extends Record<string, unknown>
+    ? string extends keyof T
+      ? pulumi.Input<T>
+      : { [K in keyof T]: DeepInput<T[K]> }
+    : pulumi.Input<T>;
+
+/** Inputs of a Tenant; see the README's reference table for every field, its rule and default. */
+export type TenantArgs = DeepInput<TenantArgsInput>;

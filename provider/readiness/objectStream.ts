@@ -1,0 +1,70 @@
+/**
+ * What the readiness wait needs from a cluster: list one named object, then watch it from the
+ * list's resourceVersion. The real implementation is `kubeObjectStream`; tests use an in-process
+ * fake with the same contract.
+ */
+
+/** The two kinds of object readiness looks at. */
+export type WatchedKind = "StatefulSet" | "Secret";
+
+/** One named object in a namespace. */
+export interface ObjectRef {
+  /** Kind of the object. */
+  readonly kind: WatchedKind;
+  /** Namespace of the object. */
+  readonly namespace: string;
+  /** Name of the object. */
+  readonly name: string;
+}
+
+/** A Kubernetes object as the API returns it, reduced to what readiness reads. */
+export interface ObservedObject {
+  /** Standard metadata. */
+  readonly metadata?: { readonly name?: string; readonly generation?: number; readonly resourceVersion?: string };
+  /** StatefulSet spec. */
+  readonly spec?: { readonly replicas?: number };
+  /** StatefulSet status. */
+  readonly status?: {
+    readonly observedGeneration?: number;
+    readonly readyReplicas?: number;
+    readonly updatedReplicas?: number;
+    readonly currentRevision?: string;
+    readonly updateRevision?: string;
+  };
+  /** Secret data, base64-encoded. */
+  readonly data?: Record<string, string>;
+}
+
+/** The state of the object when listed, and the version to watch from. */
+export interface ListResult {
+  /** The object, or undefined when it does not exist. */
+  readonly object: ObservedObject | undefined;
+  /** resourceVersion of the list. */
+  readonly resourceVersion: string;
+}
+
+/** A watch event: the object was added, changed or deleted. */
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
+
+/** An open watch. */
+export interface OpenWatch {
+  /** Stops the watch; `onClosed` is then not called. */
+  stop(): void;
+}
+
+/** Lists and watches single objects. */
+export interface ObjectStream {
+  /** Reads the object and the resourceVersion to watch from. */
+  list(ref: ObjectRef): Promise<ListResult>;
+  /**
+   * Watches the object from `resourceVersion`. `onEvent` gets each change; `onClosed` is called
+   * once when the server ends the watch or it fails (an error says why), after which the caller
+   * lists again.
+   */
+  watch(
+    ref: ObjectRef,
+    resourceVersion: string,
+    onEvent: (type: WatchEventType, object: ObservedObject) => void,
+    onClosed: (error?: Error) => void,
+  ): Promise<OpenWatch>;
+}

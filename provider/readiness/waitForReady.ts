@@ -1,0 +1,105 @@
+/**
+ * The readiness wait: follows the vCluster StatefulSet and its kubeconfig Secret with watches and
+ * finishes as soon as both are ready, or fails at the deadline naming what is still missing.
+ */
+import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY } from "../spec/names";
+import type { ObjectStream, ObservedObject, WatchedKind } from "./objectStream";
+import { DEFAULT_BACKOFF, ObjectTracker, type Backoff } from "./objectTracker";
+import { kubeconfigFromSecret, missingParts, type ReadinessNames, type ReadinessObservation } from "./readinessState";
+
+/** Which virtual cluster to wait for. */
+export interface ReadinessTarget {
+  /** Namespace of the release. */
+  readonly namespace: string;
+  /** Helm release name of the vCluster. */
+  readonly releaseName: string;
+}
+
+/** How to wait. */
+export interface WaitOptions {
+  /** Give up after this many ms. */
+  readonly timeoutMs: number;
+  /** Told what the wait is waiting for whenever that changes, and every `heartbeatMs`. */
+  readonly onProgress?: (message: string) => void;
+  /** Interval of "still waiting" progress messages. @default 30000 */
+  readonly heartbeatMs?: number;
+  /** Reconnect delays after a failed list or watch. */
+  readonly backoff?: Backoff;
+}
+
+/** A ready virtual cluster. */
+export interface ReadyCluster {
+  /** The kubeconfig the vCluster wrote, as it wrote it. */
+  readonly kubeconfig: string;
+  /** ms from the start of the wait until both objects were ready. */
+  readonly elapsedMs: number;
+}
+
+/** The wait ran out of time; `missing` says what was not ready. */
+export class ReadinessTimeoutError extends Error {
+  constructor(
+    /** What was still missing at the deadline. */
+    readonly missing: readonly string[],
+    timeoutMs: number,
+    lastTrouble: Error | undefined,
+  ) {
+    const trouble = lastTrouble ? ` (last API error: ${lastTrouble.message})` : "";
+    super(`virtual cluster not ready after ${Math.round(timeoutMs / 1000)}s: ${missing.join("; ")}${trouble}`);
+    this.name = "ReadinessTimeoutError";
+  }
+}
+
+/** Waits until the vCluster of `target` is ready; rejects with ReadinessTimeoutError at the deadline. */
+export function waitForReady(stream: ObjectStream, target: ReadinessTarget, options: WaitOptions): Promise<ReadyCluster> {
+  const names: ReadinessNames = {
+    statefulSet: target.releaseName,
+    secret: kubeconfigSecretName(target.releaseName),
+    secretKey: KUBECONFIG_SECRET_KEY,
+  };
+  const started = Date.now();
+  const observed: { statefulSet: ObservedObject | null | undefined; secret: ObservedObject | null | undefined } = {
+    statefulSet: undefined,
+    secret: undefined,
+  };
+  const snapshot = (): ReadinessObservation => ({ ...observed });
+
+  return new Promise<ReadyCluster>((resolve, reject) => {
+    let lastMessage = "";
+    let lastTrouble: Error | undefined;
+    const report = (force: boolean) => {
+      const message = `waiting for ${missingParts(snapshot(), names).join("; ")}`;
+      if (force || message !== lastMessage) options.onProgress?.(message);
+      lastMessage = message;
+    };
+    const finish = (outcome: () => void) => {
+      clearTimeout(deadline);
+      clearInterval(heartbeat);
+      trackers.forEach((tracker) => tracker.stop());
+      outcome();
+    };
+    const onChange = () => {
+      if (missingParts(snapshot(), names).length > 0) return report(false);
+      const kubeconfig = kubeconfigFromSecret(observed.secret as ObservedObject, names.secretKey) as string;
+      finish(() => resolve({ kubeconfig, elapsedMs: Date.now() - started }));
+    };
+    const follow = (kind: WatchedKind, name: string, field: keyof typeof observed) =>
+      new ObjectTracker(
+        stream,
+        { kind, namespace: target.namespace, name },
+        (object) => {
+          observed[field] = object;
+          onChange();
+        },
+        (error) => (lastTrouble = error),
+        options.backoff ?? DEFAULT_BACKOFF,
+      );
+
+    const trackers = [follow("StatefulSet", names.statefulSet, "statefulSet"), follow("Secret", names.secret, "secret")];
+    const deadline = setTimeout(
+      () => finish(() => reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, lastTrouble))),
+      options.timeoutMs,
+    );
+    const heartbeat = setInterval(() => report(true), options.heartbeatMs ?? 30_000);
+    trackers.forEach((tracker) => tracker.start());
+  });
+}

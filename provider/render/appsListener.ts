@@ -1,0 +1,48 @@
+/**
+ * The tenant's apps endpoint: a ListenerSet attached to the shared Gateway with one HTTPS listener
+ * for `*.<name>.apps.<baseDomain>`, and the cert-manager Certificate it terminates TLS with. Both
+ * live in the gateway namespace, out of the tenant's reach; the listener admits routes only from
+ * namespaces labelled for the tenant.
+ */
+import { appsCertificateSecretName, gatewayObjectName, TENANT_LABEL } from "../spec/names";
+import type { ExposedTenantSpec } from "../spec/tenantSpec";
+import { tenantLabels, tenantMetadata, type Manifest } from "./manifest";
+
+/** Renders the ListenerSet that adds the tenant's apps listener to the shared Gateway. */
+export function renderAppsListenerSet(spec: ExposedTenantSpec): Manifest {
+  const { gateway } = spec.exposure;
+  return {
+    apiVersion: "gateway.networking.k8s.io/v1",
+    kind: "ListenerSet",
+    metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "apps"), gateway.namespace),
+    spec: {
+      parentRef: { group: "gateway.networking.k8s.io", kind: "Gateway", name: gateway.name, namespace: gateway.namespace },
+      listeners: [
+        {
+          name: "apps",
+          hostname: `*.${spec.endpoints.appsDomain}`,
+          protocol: "HTTPS",
+          port: 443,
+          tls: { mode: "Terminate", certificateRefs: [{ group: "", kind: "Secret", name: appsCertificateSecretName(spec.name) }] },
+          allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { [TENANT_LABEL]: spec.name } } } },
+        },
+      ],
+    },
+  };
+}
+
+/** Renders the Certificate for the apps wildcard; its Secret carries the tenant label too. */
+export function renderAppsCertificate(spec: ExposedTenantSpec): Manifest {
+  const { gateway, issuerRef } = spec.exposure;
+  return {
+    apiVersion: "cert-manager.io/v1",
+    kind: "Certificate",
+    metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "apps"), gateway.namespace),
+    spec: {
+      secretName: appsCertificateSecretName(spec.name),
+      secretTemplate: { labels: tenantLabels(spec) },
+      dnsNames: [`*.${spec.endpoints.appsDomain}`],
+      issuerRef: { name: issuerRef.name, kind: issuerRef.kind, group: issuerRef.group },
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** The LimitRange that gives containers without limits the tenant's defaults. */
+import type { TenantSpec } from "../spec/tenantSpec";
+import { tenantMetadata, type Manifest } from "./manifest";
+
+/** Name of the tenant's LimitRange. */
+export const LIMIT_RANGE_NAME = "kubespaces-defaults";
+
+/** Renders the tenant's LimitRange. */
+export function renderLimitRange(spec: TenantSpec): Manifest {
+  const { defaultLimit, defaultRequest } = spec.limitRange;
+  return {
+    apiVersion: "v1",
+    kind: "LimitRange",
+    metadata: tenantMetadata(spec, LIMIT_RANGE_NAME),
+    spec: {
+      limits: [
+        {
+          type: "Container",
+          default: { cpu: defaultLimit.cpu, memory: defaultLimit.memory },
+          defaultRequest: { cpu: defaultRequest.cpu, memory: defaultRequest.memory },
+        },
+      ],
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/** The plain shape of a rendered Kubernetes object, and the metadata every tenant object shares. */
+import { TENANT_LABEL } from "../spec/names";
+import type { TenantSpec } from "../spec/tenantSpec";
+
+/** A Kubernetes object as plain data. */
+export interface Manifest {
+  /** `group/version`, or `v1` for the core group. */
+  readonly apiVersion: string;
+  /** Object kind. */
+  readonly kind: string;
+  /** Name, namespace, labels and annotations. */
+  readonly metadata: ManifestMetadata;
+  /** The desired state, when the kind has one. */
+  readonly spec?: Record<string, unknown>;
+}
+
+/** The metadata fields the component sets. */
+export interface ManifestMetadata {
+  /** Object name. */
+  readonly name: string;
+  /** Namespace, for namespaced kinds. */
+  readonly namespace?: string;
+  /** Labels; always carries `kubespaces.io/tenant`. */
+  readonly labels: Record<string, string>;
+  /** Annotations, when any. */
+  readonly annotations?: Record<string, string>;
+}
+
+/** Labels of every object that belongs to the tenant. */
+export function tenantLabels(spec: TenantSpec): Record<string, string> {
+  return { [TENANT_LABEL]: spec.name, "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
+}
+
+/** Metadata of an object named `name` in `namespace`, labelled for the tenant. */
+export function tenantMetadata(spec: TenantSpec, name: string, namespace: string = spec.namespace): ManifestMetadata {
+  return { name, namespace, labels: tenantLabels(spec) };
+}

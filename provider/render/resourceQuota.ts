@@ -1,0 +1,43 @@
+/** The ResourceQuota that caps the tenant namespace. */
+import type { TenantSpec } from "../spec/tenantSpec";
+import { tenantMetadata, type Manifest } from "./manifest";
+
+/** Name of the tenant's ResourceQuota. */
+export const RESOURCE_QUOTA_NAME = "kubespaces-quota";
+
+// Optional object counts: input field -> quota key.
+const OBJECT_COUNT_KEYS = {
+  pods: "pods",
+  services: "services",
+  persistentVolumeClaims: "persistentvolumeclaims",
+  secrets: "secrets",
+  configMaps: "configmaps",
+  servicesLoadBalancers: "services.loadbalancers",
+  servicesNodePorts: "services.nodeports",
+} as const;
+
+/** The quota's `spec.hard`: cpu and memory as requests and limits, storage as requests. */
+export function quotaHard(resources: TenantSpec["resources"]): Record<string, string> {
+  const hard: Record<string, string> = {
+    "requests.cpu": resources.cpu,
+    "limits.cpu": resources.cpu,
+    "requests.memory": resources.memory,
+    "limits.memory": resources.memory,
+    "requests.storage": resources.storage,
+  };
+  for (const [field, key] of Object.entries(OBJECT_COUNT_KEYS)) {
+    const count = resources[field as keyof typeof OBJECT_COUNT_KEYS];
+    if (count !== undefined) hard[key] = String(count);
+  }
+  return hard;
+}
+
+/** Renders the tenant's ResourceQuota. */
+export function renderResourceQuota(spec: TenantSpec): Manifest {
+  return {
+    apiVersion: "v1",
+    kind: "ResourceQuota",
+    metadata: tenantMetadata(spec, RESOURCE_QUOTA_NAME),
+    spec: { hard: quotaHard(spec.resources) },
+  };
+}

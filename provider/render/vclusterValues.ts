@@ -1,0 +1,52 @@
+/**
+ * The vCluster chart values the component sets, with the tenant's overrides merged over them.
+ * Keys follow the vCluster chart 0.36.1 (`controlPlane.distro.k8s.image.tag`, `exportKubeConfig`,
+ * `controlPlane.proxy.extraSANs`); the chart's own policies stay off because the component
+ * creates the quota, LimitRange and NetworkPolicy itself.
+ */
+import { inClusterApiUrl } from "../spec/names";
+import type { TenantSpec } from "../spec/tenantSpec";
+import { mergeHelmValues, type Values } from "./helmMerge";
+
+/** The URL the exported kubeconfig points at: public when exposed, else the in-cluster Service. */
+export function kubeconfigServerUrl(spec: TenantSpec): string {
+  return spec.endpoints?.apiServerUrl ?? inClusterApiUrl(spec.releaseName, spec.namespace);
+}
+
+/** Hostnames the vCluster API certificate must cover besides its defaults. */
+export function apiCertificateSans(spec: TenantSpec): string[] {
+  const inCluster = [`${spec.releaseName}.${spec.namespace}.svc`, `${spec.releaseName}.${spec.namespace}.svc.cluster.local`];
+  return spec.endpoints ? [spec.endpoints.apiHostname, ...inCluster] : inCluster;
+}
+
+/** The component's own values, before overrides. */
+export function componentValues(spec: TenantSpec): Values {
+  const { limits, requests } = spec.vcluster.controlPlaneResources;
+  return {
+    controlPlane: {
+      distro: { k8s: { image: { tag: normalizedVersion(spec.vcluster.kubernetesVersion) } } },
+      proxy: { extraSANs: apiCertificateSans(spec) },
+      statefulSet: {
+        // An explicit CPU limit: without it the pod is rejected under a limits.cpu quota (loft-sh/vcluster#1746).
+        resources: { limits: { cpu: limits.cpu, memory: limits.memory }, requests: { cpu: requests.cpu, memory: requests.memory } },
+        // The chart retains the data PVC by default; a deleted tenant must not leave it behind.
+        persistence: { volumeClaim: { retentionPolicy: "Delete" } },
+      },
+    },
+    exportKubeConfig: { server: kubeconfigServerUrl(spec), context: spec.name },
+    policies: {
+      resourceQuota: { enabled: false },
+      limitRange: { enabled: false },
+      networkPolicy: { enabled: false },
+    },
+  };
+}
+
+/** The values handed to Helm: the tenant's overrides merged over the component's values. */
+export function renderVclusterValues(spec: TenantSpec): Values {
+  return mergeHelmValues(componentValues(spec), spec.vcluster.valuesOverrides);
+}
+
+function normalizedVersion(version: string): string {
+  return version.startsWith("v") ? version : `v${version}`;
+}

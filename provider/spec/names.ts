@@ -1,0 +1,36 @@
+/**
+ * Every name the component derives from a tenant's name, in one place, so that rendering,
+ * readiness, cleanup and tests agree on them.
+ */
+
+/** The label every object of a tenant carries; network isolation and teardown checks key on it. */
+export const TENANT_LABEL = "kubespaces.io/tenant";
+/** The namespace annotation that records the tenant's owner. */
+export const OWNER_ANNOTATION = "kubespaces.io/owner";
+
+/** Default host namespace of a tenant. */
+export const defaultNamespace = (tenant: string): string => `kubespaces-tenant-${tenant}`;
+
+/** Helm release of the vCluster; the chart names its StatefulSet and Service after it. */
+export const releaseName = (tenant: string): string => tenant;
+
+/** Secret the running vCluster writes its kubeconfig to (key `config`). */
+export const kubeconfigSecretName = (release: string): string => `vc-${release}`;
+
+/** Key of the kubeconfig in the vCluster's Secret. */
+export const KUBECONFIG_SECRET_KEY = "config";
+
+/** Public hostname of the tenant's API server. */
+export const apiHostname = (tenant: string, baseDomain: string): string => `${tenant}.api.${baseDomain}`;
+
+/** Domain under which the tenant's apps are published (`*.<appsDomain>`). */
+export const appsDomain = (tenant: string, baseDomain: string): string => `${tenant}.apps.${baseDomain}`;
+
+/** In-cluster URL of the vCluster Service (port 443 -> 8443). */
+export const inClusterApiUrl = (release: string, namespace: string): string => `https://${release}.${namespace}.svc:443`;
+
+/** Prefix of the objects a tenant owns in the shared gateway namespace. */
+export const gatewayObjectName = (tenant: string, role: "api" | "apps"): string => `kubespaces-${tenant}-${role}`;
+
+/** Secret cert-manager writes the apps certificate to, in the gateway namespace. */
+export const appsCertificateSecretName = (tenant: string): string => `${gatewayObjectName(tenant, "apps")}-tls`;

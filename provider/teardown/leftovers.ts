@@ -1,0 +1,74 @@
+/**
+ * What deleting the Helm release and the namespace leaves behind, and its removal: the apps
+ * certificate's Secret in the gateway namespace (cert-manager does not delete it with the
+ * Certificate), the vCluster's data PVCs, and cluster-scoped PriorityClasses the vCluster synced.
+ * The same ground `vcluster delete` covers.
+ */
+import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
+import { hostKubeConfig } from "../readiness/readinessOperations";
+import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "./vclusterMarker";
+
+/** Where a tenant's leftovers are. */
+export interface LeftoverInputs {
+  /** Tenant name. */
+  readonly tenantName: string;
+  /** Tenant namespace. */
+  readonly namespace: string;
+  /** Helm release name of the vCluster. */
+  readonly releaseName: string;
+  /** Secret of the apps certificate, when exposed. */
+  readonly certificateSecret?: { readonly namespace: string; readonly name: string };
+  /** Host kubeconfig (secret); absent means the ambient one. */
+  readonly hostKubeconfig?: string;
+}
+
+/** Every input property, for diffs. */
+export const LEFTOVER_INPUT_KEYS: readonly (keyof LeftoverInputs)[] = [
+  "tenantName",
+  "namespace",
+  "releaseName",
+  "certificateSecret",
+  "hostKubeconfig",
+];
+
+/** Names of the vCluster's data PVCs (embedded store and the k8s distro's etcd). */
+export const dataVolumeClaims = (release: string): string[] => [`data-${release}-0`, `data-${release}-etcd-0`];
+
+/** Deletes every leftover of the tenant; objects already gone are fine. Returns what it deleted. */
+export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]> {
+  const config = hostKubeConfig(inputs.hostKubeconfig);
+  const core = config.makeApiClient(CoreV1Api);
+  const scheduling = config.makeApiClient(SchedulingV1Api);
+  const deleted: string[] = [];
+  const attempt = async (what: string, remove: () => Promise<unknown>) => {
+    if (await ignoringNotFound(remove)) deleted.push(what);
+  };
+
+  if (inputs.certificateSecret) {
+    const { namespace, name } = inputs.certificateSecret;
+    await attempt(`Secret ${namespace}/${name}`, () => core.deleteNamespacedSecret({ namespace, name }));
+  }
+  for (const name of dataVolumeClaims(inputs.releaseName)) {
+    await attempt(`PersistentVolumeClaim ${inputs.namespace}/${name}`, () =>
+      core.deleteNamespacedPersistentVolumeClaim({ namespace: inputs.namespace, name }),
+    );
+  }
+  const labelSelector = `${VCLUSTER_MARKER_LABEL}=${vclusterMarker(inputs.namespace, inputs.releaseName)}`;
+  const priorityClasses = await scheduling.listPriorityClass({ labelSelector });
+  for (const item of priorityClasses.items) {
+    const name = item.metadata?.name ?? "";
+    await attempt(`PriorityClass ${name}`, () => scheduling.deletePriorityClass({ name }));
+  }
+  return deleted;
+}
+
+/** Runs `remove`; true when it deleted something, false when it was already gone. */
+async function ignoringNotFound(remove: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await remove();
+    return true;
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) return false;
+    throw error;
+  }
+}

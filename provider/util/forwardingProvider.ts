@@ -1,0 +1,24 @@
+/**
+ * A dynamic provider whose every method loads the real one from a package module at run time.
+ * Its serialized form is a few lines naming the module, instead of the component's whole module
+ * graph (which cannot always be serialized, and would be stored in every resource's state).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** Module the engine's dynamic-provider process loads, resolved from the program's directory. */
+export const DYNAMIC_PROVIDERS_MODULE = "@kubespaces/pulumi/dynamic-providers";
+
+/** A provider that forwards to export `exportName` of DYNAMIC_PROVIDERS_MODULE. */
+export function forwardingProvider(exportName: "readinessProvider" | "cleanupProvider"): pulumi.dynamic.ResourceProvider {
+  const moduleName = DYNAMIC_PROVIDERS_MODULE;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const target = (): Required<pulumi.dynamic.ResourceProvider> => require(moduleName)[exportName];
+  return {
+    check: (olds, news) => (target().check ? target().check(olds, news) : Promise.resolve({ inputs: news })),
+    diff: (id, olds, news) => target().diff(id, olds, news),
+    create: (inputs) => target().create(inputs),
+    read: (id, props) => target().read(id, props),
+    update: (id, olds, news) => target().update(id, olds, news),
+    delete: (id, props) => target().delete(id, props),
+  };
+}
