@@ -3,9 +3,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { TenantArgsInput } from "../spec/tenantArgsSchema";
 
 /** Each field of T, nested objects included, may be a plain value or a Pulumi Input. */
-export type DeepInput<T> = T extends readonly unknown[]
+export type DeepInput<T> = undefined extends T ? DeepInputOf<Exclude<T, undefined>> | undefined : DeepInputOf<T>;
+
+// Brackets stop unions such as boolean (true | false) from being split into Input<true> | Input<false>.
+type DeepInputOf<T> = [T] extends [readonly unknown[]]
   ? pulumi.Input<T>
-  : T extends Record<string, unknown>
+  : [T] extends [Record<string, unknown>]
     ? string extends keyof T
       ? pulumi.Input<T>
       : { [K in keyof T]: DeepInput<T[K]> }

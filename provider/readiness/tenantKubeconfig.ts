@@ -4,18 +4,13 @@
  */
 import { parse, stringify } from "yaml";
 
-interface Named<T> {
-  name: string;
-  [field: string]: unknown;
-  value?: T;
-}
+type NamedEntry = { name: string } & Record<string, unknown>;
 
 interface KubeconfigDocument {
-  clusters?: Named<unknown>[];
-  contexts?: Named<unknown>[];
-  users?: Named<unknown>[];
+  clusters?: NamedEntry[];
+  contexts?: NamedEntry[];
+  users?: NamedEntry[];
   "current-context"?: string;
-  [field: string]: unknown;
 }
 
 /**

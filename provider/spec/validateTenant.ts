@@ -22,7 +22,7 @@ export interface ValidationContext {
 /** Validates `input` for tenant `name`; throws TenantValidationError listing every problem. */
 export function validateTenant(name: string, input: unknown, context: ValidationContext = {}): TenantSpec {
   const problems = nameProblems(name);
-  const parsed = tenantArgsSchema.safeParse(input);
+  const parsed = tenantArgsSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) problems.push(...parsed.error.issues.map(toProblem));
   else problems.push(...relationProblems(name, parsed.data, context));
   if (problems.length > 0) throw new TenantValidationError(name, problems);
@@ -42,9 +42,17 @@ function toProblem(issue: z.core.$ZodIssue): InputProblem {
   if (issue.code === "unrecognized_keys") {
     return { path, message: `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}` };
   }
-  if (issue.code === "invalid_type" && issue.input === undefined) return { path, message: "is required" };
+  if (issue.code === "invalid_type") {
+    if (issue.input === undefined) return { path, message: "is required" };
+    const received = issue.input === null ? "null" : Array.isArray(issue.input) ? "array" : typeof issue.input;
+    return { path, message: `must be ${article(issue.expected)} ${issue.expected}, got ${received}` };
+  }
   const got = typeof issue.input === "string" ? ` (got "${issue.input}")` : "";
   return { path, message: `${issue.message}${got}` };
+}
+
+function article(noun: string): string {
+  return /^[aeiou]/.test(noun) ? "an" : "a";
 }
 
 function relationProblems(name: string, args: TenantArgsComplete, context: ValidationContext): InputProblem[] {

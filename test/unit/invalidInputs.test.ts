@@ -1,0 +1,135 @@
+/**
+ * Bad input never creates anything: each invalid input is reported, naming the field and the
+ * rule, before a single resource (the Tenant included) is registered.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { installMocks, settle } from "./support/pulumiMocks";
+import { Tenant, TenantValidationError } from "../../provider/index";
+import { forgetNamespaceClaims } from "../../provider/component/namespaceClaims";
+
+const registered = installMocks();
+const owner = "alice@example.com";
+const exposure = { baseDomain: "example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
+
+interface Case {
+  readonly why: string;
+  readonly name?: string;
+  readonly args: Record<string, unknown>;
+  /** Each fragment must appear in the error, e.g. "resources.cpu: must be a Kubernetes quantity". */
+  readonly expected: readonly string[];
+}
+
+const cases: Case[] = [
+  { why: "owner missing", args: {}, expected: ["owner: is required"] },
+  { why: "owner empty", args: { owner: "" }, expected: ["owner: must not be empty"] },
+  { why: "owner too long", args: { owner: "x".repeat(254) }, expected: ["owner: must be at most 253"] },
+  { why: "name with capitals", name: "Team-Atlas", args: { owner }, expected: ["name: must be a DNS-1123 label", '"Team-Atlas"'] },
+  { why: "name with underscore", name: "team_atlas", args: { owner }, expected: ["name: must be a DNS-1123 label"] },
+  { why: "name ending in dash", name: "atlas-", args: { owner }, expected: ["name: must be a DNS-1123 label"] },
+  { why: "name too long for a release", name: "a".repeat(54), args: { owner }, expected: ["name: must be at most 53 characters"] },
+  {
+    why: "name too long for the default namespace",
+    name: "a".repeat(50),
+    args: { owner },
+    expected: ['name: gives namespace "kubespaces-tenant-aaaa', "(at most 63)"],
+  },
+  { why: "unknown top-level field", args: { owner, quota: {} }, expected: ['unknown field(s) "quota"'] },
+  { why: "cpu not a quantity", args: { owner, resources: { cpu: "lots" } }, expected: ["resources.cpu: must be a Kubernetes quantity", '(got "lots")'] },
+  { why: "memory with a bad suffix", args: { owner, resources: { memory: "16GB" } }, expected: ["resources.memory: must be a Kubernetes quantity"] },
+  { why: "storage as a number", args: { owner, resources: { storage: 50 } }, expected: ["resources.storage: must be a string, got number"] },
+  { why: "negative pod count", args: { owner, resources: { pods: -1 } }, expected: ["resources.pods: must be a whole number >= 0"] },
+  { why: "fractional service count", args: { owner, resources: { services: 1.5 } }, expected: ["resources.services:"] },
+  { why: "unknown resource", args: { owner, resources: { gpus: 2 } }, expected: ['resources: unknown field(s) "gpus"'] },
+  { why: "namespace with dots", args: { owner, targetNamespace: "team.atlas" }, expected: ["targetNamespace: must be a DNS-1123 label"] },
+  { why: "namespace too long", args: { owner, targetNamespace: "n".repeat(64) }, expected: ["targetNamespace: must be at most 63 characters"] },
+  {
+    why: "default request above default limit",
+    args: { owner, limitRange: { defaultRequest: { cpu: "2" } } },
+    expected: ["limitRange.defaultRequest.cpu: 2 must not exceed limitRange.defaultLimit.cpu (1)"],
+  },
+  {
+    why: "default limit above the quota",
+    args: { owner, resources: { memory: "512Mi" } },
+    expected: ["limitRange.defaultLimit.memory: 1Gi must not exceed resources.memory (512Mi)"],
+  },
+  { why: "limit range quantity", args: { owner, limitRange: { defaultLimit: { cpu: "1 core" } } }, expected: ["limitRange.defaultLimit.cpu: must be a Kubernetes quantity"] },
+  { why: "privileged pod security", args: { owner, isolation: { podSecurity: "privileged" } }, expected: ["isolation.podSecurity: must be one of: baseline, restricted"] },
+  { why: "network policy as text", args: { owner, isolation: { networkPolicy: "yes" } }, expected: ["isolation.networkPolicy: must be a boolean, got string"] },
+  { why: "exposure without a base domain", args: { owner, exposure: { issuerRef: { name: "le" } } }, expected: ["exposure.baseDomain: is required"] },
+  { why: "base domain with a scheme", args: { owner, exposure: { ...exposure, baseDomain: "https://example.com" } }, expected: ["exposure.baseDomain: must be a DNS name"] },
+  { why: "base domain label too long", args: { owner, exposure: { ...exposure, baseDomain: `${"l".repeat(64)}.com` } }, expected: ["exposure.baseDomain: has a label longer than 63"] },
+  { why: "exposure without an issuer", args: { owner, exposure: { baseDomain: "example.com" } }, expected: ["exposure.issuerRef: is required"] },
+  { why: "issuer of an unknown kind", args: { owner, exposure: { ...exposure, issuerRef: { name: "le", kind: "Vault" } } }, expected: ["exposure.issuerRef.kind: must be one of: ClusterIssuer, Issuer"] },
+  { why: "TLSRoute version not served", args: { owner, exposure: { ...exposure, tlsRouteVersion: "v1beta1" } }, expected: ["exposure.tlsRouteVersion: must be one of: v1, v1alpha2"] },
+  { why: "gateway namespace invalid", args: { owner, exposure: { ...exposure, gateway: { namespace: "Gateway NS" } } }, expected: ["exposure.gateway.namespace: must be a DNS-1123 label"] },
+  { why: "Kubernetes version malformed", args: { owner, vcluster: { kubernetesVersion: "1.36" } }, expected: ["vcluster.kubernetesVersion: must be a Kubernetes version such as v1.36.0"] },
+  {
+    why: "unsafe overrides",
+    args: { owner, vcluster: { valuesOverrides: { rbac: { clusterRole: { enabled: true } }, exportKubeConfig: { server: "https://evil" } } } },
+    expected: ["vcluster.valuesOverrides: sets paths outside the self-service allowlist: exportKubeConfig.server, rbac.clusterRole.enabled"],
+  },
+  {
+    why: "an unsafe path beside a safe one",
+    args: { owner, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { resources: {}, image: { tag: "x" } } } } } },
+    expected: ["controlPlane.statefulSet.image.tag"],
+  },
+  {
+    why: "control plane limit above the quota",
+    args: { owner, resources: { cpu: "500m" }, limitRange: { defaultLimit: { cpu: "500m" }, defaultRequest: { cpu: "100m" } } },
+    expected: ["vcluster.controlPlaneResources.limits.cpu: 1 must not exceed resources.cpu (500m)"],
+  },
+  { why: "helm timeout too short", args: { owner, vcluster: { timeoutSeconds: 5 } }, expected: ["vcluster.timeoutSeconds: must be at least 60"] },
+  { why: "readiness timeout zero", args: { owner, readiness: { timeoutSeconds: 0 } }, expected: ["readiness.timeoutSeconds: must be at least 1"] },
+  { why: "readiness timeout over an hour", args: { owner, readiness: { timeoutSeconds: 7200 } }, expected: ["readiness.timeoutSeconds: must be at most 3600"] },
+  { why: "empty host kubeconfig", args: { owner, hostKubeconfig: "" }, expected: ["hostKubeconfig: must not be empty"] },
+];
+
+function captureError(action: () => unknown): Error {
+  try {
+    action();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected an error, got none");
+}
+
+describe("invalid tenant inputs", () => {
+  beforeEach(() => {
+    registered.length = 0;
+    forgetNamespaceClaims();
+  });
+
+  it("has at least 30 cases", () => expect(cases.length).toBeGreaterThanOrEqual(30));
+
+  it.each(cases)("rejects $why, registering nothing", async ({ name = "team-atlas", args, expected }) => {
+    const error = captureError(() => new Tenant(name, args as never));
+    expect(error).toBeInstanceOf(TenantValidationError);
+    const message = error.message;
+    for (const fragment of expected) expect(message).toContain(fragment);
+    expect(message).toContain("nothing was created");
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
+  it("reports every problem of one tenant in one error", () => {
+    const args = { owner: "", resources: { cpu: "x", memory: "y" }, isolation: { podSecurity: "none" } };
+    try {
+      new Tenant("team-atlas", args as never);
+      expect.unreachable();
+    } catch (error) {
+      const problems = (error as TenantValidationError).problems.map((p) => p.path);
+      expect(problems).toEqual(["owner", "resources.cpu", "resources.memory", "isolation.podSecurity"]);
+    }
+  });
+
+  it("rejects a namespace already claimed by another tenant in the program", async () => {
+    new Tenant("team-atlas", { owner, targetNamespace: "shared-ns" });
+    await settle();
+    const before = registered.length;
+    expect(() => new Tenant("team-borealis", { owner, targetNamespace: "shared-ns" })).toThrow(
+      'targetNamespace: namespace "shared-ns" is already claimed by Tenant "team-atlas" in this program',
+    );
+    await settle();
+    expect(registered.length).toBe(before);
+  });
+});

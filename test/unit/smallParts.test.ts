@@ -1,0 +1,85 @@
+/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names. */
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { isQuantity, quantityValue } from "../../provider/spec/quantity";
+import { leafPaths, unsafeOverridePaths } from "../../provider/spec/overridesGuard";
+import { tenantKubeconfig } from "../../provider/readiness/tenantKubeconfig";
+import { vclusterMarker } from "../../provider/teardown/vclusterMarker";
+import { missingKindsMessage, requiredKinds } from "../../provider/component/crdPreflight";
+
+describe("quantities", () => {
+  it.each(["1", "500m", "1.5Gi", "2e3", "+1k", ".5", "100Mi", "1E"])("accepts %s", (q) => expect(isQuantity(q)).toBe(true));
+  it.each(["", "1 Gi", "16GB", "Gi", "one", "1.2.3", "1mi"])("rejects %j", (q) => expect(isQuantity(q)).toBe(false));
+  it("compares across suffixes", () => {
+    expect(quantityValue("500m")).toBe(0.5);
+    expect(quantityValue("1Gi")).toBe(1024 ** 3);
+    expect(quantityValue("2e3")).toBe(2000);
+    expect(quantityValue("1G")).toBeLessThan(quantityValue("1Gi"));
+  });
+});
+
+describe("overrides guard", () => {
+  it("lists leaf paths; lists and empty maps are leaves", () => {
+    expect(leafPaths({ a: { b: [1], c: { d: 1 } }, e: {} })).toEqual(["a.b", "a.c.d", "e"]);
+  });
+  it("allows a path below an allowlisted one and refuses a sibling", () => {
+    expect(unsafeOverridePaths({ x: { y: { z: 1 } }, x2: 1 }, ["x.y"])).toEqual(["x2"]);
+    expect(unsafeOverridePaths({ xy: 1 }, ["x"])).toEqual(["xy"]);
+  });
+});
+
+describe("tenantKubeconfig", () => {
+  const written = `apiVersion: v1
+kind: Config
+clusters:
+- name: my-vcluster
+  cluster: {server: "https://localhost:8443", certificate-authority-data: Q0E=}
+users:
+- name: my-vcluster
+  user: {client-certificate-data: Q0VSVA==, client-key-data: S0VZ}
+contexts:
+- name: my-vcluster
+  context: {cluster: my-vcluster, user: my-vcluster}
+current-context: my-vcluster
+`;
+
+  it("points at the given server and names everything after the tenant", () => {
+    const doc = parse(tenantKubeconfig(written, "team-atlas", "https://team-atlas.api.example.com:443"));
+    expect(doc.clusters).toEqual([
+      { name: "team-atlas", cluster: { server: "https://team-atlas.api.example.com:443", "certificate-authority-data": "Q0E=" } },
+    ]);
+    expect(doc.users).toEqual([{ name: "team-atlas", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" } }]);
+    expect(doc.contexts).toEqual([{ name: "team-atlas", context: { cluster: "team-atlas", user: "team-atlas" } }]);
+    expect(doc["current-context"]).toBe("team-atlas");
+  });
+
+  it("refuses a kubeconfig without a usable context", () => {
+    expect(() => tenantKubeconfig("apiVersion: v1\nkind: Config\n", "t", "https://x")).toThrow("no current context");
+  });
+});
+
+describe("vclusterMarker", () => {
+  it("joins namespace, x and release", () => expect(vclusterMarker("ns", "rel")).toBe("ns-x-rel"));
+  it("shortens long values to 63 characters with a hash", () => {
+    const marker = vclusterMarker("kubespaces-tenant-" + "a".repeat(40), "a".repeat(40));
+    expect(marker).toHaveLength(63);
+    expect(marker).toMatch(/^kubespaces-tenant-a+-[0-9a-f]{10}$/);
+  });
+});
+
+describe("CRD preflight", () => {
+  it("needs the TLSRoute version the tenant renders", () => {
+    const kinds = requiredKinds({ tlsRouteVersion: "v1alpha2" } as never);
+    expect(kinds.map((k) => `${k.apiVersion}/${k.kind}`)).toEqual([
+      "gateway.networking.k8s.io/v1alpha2/TLSRoute",
+      "gateway.networking.k8s.io/v1/ReferenceGrant",
+      "gateway.networking.k8s.io/v1/ListenerSet",
+      "cert-manager.io/v1/Certificate",
+    ]);
+  });
+  it("names each absent kind and its CRD", () => {
+    const message = missingKindsMessage("team-atlas", requiredKinds({ tlsRouteVersion: "v1" } as never).slice(2));
+    expect(message).toContain("ListenerSet gateway.networking.k8s.io/v1 (CRD listenersets.gateway.networking.k8s.io)");
+    expect(message).toContain("Certificate cert-manager.io/v1 (CRD certificates.cert-manager.io)");
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Pulumi mocks for unit tests: records every registered resource, returns inputs as outputs (with
+ * the values a real provider would compute for the few outputs the component reads), and fails on
+ * any invoke the tests do not expect.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+/** A resource as the mocks saw it. */
+export interface Registered {
+  readonly type: string;
+  readonly name: string;
+  readonly inputs: Record<string, any>;
+  readonly provider?: string;
+}
+
+/** Outputs that real providers compute and the component reads. */
+function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, unknown> {
+  if (args.type === "kubernetes:helm.sh/v3:Release") return { status: { revision: 1, status: "deployed" } };
+  if (args.type === "pulumi-nodejs:dynamic/kubespaces:TenantReadiness") {
+    return { kubeconfig: "apiVersion: v1\nkind: Config\n", readyAt: "2026-11-30T00:00:00.000Z", waitedMs: 1500, apiRequests: 4 };
+  }
+  return {};
+}
+
+/** Installs recording mocks; `dryRun` true mimics `pulumi preview`. Returns the live record. */
+export function installMocks(dryRun = false): Registered[] {
+  const registered: Registered[] = [];
+  pulumi.runtime.setMocks(
+    {
+      newResource(args) {
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
+        return { id: dryRun ? undefined : `${args.name}-id`, state: { ...args.inputs, ...(dryRun ? {} : computedOutputs(args)) } };
+      },
+      call(args) {
+        throw new Error(`unexpected invoke ${args.token}`);
+      },
+    },
+    "kubespaces-unit",
+    "test",
+    dryRun,
+  );
+  return registered;
+}
+
+/** The value of an Output, or `undefined` when it is unknown (as in preview). */
+export function valueOf<T>(output: pulumi.Output<T>): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    // isKnown resolves before the value: an unknown output never calls apply.
+    void (output as unknown as { isKnown: Promise<boolean> }).isKnown.then((known) => {
+      if (!known) resolve(undefined);
+    });
+    output.apply((value) => resolve(value));
+  });
+}
+
+/** True when the Output is marked secret. */
+export function isSecret(output: pulumi.Output<unknown>): Promise<boolean> {
+  return (output as unknown as { isSecret: Promise<boolean> }).isSecret;
+}
+
+/** Lets pending registrations finish. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}

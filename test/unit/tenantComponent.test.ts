@@ -1,0 +1,130 @@
+/**
+ * The registered graph of a Tenant under Pulumi mocks: types, names, parents, providers, inputs
+ * and the secrecy of outputs.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { beforeEach, describe, expect, it } from "vitest";
+import { Tenant } from "../../provider/index";
+import { forgetNamespaceClaims } from "../../provider/component/namespaceClaims";
+import { installMocks, isSecret, settle, valueOf } from "./support/pulumiMocks";
+
+const registered = installMocks();
+const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
+
+/** URNs the mock monitor registered; they carry each resource's parent chain. */
+const registeredUrns = (): string[] => [...(pulumi.runtime as any).getMonitor().getRegisteredResources().keys()];
+const byName = (name: string) => registered.find((r) => r.name === name);
+
+beforeEach(() => {
+  registered.length = 0;
+  forgetNamespaceClaims();
+});
+
+describe("Tenant graph", () => {
+  it("registers every child with its type, parented to the Tenant", async () => {
+    new Tenant("team-atlas", { owner: "alice@example.com", exposure });
+    await settle();
+    expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual(
+      [
+        "kubespaces:index:Tenant team-atlas",
+        "kubernetes:core/v1:Namespace team-atlas-namespace",
+        "kubernetes:core/v1:ResourceQuota team-atlas-quota",
+        "kubernetes:core/v1:LimitRange team-atlas-limit-range",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy team-atlas-network-policy",
+        "kubernetes:gateway.networking.k8s.io/v1:ReferenceGrant team-atlas-api-reference-grant",
+        "kubernetes:gateway.networking.k8s.io/v1:TLSRoute team-atlas-api-route",
+        "kubernetes:gateway.networking.k8s.io/v1:ListenerSet team-atlas-apps-listener-set",
+        "kubernetes:cert-manager.io/v1:Certificate team-atlas-apps-certificate",
+        "kubernetes:helm.sh/v3:Release team-atlas-vcluster",
+        "pulumi-nodejs:dynamic/kubespaces:TenantCleanup team-atlas-cleanup",
+        "pulumi-nodejs:dynamic/kubespaces:TenantReadiness team-atlas-readiness",
+      ].sort(),
+    );
+    const children = registeredUrns().filter((urn) => !urn.endsWith("::team-atlas"));
+    expect(children).toHaveLength(11);
+    for (const urn of children) expect(urn).toContain("::kubespaces:index:Tenant$");
+  });
+
+  it("registers no Gateway objects and no NetworkPolicy when neither is asked for", async () => {
+    new Tenant("team-atlas", { owner: "a", isolation: { networkPolicy: false } });
+    await settle();
+    const types = registered.map((r) => r.type);
+    expect(types.filter((t) => t.includes("gateway") || t.includes("cert-manager") || t.includes("NetworkPolicy"))).toEqual([]);
+    expect(types).toHaveLength(7);
+  });
+
+  it("passes the rendered objects as inputs", async () => {
+    new Tenant("team-atlas", { owner: "alice@example.com", resources: { cpu: "2" } });
+    await settle();
+    expect(byName("team-atlas-namespace")?.inputs.metadata.annotations).toEqual({ "kubespaces.io/owner": "alice@example.com" });
+    expect(byName("team-atlas-quota")?.inputs.spec.hard["limits.cpu"]).toBe("2");
+    const release = byName("team-atlas-vcluster")?.inputs;
+    expect(release).toMatchObject({
+      name: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      chart: "vcluster",
+      version: "0.36.1",
+      repositoryOpts: { repo: "https://charts.loft.sh" },
+      atomic: true,
+      cleanupOnFail: true,
+    });
+    expect(byName("team-atlas-readiness")?.inputs).toMatchObject({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      releaseName: "team-atlas",
+      serverUrl: "https://team-atlas.kubespaces-tenant-team-atlas.svc:443",
+      timeoutSeconds: 600,
+      releaseRevision: "1",
+    });
+  });
+
+  it("takes a local chart path without repository or version", async () => {
+    new Tenant("team-atlas", { owner: "a", vcluster: { chart: { localPath: "./charts/vcluster" } } });
+    await settle();
+    expect(byName("team-atlas-vcluster")?.inputs).toMatchObject({ chart: "./charts/vcluster" });
+    expect(byName("team-atlas-vcluster")?.inputs.repositoryOpts).toEqual({});
+  });
+
+  it("exposes outputs, with the kubeconfig secret", async () => {
+    const tenant = new Tenant("team-atlas", { owner: "a", exposure });
+    expect(await valueOf(tenant.namespace)).toBe("kubespaces-tenant-team-atlas");
+    expect(await valueOf(tenant.apiServerUrl)).toBe("https://team-atlas.api.kubespaces.example.com:443");
+    expect(await valueOf(tenant.appsDomain)).toBe("team-atlas.apps.kubespaces.example.com");
+    expect(await valueOf(tenant.kubeconfigSecretRef)).toEqual({ namespace: "kubespaces-tenant-team-atlas", name: "vc-team-atlas", key: "config" });
+    expect(await isSecret(tenant.kubeconfig)).toBe(true);
+    expect(await valueOf(tenant.kubeconfig)).toContain("kind: Config");
+    const status = await valueOf(tenant.status);
+    expect(status?.phase).toBe("Ready");
+    expect(status?.conditions).toEqual([expect.objectContaining({ type: "Ready", status: "True", reason: "Provisioned" })]);
+  });
+
+  it("keeps the host kubeconfig secret and the rendered objects not", async () => {
+    const tenant = new Tenant("team-atlas", { owner: "a", hostKubeconfig: "apiVersion: v1\nkind: Config\n" });
+    await settle();
+    expect(await isSecret(tenant.namespace)).toBe(false);
+    expect(byName("team-atlas-host")?.type).toBe("pulumi:providers:kubernetes");
+    expect(byName("team-atlas-namespace")?.provider).toContain("team-atlas-host");
+  });
+
+  it("creates no provider of its own when one is given", async () => {
+    const host = new k8s.Provider("host", { kubeconfig: "x" });
+    new Tenant("team-atlas", { owner: "a", hostKubeconfig: "apiVersion: v1\n" }, { providers: [host] });
+    await settle();
+    expect(byName("team-atlas-host")).toBeUndefined();
+    expect(byName("team-atlas-namespace")?.provider).toContain("::host::");
+  });
+
+  it("accepts Outputs as inputs and validates them once they resolve", async () => {
+    const tenant = new Tenant("team-atlas", { owner: pulumi.output("alice"), resources: { cpu: pulumi.output("3") } });
+    await settle();
+    expect(await valueOf(tenant.namespace)).toBe("kubespaces-tenant-team-atlas");
+    expect(byName("team-atlas-quota")?.inputs.spec.hard["requests.cpu"]).toBe("3");
+  });
+
+  it("refuses structural inputs given as Outputs", () => {
+    expect(() => new Tenant("team-atlas", { owner: "a", isolation: { networkPolicy: pulumi.output(true) } })).toThrow(
+      "isolation.networkPolicy: decides which resources the tenant has",
+    );
+  });
+});
