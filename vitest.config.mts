@@ -8,6 +8,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/e2e/support/testbed.ts"],
           testTimeout: 15 * 60_000,
           hookTimeout: 30 * 60_000,
           fileParallelism: false,

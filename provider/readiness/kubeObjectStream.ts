@@ -10,6 +10,7 @@ export interface RequestCounter {
 
 const COLLECTION_PATHS: Record<ObjectRef["kind"], (namespace: string) => string> = {
   StatefulSet: (namespace) => `/apis/apps/v1/namespaces/${namespace}/statefulsets`,
+  Deployment: (namespace) => `/apis/apps/v1/namespaces/${namespace}/deployments`,
   Secret: (namespace) => `/api/v1/namespaces/${namespace}/secrets`,
 };
 
@@ -24,7 +25,12 @@ export function kubeObjectStream(kubeConfig: KubeConfig, counter: RequestCounter
     async list(ref) {
       counter.requests++;
       const request = { namespace: ref.namespace, fieldSelector: byName(ref) };
-      const list = ref.kind === "StatefulSet" ? await apps.listNamespacedStatefulSet(request) : await core.listNamespacedSecret(request);
+      const list =
+        ref.kind === "StatefulSet"
+          ? await apps.listNamespacedStatefulSet(request)
+          : ref.kind === "Deployment"
+            ? await apps.listNamespacedDeployment(request)
+            : await core.listNamespacedSecret(request);
       return { object: list.items[0] as ObservedObject | undefined, resourceVersion: list.metadata?.resourceVersion ?? "" };
     },
 

@@ -4,8 +4,11 @@
  * fake with the same contract.
  */
 
-/** The two kinds of object readiness looks at. */
-export type WatchedKind = "StatefulSet" | "Secret";
+/**
+ * The kinds of object readiness looks at. The vCluster chart renders its control plane as a
+ * StatefulSet, or as a Deployment when persistence is off; the kubeconfig is a Secret.
+ */
+export type WatchedKind = "StatefulSet" | "Deployment" | "Secret";
 
 /** One named object in a namespace. */
 export interface ObjectRef {
@@ -21,11 +24,12 @@ export interface ObjectRef {
 export interface ObservedObject {
   /** Standard metadata. */
   readonly metadata?: { readonly name?: string; readonly generation?: number; readonly resourceVersion?: string };
-  /** StatefulSet spec. */
+  /** Workload spec. */
   readonly spec?: { readonly replicas?: number };
-  /** StatefulSet status. */
+  /** Workload status (StatefulSet or Deployment). */
   readonly status?: {
     readonly observedGeneration?: number;
+    readonly replicas?: number;
     readonly readyReplicas?: number;
     readonly updatedReplicas?: number;
     readonly currentRevision?: string;

@@ -1,34 +1,42 @@
 /**
  * When is a tenant's virtual cluster ready, and what is still missing: pure functions over the
- * two observed objects, so the wait, its messages and its tests share one definition.
+ * observed objects, so the wait, its messages and its tests share one definition.
  */
 import type { ObservedObject } from "./objectStream";
 
-/** What the wait knows about the two objects. `undefined` means not seen yet. */
+/** What the wait knows. `undefined` means not read yet, `null` that the object does not exist. */
 export interface ReadinessObservation {
-  /** StatefulSet `<release>`, or null when it does not exist. */
+  /** StatefulSet `<release>` (the chart's control plane with persistence). */
   readonly statefulSet: ObservedObject | null | undefined;
-  /** Secret `vc-<release>`, or null when it does not exist. */
+  /** Deployment `<release>` (the chart's control plane without persistence). */
+  readonly deployment: ObservedObject | null | undefined;
+  /** Secret `vc-<release>`. */
   readonly secret: ObservedObject | null | undefined;
 }
 
-/** Names of the two objects, for messages. */
+/** Names of the objects, for messages. */
 export interface ReadinessNames {
-  /** StatefulSet name (the release name). */
-  readonly statefulSet: string;
+  /** Workload name (the release name). */
+  readonly workload: string;
   /** Kubeconfig Secret name. */
   readonly secret: string;
   /** Key of the kubeconfig in the Secret. */
   readonly secretKey: string;
 }
 
-/** True when the StatefulSet runs all replicas of its current generation and revision. */
+/** True when a StatefulSet runs all replicas of its current generation and revision. */
 export function statefulSetReady(statefulSet: ObservedObject): boolean {
-  const wanted = statefulSet.spec?.replicas ?? 1;
   const status = statefulSet.status ?? {};
-  const generationSeen = (status.observedGeneration ?? 0) >= (statefulSet.metadata?.generation ?? 1);
   const rolledOut = !status.updateRevision || status.updateRevision === status.currentRevision;
-  return generationSeen && rolledOut && (status.readyReplicas ?? 0) >= wanted;
+  return generationObserved(statefulSet) && rolledOut && (status.readyReplicas ?? 0) >= wantedReplicas(statefulSet);
+}
+
+/** True when a Deployment runs all replicas of its current generation, and only those. */
+export function deploymentReady(deployment: ObservedObject): boolean {
+  const status = deployment.status ?? {};
+  const wanted = wantedReplicas(deployment);
+  const rolledOut = (status.updatedReplicas ?? 0) >= wanted && (status.replicas ?? 0) <= (status.updatedReplicas ?? 0);
+  return generationObserved(deployment) && rolledOut && (status.readyReplicas ?? 0) >= wanted;
 }
 
 /** The kubeconfig text in the Secret, or undefined when the key is absent or empty. */
@@ -39,20 +47,32 @@ export function kubeconfigFromSecret(secret: ObservedObject, key: string): strin
 
 /** What is still missing, one phrase per object; empty when ready. */
 export function missingParts(observation: ReadinessObservation, names: ReadinessNames): string[] {
-  return [statefulSetGap(observation.statefulSet, names), secretGap(observation.secret, names)].filter(
-    (gap): gap is string => gap !== undefined,
-  );
+  return [workloadGap(observation, names), secretGap(observation.secret, names)].filter((gap): gap is string => gap !== undefined);
 }
 
-function statefulSetGap(statefulSet: ObservedObject | null | undefined, names: ReadinessNames): string | undefined {
-  if (statefulSet === undefined) return `StatefulSet ${names.statefulSet} not read yet`;
-  if (statefulSet === null) return `StatefulSet ${names.statefulSet} not found`;
-  if (statefulSetReady(statefulSet)) return undefined;
-  const status = statefulSet.status ?? {};
-  const wanted = statefulSet.spec?.replicas ?? 1;
-  const stale = (status.observedGeneration ?? 0) < (statefulSet.metadata?.generation ?? 1) ? ", generation not yet observed" : "";
-  const rolling = status.updateRevision && status.updateRevision !== status.currentRevision ? ", rolling update in progress" : "";
-  return `StatefulSet ${names.statefulSet} ${status.readyReplicas ?? 0}/${wanted} ready${stale}${rolling}`;
+function wantedReplicas(workload: ObservedObject): number {
+  return workload.spec?.replicas ?? 1;
+}
+
+function generationObserved(workload: ObservedObject): boolean {
+  return (workload.status?.observedGeneration ?? 0) >= (workload.metadata?.generation ?? 1);
+}
+
+function workloadGap(observation: ReadinessObservation, names: ReadinessNames): string | undefined {
+  const { statefulSet, deployment } = observation;
+  if (statefulSet) return statefulSetReady(statefulSet) ? undefined : progressOf("StatefulSet", statefulSet, names.workload);
+  if (deployment) return deploymentReady(deployment) ? undefined : progressOf("Deployment", deployment, names.workload);
+  if (statefulSet === undefined || deployment === undefined) return `StatefulSet ${names.workload} not read yet`;
+  return `StatefulSet (or Deployment) ${names.workload} not found`;
+}
+
+function progressOf(kind: string, workload: ObservedObject, name: string): string {
+  const status = workload.status ?? {};
+  const stale = generationObserved(workload) ? "" : ", generation not yet observed";
+  const rollingSet = status.updateRevision && status.updateRevision !== status.currentRevision;
+  const rollingDeployment = kind === "Deployment" && (status.replicas ?? 0) > (status.updatedReplicas ?? 0);
+  const rolling = rollingSet || rollingDeployment ? ", rolling update in progress" : "";
+  return `${kind} ${name} ${status.readyReplicas ?? 0}/${wantedReplicas(workload)} ready${stale}${rolling}`;
 }
 
 function secretGap(secret: ObservedObject | null | undefined, names: ReadinessNames): string | undefined {

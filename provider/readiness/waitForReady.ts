@@ -1,6 +1,7 @@
 /**
- * The readiness wait: follows the vCluster StatefulSet and its kubeconfig Secret with watches and
- * finishes as soon as both are ready, or fails at the deadline naming what is still missing.
+ * The readiness wait: follows the vCluster workload (StatefulSet or Deployment) and its kubeconfig
+ * Secret with watches and finishes as soon as both are ready, or fails at the deadline naming what
+ * is still missing.
  */
 import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY } from "../spec/names";
 import type { ObjectStream, ObservedObject, WatchedKind } from "./objectStream";
@@ -52,13 +53,14 @@ export class ReadinessTimeoutError extends Error {
 /** Waits until the vCluster of `target` is ready; rejects with ReadinessTimeoutError at the deadline. */
 export function waitForReady(stream: ObjectStream, target: ReadinessTarget, options: WaitOptions): Promise<ReadyCluster> {
   const names: ReadinessNames = {
-    statefulSet: target.releaseName,
+    workload: target.releaseName,
     secret: kubeconfigSecretName(target.releaseName),
     secretKey: KUBECONFIG_SECRET_KEY,
   };
   const started = Date.now();
-  const observed: { statefulSet: ObservedObject | null | undefined; secret: ObservedObject | null | undefined } = {
+  const observed: { -readonly [K in keyof ReadinessObservation]: ReadinessObservation[K] } = {
     statefulSet: undefined,
+    deployment: undefined,
     secret: undefined,
   };
   const snapshot = (): ReadinessObservation => ({ ...observed });
@@ -94,7 +96,11 @@ export function waitForReady(stream: ObjectStream, target: ReadinessTarget, opti
         options.backoff ?? DEFAULT_BACKOFF,
       );
 
-    const trackers = [follow("StatefulSet", names.statefulSet, "statefulSet"), follow("Secret", names.secret, "secret")];
+    const trackers = [
+      follow("StatefulSet", names.workload, "statefulSet"),
+      follow("Deployment", names.workload, "deployment"),
+      follow("Secret", names.secret, "secret"),
+    ];
     const deadline = setTimeout(
       () => finish(() => reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, lastTrouble))),
       options.timeoutMs,

@@ -1,7 +1,7 @@
 /** The readiness wait against an in-process fake of the two watched objects. */
 import { describe, expect, it } from "vitest";
 import { ReadinessTimeoutError, waitForReady } from "../../provider/readiness/waitForReady";
-import { missingParts, statefulSetReady } from "../../provider/readiness/readinessState";
+import { deploymentReady, missingParts, statefulSetReady } from "../../provider/readiness/readinessState";
 import { FakeObjectStream } from "./support/fakeObjectStream";
 
 const ns = "kubespaces-tenant-team-atlas";
@@ -29,7 +29,7 @@ describe("waitForReady", () => {
     stream.put("StatefulSet", ns, "team-atlas", statefulSet(1));
     const ready = await wait;
     expect(ready.kubeconfig).toBe(kubeconfig);
-    expect(progress).toContain("waiting for StatefulSet team-atlas not found");
+    expect(progress).toContain("waiting for StatefulSet (or Deployment) team-atlas not found");
     expect(progress).toContain("waiting for StatefulSet team-atlas 0/1 ready");
     expect(stream.openWatches).toBe(0);
   });
@@ -39,7 +39,16 @@ describe("waitForReady", () => {
     stream.put("StatefulSet", ns, "team-atlas", statefulSet(1));
     stream.put("Secret", ns, "vc-team-atlas", secret);
     await waitForReady(stream, target, { timeoutMs: 5000, backoff: fast });
-    expect(stream.requests).toBeLessThanOrEqual(4);
+    expect(stream.requests).toBeLessThanOrEqual(6);
+  });
+
+  it("follows a Deployment when the chart renders one", async () => {
+    const stream = new FakeObjectStream();
+    stream.put("Secret", ns, "vc-team-atlas", secret);
+    const wait = waitForReady(stream, target, { timeoutMs: 5000, backoff: fast });
+    await tick(10);
+    stream.put("Deployment", ns, "team-atlas", { ...statefulSet(1), status: { observedGeneration: 1, readyReplicas: 1, updatedReplicas: 1, replicas: 1 } });
+    expect((await wait).kubeconfig).toBe(kubeconfig);
   });
 
   it("does not count a StatefulSet whose new generation is not yet observed", async () => {
@@ -97,22 +106,42 @@ describe("waitForReady", () => {
 });
 
 describe("readiness state", () => {
-  const names = { statefulSet: "team-atlas", secret: "vc-team-atlas", secretKey: "config" };
+  const names = { workload: "team-atlas", secret: "vc-team-atlas", secretKey: "config" };
+  const deployment = (ready: number, updated = ready, total = updated) => ({
+    metadata: { generation: 3 },
+    spec: { replicas: 1 },
+    status: { observedGeneration: 3, readyReplicas: ready, updatedReplicas: updated, replicas: total },
+  });
 
-  it("waits for a rolling update to finish", () => {
+  it("waits for a rolling update of the StatefulSet to finish", () => {
     const rolling = { ...statefulSet(1), status: { ...statefulSet(1).status, updateRevision: "r2" } };
     expect(statefulSetReady(rolling)).toBe(false);
-    expect(missingParts({ statefulSet: rolling, secret }, names)).toEqual(["StatefulSet team-atlas 1/1 ready, rolling update in progress"]);
+    expect(missingParts({ statefulSet: rolling, deployment: null, secret }, names)).toEqual([
+      "StatefulSet team-atlas 1/1 ready, rolling update in progress",
+    ]);
   });
 
-  it("is empty when both objects are ready", () => {
-    expect(missingParts({ statefulSet: statefulSet(1), secret }, names)).toEqual([]);
+  it("accepts the Deployment form the chart renders without persistence", () => {
+    expect(deploymentReady(deployment(1))).toBe(true);
+    expect(missingParts({ statefulSet: null, deployment: deployment(1), secret }, names)).toEqual([]);
   });
 
-  it("says what has not been read yet", () => {
-    expect(missingParts({ statefulSet: undefined, secret: null }, names)).toEqual([
+  it("waits while old Deployment replicas still run", () => {
+    expect(deploymentReady(deployment(1, 1, 2))).toBe(false);
+    expect(missingParts({ statefulSet: null, deployment: deployment(1, 1, 2), secret }, names)).toEqual([
+      "Deployment team-atlas 1/1 ready, rolling update in progress",
+    ]);
+  });
+
+  it("is empty when the workload and the Secret are ready", () => {
+    expect(missingParts({ statefulSet: statefulSet(1), deployment: null, secret }, names)).toEqual([]);
+  });
+
+  it("says what has not been read yet, and what does not exist", () => {
+    expect(missingParts({ statefulSet: undefined, deployment: null, secret: null }, names)).toEqual([
       "StatefulSet team-atlas not read yet",
       "Secret vc-team-atlas not found",
     ]);
+    expect(missingParts({ statefulSet: null, deployment: null, secret }, names)).toEqual(["StatefulSet (or Deployment) team-atlas not found"]);
   });
 });

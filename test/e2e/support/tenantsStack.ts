@@ -1,0 +1,67 @@
+/**
+ * A stack of the e2e tenants program on the test bed, through the Pulumi Automation API with a
+ * local file backend, and what its operations did, read from the engine's events.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
+import { REPO_ROOT, testbedEnv } from "./testbed";
+
+/** A tenant as the e2e program takes it from config. */
+export interface TenantDecl {
+  readonly name: string;
+  readonly owner?: string;
+  readonly resources?: Record<string, unknown>;
+  readonly exposure?: Record<string, unknown>;
+  readonly limitRange?: Record<string, unknown>;
+  readonly kubernetesVersion?: string;
+  readonly readinessTimeoutSeconds?: number;
+  /** Annotations on the vCluster StatefulSet, e.g. to make the stand-in withhold the kubeconfig. */
+  readonly statefulSetAnnotations?: Record<string, string>;
+}
+
+/** One resource step the engine reported. */
+export interface Step {
+  readonly op: string;
+  readonly type: string;
+  readonly name: string;
+}
+
+const PROGRAM_DIR = path.join(REPO_ROOT, "test/e2e/programs/tenants");
+const CHART_PATH = path.join(REPO_ROOT, "test/fixtures/vcluster-stand-in");
+
+/** Creates (or selects) stack `name` of the tenants program with `tenants` in its config. */
+export async function tenantsStack(name: string, tenants: readonly TenantDecl[]): Promise<Stack> {
+  const env = testbedEnv();
+  const stateDir = path.join(env.KUBESPACES_TESTBED_DIR, "pulumi-state");
+  mkdirSync(stateDir, { recursive: true });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: name, workDir: PROGRAM_DIR },
+    { envVars: { ...env, PULUMI_BACKEND_URL: `file://${stateDir}` } },
+  );
+  await stack.setConfig("chartPath", { value: CHART_PATH });
+  await setTenants(stack, tenants);
+  return stack;
+}
+
+/** Replaces the tenants the stack declares. */
+export async function setTenants(stack: Stack, tenants: readonly TenantDecl[]): Promise<void> {
+  await stack.setConfig("tenants", { value: JSON.stringify(tenants) });
+}
+
+/** Collects resource steps from engine events; pass `record` as `onEvent`. */
+export function stepRecorder(): { steps: Step[]; record: (event: EngineEvent) => void } {
+  const steps: Step[] = [];
+  const record = (event: EngineEvent) => {
+    const meta = event.resourcePreEvent?.metadata;
+    if (!meta) return;
+    const name = meta.urn.split("::").pop() ?? "";
+    steps.push({ op: meta.op, type: meta.type, name });
+  };
+  return { steps, record };
+}
+
+/** Steps other than `same`, and not the stack itself. */
+export function changes(steps: readonly Step[]): Step[] {
+  return steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack");
+}
