@@ -1,0 +1,196 @@
+/**
+ * The tenant lifecycle on the real engine and the test bed's real API server: preview, up,
+ * admission under quota and LimitRange, secrets in state, updates, refresh, removal, destroy.
+ * The tests run in order and share one stack.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changes, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import { eventually, hostClients, objectsLabelledFor, readOrUndefined } from "./support/hostCluster";
+import { testbedEnv } from "./support/testbed";
+
+const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
+const atlas: TenantDecl = { name: "team-atlas", resources: { cpu: "4", memory: "8Gi", storage: "10Gi", pods: 10 }, exposure };
+const borealis: TenantDecl = { name: "team-borealis", resources: { cpu: "2", memory: "4Gi" } };
+const atlasNs = "kubespaces-tenant-team-atlas";
+const borealisNs = "kubespaces-tenant-team-borealis";
+
+/** Every kind a tenant may leave labelled objects of, namespaced or not. */
+const LABELLED_KINDS = [
+  { apiVersion: "v1", kind: "Namespace" },
+  { apiVersion: "v1", kind: "ResourceQuota" },
+  { apiVersion: "v1", kind: "LimitRange" },
+  { apiVersion: "v1", kind: "Secret" },
+  { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy" },
+  { apiVersion: "gateway.networking.k8s.io/v1", kind: "TLSRoute" },
+  { apiVersion: "gateway.networking.k8s.io/v1", kind: "ReferenceGrant" },
+  { apiVersion: "gateway.networking.k8s.io/v1", kind: "ListenerSet" },
+  { apiVersion: "cert-manager.io/v1", kind: "Certificate" },
+];
+
+let stack: Stack;
+const { core, apps, objects } = hostClients();
+
+const namespaceGone = (name: string) => async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined;
+
+beforeAll(async () => {
+  stack = await tenantsStack(`lifecycle-${process.pid}`, [atlas, borealis]);
+});
+
+afterAll(async () => {
+  await stack?.destroy().catch(() => undefined);
+  await stack?.workspace.removeStack(stack.name).catch(() => undefined);
+});
+
+describe("tenant lifecycle", () => {
+  it("previews every child of each tenant and creates nothing", async () => {
+    const { steps, record } = stepRecorder();
+    await stack.preview({ onEvent: record });
+    const created = steps.filter((s) => s.op === "create" && s.name.startsWith("team-atlas")).map((s) => s.name);
+    expect(created.sort()).toEqual(
+      [
+        "team-atlas",
+        "team-atlas-namespace",
+        "team-atlas-quota",
+        "team-atlas-limit-range",
+        "team-atlas-network-policy",
+        "team-atlas-api-reference-grant",
+        "team-atlas-api-route",
+        "team-atlas-apps-certificate",
+        "team-atlas-apps-listener-set",
+        "team-atlas-cleanup",
+        "team-atlas-vcluster",
+        "team-atlas-readiness",
+      ].sort(),
+    );
+    expect(await namespaceGone(atlasNs)()).toBe(true);
+  });
+
+  it("creates every object with its spec, and returns only once the virtual cluster is ready", async () => {
+    const result = await stack.up();
+    expect(result.summary.result).toBe("succeeded");
+
+    const namespace = await core.readNamespace({ name: atlasNs });
+    expect(namespace.metadata?.labels).toMatchObject({ "kubespaces.io/tenant": "team-atlas", "pod-security.kubernetes.io/enforce": "baseline" });
+    expect(namespace.metadata?.annotations?.["kubespaces.io/owner"]).toBe("team-atlas@example.com");
+    const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: atlasNs });
+    expect(quota.spec?.hard).toEqual({
+      "requests.cpu": "4",
+      "limits.cpu": "4",
+      "requests.memory": "8Gi",
+      "limits.memory": "8Gi",
+      "requests.storage": "10Gi",
+      pods: "10",
+    });
+    const route = await objects.read({ apiVersion: "gateway.networking.k8s.io/v1", kind: "TLSRoute", metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-gateway" } });
+    expect((route as any).spec.hostnames).toEqual(["team-atlas.api.kubespaces.test"]);
+    const secret = await core.readNamespacedSecret({ name: "vc-team-atlas", namespace: atlasNs });
+    expect(Object.keys(secret.data ?? {})).toContain("config");
+    const workload = await apps.readNamespacedDeployment({ name: "team-atlas", namespace: atlasNs });
+    expect(workload.status?.readyReplicas).toBe(1);
+
+    const outputs = await stack.outputs();
+    expect(outputs.apiServerUrls.value["team-atlas"]).toBe("https://team-atlas.api.kubespaces.test:443");
+    expect(outputs.appsDomains.value["team-atlas"]).toBe("team-atlas.apps.kubespaces.test");
+    expect(outputs.apiServerUrls.value["team-borealis"]).toBe(`https://team-borealis.${borealisNs}.svc:443`);
+    expect(outputs.statuses.value["team-atlas"]).toMatchObject({ phase: "Ready", conditions: [{ type: "Ready", status: "True", reason: "Provisioned" }] });
+    expect(outputs.kubeconfigSecretRefs.value["team-atlas"]).toEqual({ namespace: atlasNs, name: "vc-team-atlas", key: "config" });
+  });
+
+  it("gives a pod without limits the LimitRange defaults and rejects one over the quota", async () => {
+    const pod = (name: string, resources?: Record<string, unknown>) => ({
+      metadata: { name },
+      spec: { containers: [{ name: "app", image: "busybox", ...(resources && { resources }) }] },
+    });
+    const admitted = await core.createNamespacedPod({ namespace: atlasNs, body: pod("no-limits") });
+    expect(admitted.spec?.containers[0].resources).toEqual({
+      limits: { cpu: "1", memory: "1Gi" },
+      requests: { cpu: "100m", memory: "128Mi" },
+    });
+    const tooBig = pod("too-big", { limits: { cpu: "64", memory: "1Gi" }, requests: { cpu: "1", memory: "128Mi" } });
+    await expect(core.createNamespacedPod({ namespace: atlasNs, body: tooBig })).rejects.toThrow(/exceeded quota/);
+    await core.deleteNamespacedPod({ name: "no-limits", namespace: atlasNs, gracePeriodSeconds: 0 });
+  });
+
+  it("keeps the kubeconfig secret in state, and the kubeconfig works", async () => {
+    const outputs = await stack.outputs();
+    expect(outputs.kubeconfigs.secret).toBe(true);
+    const kubeconfigText: string = outputs.kubeconfigs.value["team-atlas"];
+    const handedBack = new KubeConfig();
+    handedBack.loadFromString(kubeconfigText);
+    expect(handedBack.getCurrentContext()).toBe("team-atlas");
+    expect(handedBack.getCurrentCluster()?.server).toBe("https://team-atlas.api.kubespaces.test:443");
+    const key = handedBack.getCurrentUser()?.keyData;
+    expect(key).toBeTruthy();
+
+    const state = JSON.stringify(await stack.exportStack());
+    expect(state).not.toContain("client-key-data");
+    expect(state).not.toContain(key as string);
+    expect(state).not.toContain(Buffer.from(kubeconfigText).toString("base64").slice(0, 40));
+
+    // The stand-in's credentials are the test bed's; its public hostname does not resolve here.
+    const cluster = handedBack.getCurrentCluster()!;
+    handedBack.clusters = [{ ...cluster, server: testbedEnv().KUBESPACES_TESTBED_SERVER }];
+    const namespaces = await handedBack.makeApiClient(CoreV1Api).listNamespace();
+    expect(namespaces.items.map((n) => n.metadata?.name)).toContain(atlasNs);
+  });
+
+  it("refreshes right after up without changes", async () => {
+    const { steps, record } = stepRecorder();
+    await stack.refresh({ onEvent: record });
+    const { steps: after, record: recordPreview } = stepRecorder();
+    await stack.preview({ onEvent: recordPreview });
+    expect(changes(after)).toEqual([]);
+    expect(steps.length).toBeGreaterThan(0);
+  });
+
+  it("updates only the ResourceQuota when the CPU quota changes", async () => {
+    await setTenants(stack, [{ ...atlas, resources: { ...atlas.resources, cpu: "6" } }, borealis]);
+    const { steps, record } = stepRecorder();
+    await stack.preview({ onEvent: record });
+    expect(changes(steps)).toEqual([{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "team-atlas-quota" }]);
+    await stack.up();
+    const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: atlasNs });
+    expect(quota.spec?.hard?.["limits.cpu"]).toBe("6");
+  });
+
+  it("upgrades the release and waits again when the Kubernetes version changes", async () => {
+    await setTenants(stack, [{ ...atlas, resources: { ...atlas.resources, cpu: "6" }, kubernetesVersion: "v1.35.2" }, borealis]);
+    const { steps, record } = stepRecorder();
+    await stack.up({ onEvent: record });
+    const changed = changes(steps).map((s) => `${s.op} ${s.name}`);
+    expect(changed).toContain("update team-atlas-vcluster");
+    expect(changed).toContain("update team-atlas-readiness");
+    const workload = await apps.readNamespacedDeployment({ name: "team-atlas", namespace: atlasNs });
+    expect(JSON.stringify(workload.spec?.template)).toContain("v1.35.2");
+  });
+
+  it("removes only the objects of a tenant dropped from the program", async () => {
+    await setTenants(stack, [{ ...atlas, resources: { ...atlas.resources, cpu: "6" }, kubernetesVersion: "v1.35.2" }]);
+    const { steps, record } = stepRecorder();
+    await stack.up({ onEvent: record });
+    const deleted = changes(steps).filter((s) => s.op === "delete");
+    expect(deleted.length).toBeGreaterThan(0);
+    expect(deleted.every((s) => s.name.startsWith("team-borealis"))).toBe(true);
+    await eventually(namespaceGone(borealisNs), 120_000, `namespace ${borealisNs} to be gone`);
+    expect(await namespaceGone(atlasNs)()).toBe(false);
+  });
+
+  it("destroys everything, the certificate Secret in the gateway namespace included", async () => {
+    // Nothing runs cert-manager on the test bed: write the Secret it would issue, labelled as it would.
+    await core.createNamespacedSecret({
+      namespace: "kubespaces-gateway",
+      body: {
+        metadata: { name: "kubespaces-team-atlas-apps-tls", labels: { "kubespaces.io/tenant": "team-atlas" } },
+        type: "kubernetes.io/tls",
+        data: { "tls.crt": "", "tls.key": "" },
+      },
+    });
+    await stack.destroy();
+    await eventually(namespaceGone(atlasNs), 120_000, `namespace ${atlasNs} to be gone`);
+    expect(await objectsLabelledFor("team-atlas", LABELLED_KINDS)).toEqual([]);
+    const releaseSecrets = await core.listSecretForAllNamespaces({ labelSelector: "owner=helm,name=team-atlas" });
+    expect(releaseSecrets.items).toEqual([]);
+  });
+});
