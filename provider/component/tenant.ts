@@ -4,7 +4,7 @@
  * and wires the order that creation and deletion need.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { renderTenant } from "../render/renderTenant";
+import { renderTenant, type RenderedTenant } from "../render/renderTenant";
 import { kubeconfigServerUrl } from "../render/vclusterValues";
 import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY, appsCertificateSecretName } from "../spec/names";
 import type { TenantSpec } from "../spec/tenantSpec";
@@ -19,6 +19,7 @@ import type { TenantArgs } from "./tenantArgs";
 import { readyStatus, type KubeconfigSecretRef, type TenantStatus } from "./tenantOutputs";
 import { tenantStructure } from "./tenantStructure";
 import { hasUnresolvedInputs } from "./unresolvedInputs";
+import { pick, type Known } from "../util/known";
 
 /** The Pulumi type token of the component. */
 export const TENANT_TYPE = "kubespaces:index:Tenant";
@@ -41,14 +42,16 @@ export class Tenant extends pulumi.ComponentResource {
   constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // Plain inputs are checked before anything is registered, the component included.
     const structure = tenantStructure(name, args);
-    if (!hasUnresolvedInputs(args)) validateAndClaim(name, args);
+    const plainSpec = hasUnresolvedInputs(args) ? undefined : validateAndClaim(name, args);
     super(TENANT_TYPE, name, {}, opts);
 
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
     const { hostKubeconfig: kubeconfigInput, ...specArgs } = args;
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
-    const spec = pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain));
-    const rendered = gated(spec, hostKubeconfig, this).apply(renderTenant);
+    const spec: Known<TenantSpec> =
+      plainSpec ?? pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain));
+    const rendered: Known<RenderedTenant> =
+      plainSpec && !plainSpec.exposure?.verifyCrds ? renderTenant(plainSpec) : gated(spec, hostKubeconfig, this).apply(renderTenant);
     const host = hostProviderOptions(name, this, opts, hostKubeconfig);
     const context: ChildContext = { name, parent: this, rendered, structure, ...host };
 
@@ -57,9 +60,9 @@ export class Tenant extends pulumi.ComponentResource {
       `${name}-cleanup`,
       {
         tenantName: name,
-        namespace: spec.namespace,
-        releaseName: spec.releaseName,
-        certificateSecret: spec.apply((s) => s.exposure && { namespace: s.exposure.gateway.namespace, name: appsCertificateSecretName(name) }),
+        namespace: pick(spec, (s) => s.namespace),
+        releaseName: pick(spec, (s) => s.releaseName),
+        certificateSecret: pick(spec, (s) => s.exposure && { namespace: s.exposure.gateway.namespace, name: appsCertificateSecretName(name) }),
         hostKubeconfig,
       },
       { parent: this, dependsOn: [fence.namespace] },
@@ -70,10 +73,10 @@ export class Tenant extends pulumi.ComponentResource {
       `${name}-readiness`,
       {
         tenantName: name,
-        namespace: spec.namespace,
-        releaseName: spec.releaseName,
-        serverUrl: spec.apply(kubeconfigServerUrl),
-        timeoutSeconds: spec.readiness.timeoutSeconds,
+        namespace: pick(spec, (s) => s.namespace),
+        releaseName: pick(spec, (s) => s.releaseName),
+        serverUrl: pick(spec, kubeconfigServerUrl),
+        timeoutSeconds: pick(spec, (s) => s.readiness.timeoutSeconds),
         hostKubeconfig,
         releaseRevision: release.status.revision.apply(String),
       },
@@ -81,10 +84,12 @@ export class Tenant extends pulumi.ComponentResource {
     );
 
     this.namespace = fence.namespace.metadata.name;
-    this.apiServerUrl = spec.apply(kubeconfigServerUrl);
-    this.appsDomain = spec.apply((s) => s.endpoints?.appsDomain);
+    this.apiServerUrl = pulumi.output(pick(spec, kubeconfigServerUrl));
+    this.appsDomain = pulumi.output(pick(spec, (s) => s.endpoints?.appsDomain));
     this.kubeconfig = pulumi.secret(readiness.kubeconfig);
-    this.kubeconfigSecretRef = spec.apply((s) => ({ namespace: s.namespace, name: kubeconfigSecretName(s.releaseName), key: KUBECONFIG_SECRET_KEY }));
+    this.kubeconfigSecretRef = pulumi.output(
+      pick(spec, (s) => ({ namespace: s.namespace, name: kubeconfigSecretName(s.releaseName), key: KUBECONFIG_SECRET_KEY })),
+    );
     this.status = pulumi.all([readiness.readyAt, readiness.waitedMs]).apply(([at, ms]) => readyStatus(name, at, ms));
     this.registerOutputs(tenantOutputs(this));
   }
@@ -106,7 +111,7 @@ function validateAndClaim(name: string, plain: unknown): TenantSpec {
  * `spec`, held back until the host is known to serve the exposure's kinds (when asked to check).
  * Not secret: the host kubeconfig it reads with does not flow into the result.
  */
-function gated(spec: pulumi.Output<TenantSpec>, hostKubeconfig: pulumi.Output<string> | undefined, tenant: pulumi.Resource): pulumi.Output<TenantSpec> {
+function gated(spec: Known<TenantSpec>, hostKubeconfig: pulumi.Output<string> | undefined, tenant: pulumi.Resource): pulumi.Output<TenantSpec> {
   const checked = pulumi.all([spec, hostKubeconfig]).apply(async ([unwrapped, kubeconfig]): Promise<TenantSpec> => {
     const s = unwrapped as TenantSpec;
     if (!s.exposure?.verifyCrds) return s;

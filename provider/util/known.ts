@@ -1,0 +1,14 @@
+/**
+ * Values that are plain when every input was plain, and Outputs otherwise. Passing plain values to
+ * children where possible keeps the Output machinery (several promises per Output) off the common
+ * path, which is most of the cost of registering many tenants.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+/** A value known at construction, or an Output of it. */
+export type Known<T> = T | pulumi.Output<T>;
+
+/** `select(value)`, applied through the Output when `value` is one. */
+export function pick<T, U>(value: Known<T>, select: (plain: T) => U): pulumi.Input<U> {
+  return pulumi.Output.isInstance(value) ? (value.apply(select) as pulumi.Output<U>) : select(value);
+}
