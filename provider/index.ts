@@ -4,8 +4,7 @@
  * security, optionally exposed through Gateway API, and handed back as a kubeconfig.
  */
 export { Tenant, TENANT_TYPE } from "./component/tenant";
-export type { TenantArgs } from "./component/tenantArgs";
-export type { KubeconfigSecretRef, TenantCondition, TenantPhase, TenantStatus } from "./component/tenantOutputs";
+export type * from "./generated/tenantTypes";
 export { TenantValidationError, type InputProblem } from "./spec/validationError";
 export { validateTenant } from "./spec/validateTenant";
 export type { TenantSpec } from "./spec/tenantSpec";

@@ -15,8 +15,8 @@ import { findMissingKinds, missingKindsMessage, requiredKinds } from "./crdPrefl
 import { registerExposure, registerFence, registerHelmRelease, type ChildContext } from "./tenantChildren";
 import { hostProviderOptions } from "./hostProvider";
 import { claimNamespace, namespaceOwner } from "./namespaceClaims";
-import type { TenantArgs } from "./tenantArgs";
-import { readyStatus, type KubeconfigSecretRef, type TenantStatus } from "./tenantOutputs";
+import type { KubeconfigSecretRef, TenantArgs, TenantStatus } from "../generated/tenantTypes";
+import { readyStatus } from "./readyStatus";
 import { tenantStructure } from "./tenantStructure";
 import { hasUnresolvedInputs } from "./unresolvedInputs";
 import { pick, type Known } from "../util/known";

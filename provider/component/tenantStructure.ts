@@ -2,7 +2,7 @@
  * The few inputs that decide which children a Tenant has and their Pulumi types. They must be
  * known when the Tenant is constructed, so they may not be Outputs.
  */
-import type { TenantArgs } from "./tenantArgs";
+import type { TenantArgs } from "../generated/tenantTypes";
 import { isUnresolved } from "./unresolvedInputs";
 import { TenantValidationError } from "../spec/validationError";
 

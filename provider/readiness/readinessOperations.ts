@@ -8,36 +8,9 @@ import { kubeObjectStream, type RequestCounter } from "./kubeObjectStream";
 import { kubeconfigFromSecret } from "./readinessState";
 import { tenantKubeconfig } from "./tenantKubeconfig";
 import { waitForReady } from "./waitForReady";
+import { readinessInputsSchema, type ReadinessInputs, type ReadinessOutputs } from "./readinessSchema";
 
-/** Inputs of the readiness resource. */
-export interface ReadinessInputs {
-  /** Tenant name; names the kubeconfig's cluster, context and user. */
-  readonly tenantName: string;
-  /** Namespace of the vCluster release. */
-  readonly namespace: string;
-  /** Helm release name of the vCluster. */
-  readonly releaseName: string;
-  /** Server URL written into the handed-back kubeconfig. */
-  readonly serverUrl: string;
-  /** Seconds to wait before failing. */
-  readonly timeoutSeconds: number;
-  /** Host kubeconfig (secret); absent means the ambient one. */
-  readonly hostKubeconfig?: string;
-  /** Changes whenever the Helm release changes, so that the wait runs again. */
-  readonly releaseRevision?: string;
-}
-
-/** Outputs of the readiness resource. */
-export interface ReadinessOutputs extends ReadinessInputs {
-  /** The tenant's kubeconfig (secret). */
-  readonly kubeconfig: string;
-  /** When the wait last saw the virtual cluster ready (ISO 8601). */
-  readonly readyAt: string;
-  /** ms the last wait took. */
-  readonly waitedMs: number;
-  /** API requests the last wait made. */
-  readonly apiRequests: number;
-}
+export type { ReadinessInputs, ReadinessOutputs };
 
 /** Properties of a readiness resource that, when changed, mean another virtual cluster. */
 export const REPLACE_ON_CHANGE: readonly (keyof ReadinessInputs)[] = ["namespace", "releaseName"];
@@ -78,12 +51,4 @@ export async function rereadTenantKubeconfig(outputs: ReadinessOutputs): Promise
 }
 
 /** Every input property, for diffs. */
-export const READINESS_INPUT_KEYS: readonly (keyof ReadinessInputs)[] = [
-  "tenantName",
-  "namespace",
-  "releaseName",
-  "serverUrl",
-  "timeoutSeconds",
-  "hostKubeconfig",
-  "releaseRevision",
-];
+export const READINESS_INPUT_KEYS = Object.keys(readinessInputsSchema.shape) as (keyof ReadinessInputs)[];

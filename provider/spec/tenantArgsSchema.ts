@@ -65,6 +65,7 @@ const isolation = z
     networkPolicy: z
       .boolean()
       .default(true)
+      .meta({ plain: true })
       .describe(
         "Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.",
       ),
@@ -109,6 +110,7 @@ const exposure = z
     tlsRouteVersion: z
       .enum(["v1", "v1alpha2"], { error: "must be one of: v1, v1alpha2" })
       .default("v1")
+      .meta({ plain: true })
       .describe("API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier."),
     issuerRef: issuerRef,
     verifyCrds: z
@@ -190,14 +192,17 @@ export const tenantArgsSchema = z
       "Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.",
     ),
     limitRange: limitRange.prefault({}),
-    isolation: isolation.prefault({}),
-    exposure: exposure.optional(),
+    // Plain: they decide which children exist and their types.
+    isolation: isolation.prefault({}).meta({ plain: true }),
+    exposure: exposure.optional().meta({ plain: true }),
     vcluster: vcluster.prefault({}),
-    readiness: readiness.prefault({}),
+    // Titled: the plain name TenantReadiness belongs to the readiness resource.
+    readiness: readiness.prefault({}).meta({ title: "TenantReadinessOptions" }),
     hostKubeconfig: z
       .string()
       .min(1, { error: "must not be empty" })
       .optional()
+      .meta({ secret: true })
       .describe(
         "Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.",
       ),

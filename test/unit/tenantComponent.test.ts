@@ -122,8 +122,8 @@ describe("Tenant graph", () => {
     expect(byName("team-atlas-quota")?.inputs.spec.hard["requests.cpu"]).toBe("3");
   });
 
-  it("refuses structural inputs given as Outputs", () => {
-    expect(() => new Tenant("team-atlas", { owner: "a", isolation: { networkPolicy: pulumi.output(true) } })).toThrow(
+  it("refuses structural inputs given as Outputs (the types forbid it; JavaScript and other languages may not)", () => {
+    expect(() => new Tenant("team-atlas", { owner: "a", isolation: { networkPolicy: pulumi.output(true) as never } })).toThrow(
       "isolation.networkPolicy: decides which resources the tenant has",
     );
   });

@@ -1,0 +1,29 @@
+/**
+ * Inputs and outputs of the TenantReadiness resource: one definition for its TypeScript types, the
+ * provider plugin's input check and schema.json.
+ */
+import { z } from "zod";
+
+/** Inputs of the readiness resource. */
+export const readinessInputsSchema = z.object({
+  tenantName: z.string().min(1).describe("Tenant name; names the kubeconfig's cluster, context and user."),
+  namespace: z.string().min(1).describe("Namespace of the vCluster release."),
+  releaseName: z.string().min(1).describe("Helm release name of the vCluster."),
+  serverUrl: z.string().min(1).describe("Server URL written into the handed-back kubeconfig."),
+  timeoutSeconds: z.number().positive().describe("Seconds to wait before failing."),
+  hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
+  releaseRevision: z.string().optional().describe("Changes whenever the Helm release changes, so that the wait runs again."),
+});
+
+/** Outputs of the readiness resource, besides its inputs. */
+export const readinessResultSchema = z.object({
+  kubeconfig: z.string().meta({ secret: true }).describe("The tenant's kubeconfig, pointed at its API URL."),
+  readyAt: z.string().describe("When the wait last saw the virtual cluster ready (ISO 8601)."),
+  waitedMs: z.number().describe("ms the last wait took."),
+  apiRequests: z.number().describe("API requests the last wait made."),
+});
+
+/** Inputs of the readiness resource. */
+export type ReadinessInputs = z.infer<typeof readinessInputsSchema>;
+/** Outputs of the readiness resource: its inputs and the wait's result. */
+export type ReadinessOutputs = ReadinessInputs & z.infer<typeof readinessResultSchema>;

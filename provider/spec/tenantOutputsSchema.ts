@@ -1,0 +1,54 @@
+/**
+ * The shapes of a Tenant's outputs, mirroring the KubeSpaces operator's Tenant status: one
+ * definition for the TypeScript types, schema.json and the README.
+ */
+import { z } from "zod";
+
+/** Where the vCluster keeps the tenant's kubeconfig on the host. */
+export const kubeconfigSecretRefSchema = z
+  .object({
+    namespace: z.string().describe("Namespace of the Secret (the tenant namespace)."),
+    name: z.string().describe("Secret name, `vc-<release>`."),
+    key: z.string().describe("Key of the kubeconfig in the Secret."),
+  })
+  .meta({ title: "KubeconfigSecretRef" })
+  .describe("Where the vCluster keeps the tenant's kubeconfig on the host.");
+
+/** A status condition, as Kubernetes objects carry them. */
+export const tenantConditionSchema = z
+  .object({
+    type: z.string().describe("Condition type; the component reports `Ready`."),
+    status: z.enum(["True", "False", "Unknown"]).describe("`True`, `False` or `Unknown`."),
+    reason: z.string().describe("Machine-readable reason, e.g. `Provisioned`."),
+    message: z.string().describe("Human-readable detail."),
+    lastTransitionTime: z.string().describe("When the condition last changed (ISO 8601)."),
+  })
+  .meta({ title: "TenantCondition" })
+  .describe("A status condition, as Kubernetes objects carry them.");
+
+/** The tenant's status. */
+export const tenantStatusSchema = z
+  .object({
+    phase: z.enum(["Pending", "Provisioning", "Ready", "Failed"]).describe("Lifecycle phase, as the operator names it."),
+    conditions: z.array(tenantConditionSchema).describe("Conditions; includes `Ready`."),
+    message: z.string().describe("Summary for people."),
+  })
+  .meta({ title: "TenantStatus" })
+  .describe(
+    "Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.",
+  );
+
+/** Every output of a Tenant. */
+export const tenantOutputsSchema = z.object({
+  namespace: z.string().describe("Host namespace of the tenant."),
+  apiServerUrl: z
+    .string()
+    .describe("URL of the tenant's API server: `https://<name>.api.<baseDomain>:443` when exposed, else the in-cluster Service URL `https://<name>.<namespace>.svc:443`."),
+  appsDomain: z.string().optional().describe("Apps are published at `*.<appsDomain>`; absent when not exposed."),
+  kubeconfig: z
+    .string()
+    .meta({ secret: true })
+    .describe("Kubeconfig of the virtual cluster (cluster-admin inside it), its server set to `apiServerUrl`; cluster, context and user named after the tenant. Secret."),
+  kubeconfigSecretRef: kubeconfigSecretRefSchema,
+  status: tenantStatusSchema,
+});
