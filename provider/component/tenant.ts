@@ -9,8 +9,7 @@ import { kubeconfigServerUrl } from "../render/vclusterValues";
 import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY, appsCertificateSecretName } from "../spec/names";
 import type { TenantSpec } from "../spec/tenantSpec";
 import { validateTenant } from "../spec/validateTenant";
-import { TenantReadiness } from "../readiness/tenantReadiness";
-import { TenantCleanup } from "../teardown/tenantCleanup";
+import { lifecycleResources } from "./lifecycleResources";
 import { findMissingKinds, missingKindsMessage, requiredKinds } from "./crdPreflight";
 import { registerExposure, registerFence, registerHelmRelease, type ChildContext } from "./tenantChildren";
 import { hostProviderOptions } from "./hostProvider";
@@ -56,7 +55,8 @@ export class Tenant extends pulumi.ComponentResource {
     const context: ChildContext = { name, parent: this, rendered, structure, ...host };
 
     const fence = registerFence(context);
-    const cleanup = new TenantCleanup(
+    const { readiness: newReadiness, cleanup: newCleanup } = lifecycleResources();
+    const cleanup = newCleanup(
       `${name}-cleanup`,
       {
         tenantName: name,
@@ -69,7 +69,7 @@ export class Tenant extends pulumi.ComponentResource {
     );
     if (structure.exposed) registerExposure(context, fence.namespace, cleanup);
     const release = registerHelmRelease(context, [...fence.all, cleanup]);
-    const readiness = new TenantReadiness(
+    const readiness = newReadiness(
       `${name}-readiness`,
       {
         tenantName: name,

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { readinessInputsSchema, readinessResultSchema } from "../readiness/readinessSchema";
 import { tenantArgsSchema } from "../spec/tenantArgsSchema";
+import { leftoverInputsSchema } from "../teardown/cleanupSchema";
 import { tenantOutputsSchema } from "../spec/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";
@@ -13,6 +14,8 @@ import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSc
 export const TENANT_TOKEN = "kubespaces:index:Tenant";
 /** Type token of the readiness custom resource the provider plugin serves. */
 export const TENANT_READINESS_TOKEN = "kubespaces:index:TenantReadiness";
+/** Type token of the cleanup custom resource the provider plugin serves. */
+export const TENANT_CLEANUP_TOKEN = "kubespaces:index:TenantCleanup";
 
 const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchemaNode;
@@ -32,6 +35,7 @@ export function packageSchema(version: string): PulumiPackageSchema {
     resources: {
       [TENANT_TOKEN]: tenantResource(types),
       [TENANT_READINESS_TOKEN]: readinessResource(types),
+      [TENANT_CLEANUP_TOKEN]: cleanupResource(types),
     },
     types,
     language: {
@@ -66,5 +70,17 @@ function readinessResource(types: Record<string, PulumiType>): PulumiResource {
     requiredInputs: inputs.required,
     properties: outputs.properties,
     required: outputs.required,
+  };
+}
+
+function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
+  const inputs = convertObject(jsonSchemaOf(leftoverInputsSchema, "input"), "TenantCleanup", types);
+  return {
+    description:
+      "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.",
+    inputProperties: inputs.properties,
+    requiredInputs: inputs.required,
+    properties: inputs.properties,
+    required: inputs.required,
   };
 }

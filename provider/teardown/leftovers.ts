@@ -6,30 +6,13 @@
  */
 import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
 import { hostKubeConfig } from "../readiness/readinessOperations";
+import { leftoverInputsSchema, type LeftoverInputs } from "./cleanupSchema";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "./vclusterMarker";
 
-/** Where a tenant's leftovers are. */
-export interface LeftoverInputs {
-  /** Tenant name. */
-  readonly tenantName: string;
-  /** Tenant namespace. */
-  readonly namespace: string;
-  /** Helm release name of the vCluster. */
-  readonly releaseName: string;
-  /** Secret of the apps certificate, when exposed. */
-  readonly certificateSecret?: { readonly namespace: string; readonly name: string };
-  /** Host kubeconfig (secret); absent means the ambient one. */
-  readonly hostKubeconfig?: string;
-}
+export type { LeftoverInputs };
 
 /** Every input property, for diffs. */
-export const LEFTOVER_INPUT_KEYS: readonly (keyof LeftoverInputs)[] = [
-  "tenantName",
-  "namespace",
-  "releaseName",
-  "certificateSecret",
-  "hostKubeconfig",
-];
+export const LEFTOVER_INPUT_KEYS = Object.keys(leftoverInputsSchema.shape) as (keyof LeftoverInputs)[];
 
 /** Names of the vCluster's data PVCs (embedded store and the k8s distro's etcd). */
 export const dataVolumeClaims = (release: string): string[] => [`data-${release}-0`, `data-${release}-etcd-0`];

@@ -1,0 +1,60 @@
+/**
+ * The CRUD operations of the TenantReadiness and TenantCleanup resources, written once for both
+ * hosts: the TypeScript dynamic provider process and the provider plugin. Each host says where
+ * progress messages go.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import {
+  awaitTenantReady,
+  READINESS_INPUT_KEYS,
+  REPLACE_ON_CHANGE,
+  rereadTenantKubeconfig,
+  type ReadinessInputs,
+  type ReadinessOutputs,
+} from "./readiness/readinessOperations";
+import { LEFTOVER_INPUT_KEYS, removeLeftovers, type LeftoverInputs } from "./teardown/leftovers";
+import { changedKeys } from "./util/changedKeys";
+
+/** Where a resource operation reports progress, given the tenant's name. */
+export type ProgressSink = (tenant: string) => (message: string) => void;
+
+/** Waits for the virtual cluster on create and update; re-reads the kubeconfig on refresh. */
+export function readinessOperations(progress: ProgressSink): pulumi.dynamic.ResourceProvider<ReadinessInputs, ReadinessOutputs> {
+  return {
+    async create(inputs) {
+      const outs = await awaitTenantReady(inputs, progress(inputs.tenantName));
+      return { id: `${inputs.namespace}/${inputs.releaseName}`, outs };
+    },
+    async diff(_id, olds, news) {
+      const changes = changedKeys(olds, news, READINESS_INPUT_KEYS);
+      return { changes: changes.length > 0, replaces: changes.filter((key) => REPLACE_ON_CHANGE.includes(key)) };
+    },
+    async update(_id, _olds, news) {
+      return { outs: await awaitTenantReady(news, progress(news.tenantName)) };
+    },
+    async read(id, props) {
+      const outs = props && (await rereadTenantKubeconfig(props));
+      // No id tells the engine the resource is gone, so that the next `up` waits again.
+      return outs ? { id, props: outs } : {};
+    },
+  };
+}
+
+/** Nothing on create; removes the tenant's leftovers on delete. */
+export function cleanupOperations(progress: ProgressSink): pulumi.dynamic.ResourceProvider<LeftoverInputs, LeftoverInputs> {
+  return {
+    async create(inputs) {
+      return { id: `${inputs.namespace}/${inputs.releaseName}`, outs: inputs };
+    },
+    async diff(_id, olds, news) {
+      return { changes: changedKeys(olds, news, LEFTOVER_INPUT_KEYS).length > 0 };
+    },
+    async update(_id, _olds, news) {
+      return { outs: news };
+    },
+    async delete(_id, props) {
+      const deleted = await removeLeftovers(props);
+      if (deleted.length > 0) progress(props.tenantName)(`removed ${deleted.join(", ")}`);
+    },
+  };
+}

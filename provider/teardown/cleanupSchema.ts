@@ -1,0 +1,21 @@
+/** Inputs (and outputs) of the TenantCleanup resource: one definition for its types and schema.json. */
+import { z } from "zod";
+
+/** Where a tenant's leftovers are. */
+export const leftoverInputsSchema = z.object({
+  tenantName: z.string().min(1).describe("Tenant name."),
+  namespace: z.string().min(1).describe("Tenant namespace."),
+  releaseName: z.string().min(1).describe("Helm release name of the vCluster."),
+  certificateSecret: z
+    .object({
+      namespace: z.string().describe("Namespace of the Secret (the gateway namespace)."),
+      name: z.string().describe("Secret name."),
+    })
+    .optional()
+    .meta({ title: "CertificateSecretRef" })
+    .describe("Secret of the apps certificate, when exposed; cert-manager does not delete it with the Certificate."),
+  hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
+});
+
+/** Where a tenant's leftovers are. */
+export type LeftoverInputs = z.infer<typeof leftoverInputsSchema>;
