@@ -1,0 +1,51 @@
+/** The provider plugin's Provider under Pulumi mocks: construct, and the custom resources' check and diff. */
+import { afterAll, describe, expect, it } from "vitest";
+import { dynamicLifecycleResources, useLifecycleResources } from "../../provider/component/lifecycleResources";
+import { kubespacesProvider } from "../../provider/plugin/kubespacesProvider";
+import { pluginLifecycleResources } from "../../provider/plugin/pluginResources";
+import { installMocks, settle, valueOf } from "./support/pulumiMocks";
+
+const registered = installMocks();
+const provider = kubespacesProvider("0.1.0", "{}");
+const readinessUrn = "urn:pulumi:test::proj::kubespaces:index:Tenant$kubespaces:index:TenantReadiness::team-atlas-readiness";
+const readinessInputs = { tenantName: "team-atlas", namespace: "ns", releaseName: "team-atlas", serverUrl: "https://x:443", timeoutSeconds: 600 };
+
+afterAll(() => useLifecycleResources(dynamicLifecycleResources));
+
+describe("kubespaces provider plugin", () => {
+  it("constructs a Tenant whose readiness and cleanup are the plugin's custom resources", async () => {
+    useLifecycleResources(pluginLifecycleResources("0.1.0"));
+    const result = await provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "alice" }, {});
+    await settle();
+    expect(await valueOf(result.state.namespace as never)).toBe("kubespaces-tenant-team-atlas");
+    const types = registered.map((r) => r.type);
+    expect(types).toContain("kubespaces:index:TenantReadiness");
+    expect(types).toContain("kubespaces:index:TenantCleanup");
+    expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
+  });
+
+  it("reports invalid Tenant inputs from construct with the same message", async () => {
+    await expect(provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "a", resources: { cpu: "lots" } }, {})).rejects.toThrow(
+      "resources.cpu: must be a Kubernetes quantity",
+    );
+  });
+
+  it("refuses unknown component types", async () => {
+    await expect(provider.construct!("x", "kubespaces:index:Nope", {}, {})).rejects.toThrow("unknown component type kubespaces:index:Nope");
+  });
+
+  it("checks readiness inputs, naming the property", async () => {
+    expect(await provider.check!(readinessUrn, {}, readinessInputs)).toEqual({ inputs: readinessInputs });
+    const { failures } = await provider.check!(readinessUrn, {}, { ...readinessInputs, namespace: "" });
+    expect(failures?.map((f) => f.property)).toEqual(["namespace"]);
+  });
+
+  it("diffs readiness: a new release revision waits again, another namespace replaces", async () => {
+    expect(await provider.diff!("id", readinessUrn, readinessInputs, { ...readinessInputs, releaseRevision: "2" })).toEqual({ changes: true, replaces: [] });
+    expect(await provider.diff!("id", readinessUrn, readinessInputs, { ...readinessInputs, namespace: "other" })).toEqual({
+      changes: true,
+      replaces: ["namespace"],
+    });
+    expect(await provider.diff!("id", readinessUrn, readinessInputs, readinessInputs)).toEqual({ changes: false, replaces: [] });
+  });
+});
