@@ -7,7 +7,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
-import { stepRecorder, setTenants, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import { removeStack, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { testbed } from "./support/testbed";
 
 const WITHHOLD = "kubespaces.io/stand-in-withhold-secret";
@@ -33,13 +33,10 @@ const secretExists = (name: string) => async () =>
   (await readOrUndefined(() => core.readNamespacedSecret({ name: `vc-${name}`, namespace: `kubespaces-tenant-${name}` }))) !== undefined;
 
 beforeAll(async () => {
-  stack = await tenantsStack(`readiness-${process.pid}`, []);
+  stack = await tenantsStack("readiness", []);
 });
 
-afterAll(async () => {
-  await stack?.destroy().catch(() => undefined);
-  await stack?.workspace.removeStack(stack.name).catch(() => undefined);
-});
+afterAll(() => removeStack(stack));
 
 describe("readiness that does not come at once", () => {
   it("fails within the timeout naming what is missing, then converges on the next up", async () => {

@@ -6,7 +6,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changes, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import { changes, removeStack, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { eventually, hostClients, objectsLabelledFor, readOrUndefined } from "./support/hostCluster";
 import { testbedEnv } from "./support/testbed";
 
@@ -35,13 +35,10 @@ const { core, apps, objects } = hostClients();
 const namespaceGone = (name: string) => async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined;
 
 beforeAll(async () => {
-  stack = await tenantsStack(`lifecycle-${process.pid}`, [atlas, borealis]);
+  stack = await tenantsStack("lifecycle", [atlas, borealis]);
 });
 
-afterAll(async () => {
-  await stack?.destroy().catch(() => undefined);
-  await stack?.workspace.removeStack(stack.name).catch(() => undefined);
-});
+afterAll(() => removeStack(stack));
 
 describe("tenant lifecycle", () => {
   it("previews every child of each tenant and creates nothing", async () => {

@@ -30,9 +30,14 @@ export interface Step {
 const PROGRAM_DIR = path.join(REPO_ROOT, "test/e2e/programs/tenants");
 const CHART_PATH = path.join(REPO_ROOT, "test/fixtures/vcluster-stand-in");
 
-/** Creates (or selects) stack `name` of the tenants program with `tenants` in its config. */
+/**
+ * Stack `name` of the tenants program with `tenants` in its config, emptied first: a run that was
+ * interrupted leaves its stack behind, and a second one must not trip over its objects.
+ */
 export async function tenantsStack(name: string, tenants: readonly TenantDecl[]): Promise<Stack> {
   const env = testbedEnv();
+  // The Automation API finds the pulumi CLI on this process's PATH.
+  Object.assign(process.env, env);
   const stateDir = path.join(env.KUBESPACES_TESTBED_DIR, "pulumi-state");
   mkdirSync(stateDir, { recursive: true });
   const stack = await LocalWorkspace.createOrSelectStack(
@@ -40,8 +45,17 @@ export async function tenantsStack(name: string, tenants: readonly TenantDecl[])
     { envVars: { ...env, PULUMI_BACKEND_URL: `file://${stateDir}` } },
   );
   await stack.setConfig("chartPath", { value: CHART_PATH });
+  await setTenants(stack, []);
+  await stack.up();
   await setTenants(stack, tenants);
   return stack;
+}
+
+/** Destroys the stack's resources and removes the stack. */
+export async function removeStack(stack: Stack | undefined): Promise<void> {
+  if (!stack) return;
+  await stack.destroy();
+  await stack.workspace.removeStack(stack.name);
 }
 
 /** Replaces the tenants the stack declares. */
