@@ -6,7 +6,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { KubeConfig, CoreV1Api } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changes, removeStack, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import { changes, removeStack, setTenants, stepRecorder, storedStateText, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { eventually, hostClients, objectsLabelledFor, readOrUndefined } from "./support/hostCluster";
 import { testbedEnv } from "./support/testbed";
 
@@ -121,7 +121,8 @@ describe("tenant lifecycle", () => {
     const key = handedBack.getCurrentUser()?.keyData;
     expect(key).toBeTruthy();
 
-    const state = JSON.stringify(await stack.exportStack());
+    const state = storedStateText(stack);
+    expect(state).toContain("ciphertext");
     expect(state).not.toContain("client-key-data");
     expect(state).not.toContain(key as string);
     expect(state).not.toContain(Buffer.from(kubeconfigText).toString("base64").slice(0, 40));

@@ -2,7 +2,7 @@
  * A stack of the e2e tenants program on the test bed, through the Pulumi Automation API with a
  * local file backend, and what its operations did, read from the engine's events.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { LocalWorkspace, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { REPO_ROOT, testbedEnv } from "./testbed";
@@ -75,7 +75,30 @@ export function stepRecorder(): { steps: Step[]; record: (event: EngineEvent) =>
   return { steps, record };
 }
 
-/** Steps other than `same`, and not the stack itself. */
+/**
+ * Steps other than `same`, leaving out the stack and default providers, as the CLI's preview does.
+ * (The default pulumi-nodejs provider takes the stack's config as inputs, so any config change
+ * "updates" it; the CLI does not show that.)
+ */
 export function changes(steps: readonly Step[]): Step[] {
-  return steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack");
+  const isDefaultProvider = (s: Step) => s.type.startsWith("pulumi:providers:") && s.name.startsWith("default");
+  return steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack" && !isDefaultProvider(s));
+}
+
+/**
+ * Every file the local backend keeps for the stack (state, backups, history), as stored: secrets
+ * must appear there only as ciphertext. (`stack.exportStack()` decrypts, so it cannot tell.)
+ */
+export function storedStateText(stack: Stack): string {
+  const backend = path.join(testbedEnv().KUBESPACES_TESTBED_DIR, "pulumi-state", ".pulumi");
+  const files = walk(backend).filter((file) => file.includes(`/${stack.name}.`) || file.includes(`/${stack.name}/`));
+  if (files.length === 0) throw new Error(`no state files of stack ${stack.name} under ${backend}`);
+  return files.map((file) => readFileSync(file, "utf8")).join("\n");
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
 }

@@ -39,6 +39,7 @@ const byName = (pick) => Object.fromEntries(tenants.map((tenant, i) => [declared
 exports.namespaces = byName((t) => t.namespace);
 exports.apiServerUrls = byName((t) => t.apiServerUrl);
 exports.appsDomains = byName((t) => t.appsDomain);
-exports.kubeconfigs = byName((t) => t.kubeconfig);
+// A map holding secrets is itself secret as a whole, so the stack output says whether they were.
+exports.kubeconfigs = pulumi.output(byName((t) => t.kubeconfig));
 exports.kubeconfigSecretRefs = byName((t) => t.kubeconfigSecretRef);
 exports.statuses = byName((t) => t.status);
