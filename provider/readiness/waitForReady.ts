@@ -79,8 +79,10 @@ export function waitForReady(stream: ObjectStream, target: ReadinessTarget, opti
       trackers.forEach((tracker) => tracker.stop());
       outcome();
     };
+    const allRead = () => Object.values(observed).every((object) => object !== undefined);
     const onChange = () => {
-      if (missingParts(snapshot(), names).length > 0) return report(false);
+      // Until every object has been listed once, "not read yet" is no news worth reporting.
+      if (missingParts(snapshot(), names).length > 0) return allRead() ? report(false) : undefined;
       const kubeconfig = kubeconfigFromSecret(observed.secret as ObservedObject, names.secretKey) as string;
       finish(() => resolve({ kubeconfig, elapsedMs: Date.now() - started }));
     };
