@@ -132,12 +132,14 @@ def environment():
     return env
 
 
-def stack(name):
+def stack(name, create):
+    """The stack, created if `create` (up, destroy: destroying a missing stack is a no-op)."""
     env = environment()
     # A fixed work dir keeps the stack's settings (config, passphrase salt) between commands.
     work_dir = os.path.join(env["KUBESPACES_TESTBED_DIR"], "pulumi-work-python")
     os.makedirs(work_dir, exist_ok=True)
-    return env, work_dir, auto.create_or_select_stack(
+    select = auto.create_or_select_stack if create else auto.select_stack
+    return env, work_dir, select(
         stack_name=name,
         project_name=PROJECT,
         program=program,
@@ -160,7 +162,10 @@ def main():
     parser.add_argument("--tenants", help="JSON list of tenant declarations (up only)")
     parser.add_argument("--show-secrets", action="store_true", help="export: decrypt secrets")
     args = parser.parse_args()
-    env, work_dir, s = stack(args.stack)
+    try:
+        env, work_dir, s = stack(args.stack, create=args.command in ("up", "destroy"))
+    except auto.StackNotFoundError:
+        fail(f"no stack {args.stack} in file://$KUBESPACES_TESTBED_DIR/pulumi-state-python")
 
     if args.command == "up":
         if args.tenants is not None:
@@ -180,7 +185,12 @@ def main():
                 steps.append({"op": str(meta.op.value if hasattr(meta.op, "value") else meta.op),
                               "type": meta.type, "name": meta.urn.split("::")[-1]})
 
-        result = s.up(on_output=to_stderr, on_event=record, color="never")
+        try:
+            result = s.up(on_output=to_stderr, on_event=record, color="never")
+        except auto.CommandError as error:
+            # The engine's output (with the errors) already went to stderr.
+            print(json.dumps({"result": "failed", "error": str(error), "steps": steps}))
+            sys.exit(1)
         print(json.dumps({
             "result": result.summary.result,
             "resourceChanges": result.summary.resource_changes,

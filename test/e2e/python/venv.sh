@@ -23,6 +23,11 @@ py=$(command -v python3) || die "python3 is not on PATH (Python 3.9 or newer is 
   die "$(${py} --version 2>&1) is too old: the SDK needs Python 3.9 or newer"
 [[ -f "${SDK_DIR}/pyproject.toml" ]] || die "${SDK_DIR}/pyproject.toml missing: run npm run generate:sdks"
 
+# One install at a time (the unit and e2e tests may both call this).
+mkdir -p "$(dirname "${VENV}")"
+exec 9>"${VENV}.lock"
+if command -v flock >/dev/null; then flock 9; fi
+
 if [[ ! -x "${VENV}/bin/python" ]]; then
   log "creating ${VENV}"
   "${py}" -m venv "${VENV}" || die "python3 -m venv failed (on Debian: apt-get install python3-venv)"
