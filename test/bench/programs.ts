@@ -6,21 +6,37 @@
 import * as k8s from "@pulumi/kubernetes";
 import { Tenant } from "../../provider/index";
 
-const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
+/** How the programs run: under mocks (defaults) or on the test bed. */
+export interface ProgramOptions {
+  /** A local chart (the test bed's vCluster stand-in) instead of the pinned mirror. */
+  readonly chartPath?: string;
+  /** Check the host serves the exposure's kinds (needs a cluster). */
+  readonly verifyCrds?: boolean;
+  /** Annotations on the vCluster workload (the stand-in reads them). */
+  readonly workloadAnnotations?: Record<string, string>;
+}
+
+// Nothing provisions volumes on the test bed.
+const PERSISTENCE_OFF = { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } };
 
 /** Registers `count` exposed tenants through the component; returns resources registered per tenant. */
-export function declareTenants(count: number): number {
-  for (let i = 0; i < count; i++) new Tenant(`team-${i}`, { owner: `owner-${i}@example.com`, exposure });
+export function declareTenants(count: number, options: ProgramOptions = {}): number {
+  const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: options.verifyCrds ?? false };
+  const annotations = options.workloadAnnotations ?? {};
+  const vcluster = options.chartPath
+    ? { chart: { localPath: options.chartPath }, valuesOverrides: { controlPlane: { statefulSet: { ...PERSISTENCE_OFF.controlPlane.statefulSet, annotations } } } }
+    : {};
+  for (let i = 0; i < count; i++) new Tenant(`team-${i}`, { owner: `owner-${i}@example.com`, exposure, vcluster });
   return 12;
 }
 
 /** Registers `count` tenants' objects by hand; returns resources registered per tenant. */
-export function declareRawResources(count: number): number {
-  for (let i = 0; i < count; i++) declareRawTenant(`team-${i}`);
+export function declareRawResources(count: number, options: ProgramOptions = {}): number {
+  for (let i = 0; i < count; i++) declareRawTenant(`team-${i}`, options);
   return 9;
 }
 
-function declareRawTenant(name: string): void {
+function declareRawTenant(name: string, options: ProgramOptions): void {
   const namespace = `kubespaces-tenant-${name}`;
   const labels = { "kubespaces.io/tenant": name, "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
   const host = `${name}.api.kubespaces.example.com`;
@@ -88,14 +104,17 @@ function declareRawTenant(name: string): void {
   new k8s.helm.v3.Release(`${name}-vcluster`, {
     name,
     namespace,
-    chart: "vcluster",
-    version: "0.36.1",
-    repositoryOpts: { repo: "https://charts.loft.sh" },
+    ...(options.chartPath
+      ? { chart: options.chartPath }
+      : { chart: "vcluster", version: "0.36.1", repositoryOpts: { repo: "https://charts.loft.sh" } }),
     values: {
       controlPlane: {
         distro: { k8s: { image: { tag: "v1.36.0" } } },
         proxy: { extraSANs: [host, `${name}.${namespace}.svc`, `${name}.${namespace}.svc.cluster.local`] },
-        statefulSet: { resources: { limits: { cpu: "1", memory: "2Gi" }, requests: { cpu: "200m", memory: "256Mi" } }, persistence: { volumeClaim: { retentionPolicy: "Delete" } } },
+        statefulSet: {
+          resources: { limits: { cpu: "1", memory: "2Gi" }, requests: { cpu: "200m", memory: "256Mi" } },
+          persistence: { volumeClaim: { retentionPolicy: "Delete", ...(options.chartPath && { enabled: false }) } },
+        },
       },
       exportKubeConfig: { server: `https://${host}:443`, context: name },
       policies: { resourceQuota: { enabled: false }, limitRange: { enabled: false }, networkPolicy: { enabled: false } },
