@@ -41,6 +41,9 @@ if ${on_testbed}; then
 On the local test bed the vCluster is a stand-in and the public name $(pulumi stack output apiServerUrl)
 does not resolve; the stand-in's credentials are the test bed's, so point the kubeconfig there:
   KUBECONFIG=team-atlas.kubeconfig kubectl --server "${KUBESPACES_TESTBED_SERVER}" get namespaces
-Tear it down with: PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE} pulumi destroy --stack demo
+Tear it down with:
+  source "\$(bash test/testbed/testbed.sh env)"
+  PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE} pulumi destroy --stack demo
+Stop the test bed with: bash test/testbed/testbed.sh down
 HOW
 fi

@@ -10,10 +10,10 @@ import { eventually, hostClients, readOrUndefined } from "./support/hostCluster"
 import { expectNoPlaintextKubeconfig, expectNothingLeft, expectReadyStatus, expectTenantOnHost, expectWorkingKubeconfig } from "./support/tenantAssertions";
 
 const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
-const atlas: TenantDecl = { name: "team-atlas", resources: { cpu: "4", memory: "8Gi", storage: "10Gi", pods: 10 }, exposure };
-const borealis: TenantDecl = { name: "team-borealis", resources: { cpu: "2", memory: "4Gi" } };
-const atlasNs = "kubespaces-tenant-team-atlas";
-const borealisNs = "kubespaces-tenant-team-borealis";
+const atlas: TenantDecl = { name: "e2e-atlas", resources: { cpu: "4", memory: "8Gi", storage: "10Gi", pods: 10 }, exposure };
+const borealis: TenantDecl = { name: "e2e-borealis", resources: { cpu: "2", memory: "4Gi" } };
+const atlasNs = "kubespaces-tenant-e2e-atlas";
+const borealisNs = "kubespaces-tenant-e2e-borealis";
 
 
 let stack: Stack;
@@ -31,21 +31,21 @@ describe("tenant lifecycle", () => {
   it("previews every child of each tenant and creates nothing", async () => {
     const { steps, record } = stepRecorder();
     await stack.preview({ onEvent: record });
-    const created = steps.filter((s) => s.op === "create" && s.name.startsWith("team-atlas")).map((s) => s.name);
+    const created = steps.filter((s) => s.op === "create" && s.name.startsWith("e2e-atlas")).map((s) => s.name);
     expect(created.sort()).toEqual(
       [
-        "team-atlas",
-        "team-atlas-namespace",
-        "team-atlas-quota",
-        "team-atlas-limit-range",
-        "team-atlas-network-policy",
-        "team-atlas-api-reference-grant",
-        "team-atlas-api-route",
-        "team-atlas-apps-certificate",
-        "team-atlas-apps-listener-set",
-        "team-atlas-cleanup",
-        "team-atlas-vcluster",
-        "team-atlas-readiness",
+        "e2e-atlas",
+        "e2e-atlas-namespace",
+        "e2e-atlas-quota",
+        "e2e-atlas-limit-range",
+        "e2e-atlas-network-policy",
+        "e2e-atlas-api-reference-grant",
+        "e2e-atlas-api-route",
+        "e2e-atlas-apps-certificate",
+        "e2e-atlas-apps-listener-set",
+        "e2e-atlas-cleanup",
+        "e2e-atlas-vcluster",
+        "e2e-atlas-readiness",
       ].sort(),
     );
     expect(await namespaceGone(atlasNs)()).toBe(true);
@@ -55,7 +55,7 @@ describe("tenant lifecycle", () => {
     const result = await stack.up();
     expect(result.summary.result).toBe("succeeded");
 
-    await expectTenantOnHost("team-atlas", "team-atlas@example.com", {
+    await expectTenantOnHost("e2e-atlas", "e2e-atlas@example.com", {
       "requests.cpu": "4",
       "limits.cpu": "4",
       "requests.memory": "8Gi",
@@ -63,15 +63,15 @@ describe("tenant lifecycle", () => {
       "requests.storage": "10Gi",
       pods: "10",
     });
-    const route = await objects.read({ apiVersion: "gateway.networking.k8s.io/v1", kind: "TLSRoute", metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-gateway" } });
-    expect((route as any).spec.hostnames).toEqual(["team-atlas.api.kubespaces.test"]);
+    const route = await objects.read({ apiVersion: "gateway.networking.k8s.io/v1", kind: "TLSRoute", metadata: { name: "kubespaces-e2e-atlas-api", namespace: "kubespaces-gateway" } });
+    expect((route as any).spec.hostnames).toEqual(["e2e-atlas.api.kubespaces.test"]);
 
     const outputs = await stack.outputs();
-    expect(outputs.apiServerUrls.value["team-atlas"]).toBe("https://team-atlas.api.kubespaces.test:443");
-    expect(outputs.appsDomains.value["team-atlas"]).toBe("team-atlas.apps.kubespaces.test");
-    expect(outputs.apiServerUrls.value["team-borealis"]).toBe(`https://team-borealis.${borealisNs}.svc:443`);
-    expectReadyStatus(outputs.statuses.value["team-atlas"]);
-    expect(outputs.kubeconfigSecretRefs.value["team-atlas"]).toEqual({ namespace: atlasNs, name: "vc-team-atlas", key: "config" });
+    expect(outputs.apiServerUrls.value["e2e-atlas"]).toBe("https://e2e-atlas.api.kubespaces.test:443");
+    expect(outputs.appsDomains.value["e2e-atlas"]).toBe("e2e-atlas.apps.kubespaces.test");
+    expect(outputs.apiServerUrls.value["e2e-borealis"]).toBe(`https://e2e-borealis.${borealisNs}.svc:443`);
+    expectReadyStatus(outputs.statuses.value["e2e-atlas"]);
+    expect(outputs.kubeconfigSecretRefs.value["e2e-atlas"]).toEqual({ namespace: atlasNs, name: "vc-e2e-atlas", key: "config" });
   });
 
   it("gives a pod without limits the LimitRange defaults and rejects one over the quota", async () => {
@@ -92,9 +92,9 @@ describe("tenant lifecycle", () => {
   it("keeps the kubeconfig secret in state, and the kubeconfig works", async () => {
     const outputs = await stack.outputs();
     expect(outputs.kubeconfigs.secret).toBe(true);
-    const kubeconfig: string = outputs.kubeconfigs.value["team-atlas"];
+    const kubeconfig: string = outputs.kubeconfigs.value["e2e-atlas"];
     expectNoPlaintextKubeconfig(storedStateText(stack), kubeconfig);
-    await expectWorkingKubeconfig(kubeconfig, "team-atlas", "https://team-atlas.api.kubespaces.test:443");
+    await expectWorkingKubeconfig(kubeconfig, "e2e-atlas", "https://e2e-atlas.api.kubespaces.test:443");
   });
 
   it("refreshes right after up without changes", async () => {
@@ -109,7 +109,7 @@ describe("tenant lifecycle", () => {
     await setTenants(stack, [{ ...atlas, resources: { ...atlas.resources, cpu: "6" } }, borealis]);
     const { steps, record } = stepRecorder();
     await stack.preview({ onEvent: record });
-    expect(changes(steps)).toEqual([{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "team-atlas-quota" }]);
+    expect(changes(steps)).toEqual([{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "e2e-atlas-quota" }]);
     await stack.up();
     const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: atlasNs });
     expect(quota.spec?.hard?.["limits.cpu"]).toBe("6");
@@ -120,9 +120,9 @@ describe("tenant lifecycle", () => {
     const { steps, record } = stepRecorder();
     await stack.up({ onEvent: record });
     const changed = changes(steps).map((s) => `${s.op} ${s.name}`);
-    expect(changed).toContain("update team-atlas-vcluster");
-    expect(changed).toContain("update team-atlas-readiness");
-    const workload = await apps.readNamespacedDeployment({ name: "team-atlas", namespace: atlasNs });
+    expect(changed).toContain("update e2e-atlas-vcluster");
+    expect(changed).toContain("update e2e-atlas-readiness");
+    const workload = await apps.readNamespacedDeployment({ name: "e2e-atlas", namespace: atlasNs });
     expect(JSON.stringify(workload.spec?.template)).toContain("v1.35.2");
   });
 
@@ -132,7 +132,7 @@ describe("tenant lifecycle", () => {
     await stack.up({ onEvent: record });
     const deleted = changes(steps).filter((s) => s.op === "delete");
     expect(deleted.length).toBeGreaterThan(0);
-    expect(deleted.every((s) => s.name.startsWith("team-borealis"))).toBe(true);
+    expect(deleted.every((s) => s.name.startsWith("e2e-borealis"))).toBe(true);
     await eventually(namespaceGone(borealisNs), 120_000, `namespace ${borealisNs} to be gone`);
     expect(await namespaceGone(atlasNs)()).toBe(false);
   });
@@ -142,12 +142,12 @@ describe("tenant lifecycle", () => {
     await core.createNamespacedSecret({
       namespace: "kubespaces-gateway",
       body: {
-        metadata: { name: "kubespaces-team-atlas-apps-tls", labels: { "kubespaces.io/tenant": "team-atlas" } },
+        metadata: { name: "kubespaces-e2e-atlas-apps-tls", labels: { "kubespaces.io/tenant": "e2e-atlas" } },
         type: "kubernetes.io/tls",
         data: { "tls.crt": "", "tls.key": "" },
       },
     });
     await stack.destroy();
-    await expectNothingLeft("team-atlas");
+    await expectNothingLeft("e2e-atlas");
   });
 });
