@@ -3,7 +3,9 @@
  * admission under quota and LimitRange, secrets in state, updates, refresh, removal, destroy.
  * The tests run in order and share one stack.
  */
+import { SchedulingV1Api } from "@kubernetes/client-node";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "../../provider/teardown/vclusterMarker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changes, removeStack, setTenants, stepRecorder, storedStateText, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
@@ -17,7 +19,8 @@ const borealisNs = "kubespaces-tenant-e2e-borealis";
 
 
 let stack: Stack;
-const { core, apps, objects } = hostClients();
+const { core, apps, objects, config } = hostClients();
+const scheduling = config.makeApiClient(SchedulingV1Api);
 
 const namespaceGone = (name: string) => async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined;
 
@@ -137,7 +140,7 @@ describe("tenant lifecycle", () => {
     expect(await namespaceGone(atlasNs)()).toBe(false);
   });
 
-  it("destroys everything, the certificate Secret in the gateway namespace included", async () => {
+  it("destroys everything: the certificate Secret in the gateway namespace and synced PriorityClasses included", async () => {
     // Nothing runs cert-manager on the test bed: write the Secret it would issue, labelled as it would.
     await core.createNamespacedSecret({
       namespace: "kubespaces-gateway",
@@ -147,7 +150,12 @@ describe("tenant lifecycle", () => {
         data: { "tls.crt": "", "tls.key": "" },
       },
     });
+    // A PriorityClass the running vCluster would have synced to the host, marked as it marks them.
+    await scheduling.createPriorityClass({
+      body: { metadata: { name: "e2e-atlas-synced", labels: { [VCLUSTER_MARKER_LABEL]: vclusterMarker(atlasNs, "e2e-atlas") } }, value: 1000 },
+    });
     await stack.destroy();
     await expectNothingLeft("e2e-atlas");
+    expect(await readOrUndefined(() => scheduling.readPriorityClass({ name: "e2e-atlas-synced" }))).toBeUndefined();
   });
 });
