@@ -47,40 +47,39 @@ export function packageSchema(version: string): PulumiPackageSchema {
   };
 }
 
-function tenantResource(types: Record<string, PulumiType>): PulumiResource {
-  const inputs = convertObject(jsonSchemaOf(tenantArgsSchema, "input"), "Tenant", types);
-  const outputs = convertObject(jsonSchemaOf(tenantOutputsSchema, "output"), "Tenant", types);
+/** A resource of the schema from the zod definitions of its inputs and outputs. */
+function resourceOf(
+  types: Record<string, PulumiType>,
+  name: string,
+  description: string,
+  inputs: z.ZodType,
+  outputs: z.ZodType,
+  isComponent = false,
+): PulumiResource {
+  const converted = { inputs: convertObject(jsonSchemaOf(inputs, "input"), name, types), outputs: convertObject(jsonSchemaOf(outputs, "output"), name, types) };
   return {
-    description:
-      "A team's virtual cluster: namespace, ResourceQuota, LimitRange, NetworkPolicy, optional Gateway API exposure, the vCluster Helm release, and its kubeconfig once it is ready. The tenant's name is the resource name.",
-    isComponent: true,
-    inputProperties: inputs.properties,
-    requiredInputs: inputs.required,
-    properties: outputs.properties,
-    required: outputs.required,
+    description,
+    ...(isComponent && { isComponent }),
+    inputProperties: converted.inputs.properties,
+    requiredInputs: converted.inputs.required,
+    properties: converted.outputs.properties,
+    required: converted.outputs.required,
   };
+}
+
+function tenantResource(types: Record<string, PulumiType>): PulumiResource {
+  const description =
+    "A team's virtual cluster: namespace, ResourceQuota, LimitRange, NetworkPolicy, optional Gateway API exposure, the vCluster Helm release, and its kubeconfig once it is ready. The tenant's name is the resource name.";
+  return resourceOf(types, "Tenant", description, tenantArgsSchema, tenantOutputsSchema, true);
 }
 
 function readinessResource(types: Record<string, PulumiType>): PulumiResource {
-  const inputs = convertObject(jsonSchemaOf(readinessInputsSchema, "input"), "TenantReadiness", types);
-  const outputs = convertObject(jsonSchemaOf(readinessInputsSchema.extend(readinessResultSchema.shape), "output"), "TenantReadiness", types);
-  return {
-    description: "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.",
-    inputProperties: inputs.properties,
-    requiredInputs: inputs.required,
-    properties: outputs.properties,
-    required: outputs.required,
-  };
+  const description = "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.";
+  return resourceOf(types, "TenantReadiness", description, readinessInputsSchema, readinessInputsSchema.extend(readinessResultSchema.shape));
 }
 
 function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
-  const inputs = convertObject(jsonSchemaOf(leftoverInputsSchema, "input"), "TenantCleanup", types);
-  return {
-    description:
-      "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.",
-    inputProperties: inputs.properties,
-    requiredInputs: inputs.required,
-    properties: inputs.properties,
-    required: inputs.required,
-  };
+  const description =
+    "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.";
+  return resourceOf(types, "TenantCleanup", description, leftoverInputsSchema, leftoverInputsSchema);
 }
