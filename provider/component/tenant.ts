@@ -49,10 +49,9 @@ export class Tenant extends pulumi.ComponentResource {
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
     const spec: Known<TenantSpec> =
       plainSpec ?? pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain));
-    const rendered: Known<RenderedTenant> =
-      plainSpec && !plainSpec.exposure?.verifyCrds ? renderTenant(plainSpec) : gated(spec, hostKubeconfig, this).apply(renderTenant);
+    const rendered: Known<RenderedTenant> = plainSpec ? renderTenant(plainSpec) : (spec as pulumi.Output<TenantSpec>).apply(renderTenant);
     const host = hostProviderOptions(name, this, opts, hostKubeconfig);
-    const context: ChildContext = { name, parent: this, rendered, structure, ...host };
+    const context: ChildContext = { name, parent: this, rendered, structure, preflight: preflight(spec, hostKubeconfig), ...host };
 
     const fence = registerFence(context);
     const { readiness: newReadiness, cleanup: newCleanup } = lifecycleResources();
@@ -108,16 +107,19 @@ function validateAndClaim(name: string, plain: unknown): TenantSpec {
 }
 
 /**
- * `spec`, held back until the host is known to serve the exposure's kinds (when asked to check).
+ * The check that the host serves the exposure's kinds, when asked for: an Output that fails,
+ * naming what is missing, and holds back the namespace (and so every other child) until it passes.
  * Not secret: the host kubeconfig it reads with does not flow into the result.
  */
-function gated(spec: Known<TenantSpec>, hostKubeconfig: pulumi.Output<string> | undefined, tenant: pulumi.Resource): pulumi.Output<TenantSpec> {
-  const checked = pulumi.all([spec, hostKubeconfig]).apply(async ([unwrapped, kubeconfig]): Promise<TenantSpec> => {
+function preflight(spec: Known<TenantSpec>, hostKubeconfig: pulumi.Output<string> | undefined): pulumi.Output<true> | undefined {
+  if (!pulumi.Output.isInstance(spec) && !spec.exposure?.verifyCrds) return undefined;
+  const checked = pulumi.all([spec, hostKubeconfig]).apply(async ([unwrapped, kubeconfig]) => {
     const s = unwrapped as TenantSpec;
-    if (!s.exposure?.verifyCrds) return s;
+    if (!s.exposure?.verifyCrds) return true as const;
     const missing = await findMissingKinds(kubeconfig, requiredKinds(s.exposure));
-    if (missing.length > 0) throw new pulumi.ResourceError(missingKindsMessage(s.name, missing), tenant);
-    return s;
+    // A RunError prints as its message alone; a ResourceError here would dump the whole resource.
+    if (missing.length > 0) throw new pulumi.RunError(missingKindsMessage(s.name, missing));
+    return true as const;
   });
   return pulumi.unsecret(checked);
 }

@@ -20,6 +20,8 @@ export interface ChildContext {
   readonly rendered: Known<RenderedTenant>;
   /** Which children exist. */
   readonly structure: TenantStructure;
+  /** A check the namespace (and so everything after it) waits for, if any. */
+  readonly preflight?: pulumi.Output<true>;
   /** Provider created by the Tenant for the host, if any. */
   readonly provider?: k8s.Provider;
 }
@@ -57,7 +59,9 @@ function objectArgs<Spec>(
 /** Registers the namespace, its quota, its LimitRange and its NetworkPolicy. */
 export function registerFence(context: ChildContext): Fence {
   const { name, rendered } = context;
-  const namespace = new k8s.core.v1.Namespace(`${name}-namespace`, { metadata: objectArgs(rendered, (r) => r.namespace).metadata }, options(context));
+  const { metadata } = objectArgs(rendered, (r) => r.namespace);
+  const checkedMetadata = context.preflight ? pulumi.all([context.preflight, metadata]).apply(([, m]) => m) : metadata;
+  const namespace = new k8s.core.v1.Namespace(`${name}-namespace`, { metadata: checkedMetadata }, options(context));
   // Deleting the namespace deletes these; the engine need not delete them one by one.
   const inNamespace = options(context, { dependsOn: [namespace], deletedWith: namespace });
   const quota = new k8s.core.v1.ResourceQuota(`${name}-quota`, objectArgs(rendered, (r) => r.resourceQuota), inNamespace);
