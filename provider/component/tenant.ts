@@ -6,12 +6,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { renderTenant, type RenderedTenant } from "../render/renderTenant";
 import { kubeconfigServerUrl } from "../render/vclusterValues";
-import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY, appsCertificateSecretName } from "../spec/names";
+import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY } from "../spec/names";
 import type { TenantSpec } from "../spec/tenantSpec";
 import { validateTenant } from "../spec/validateTenant";
-import { lifecycleResources } from "./lifecycleResources";
 import { findMissingKinds, missingKindsMessage, requiredKinds } from "./crdPreflight";
 import { registerExposure, registerFence, registerHelmRelease, type ChildContext } from "./tenantChildren";
+import { registerCleanup, registerReadiness } from "./lifecycleChildren";
 import { hostProviderOptions } from "./hostProvider";
 import { claimNamespace, namespaceOwner } from "./namespaceClaims";
 import type { KubeconfigSecretRef, TenantArgs, TenantStatus } from "../generated/tenantTypes";
@@ -54,33 +54,10 @@ export class Tenant extends pulumi.ComponentResource {
     const context: ChildContext = { name, parent: this, rendered, structure, preflight: preflight(spec, hostKubeconfig), ...host };
 
     const fence = registerFence(context);
-    const { readiness: newReadiness, cleanup: newCleanup } = lifecycleResources();
-    const cleanup = newCleanup(
-      `${name}-cleanup`,
-      {
-        tenantName: name,
-        namespace: pick(spec, (s) => s.namespace),
-        releaseName: pick(spec, (s) => s.releaseName),
-        certificateSecret: pick(spec, (s) => s.exposure && { namespace: s.exposure.gateway.namespace, name: appsCertificateSecretName(name) }),
-        hostKubeconfig,
-      },
-      { parent: this, dependsOn: [fence.namespace] },
-    );
+    const cleanup = registerCleanup(context, spec, hostKubeconfig, fence.namespace);
     if (structure.exposed) registerExposure(context, fence.namespace, cleanup);
     const release = registerHelmRelease(context, [...fence.all, cleanup]);
-    const readiness = newReadiness(
-      `${name}-readiness`,
-      {
-        tenantName: name,
-        namespace: pick(spec, (s) => s.namespace),
-        releaseName: pick(spec, (s) => s.releaseName),
-        serverUrl: pick(spec, kubeconfigServerUrl),
-        timeoutSeconds: pick(spec, (s) => s.readiness.timeoutSeconds),
-        hostKubeconfig,
-        releaseRevision: release.status.revision.apply(String),
-      },
-      { parent: this, dependsOn: [release] },
-    );
+    const readiness = registerReadiness(context, spec, hostKubeconfig, release);
 
     this.namespace = fence.namespace.metadata.name;
     this.apiServerUrl = pulumi.output(pick(spec, kubeconfigServerUrl));
