@@ -120,11 +120,10 @@ interface PythonReport {
   registered: unknown;
 }
 
-/** Imports the SDK and declares a Tenant under Pulumi's Python mocks; prints what was registered. */
-const PYTHON_CHECK = String.raw`
-import importlib.resources, json
+/** Python mocks that record the last registered resource in `registered`; both checks start with them. */
+const PYTHON_MOCKS = String.raw`
+import json
 import pulumi
-import pulumi_kubespaces as ks
 
 registered = {}
 
@@ -134,6 +133,12 @@ class Mocks(pulumi.runtime.Mocks):
         return args.name, {}
     def call(self, args):
         return {}
+`;
+
+/** Imports the SDK and declares a Tenant under Pulumi's Python mocks; prints what was registered. */
+const PYTHON_CHECK = String.raw`${PYTHON_MOCKS}
+import importlib.resources
+import pulumi_kubespaces as ks
 
 pulumi.runtime.set_mocks(Mocks(), preview=False)
 
@@ -167,18 +172,8 @@ print(json.dumps({
 `;
 
 /** Runs examples/python/__main__.py under Pulumi's Python mocks with the stand-in chart configured. */
-const EXAMPLE_CHECK = String.raw`
-import json, runpy
-import pulumi
-
-registered = {}
-
-class Mocks(pulumi.runtime.Mocks):
-    def new_resource(self, args):
-        registered.update(type=args.typ, name=args.name, inputs=args.inputs)
-        return args.name, {}
-    def call(self, args):
-        return {}
+const EXAMPLE_CHECK = String.raw`${PYTHON_MOCKS}
+import runpy
 
 pulumi.runtime.set_mocks(Mocks(), project="kubespaces-python", stack="demo", preview=False)
 pulumi.runtime.set_all_config({
