@@ -1,15 +1,15 @@
 /**
  * The vCluster values: what the component sets, how overrides merge, and that every values object
- * validates against the chart's own values.schema.json (read from ../shared/reference).
+ * validates against the chart's own values.schema.json (vendored under third_party/).
  */
 import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
 import { mergeHelmValues } from "../../provider/render/helmMerge";
 import { renderVclusterValues } from "../../provider/render/vclusterValues";
 import { SAFE_OVERRIDE_PATHS, validateTenant } from "../../provider/index";
-import { readReferenceJson } from "./support/sharedReference";
+import { readVendoredJson } from "./support/vendoredData";
 
-const chartSchema = readReferenceJson("vcluster-chart-v0.36.1/values.schema.json");
+const chartSchema = readVendoredJson("vcluster-chart-v0.36.1/values.schema.json") as object;
 const validateValues = new Ajv2020({ strict: false, allErrors: true }).compile(chartSchema);
 
 const valuesFor = (args: Record<string, unknown>) => renderVclusterValues(validateTenant("team-atlas", { owner: "alice", ...args }));
