@@ -2,14 +2,13 @@
  * @kubespaces/pulumi: KubeSpaces tenants as a Pulumi component. Each Tenant gets a virtual cluster
  * (vCluster) in its own host namespace, fenced by quota, LimitRange, network isolation and pod
  * security, optionally exposed through Gateway API, and handed back as a kubeconfig.
+ *
+ * What a program needs: the Tenant, its input and output types, and the pure validation and
+ * rendering for reviewing a tenant without Pulumi. The children (readiness, cleanup) stay internal.
  */
-export { Tenant, TENANT_TYPE } from "./component/tenant";
+export { Tenant } from "./component/tenant";
 export type * from "./generated/tenantTypes";
-export { TenantValidationError, type InputProblem } from "./spec/validationError";
-export { validateTenant } from "./spec/validateTenant";
-export type { TenantSpec } from "./spec/tenantSpec";
-export { SAFE_OVERRIDE_PATHS } from "./spec/overridesGuard";
-export { renderTenant, type RenderedTenant, type RenderedExposure } from "./render/renderTenant";
-export type { Manifest } from "./render/manifest";
-export { TenantReadiness } from "./readiness/tenantReadiness";
-export { TenantCleanup } from "./teardown/tenantCleanup";
+export * from "./validation";
+export { renderTenant, type RenderedTenant, type RenderedObject, type ObjectRole } from "./render/renderTenant";
+export type { RenderedHelmRelease } from "./render/helmRelease";
+export type { Manifest, ManifestMetadata, TypeMeta } from "./render/manifest";

@@ -4,8 +4,8 @@
  * rewrites them; a unit test fails when the README's copy is stale.
  */
 import { z } from "zod";
-import { SAFE_OVERRIDE_PATHS } from "../spec/overridesGuard";
-import { tenantArgsSchema } from "../spec/tenantArgsSchema";
+import { SAFE_OVERRIDE_PATHS } from "../model/overridesGuard";
+import { tenantArgsSchema } from "../model/tenantArgsSchema";
 
 /** A generated block of README.md: its marks and how to render its body. */
 interface GeneratedBlock {

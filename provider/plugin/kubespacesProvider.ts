@@ -5,12 +5,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Provider } from "@pulumi/pulumi/provider";
-import { Tenant, tenantOutputs } from "../component/tenant";
+import { NamespaceClaims } from "../component/namespaceClaims";
+import { Tenant } from "../component/tenant";
 import type { TenantArgs } from "../generated/tenantTypes";
-import { readinessInputsSchema } from "../readiness/readinessSchema";
-import { cleanupOperations, readinessOperations, type ProgressSink } from "../resourceOperations";
-import { TENANT_CLEANUP_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../schema/packageSchema";
-import { leftoverInputsSchema } from "../teardown/cleanupSchema";
+import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
+import { pluginLifecycleResources } from "../lifecycle/lifecycleResources";
+import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
+import { cleanupOperations, readinessOperations, type ProgressSink } from "../lifecycle/resourceOperations";
+import { TENANT_OUTPUT_NAMES } from "../model/tenantOutputsSchema";
+import { TENANT_CLEANUP_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
 
 const typeOf = (urn: string): string => urn.split("::")[2]?.split("$").pop() ?? "";
 
@@ -23,12 +26,21 @@ const toResource =
     void pulumi.log.info(message, resource);
   };
 
+/** The operations and input schema of each custom resource the plugin serves. */
+const CUSTOM_RESOURCES = {
+  [TENANT_READINESS_TOKEN]: { operations: readinessOperations, inputs: readinessInputsSchema },
+  [TENANT_CLEANUP_TOKEN]: { operations: cleanupOperations, inputs: leftoverInputsSchema },
+} as const;
+
+function customResource(urn: string) {
+  const served = CUSTOM_RESOURCES[typeOf(urn) as keyof typeof CUSTOM_RESOURCES];
+  if (!served) throw new Error(`kubespaces: unknown resource type ${typeOf(urn)}`);
+  return served;
+}
+
 /** The operations of the custom resource `urn` names. */
 function operationsFor(urn: string): Required<pulumi.dynamic.ResourceProvider> {
-  const type = typeOf(urn);
-  const build = type === TENANT_READINESS_TOKEN ? readinessOperations : type === TENANT_CLEANUP_TOKEN ? cleanupOperations : undefined;
-  if (!build) throw new Error(`kubespaces: unknown resource type ${type}`);
-  return { ...DEFAULT_OPERATIONS, ...build(toResource(urn)) } as Required<pulumi.dynamic.ResourceProvider>;
+  return { ...DEFAULT_OPERATIONS, ...customResource(urn).operations(toResource(urn)) } as Required<pulumi.dynamic.ResourceProvider>;
 }
 
 /** What an operation a resource does not define does: keep what it has, delete nothing. */
@@ -40,19 +52,21 @@ const DEFAULT_OPERATIONS: Partial<pulumi.dynamic.ResourceProvider> = {
 
 /** The provider for package `kubespaces` at `version`, answering `getSchema` with `schema`. */
 export function kubespacesProvider(version: string, schema: string): Provider {
+  // One provider serves one deployment: its Tenants share one set of namespace claims.
+  const host = { lifecycle: pluginLifecycleResources(version), claims: new NamespaceClaims() };
   return {
     version,
     schema,
 
     async construct(name, type, inputs, options) {
       if (type !== TENANT_TOKEN) throw new Error(`kubespaces: unknown component type ${type}`);
-      const tenant = new Tenant(name, inputs as unknown as TenantArgs, options);
-      return { urn: tenant.urn, state: tenantOutputs(tenant) };
+      const tenant = new Tenant(name, inputs as unknown as TenantArgs, options, host);
+      const state = Object.fromEntries(TENANT_OUTPUT_NAMES.map((key) => [key, tenant[key]]));
+      return { urn: tenant.urn, state };
     },
 
     async check(urn, _olds, news) {
-      const inputsSchema = typeOf(urn) === TENANT_READINESS_TOKEN ? readinessInputsSchema : leftoverInputsSchema;
-      const parsed = inputsSchema.safeParse(news);
+      const parsed = customResource(urn).inputs.safeParse(news);
       if (parsed.success) return { inputs: news };
       return { failures: parsed.error.issues.map((issue) => ({ property: issue.path.join("."), reason: issue.message })) };
     },

@@ -4,11 +4,19 @@
  * namespace reach exactly that Service. (A ReferenceGrant cannot name the route itself; it names
  * the kind and namespace it comes from.)
  */
-import { gatewayObjectName } from "../spec/names";
-import type { ExposedTenantSpec } from "../spec/tenantSpec";
-import { tenantMetadata, type Manifest } from "./manifest";
+import { gatewayObjectName } from "../model/names";
+import type { TlsRouteVersion } from "../model/tenantStructure";
+import type { ExposedTenantSpec } from "../model/tenantSpec";
+import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
 
-const GATEWAY_GROUP = "gateway.networking.k8s.io";
+/** API group of Gateway API. */
+export const GATEWAY_GROUP = "gateway.networking.k8s.io";
+
+/** The kind of the API route, at the TLSRoute version the host serves. */
+export const apiRouteType = (version: TlsRouteVersion): TypeMeta => ({ apiVersion: `${GATEWAY_GROUP}/${version}`, kind: "TLSRoute" });
+
+/** The kind of the grant that admits the route's backend. */
+export const API_REFERENCE_GRANT_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ReferenceGrant" };
 
 /** Port of the vCluster Service (it forwards to the API server's 8443). */
 export const VCLUSTER_SERVICE_PORT = 443;
@@ -17,8 +25,7 @@ export const VCLUSTER_SERVICE_PORT = 443;
 export function renderApiRoute(spec: ExposedTenantSpec): Manifest {
   const { gateway, tlsRouteVersion } = spec.exposure;
   return {
-    apiVersion: `${GATEWAY_GROUP}/${tlsRouteVersion}`,
-    kind: "TLSRoute",
+    ...apiRouteType(tlsRouteVersion),
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "api"), gateway.namespace),
     spec: {
       parentRefs: [{ group: GATEWAY_GROUP, kind: "Gateway", name: gateway.name, namespace: gateway.namespace, sectionName: gateway.sectionName }],
@@ -35,8 +42,7 @@ export function renderApiRoute(spec: ExposedTenantSpec): Manifest {
 /** Renders the ReferenceGrant that admits the TLSRoute's cross-namespace backend. */
 export function renderApiReferenceGrant(spec: ExposedTenantSpec): Manifest {
   return {
-    apiVersion: `${GATEWAY_GROUP}/v1`,
-    kind: "ReferenceGrant",
+    ...API_REFERENCE_GRANT_TYPE,
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "api")),
     spec: {
       from: [{ group: GATEWAY_GROUP, kind: "TLSRoute", namespace: spec.exposure.gateway.namespace }],

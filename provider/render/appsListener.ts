@@ -4,19 +4,25 @@
  * live in the gateway namespace, out of the tenant's reach; the listener admits routes only from
  * namespaces labelled for the tenant.
  */
-import { appsCertificateSecretName, gatewayObjectName, TENANT_LABEL } from "../spec/names";
-import type { ExposedTenantSpec } from "../spec/tenantSpec";
-import { tenantLabels, tenantMetadata, type Manifest } from "./manifest";
+import { appsCertificateSecretName, gatewayObjectName, TENANT_LABEL } from "../model/names";
+import type { ExposedTenantSpec } from "../model/tenantSpec";
+import { GATEWAY_GROUP } from "./apiRoute";
+import { tenantLabels, tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+
+/** The kind of the apps listener. */
+export const APPS_LISTENER_SET_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ListenerSet" };
+
+/** The kind of the apps certificate (cert-manager). */
+export const APPS_CERTIFICATE_TYPE: TypeMeta = { apiVersion: "cert-manager.io/v1", kind: "Certificate" };
 
 /** Renders the ListenerSet that adds the tenant's apps listener to the shared Gateway. */
 export function renderAppsListenerSet(spec: ExposedTenantSpec): Manifest {
   const { gateway } = spec.exposure;
   return {
-    apiVersion: "gateway.networking.k8s.io/v1",
-    kind: "ListenerSet",
+    ...APPS_LISTENER_SET_TYPE,
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "apps"), gateway.namespace),
     spec: {
-      parentRef: { group: "gateway.networking.k8s.io", kind: "Gateway", name: gateway.name, namespace: gateway.namespace },
+      parentRef: { group: GATEWAY_GROUP, kind: "Gateway", name: gateway.name, namespace: gateway.namespace },
       listeners: [
         {
           name: "apps",
@@ -35,8 +41,7 @@ export function renderAppsListenerSet(spec: ExposedTenantSpec): Manifest {
 export function renderAppsCertificate(spec: ExposedTenantSpec): Manifest {
   const { gateway, issuerRef } = spec.exposure;
   return {
-    apiVersion: "cert-manager.io/v1",
-    kind: "Certificate",
+    ...APPS_CERTIFICATE_TYPE,
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "apps"), gateway.namespace),
     spec: {
       secretName: appsCertificateSecretName(spec.name),

@@ -1,5 +1,5 @@
 /** Everything the Helm release of the tenant's vCluster needs, as plain data. */
-import type { TenantSpec } from "../spec/tenantSpec";
+import type { TenantSpec } from "../model/tenantSpec";
 import type { Values } from "./helmMerge";
 import { renderVclusterValues } from "./vclusterValues";
 

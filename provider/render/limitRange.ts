@@ -1,6 +1,9 @@
 /** The LimitRange that gives containers without limits the tenant's defaults. */
-import type { TenantSpec } from "../spec/tenantSpec";
-import { tenantMetadata, type Manifest } from "./manifest";
+import type { TenantSpec } from "../model/tenantSpec";
+import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+
+/** The kind of the tenant's container defaults. */
+export const LIMIT_RANGE_TYPE: TypeMeta = { apiVersion: "v1", kind: "LimitRange" };
 
 /** Name of the tenant's LimitRange. */
 export const LIMIT_RANGE_NAME = "kubespaces-defaults";
@@ -9,8 +12,7 @@ export const LIMIT_RANGE_NAME = "kubespaces-defaults";
 export function renderLimitRange(spec: TenantSpec): Manifest {
   const { defaultLimit, defaultRequest } = spec.limitRange;
   return {
-    apiVersion: "v1",
-    kind: "LimitRange",
+    ...LIMIT_RANGE_TYPE,
     metadata: tenantMetadata(spec, LIMIT_RANGE_NAME),
     spec: {
       limits: [

@@ -1,13 +1,17 @@
 /** The plain shape of a rendered Kubernetes object, and the metadata every tenant object shares. */
-import { TENANT_LABEL } from "../spec/names";
-import type { TenantSpec } from "../spec/tenantSpec";
+import { TENANT_LABEL } from "../model/names";
+import type { TenantSpec } from "../model/tenantSpec";
 
-/** A Kubernetes object as plain data. */
-export interface Manifest {
+/** What kind of object a manifest is. */
+export interface TypeMeta {
   /** `group/version`, or `v1` for the core group. */
   readonly apiVersion: string;
   /** Object kind. */
   readonly kind: string;
+}
+
+/** A Kubernetes object as plain data. */
+export interface Manifest extends TypeMeta {
   /** Name, namespace, labels and annotations. */
   readonly metadata: ManifestMetadata;
   /** The desired state, when the kind has one. */

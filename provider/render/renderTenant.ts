@@ -1,59 +1,107 @@
-/** The whole host-side expansion of one tenant as plain data: no Pulumi, no cluster. */
-import { isExposed, type TenantSpec } from "../spec/tenantSpec";
-import { renderApiReferenceGrant, renderApiRoute } from "./apiRoute";
-import { renderAppsCertificate, renderAppsListenerSet } from "./appsListener";
+/**
+ * The whole host-side expansion of one tenant as plain data: no Pulumi, no cluster. Every value the
+ * component registers is derived here: the Kubernetes objects (apiVersion and kind included), the
+ * Helm release, the readiness and cleanup arguments and the outputs.
+ */
+import { structureOfSpec, type TenantStructure } from "../model/tenantStructure";
+import type { ExposedTenantSpec, TenantSpec } from "../model/tenantSpec";
+import { apiRouteType, API_REFERENCE_GRANT_TYPE, renderApiReferenceGrant, renderApiRoute } from "./apiRoute";
+import { APPS_CERTIFICATE_TYPE, APPS_LISTENER_SET_TYPE, renderAppsCertificate, renderAppsListenerSet } from "./appsListener";
 import { renderHelmRelease, type RenderedHelmRelease } from "./helmRelease";
-import { renderLimitRange } from "./limitRange";
-import type { Manifest } from "./manifest";
-import { renderNamespace } from "./namespace";
-import { renderNetworkPolicy } from "./networkPolicy";
-import { renderResourceQuota } from "./resourceQuota";
+import { renderCleanup, renderReadiness, type RenderedCleanup, type RenderedReadiness } from "./lifecycleArgs";
+import { LIMIT_RANGE_TYPE, renderLimitRange } from "./limitRange";
+import type { Manifest, TypeMeta } from "./manifest";
+import { NAMESPACE_TYPE, renderNamespace } from "./namespace";
+import { NETWORK_POLICY_TYPE, renderNetworkPolicy } from "./networkPolicy";
+import { renderResourceQuota, RESOURCE_QUOTA_TYPE } from "./resourceQuota";
+import { renderOutputs, type RenderedOutputs } from "./tenantOutputs";
 
-/** The objects published through the shared Gateway. */
-export interface RenderedExposure {
-  /** TLSRoute for the API server, in the gateway namespace. */
-  readonly apiRoute: Manifest;
-  /** ReferenceGrant in the tenant namespace admitting the route's backend. */
-  readonly apiReferenceGrant: Manifest;
-  /** ListenerSet with the apps listener, in the gateway namespace. */
-  readonly appsListenerSet: Manifest;
-  /** Certificate for the apps wildcard, in the gateway namespace. */
-  readonly appsCertificate: Manifest;
+/** The role of a Kubernetes object in a tenant; its Pulumi child is named `<tenant>-<role>`. */
+export type ObjectRole =
+  | "namespace"
+  | "quota"
+  | "limit-range"
+  | "network-policy"
+  | "api-reference-grant"
+  | "api-route"
+  | "apps-certificate"
+  | "apps-listener-set";
+
+/** The role of every child of a Tenant: its Kubernetes objects, the release and the lifecycle resources. */
+export type ChildRole = ObjectRole | "cleanup" | "vcluster" | "readiness";
+
+/** A child that is a Kubernetes object, before rendering: what it is and whether a CRD serves its kind. */
+export interface ObjectSlot extends TypeMeta {
+  /** The object's role. */
+  readonly role: ObjectRole;
+  /** True when its kind comes from a CRD (Gateway API, cert-manager) that the host may lack. */
+  readonly fromCrd: boolean;
 }
 
-/** Every object of a tenant, in creation order. */
+/** A rendered Kubernetes object with its role. */
+export interface RenderedObject {
+  /** The object's role. */
+  readonly role: ObjectRole;
+  /** The object. */
+  readonly manifest: Manifest;
+}
+
+/** Everything the component registers for one tenant. */
 export interface RenderedTenant {
-  /** The tenant namespace. */
-  readonly namespace: Manifest;
-  /** The quota on the namespace. */
-  readonly resourceQuota: Manifest;
-  /** Container defaults in the namespace. */
-  readonly limitRange: Manifest;
-  /** Ingress isolation, unless turned off. */
-  readonly networkPolicy?: Manifest;
-  /** Gateway objects, when exposed. */
-  readonly exposure?: RenderedExposure;
+  /** The Kubernetes objects, in creation order. */
+  readonly objects: readonly RenderedObject[];
   /** The vCluster release. */
   readonly helmRelease: RenderedHelmRelease;
+  /** What the readiness wait follows. */
+  readonly readiness: RenderedReadiness;
+  /** Where the teardown cleanup looks. */
+  readonly cleanup: RenderedCleanup;
+  /** The outputs known before the wait. */
+  readonly outputs: RenderedOutputs;
 }
 
-/** Renders every object of the tenant described by `spec`. */
+interface ObjectKind {
+  readonly role: ObjectRole;
+  readonly present: (structure: TenantStructure) => boolean;
+  readonly type: (structure: TenantStructure) => TypeMeta;
+  readonly fromCrd: boolean;
+  readonly render: (spec: TenantSpec) => Manifest;
+}
+
+const always = () => true;
+const exposed = (structure: TenantStructure) => structure.tlsRouteVersion !== undefined;
+const whenExposed = (render: (spec: ExposedTenantSpec) => Manifest) => (spec: TenantSpec) => render(spec as ExposedTenantSpec);
+
+/** Every kind of object a tenant can have, in creation order. */
+const OBJECT_KINDS: readonly ObjectKind[] = [
+  { role: "namespace", present: always, type: () => NAMESPACE_TYPE, fromCrd: false, render: renderNamespace },
+  { role: "quota", present: always, type: () => RESOURCE_QUOTA_TYPE, fromCrd: false, render: renderResourceQuota },
+  { role: "limit-range", present: always, type: () => LIMIT_RANGE_TYPE, fromCrd: false, render: renderLimitRange },
+  { role: "network-policy", present: (s) => s.networkPolicy, type: () => NETWORK_POLICY_TYPE, fromCrd: false, render: renderNetworkPolicy },
+  { role: "api-reference-grant", present: exposed, type: () => API_REFERENCE_GRANT_TYPE, fromCrd: true, render: whenExposed(renderApiReferenceGrant) },
+  { role: "api-route", present: exposed, type: (s) => apiRouteType(s.tlsRouteVersion!), fromCrd: true, render: whenExposed(renderApiRoute) },
+  { role: "apps-certificate", present: exposed, type: () => APPS_CERTIFICATE_TYPE, fromCrd: true, render: whenExposed(renderAppsCertificate) },
+  { role: "apps-listener-set", present: exposed, type: () => APPS_LISTENER_SET_TYPE, fromCrd: true, render: whenExposed(renderAppsListenerSet) },
+];
+
+/** The Kubernetes objects a tenant of this structure has, with their kinds, before any value is known. */
+export function objectSlots(structure: TenantStructure): ObjectSlot[] {
+  return OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({ role: kind.role, fromCrd: kind.fromCrd, ...kind.type(structure) }));
+}
+
+/** Every child role of a tenant of this structure, in creation order. */
+export function childRoles(structure: TenantStructure): ChildRole[] {
+  return [...objectSlots(structure).map((slot) => slot.role), "cleanup", "vcluster", "readiness"];
+}
+
+/** Renders every object and value of the tenant described by `spec`. */
 export function renderTenant(spec: TenantSpec): RenderedTenant {
-  const networkPolicy = renderNetworkPolicy(spec);
-  const exposure = isExposed(spec)
-    ? {
-        apiRoute: renderApiRoute(spec),
-        apiReferenceGrant: renderApiReferenceGrant(spec),
-        appsListenerSet: renderAppsListenerSet(spec),
-        appsCertificate: renderAppsCertificate(spec),
-      }
-    : undefined;
+  const structure = structureOfSpec(spec);
   return {
-    namespace: renderNamespace(spec),
-    resourceQuota: renderResourceQuota(spec),
-    limitRange: renderLimitRange(spec),
-    ...(networkPolicy && { networkPolicy }),
-    ...(exposure && { exposure }),
+    objects: OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({ role: kind.role, manifest: kind.render(spec) })),
     helmRelease: renderHelmRelease(spec),
+    readiness: renderReadiness(spec),
+    cleanup: renderCleanup(spec),
+    outputs: renderOutputs(spec),
   };
 }

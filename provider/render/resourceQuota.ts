@@ -1,6 +1,9 @@
 /** The ResourceQuota that caps the tenant namespace. */
-import type { TenantSpec } from "../spec/tenantSpec";
-import { tenantMetadata, type Manifest } from "./manifest";
+import type { TenantSpec } from "../model/tenantSpec";
+import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+
+/** The kind of the tenant's quota. */
+export const RESOURCE_QUOTA_TYPE: TypeMeta = { apiVersion: "v1", kind: "ResourceQuota" };
 
 /** Name of the tenant's ResourceQuota. */
 export const RESOURCE_QUOTA_NAME = "kubespaces-quota";
@@ -35,8 +38,7 @@ export function quotaHard(resources: TenantSpec["resources"]): Record<string, st
 /** Renders the tenant's ResourceQuota. */
 export function renderResourceQuota(spec: TenantSpec): Manifest {
   return {
-    apiVersion: "v1",
-    kind: "ResourceQuota",
+    ...RESOURCE_QUOTA_TYPE,
     metadata: tenantMetadata(spec, RESOURCE_QUOTA_NAME),
     spec: { hard: quotaHard(spec.resources) },
   };

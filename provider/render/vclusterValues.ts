@@ -4,8 +4,8 @@
  * `controlPlane.proxy.extraSANs`); the chart's own policies stay off because the component
  * creates the quota, LimitRange and NetworkPolicy itself.
  */
-import { inClusterApiUrl } from "../spec/names";
-import type { TenantSpec } from "../spec/tenantSpec";
+import { inClusterApiUrl } from "../model/names";
+import type { TenantSpec } from "../model/tenantSpec";
 import { mergeHelmValues, type Values } from "./helmMerge";
 
 /** The URL the exported kubeconfig points at: public when exposed, else the in-cluster Service. */

@@ -3,6 +3,7 @@
  * nested objects into named types (`kubespaces:index:<Name>`): the title zod was given, else the
  * parent type's name followed by the field's name.
  */
+import { indexToken } from "../model/tokens";
 import type { PulumiProperty, PulumiType } from "./pulumiSchemaTypes";
 
 /** The parts of JSON Schema that zod emits for the shapes used here. */
@@ -27,7 +28,7 @@ export interface ConvertedObject {
 }
 
 /** The schema token of a type named `name` in the package's index module. */
-export const typeToken = (name: string): string => `kubespaces:index:${name}`;
+export const typeToken = indexToken;
 
 const pascal = (word: string): string => word[0].toUpperCase() + word.slice(1);
 

@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { withGeneratedBlocks } from "../docs/readmeBlocks";
-import { packageSchema, TENANT_TOKEN } from "./packageSchema";
+import { TENANT_TOKEN } from "../model/tokens";
+import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 
 /** A generated file: path relative to the repository root, and content. */

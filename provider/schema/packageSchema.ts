@@ -3,19 +3,14 @@
  * TenantReadiness resource, so that every language's SDK documents and accepts what the code does.
  */
 import { z } from "zod";
-import { readinessInputsSchema, readinessResultSchema } from "../readiness/readinessSchema";
-import { tenantArgsSchema } from "../spec/tenantArgsSchema";
-import { leftoverInputsSchema } from "../teardown/cleanupSchema";
-import { tenantOutputsSchema } from "../spec/tenantOutputsSchema";
+import { readinessInputsSchema, readinessResultSchema } from "../lifecycle/readiness/readinessSchema";
+import { TENANT_NAME, PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_CLEANUP_TOKEN, TENANT_READINESS_NAME, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
+import { tenantArgsSchema } from "../model/tenantArgsSchema";
+import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
+import { tenantOutputsSchema } from "../model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";
 
-/** Type token of the Tenant component. */
-export const TENANT_TOKEN = "kubespaces:index:Tenant";
-/** Type token of the readiness custom resource the provider plugin serves. */
-export const TENANT_READINESS_TOKEN = "kubespaces:index:TenantReadiness";
-/** Type token of the cleanup custom resource the provider plugin serves. */
-export const TENANT_CLEANUP_TOKEN = "kubespaces:index:TenantCleanup";
 
 const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchemaNode;
@@ -24,7 +19,7 @@ const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
 export function packageSchema(version: string): PulumiPackageSchema {
   const types: Record<string, PulumiType> = {};
   return {
-    name: "kubespaces",
+    name: PACKAGE_NAME,
     displayName: "KubeSpaces",
     version,
     description: "A virtual cluster (vCluster) per team on a shared host cluster, fenced by quota, LimitRange, network isolation and pod security, exposed through Gateway API.",
@@ -70,16 +65,16 @@ function resourceOf(
 function tenantResource(types: Record<string, PulumiType>): PulumiResource {
   const description =
     "A team's virtual cluster: namespace, ResourceQuota, LimitRange, NetworkPolicy, optional Gateway API exposure, the vCluster Helm release, and its kubeconfig once it is ready. The tenant's name is the resource name.";
-  return resourceOf(types, "Tenant", description, tenantArgsSchema, tenantOutputsSchema, true);
+  return resourceOf(types, TENANT_NAME, description, tenantArgsSchema, tenantOutputsSchema, true);
 }
 
 function readinessResource(types: Record<string, PulumiType>): PulumiResource {
   const description = "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.";
-  return resourceOf(types, "TenantReadiness", description, readinessInputsSchema, readinessInputsSchema.extend(readinessResultSchema.shape));
+  return resourceOf(types, TENANT_READINESS_NAME, description, readinessInputsSchema, readinessInputsSchema.extend(readinessResultSchema.shape));
 }
 
 function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
   const description =
     "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.";
-  return resourceOf(types, "TenantCleanup", description, leftoverInputsSchema, leftoverInputsSchema);
+  return resourceOf(types, TENANT_CLEANUP_NAME, description, leftoverInputsSchema, leftoverInputsSchema);
 }

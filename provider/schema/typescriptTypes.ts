@@ -3,9 +3,10 @@
  * JSDoc comment on every type and field, the way generated Pulumi SDKs are: `<Name>Args` for
  * inputs (each field a `pulumi.Input` unless the schema says plain) and `<Name>` for outputs.
  */
+import { indexToken } from "../model/tokens";
 import type { PulumiPackageSchema, PulumiProperty, PulumiType } from "./pulumiSchemaTypes";
 
-const TYPE_PREFIX = "#/types/kubespaces:index:";
+const TYPE_PREFIX = `#/types/${indexToken("")}`;
 
 /** What rendering needs to know about the schema as a whole. */
 interface Renderer {
@@ -17,7 +18,7 @@ interface Renderer {
 export function typescriptTypes(schema: PulumiPackageSchema, token: string): string {
   const resource = schema.resources[token];
   const name = token.split(":").pop() as string;
-  const types = (typeName: string) => schema.types[`kubespaces:index:${typeName}`];
+  const types = (typeName: string) => schema.types[indexToken(typeName)];
   const render: Renderer = { enums: new Set(Object.keys(schema.types).filter((t) => schema.types[t].type === "string").map((t) => `#/types/${t}`)) };
   const inputs = reachableTypes(Object.values(resource.inputProperties), types);
   const outputs = reachableTypes(Object.values(resource.properties), types);

@@ -9,6 +9,11 @@ import * as pulumi from "@pulumi/pulumi";
 export type Known<T> = T | pulumi.Output<T>;
 
 /** `select(value)`, applied through the Output when `value` is one. */
-export function pick<T, U>(value: Known<T>, select: (plain: T) => U): pulumi.Input<U> {
+export function pick<T, U>(value: Known<T>, select: (plain: T) => U): Known<U> {
   return pulumi.Output.isInstance(value) ? (value.apply(select) as pulumi.Output<U>) : select(value);
+}
+
+/** The fields `keys` of `value` as separate inputs: as they are when plain, each through the Output otherwise. */
+export function fieldsOf<T extends object, K extends keyof T>(value: Known<T>, keys: readonly K[]): { [P in K]: pulumi.Input<T[P]> } {
+  return Object.fromEntries(keys.map((key) => [key, pick(value, (plain) => plain[key])])) as { [P in K]: pulumi.Input<T[P]> };
 }

@@ -5,7 +5,7 @@
  */
 import { SchedulingV1Api } from "@kubernetes/client-node";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "../../provider/teardown/vclusterMarker";
+import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changes, removeStack, setTenants, stepRecorder, storedStateText, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";

@@ -2,12 +2,11 @@
  * Bad input never creates anything: each invalid input is reported, naming the field and the
  * rule, before a single resource (the Tenant included) is registered.
  */
-import { beforeEach, describe, expect, it } from "vitest";
-import { installMocks, settle } from "./support/pulumiMocks";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { installMocks, settle, type Registered } from "./support/pulumiMocks";
 import { Tenant, TenantValidationError } from "../../provider/index";
-import { forgetNamespaceClaims } from "../../provider/component/namespaceClaims";
 
-const registered = installMocks();
+let registered: Registered[] = [];
 const owner = "alice@example.com";
 const exposure = { baseDomain: "example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
 
@@ -94,12 +93,11 @@ function captureError(action: () => unknown): Error {
 }
 
 describe("invalid tenant inputs", () => {
+  // Each test is a program of its own.
   beforeEach(() => {
-    registered.length = 0;
-    forgetNamespaceClaims();
+    registered = installMocks();
   });
-
-  it("has at least 30 cases", () => expect(cases.length).toBeGreaterThanOrEqual(30));
+  afterEach(settle);
 
   it.each(cases)("rejects $why, registering nothing", async ({ name = "team-atlas", args, expected }) => {
     const error = captureError(() => new Tenant(name, args as never));
@@ -113,13 +111,10 @@ describe("invalid tenant inputs", () => {
 
   it("reports every problem of one tenant in one error", () => {
     const args = { owner: "", resources: { cpu: "x", memory: "y" }, isolation: { podSecurity: "none" } };
-    try {
-      new Tenant("team-atlas", args as never);
-      expect.unreachable();
-    } catch (error) {
-      const problems = (error as TenantValidationError).problems.map((p) => p.path);
-      expect(problems).toEqual(["owner", "resources.cpu", "resources.memory", "isolation.podSecurity"]);
-    }
+    const error = captureError(() => new Tenant("team-atlas", args as never));
+    expect(error).toBeInstanceOf(TenantValidationError);
+    const problems = (error as TenantValidationError).problems.map((p) => p.path);
+    expect(problems).toEqual(["owner", "resources.cpu", "resources.memory", "isolation.podSecurity"]);
   });
 
   it("rejects a namespace already claimed by another tenant in the program", async () => {
@@ -131,5 +126,12 @@ describe("invalid tenant inputs", () => {
     );
     await settle();
     expect(registered.length).toBe(before);
+  });
+
+  it("keeps claims to their program: another program may use the namespace", async () => {
+    new Tenant("team-atlas", { owner, targetNamespace: "shared-ns" });
+    await settle();
+    registered = installMocks();
+    expect(() => new Tenant("team-borealis", { owner, targetNamespace: "shared-ns" })).not.toThrow();
   });
 });

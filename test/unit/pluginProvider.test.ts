@@ -1,20 +1,16 @@
 /** The provider plugin's Provider under Pulumi mocks: construct, and the custom resources' check and diff. */
-import { afterAll, describe, expect, it } from "vitest";
-import { dynamicLifecycleResources, useLifecycleResources } from "../../provider/component/lifecycleResources";
+import { describe, expect, it } from "vitest";
 import { kubespacesProvider } from "../../provider/plugin/kubespacesProvider";
-import { pluginLifecycleResources } from "../../provider/plugin/pluginResources";
-import { installMocks, settle, valueOf } from "./support/pulumiMocks";
+import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
+import { installMocks, isSecret, settle, valueOf } from "./support/pulumiMocks";
 
 const registered = installMocks();
 const provider = kubespacesProvider("0.1.0", "{}");
 const readinessUrn = "urn:pulumi:test::proj::kubespaces:index:Tenant$kubespaces:index:TenantReadiness::team-atlas-readiness";
 const readinessInputs = { tenantName: "team-atlas", namespace: "ns", releaseName: "team-atlas", serverUrl: "https://x:443", timeoutSeconds: 600 };
 
-afterAll(() => useLifecycleResources(dynamicLifecycleResources));
-
 describe("kubespaces provider plugin", () => {
   it("constructs a Tenant whose readiness and cleanup are the plugin's custom resources", async () => {
-    useLifecycleResources(pluginLifecycleResources("0.1.0"));
     const result = await provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "alice" }, {});
     await settle();
     expect(await valueOf(result.state.namespace as never)).toBe("kubespaces-tenant-team-atlas");
@@ -22,6 +18,16 @@ describe("kubespaces provider plugin", () => {
     expect(types).toContain("kubespaces:index:TenantReadiness");
     expect(types).toContain("kubespaces:index:TenantCleanup");
     expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
+    expect(Object.keys(result.state).sort()).toEqual([...TENANT_OUTPUT_NAMES].sort());
+    expect(await isSecret(result.state.kubeconfig as never)).toBe(true);
+  });
+
+  it("claims namespaces across the Tenants of one deployment", async () => {
+    await provider.construct!("team-a", "kubespaces:index:Tenant", { owner: "a", targetNamespace: "one-ns" }, {});
+    await settle();
+    await expect(provider.construct!("team-b", "kubespaces:index:Tenant", { owner: "b", targetNamespace: "one-ns" }, {})).rejects.toThrow(
+      'namespace "one-ns" is already claimed by Tenant "team-a"',
+    );
   });
 
   it("reports invalid Tenant inputs from construct with the same message", async () => {

@@ -1,6 +1,15 @@
 /** Rendering is pure: exact objects for representative tenants. */
 import { describe, expect, it } from "vitest";
-import { renderTenant, validateTenant } from "../../provider/index";
+import { renderTenant, validateTenant, type ObjectRole, type RenderedTenant } from "../../provider/index";
+import { structureOfSpec } from "../../provider/model/tenantStructure";
+import { objectSlots } from "../../provider/render/renderTenant";
+
+/** The rendered object of `role`; fails the test when there is none. */
+function objectOf(rendered: RenderedTenant, role: ObjectRole) {
+  const found = rendered.objects.find((object) => object.role === role);
+  if (!found) throw new Error(`no ${role} was rendered`);
+  return found.manifest;
+}
 
 const labels = { "kubespaces.io/tenant": "team-atlas", "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
 const minimal = () => renderTenant(validateTenant("team-atlas", { owner: "alice@example.com" }));
@@ -15,7 +24,7 @@ const exposed = () =>
 
 describe("renderTenant for a minimal tenant", () => {
   it("renders the labelled, annotated namespace with pod security", () => {
-    expect(minimal().namespace).toEqual({
+    expect(objectOf(minimal(), "namespace")).toEqual({
       apiVersion: "v1",
       kind: "Namespace",
       metadata: {
@@ -32,7 +41,7 @@ describe("renderTenant for a minimal tenant", () => {
   });
 
   it("turns cpu and memory into requests and limits, storage into requests", () => {
-    expect(minimal().resourceQuota).toEqual({
+    expect(objectOf(minimal(), "quota")).toEqual({
       apiVersion: "v1",
       kind: "ResourceQuota",
       metadata: { name: "kubespaces-quota", namespace: "kubespaces-tenant-team-atlas", labels },
@@ -49,13 +58,13 @@ describe("renderTenant for a minimal tenant", () => {
   });
 
   it("gives containers the default limits and requests", () => {
-    expect(minimal().limitRange.spec).toEqual({
+    expect(objectOf(minimal(), "limit-range").spec).toEqual({
       limits: [{ type: "Container", default: { cpu: "1", memory: "1Gi" }, defaultRequest: { cpu: "100m", memory: "128Mi" } }],
     });
   });
 
   it("admits ingress only from the tenant's namespaces and DNS", () => {
-    expect(minimal().networkPolicy).toEqual({
+    expect(objectOf(minimal(), "network-policy")).toEqual({
       apiVersion: "networking.k8s.io/v1",
       kind: "NetworkPolicy",
       metadata: { name: "kubespaces-isolation", namespace: "kubespaces-tenant-team-atlas", labels },
@@ -79,7 +88,7 @@ describe("renderTenant for a minimal tenant", () => {
 
   it("has no Gateway objects and points the kubeconfig at the in-cluster Service", () => {
     const rendered = minimal();
-    expect(rendered.exposure).toBeUndefined();
+    expect(rendered.objects.map((o) => o.role)).toEqual(["namespace", "quota", "limit-range", "network-policy"]);
     expect(rendered.helmRelease).toMatchObject({
       name: "team-atlas",
       namespace: "kubespaces-tenant-team-atlas",
@@ -95,22 +104,22 @@ describe("renderTenant for a minimal tenant", () => {
 
   it("leaves the NetworkPolicy out when isolation is off", () => {
     const rendered = renderTenant(validateTenant("team-atlas", { owner: "a", isolation: { networkPolicy: false } }));
-    expect(rendered.networkPolicy).toBeUndefined();
+    expect(rendered.objects.map((o) => o.role)).not.toContain("network-policy");
   });
 
   it("uses a chosen namespace and a restricted pod security level", () => {
     const rendered = renderTenant(
       validateTenant("team-atlas", { owner: "a", targetNamespace: "atlas", isolation: { podSecurity: "restricted" } }),
     );
-    expect(rendered.namespace.metadata.name).toBe("atlas");
-    expect(rendered.namespace.metadata.labels["pod-security.kubernetes.io/enforce"]).toBe("restricted");
-    expect(rendered.resourceQuota.metadata.namespace).toBe("atlas");
+    expect(objectOf(rendered, "namespace").metadata.name).toBe("atlas");
+    expect(objectOf(rendered, "namespace").metadata.labels["pod-security.kubernetes.io/enforce"]).toBe("restricted");
+    expect(objectOf(rendered, "quota").metadata.namespace).toBe("atlas");
   });
 });
 
 describe("renderTenant for an exposed tenant", () => {
   it("adds object counts to the quota", () => {
-    expect(exposed().resourceQuota.spec?.hard).toEqual({
+    expect(objectOf(exposed(), "quota").spec?.hard).toEqual({
       "requests.cpu": "8",
       "limits.cpu": "8",
       "requests.memory": "16Gi",
@@ -121,7 +130,7 @@ describe("renderTenant for an exposed tenant", () => {
   });
 
   it("routes the API hostname through the passthrough listener to the vCluster Service", () => {
-    expect(exposed().exposure?.apiRoute).toEqual({
+    expect(objectOf(exposed(), "api-route")).toEqual({
       apiVersion: "gateway.networking.k8s.io/v1",
       kind: "TLSRoute",
       metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-gateway", labels },
@@ -142,7 +151,7 @@ describe("renderTenant for an exposed tenant", () => {
   });
 
   it("grants TLSRoutes from the gateway namespace exactly the vCluster Service", () => {
-    expect(exposed().exposure?.apiReferenceGrant).toEqual({
+    expect(objectOf(exposed(), "api-reference-grant")).toEqual({
       apiVersion: "gateway.networking.k8s.io/v1",
       kind: "ReferenceGrant",
       metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-tenant-team-atlas", labels },
@@ -154,7 +163,7 @@ describe("renderTenant for an exposed tenant", () => {
   });
 
   it("adds an apps listener for the tenant's wildcard, admitting only the tenant's routes", () => {
-    expect(exposed().exposure?.appsListenerSet).toEqual({
+    expect(objectOf(exposed(), "apps-listener-set")).toEqual({
       apiVersion: "gateway.networking.k8s.io/v1",
       kind: "ListenerSet",
       metadata: { name: "kubespaces-team-atlas-apps", namespace: "kubespaces-gateway", labels },
@@ -175,7 +184,7 @@ describe("renderTenant for an exposed tenant", () => {
   });
 
   it("requests a certificate whose Secret carries the tenant label", () => {
-    expect(exposed().exposure?.appsCertificate).toEqual({
+    expect(objectOf(exposed(), "apps-certificate")).toEqual({
       apiVersion: "cert-manager.io/v1",
       kind: "Certificate",
       metadata: { name: "kubespaces-team-atlas-apps", namespace: "kubespaces-gateway", labels },
@@ -189,7 +198,7 @@ describe("renderTenant for an exposed tenant", () => {
   });
 
   it("admits ingress from the gateway namespace", () => {
-    const peers = (exposed().networkPolicy?.spec as any).ingress[0].from;
+    const peers = (objectOf(exposed(), "network-policy").spec as any).ingress[0].from;
     expect(peers).toContainEqual({ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } } });
   });
 
@@ -198,6 +207,55 @@ describe("renderTenant for an exposed tenant", () => {
       owner: "a",
       exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" },
     });
-    expect(renderTenant(spec).exposure?.apiRoute.apiVersion).toBe("gateway.networking.k8s.io/v1alpha2");
+    expect(objectOf(renderTenant(spec), "api-route").apiVersion).toBe("gateway.networking.k8s.io/v1alpha2");
+  });
+});
+
+describe("renderTenant derives every value the component registers", () => {
+  it.each([
+    ["minimal", { owner: "a" }],
+    ["without isolation", { owner: "a", isolation: { networkPolicy: false } }],
+    ["exposed, v1alpha2 route", { owner: "a", exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" } }],
+  ])("renders exactly the slots of its structure, kinds included (%s)", (_case, args) => {
+    const spec = validateTenant("team-atlas", args);
+    const rendered = renderTenant(spec).objects.map(({ role, manifest }) => ({ role, apiVersion: manifest.apiVersion, kind: manifest.kind }));
+    const slots = objectSlots(structureOfSpec(spec)).map(({ role, apiVersion, kind }) => ({ role, apiVersion, kind }));
+    expect(rendered).toEqual(slots);
+  });
+
+  it("marks the Gateway API and cert-manager kinds as coming from CRDs, and only those", () => {
+    const spec = validateTenant("team-atlas", { owner: "a", exposure: { baseDomain: "example.com", issuerRef: { name: "le" } } });
+    const fromCrd = objectSlots(structureOfSpec(spec)).filter((slot) => slot.fromCrd);
+    expect(fromCrd.map((slot) => slot.kind).sort()).toEqual(["Certificate", "ListenerSet", "ReferenceGrant", "TLSRoute"]);
+  });
+
+  it("renders the readiness and cleanup arguments and the outputs of an exposed tenant", () => {
+    const rendered = exposed();
+    expect(rendered.readiness).toEqual({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      releaseName: "team-atlas",
+      serverUrl: "https://team-atlas.api.kubespaces.example.com:443",
+      timeoutSeconds: 600,
+    });
+    expect(rendered.cleanup).toEqual({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      releaseName: "team-atlas",
+      certificateSecret: { namespace: "kubespaces-gateway", name: "kubespaces-team-atlas-apps-tls" },
+    });
+    expect(rendered.outputs).toEqual({
+      namespace: "kubespaces-tenant-team-atlas",
+      apiServerUrl: "https://team-atlas.api.kubespaces.example.com:443",
+      appsDomain: "team-atlas.apps.kubespaces.example.com",
+      kubeconfigSecretRef: { namespace: "kubespaces-tenant-team-atlas", name: "vc-team-atlas", key: "config" },
+    });
+  });
+
+  it("has no certificate Secret to clean up and no apps domain when not exposed", () => {
+    const rendered = minimal();
+    expect(rendered.cleanup.certificateSecret).toBeUndefined();
+    expect(rendered.outputs.appsDomain).toBeUndefined();
+    expect(rendered.readiness.serverUrl).toBe("https://team-atlas.kubespaces-tenant-team-atlas.svc:443");
   });
 });

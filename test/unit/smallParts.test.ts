@@ -1,11 +1,12 @@
 /** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { isQuantity, quantityValue } from "../../provider/spec/quantity";
-import { leafPaths, unsafeOverridePaths } from "../../provider/spec/overridesGuard";
-import { tenantKubeconfig } from "../../provider/readiness/tenantKubeconfig";
-import { vclusterMarker } from "../../provider/teardown/vclusterMarker";
-import { missingKindsMessage, requiredKinds } from "../../provider/component/crdPreflight";
+import { isQuantity, quantityValue } from "../../provider/model/quantity";
+import { leafPaths, unsafeOverridePaths } from "../../provider/model/overridesGuard";
+import { tenantKubeconfig } from "../../provider/lifecycle/readiness/tenantKubeconfig";
+import { vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
+import { missingKindsMessage, requiredKinds } from "../../provider/lifecycle/crdPreflight";
+import { objectSlots } from "../../provider/render/renderTenant";
 
 describe("quantities", () => {
   it.each(["1", "500m", "1.5Gi", "2e3", "+1k", ".5", "100Mi", "1E"])("accepts %s", (q) => expect(isQuantity(q)).toBe(true));
@@ -69,16 +70,17 @@ describe("vclusterMarker", () => {
 
 describe("CRD preflight", () => {
   it("needs the TLSRoute version the tenant renders", () => {
-    const kinds = requiredKinds({ tlsRouteVersion: "v1alpha2" } as never);
-    expect(kinds.map((k) => `${k.apiVersion}/${k.kind}`)).toEqual([
-      "gateway.networking.k8s.io/v1alpha2/TLSRoute",
-      "gateway.networking.k8s.io/v1/ReferenceGrant",
-      "gateway.networking.k8s.io/v1/ListenerSet",
-      "cert-manager.io/v1/Certificate",
+    const kinds = requiredKinds(objectSlots({ tlsRouteVersion: "v1alpha2", networkPolicy: true }).filter((slot) => slot.fromCrd));
+    expect(kinds.map((k) => `${k.apiVersion}/${k.kind} ${k.crd}`).sort()).toEqual([
+      "cert-manager.io/v1/Certificate certificates.cert-manager.io",
+      "gateway.networking.k8s.io/v1/ListenerSet listenersets.gateway.networking.k8s.io",
+      "gateway.networking.k8s.io/v1/ReferenceGrant referencegrants.gateway.networking.k8s.io",
+      "gateway.networking.k8s.io/v1alpha2/TLSRoute tlsroutes.gateway.networking.k8s.io",
     ]);
   });
   it("names each absent kind and its CRD", () => {
-    const message = missingKindsMessage("team-atlas", requiredKinds({ tlsRouteVersion: "v1" } as never).slice(2));
+    const listenerAndCertificate = objectSlots({ tlsRouteVersion: "v1", networkPolicy: true }).filter((slot) => ["ListenerSet", "Certificate"].includes(slot.kind));
+    const message = missingKindsMessage("team-atlas", requiredKinds(listenerAndCertificate));
     expect(message).toContain("ListenerSet gateway.networking.k8s.io/v1 (CRD listenersets.gateway.networking.k8s.io)");
     expect(message).toContain("Certificate cert-manager.io/v1 (CRD certificates.cert-manager.io)");
   });

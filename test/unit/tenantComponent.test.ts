@@ -4,22 +4,25 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Tenant } from "../../provider/index";
-import { forgetNamespaceClaims } from "../../provider/component/namespaceClaims";
-import { installMocks, isSecret, settle, valueOf } from "./support/pulumiMocks";
+import { childEdges } from "../../provider/graph/childEdges";
+import { childRoles } from "../../provider/render/renderTenant";
+import { installMocks, isSecret, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
 
-const registered = installMocks();
+let registered: Registered[] = [];
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
 
 /** URNs the mock monitor registered; they carry each resource's parent chain. */
 const registeredUrns = (): string[] => [...(pulumi.runtime as any).getMonitor().getRegisteredResources().keys()];
 const byName = (name: string) => registered.find((r) => r.name === name);
 
+// Each test is a program of its own, started once the previous one has finished registering.
 beforeEach(() => {
-  registered.length = 0;
-  forgetNamespaceClaims();
+  registered = installMocks();
+  registeredEdges.clear();
 });
+afterEach(settle);
 
 describe("Tenant graph", () => {
   it("registers every child with its type, parented to the Tenant", async () => {
@@ -42,7 +45,7 @@ describe("Tenant graph", () => {
       ].sort(),
     );
     const children = registeredUrns().filter((urn) => !urn.endsWith("::team-atlas"));
-    expect(children).toHaveLength(11);
+    expect(children).toHaveLength(childRoles({ tlsRouteVersion: "v1", networkPolicy: true }).length);
     for (const urn of children) expect(urn).toContain("::kubespaces:index:Tenant$");
   });
 
@@ -51,7 +54,20 @@ describe("Tenant graph", () => {
     await settle();
     const types = registered.map((r) => r.type);
     expect(types.filter((t) => t.includes("gateway") || t.includes("cert-manager") || t.includes("NetworkPolicy"))).toEqual([]);
-    expect(types).toHaveLength(7);
+    expect(types).toHaveLength(1 + childRoles({ networkPolicy: false }).length);
+  });
+
+  it("registers every edge of the edge table, and a deletedWith only where the table has one", async () => {
+    new Tenant("team-atlas", { owner: "a", exposure });
+    await settle();
+    const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
+    const table = childEdges(childRoles({ tlsRouteVersion: "v1", networkPolicy: true }));
+    for (const [role, edges] of Object.entries(table)) {
+      const seen = registeredEdges.get(`team-atlas-${role}`);
+      expect(seen?.parent, role).toBe(registeredUrns().find((urn) => urn.endsWith("::team-atlas")));
+      for (const target of edges.dependsOn) expect(seen?.dependencies, `${role} -> ${target}`).toContain(urnOf(target));
+      expect(seen?.deletedWith, role).toBe(edges.deletedWith ? urnOf(edges.deletedWith) : "");
+    }
   });
 
   it("passes the rendered objects as inputs", async () => {

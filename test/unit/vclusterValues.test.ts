@@ -9,7 +9,7 @@ import { renderVclusterValues } from "../../provider/render/vclusterValues";
 import { SAFE_OVERRIDE_PATHS, validateTenant } from "../../provider/index";
 import { readVendoredJson } from "./support/vendoredData";
 
-const chartSchema = readVendoredJson("vcluster-chart-v0.36.1/values.schema.json") as object;
+const chartSchema = readVendoredJson("vcluster-chart-v0.36.1/values.schema.json") as { $defs: Record<string, unknown> };
 const validateValues = new Ajv2020({ strict: false, allErrors: true }).compile(chartSchema);
 
 const valuesFor = (args: Record<string, unknown>) => renderVclusterValues(validateTenant("team-atlas", { owner: "alice", ...args }));

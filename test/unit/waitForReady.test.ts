@@ -1,7 +1,7 @@
 /** The readiness wait against an in-process fake of the two watched objects. */
 import { describe, expect, it } from "vitest";
-import { ReadinessTimeoutError, waitForReady } from "../../provider/readiness/waitForReady";
-import { deploymentReady, missingParts, statefulSetReady } from "../../provider/readiness/readinessState";
+import { ReadinessTimeoutError, waitForReady } from "../../provider/lifecycle/readiness/waitForReady";
+import { deploymentReady, missingParts, statefulSetReady } from "../../provider/lifecycle/readiness/readinessState";
 import { FakeObjectStream } from "./support/fakeObjectStream";
 
 const ns = "kubespaces-tenant-team-atlas";

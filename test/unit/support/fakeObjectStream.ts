@@ -3,7 +3,7 @@
  * unit tests. Like the real server it versions every change, sends watch events only for changes
  * after the watched version, and can go down (watches closed with an error, lists refused).
  */
-import type { ListResult, ObjectRef, ObjectStream, ObservedObject, WatchEventType } from "../../../provider/readiness/objectStream";
+import type { ListResult, ObjectRef, ObjectStream, ObservedObject, WatchEventType } from "../../../provider/lifecycle/readiness/objectStream";
 
 interface Watcher {
   readonly key: string;

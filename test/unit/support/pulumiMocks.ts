@@ -4,6 +4,8 @@
  * any invoke the tests do not expect.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { ReadinessResult } from "../../../provider/lifecycle/readiness/readinessSchema";
+import { TENANT_READINESS_NAME } from "../../../provider/model/tokens";
 
 /** A resource as the mocks saw it. */
 export interface Registered {
@@ -13,11 +15,25 @@ export interface Registered {
   readonly provider?: string;
 }
 
+/** The graph options of a registration, as the engine would receive them (mocks do not see them). */
+export interface RegisteredEdges {
+  /** URN of the parent. */
+  readonly parent: string;
+  /** URNs this resource depends on: explicit `dependsOn` and the resources its inputs come from. */
+  readonly dependencies: readonly string[];
+  /** URN of the `deletedWith` resource, or "". */
+  readonly deletedWith: string;
+}
+
+/** Edges of every registration by resource name, filled in by installMocks. */
+export const registeredEdges = new Map<string, RegisteredEdges>();
+
 /** Outputs that real providers compute and the component reads. */
 function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, unknown> {
   if (args.type === "kubernetes:helm.sh/v3:Release") return { status: { revision: 1, status: "deployed" } };
-  if (args.type === "pulumi-nodejs:dynamic/kubespaces:TenantReadiness") {
-    return { kubeconfig: "apiVersion: v1\nkind: Config\n", readyAt: "2026-11-30T00:00:00.000Z", waitedMs: 1500, apiRequests: 4 };
+  if (args.type.endsWith(`:${TENANT_READINESS_NAME}`)) {
+    const result: ReadinessResult = { kubeconfig: "apiVersion: v1\nkind: Config\n", readyAt: "2026-11-30T00:00:00.000Z", waitedMs: 1500, apiRequests: 4 };
+    return result;
   }
   return {};
 }
@@ -39,6 +55,7 @@ export function installMocks(dryRun = false): Registered[] {
     "test",
     dryRun,
   );
+  recordEdges();
   return registered;
 }
 
@@ -58,7 +75,21 @@ export function isSecret(output: pulumi.Output<unknown>): Promise<boolean> {
   return (output as unknown as { isSecret: Promise<boolean> }).isSecret;
 }
 
-/** Lets pending registrations finish. */
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+/** Resolves once every pending registration has reached the mocks (the SDK's own RPC queue drains). */
+export function settle(): Promise<void> {
+  return (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
+}
+
+/** Wraps the mock monitor so that each registration's parent, dependencies and deletedWith are recorded. */
+function recordEdges(): void {
+  const monitor = pulumi.runtime.getMonitor() as any;
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (request: any, callback: unknown) => {
+    registeredEdges.set(request.getName(), {
+      parent: request.getParent(),
+      dependencies: request.getDependenciesList(),
+      deletedWith: request.getDeletedwith(),
+    });
+    return register(request, callback);
+  };
 }

@@ -2,8 +2,9 @@
  * The readiness resource's operations as plain functions over its properties: what both the
  * TypeScript dynamic provider and the provider plugin's `TenantReadiness` call.
  */
-import { KubeConfig } from "@kubernetes/client-node";
-import { KUBECONFIG_SECRET_KEY, kubeconfigSecretName } from "../spec/names";
+import { KUBECONFIG_SECRET_KEY, kubeconfigSecretName } from "../../model/names";
+import { fieldNames } from "../../util/zodFields";
+import { hostKubeConfig } from "../hostAccess";
 import { kubeObjectStream, type RequestCounter } from "./kubeObjectStream";
 import { kubeconfigFromSecret } from "./readinessState";
 import { tenantKubeconfig } from "./tenantKubeconfig";
@@ -14,14 +15,6 @@ export type { ReadinessInputs, ReadinessOutputs };
 
 /** Properties of a readiness resource that, when changed, mean another virtual cluster. */
 export const REPLACE_ON_CHANGE: readonly (keyof ReadinessInputs)[] = ["namespace", "releaseName"];
-
-/** The host cluster's KubeConfig: the given kubeconfig text, else the ambient one. */
-export function hostKubeConfig(kubeconfig: string | undefined): KubeConfig {
-  const config = new KubeConfig();
-  if (kubeconfig) config.loadFromString(kubeconfig);
-  else config.loadFromDefault();
-  return config;
-}
 
 /** Waits for the virtual cluster and returns the resource's outputs. */
 export async function awaitTenantReady(inputs: ReadinessInputs, onProgress: (message: string) => void): Promise<ReadinessOutputs> {
@@ -51,4 +44,4 @@ export async function rereadTenantKubeconfig(outputs: ReadinessOutputs): Promise
 }
 
 /** Every input property, for diffs. */
-export const READINESS_INPUT_KEYS = Object.keys(readinessInputsSchema.shape) as (keyof ReadinessInputs)[];
+export const READINESS_INPUT_KEYS = fieldNames(readinessInputsSchema);

@@ -23,7 +23,7 @@ export interface ValidationContext {
 export function validateTenant(name: string, input: unknown, context: ValidationContext = {}): TenantSpec {
   const problems = nameProblems(name);
   const parsed = tenantArgsSchema.safeParse(input, { reportInput: true });
-  if (!parsed.success) problems.push(...parsed.error.issues.map(toProblem));
+  if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => toProblem(issue)));
   else problems.push(...relationProblems(name, parsed.data, context));
   if (problems.length > 0) throw new TenantValidationError(name, problems);
   return toSpec(name, (parsed as { data: TenantArgsComplete }).data);
@@ -37,8 +37,9 @@ function nameProblems(name: string): InputProblem[] {
   return [];
 }
 
-function toProblem(issue: z.core.$ZodIssue): InputProblem {
-  const path = issue.path.map(String).join(".");
+/** A zod issue as an InputProblem, its path prefixed with `prefix`. */
+export function toProblem(issue: z.core.$ZodIssue, prefix: readonly string[] = []): InputProblem {
+  const path = [...prefix, ...issue.path.map(String)].join(".");
   if (issue.code === "unrecognized_keys") {
     return { path, message: `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}` };
   }

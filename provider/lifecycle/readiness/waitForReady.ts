@@ -3,7 +3,7 @@
  * Secret with watches and finishes as soon as both are ready, or fails at the deadline naming what
  * is still missing.
  */
-import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY } from "../spec/names";
+import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY } from "../../model/names";
 import type { ObjectStream, ObservedObject, WatchedKind } from "./objectStream";
 import { DEFAULT_BACKOFF, ObjectTracker, type Backoff } from "./objectTracker";
 import { kubeconfigFromSecret, missingParts, type ReadinessNames, type ReadinessObservation } from "./readinessState";

@@ -1,30 +1,24 @@
 /**
  * Exposure needs kinds that only CRDs provide (Gateway API, cert-manager). Without them, preview
  * silently skips the objects and `up` retries for half a minute, so the component checks first
- * and names what is absent.
+ * and names what is absent. The kinds come from the rendered objects.
  */
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
-import { hostKubeConfig } from "../readiness/readinessOperations";
-import type { TenantSpec } from "../spec/tenantSpec";
+import type { TypeMeta } from "../render/manifest";
+import { hostKubeConfig } from "./hostAccess";
 
-/** A kind the exposure creates, with the CRD that provides it. */
-export interface RequiredKind {
-  /** `group/version`. */
-  readonly apiVersion: string;
-  /** Kind name. */
-  readonly kind: string;
-  /** Name of the CRD that serves it. */
+/** A kind the tenant creates from a CRD, with the CRD's name. */
+export interface RequiredKind extends TypeMeta {
+  /** Name of the CRD that serves it: `<plural>.<group>`. */
   readonly crd: string;
 }
 
-/** The kinds an exposed tenant needs from the host. */
-export function requiredKinds(exposure: NonNullable<TenantSpec["exposure"]>): RequiredKind[] {
-  return [
-    { apiVersion: `gateway.networking.k8s.io/${exposure.tlsRouteVersion}`, kind: "TLSRoute", crd: "tlsroutes.gateway.networking.k8s.io" },
-    { apiVersion: "gateway.networking.k8s.io/v1", kind: "ReferenceGrant", crd: "referencegrants.gateway.networking.k8s.io" },
-    { apiVersion: "gateway.networking.k8s.io/v1", kind: "ListenerSet", crd: "listenersets.gateway.networking.k8s.io" },
-    { apiVersion: "cert-manager.io/v1", kind: "Certificate", crd: "certificates.cert-manager.io" },
-  ];
+/**
+ * The CRD behind each kind. Kubernetes' default plural (lower-case kind plus "s") is what the
+ * Gateway API and cert-manager CRDs use.
+ */
+export function requiredKinds(kinds: readonly TypeMeta[]): RequiredKind[] {
+  return kinds.map(({ apiVersion, kind }) => ({ apiVersion, kind, crd: `${kind.toLowerCase()}s.${apiVersion.split("/")[0]}` }));
 }
 
 /** The message for kinds the host does not serve. */

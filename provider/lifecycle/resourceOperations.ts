@@ -12,8 +12,8 @@ import {
   type ReadinessInputs,
   type ReadinessOutputs,
 } from "./readiness/readinessOperations";
-import { LEFTOVER_INPUT_KEYS, removeLeftovers, type LeftoverInputs } from "./teardown/leftovers";
-import { changedKeys } from "./util/changedKeys";
+import { LEFTOVER_INPUT_KEYS, removeLeftovers, type LeftoverInputs } from "./cleanup/leftovers";
+import { changedKeys } from "../util/changedKeys";
 
 /** Where a resource operation reports progress, given the tenant's name. */
 export type ProgressSink = (tenant: string) => (message: string) => void;

@@ -60,7 +60,8 @@ const limitRange = z
     "Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.",
   );
 
-const isolation = z
+/** How the tenant namespace is fenced off; `networkPolicy` decides whether a NetworkPolicy child exists. */
+export const isolationSchema = z
   .strictObject({
     networkPolicy: z
       .boolean()
@@ -99,7 +100,8 @@ const issuerRef = z
   })
   .describe("The cert-manager issuer that signs the apps certificate.");
 
-const exposure = z
+/** Gateway API exposure; its presence and `tlsRouteVersion` decide which Gateway children exist. */
+export const exposureSchema = z
   .strictObject({
     baseDomain: z
       .string({ error: "is required when exposure is set" })
@@ -193,8 +195,8 @@ export const tenantArgsSchema = z
     ),
     limitRange: limitRange.prefault({}),
     // Plain: they decide which children exist and their types.
-    isolation: isolation.prefault({}).meta({ plain: true }),
-    exposure: exposure.optional().meta({ plain: true }),
+    isolation: isolationSchema.prefault({}).meta({ plain: true }),
+    exposure: exposureSchema.optional().meta({ plain: true }),
     vcluster: vcluster.prefault({}),
     // Titled: the plain name TenantReadiness belongs to the readiness resource.
     readiness: readiness.prefault({}).meta({ title: "TenantReadinessOptions" }),

@@ -5,14 +5,15 @@
  * The same ground `vcluster delete` covers.
  */
 import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
-import { hostKubeConfig } from "../readiness/readinessOperations";
+import { fieldNames } from "../../util/zodFields";
+import { hostKubeConfig } from "../hostAccess";
 import { leftoverInputsSchema, type LeftoverInputs } from "./cleanupSchema";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "./vclusterMarker";
 
 export type { LeftoverInputs };
 
 /** Every input property, for diffs. */
-export const LEFTOVER_INPUT_KEYS = Object.keys(leftoverInputsSchema.shape) as (keyof LeftoverInputs)[];
+export const LEFTOVER_INPUT_KEYS = fieldNames(leftoverInputsSchema);
 
 /** Names of the vCluster's data PVCs (embedded store and the k8s distro's etcd). */
 export const dataVolumeClaims = (release: string): string[] => [`data-${release}-0`, `data-${release}-etcd-0`];

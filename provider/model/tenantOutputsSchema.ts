@@ -52,3 +52,9 @@ export const tenantOutputsSchema = z.object({
   kubeconfigSecretRef: kubeconfigSecretRefSchema,
   status: tenantStatusSchema,
 });
+
+/** Every output of a Tenant, as plain values. */
+export type TenantOutputs = z.output<typeof tenantOutputsSchema>;
+
+/** Names of the Tenant's outputs, in schema order. */
+export const TENANT_OUTPUT_NAMES = Object.keys(tenantOutputsSchema.shape) as (keyof TenantOutputs)[];

@@ -1,5 +1,5 @@
 /** The Tenant's status output, as the KubeSpaces operator reports a ready tenant. */
-import type { TenantStatus } from "../generated/tenantTypes";
+import type { TenantStatus } from "../../generated/tenantTypes";
 
 /** The status of a tenant whose virtual cluster was seen ready at `readyAt` after waiting `waitedMs`. */
 export function readyStatus(tenant: string, readyAt: string, waitedMs: number): TenantStatus {

@@ -25,5 +25,7 @@ export const readinessResultSchema = z.object({
 
 /** Inputs of the readiness resource. */
 export type ReadinessInputs = z.infer<typeof readinessInputsSchema>;
+/** What the wait adds to the inputs. */
+export type ReadinessResult = z.infer<typeof readinessResultSchema>;
 /** Outputs of the readiness resource: its inputs and the wait's result. */
-export type ReadinessOutputs = ReadinessInputs & z.infer<typeof readinessResultSchema>;
+export type ReadinessOutputs = ReadinessInputs & ReadinessResult;

@@ -1,0 +1,81 @@
+/**
+ * Registers a tenant's rendered Kubernetes objects and its Helm release as Pulumi resources on the
+ * host provider. Each object's kind comes from its slot (known before any value is), its metadata
+ * and spec from the render.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import type { RenderedHelmRelease } from "../render/helmRelease";
+import type { Manifest } from "../render/manifest";
+import type { ObjectSlot, RenderedTenant } from "../render/renderTenant";
+import { pick, type Known } from "../util/known";
+
+/** What the Kubernetes children of one tenant share. */
+export interface KubernetesChildContext {
+  /** Tenant name; children are named `<name>-<role>`. */
+  readonly name: string;
+  /** Every value of the tenant, rendered: plain when every input was. */
+  readonly rendered: Known<RenderedTenant>;
+  /** A check the namespace (and so everything after it) waits for, if any. */
+  readonly preflight?: pulumi.Output<true>;
+  /** Provider created by the Tenant for the host, if any. */
+  readonly provider?: k8s.Provider;
+}
+
+type ObjectArgs = { metadata: pulumi.Input<Manifest["metadata"]>; spec?: pulumi.Input<Manifest["spec"]> };
+type ObjectClass = new (name: string, args: ObjectArgs, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource;
+
+// The SDK classes of the core kinds (their Pulumi types are `kubernetes:core/v1:<Kind>`, which a
+// CustomResource would not produce); every other kind is registered as a CustomResource.
+const SDK_CLASSES: Record<string, ObjectClass> = {
+  "v1/Namespace": k8s.core.v1.Namespace as ObjectClass,
+  "v1/ResourceQuota": k8s.core.v1.ResourceQuota as ObjectClass,
+  "v1/LimitRange": k8s.core.v1.LimitRange as ObjectClass,
+  "networking.k8s.io/v1/NetworkPolicy": k8s.networking.v1.NetworkPolicy as ObjectClass,
+};
+
+const withProvider = (context: KubernetesChildContext, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
+  ...opts,
+  ...(context.provider && { provider: context.provider }),
+});
+
+/** Registers the object of `slot`. The namespace also waits for the preflight, so that nothing is created before it passes. */
+export function registerObject(context: KubernetesChildContext, slot: ObjectSlot, opts: pulumi.CustomResourceOptions): pulumi.CustomResource {
+  const manifest = (r: RenderedTenant): Manifest => {
+    const found = r.objects.find((object) => object.role === slot.role);
+    if (!found) throw new Error(`kubespaces: no ${slot.role} was rendered for tenant ${context.name}`);
+    return found.manifest;
+  };
+  const metadata = pick(context.rendered, (r) => manifest(r).metadata);
+  const spec = pick(context.rendered, (r) => manifest(r).spec);
+  const args: ObjectArgs = {
+    metadata: slot.role === "namespace" && context.preflight ? pulumi.all([context.preflight, metadata]).apply(([, m]) => m) : metadata,
+    spec,
+  };
+  const name = `${context.name}-${slot.role}`;
+  const sdkClass = SDK_CLASSES[`${slot.apiVersion}/${slot.kind}`];
+  if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
+  return new k8s.apiextensions.CustomResource(name, { apiVersion: slot.apiVersion, kind: slot.kind, ...args }, withProvider(context, opts));
+}
+
+/** Registers the vCluster Helm release. */
+export function registerHelmRelease(context: KubernetesChildContext, opts: pulumi.CustomResourceOptions): k8s.helm.v3.Release {
+  const release = <T>(select: (r: RenderedHelmRelease) => T) => pick(context.rendered, (r) => select(r.helmRelease));
+  return new k8s.helm.v3.Release(
+    `${context.name}-vcluster`,
+    {
+      name: release((r) => r.name),
+      namespace: release((r) => r.namespace),
+      chart: release((r) => r.chart),
+      version: release((r) => r.version ?? ""),
+      repositoryOpts: release((r) => (r.repository ? { repo: r.repository } : {})),
+      values: release((r) => r.values),
+      timeout: release((r) => r.timeoutSeconds),
+      // A failed install is rolled back, so the next `up` does not hit "cannot re-use a name".
+      atomic: true,
+      cleanupOnFail: true,
+      createNamespace: false,
+    },
+    withProvider(context, opts),
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * Registers every child of a tenant in the order of its roles, each with the options its row of
+ * the edge table gives. The only values added here are the ones that come from Pulumi: the host
+ * kubeconfig and the Helm release's revision.
+ */
+import type * as k8s from "@pulumi/kubernetes";
+import type * as pulumi from "@pulumi/pulumi";
+import { childEdges, creationOrder } from "../graph/childEdges";
+import type { RenderedCleanup, RenderedReadiness } from "../render/lifecycleArgs";
+import { childRoles, objectSlots, type ChildRole } from "../render/renderTenant";
+import type { TenantStructure } from "../model/tenantStructure";
+import type { LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
+import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
+import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
+import { fieldNames } from "../util/zodFields";
+import { fieldsOf, pick } from "../util/known";
+import { childOptions, type RegisteredChildren } from "./childOptions";
+import { registerHelmRelease, registerObject, type KubernetesChildContext } from "./kubernetesChildren";
+
+/** Everything registration needs besides the edge table. */
+export interface ChildContext extends KubernetesChildContext {
+  /** The Tenant component, parent of every child. */
+  readonly parent: pulumi.Resource;
+  /** Which children exist. */
+  readonly structure: TenantStructure;
+  /** Factories of the readiness and cleanup resources. */
+  readonly lifecycle: LifecycleResources;
+  /** The host kubeconfig the lifecycle operations read with (secret), if one was given. */
+  readonly hostKubeconfig?: pulumi.Output<string>;
+}
+
+/** The registered children, and the readiness resource the outputs come from. */
+export interface TenantChildren {
+  /** Every child by role. */
+  readonly byRole: RegisteredChildren;
+  /** The readiness wait. */
+  readonly readiness: ReadinessResource;
+}
+
+const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
+  (key): key is keyof RenderedReadiness => key !== "hostKubeconfig" && key !== "releaseRevision",
+);
+const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter((key): key is keyof RenderedCleanup => key !== "hostKubeconfig");
+
+/** Registers the children of the tenant in `context`. */
+export function registerChildren(context: ChildContext): TenantChildren {
+  const edges = childEdges(childRoles(context.structure));
+  const slots = objectSlots(context.structure);
+  const byRole = new Map<ChildRole, pulumi.Resource>();
+  for (const role of creationOrder(edges)) {
+    const opts = childOptions(edges[role]!, byRole, context.parent);
+    const slot = slots.find((s) => s.role === role);
+    byRole.set(role, slot ? registerObject(context, slot, opts) : registerLifecycleChild(context, role, opts, byRole));
+  }
+  return { byRole, readiness: byRole.get("readiness") as ReadinessResource };
+}
+
+function registerLifecycleChild(context: ChildContext, role: ChildRole, opts: pulumi.CustomResourceOptions, byRole: RegisteredChildren): pulumi.Resource {
+  const { name, rendered, hostKubeconfig } = context;
+  switch (role) {
+    case "cleanup":
+      return context.lifecycle.cleanup(`${name}-cleanup`, { ...fieldsOf(pick(rendered, (r) => r.cleanup), CLEANUP_FIELDS), hostKubeconfig }, opts);
+    case "vcluster":
+      return registerHelmRelease(context, opts);
+    case "readiness": {
+      // A new release revision changes this input, so that the wait runs again.
+      const releaseRevision = (byRole.get("vcluster") as k8s.helm.v3.Release).status.revision.apply(String);
+      const fields = fieldsOf(pick(rendered, (r) => r.readiness), READINESS_FIELDS);
+      return context.lifecycle.readiness(`${name}-readiness`, { ...fields, hostKubeconfig, releaseRevision }, opts);
+    }
+    default:
+      throw new Error(`kubespaces: no registration for child ${role}`);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The one table of edges between a tenant's children: who is each child's parent, what it must
+ * wait for (`dependsOn`), and which child's deletion takes it along (`deletedWith`). The engine
+ * creates along these edges and deletes against them, so teardown order is read from here too.
+ * Every edge is needed: none follows from the others (a unit test removes each one in turn and
+ * checks that an ordering rule breaks).
+ */
+import type { ChildRole } from "../render/renderTenant";
+
+/** The edges of one child. */
+export interface ChildEdges {
+  /** The child's parent: always the Tenant component. */
+  readonly parent: "tenant";
+  /** Children that must exist before this one, and that are deleted only after it. */
+  readonly dependsOn: readonly ChildRole[];
+  /** A child whose deletion removes this one, so the engine need not delete it itself. */
+  readonly deletedWith?: ChildRole;
+}
+
+/** The edges of each present child. */
+export type EdgeTable = Partial<Record<ChildRole, ChildEdges>>;
+
+type Rule = Omit<ChildEdges, "parent">;
+
+// Why each edge exists:
+// - quota, LimitRange, NetworkPolicy: live in the namespace, so they need it and go with it.
+// - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
+// - cleanup: created after the namespace, deleted before it; the release and the certificate
+//   depend on it, so its delete (removing what they leave) runs after theirs.
+// - vcluster: its pods must schedule under the quota, LimitRange and NetworkPolicy.
+// - readiness: waits for the release.
+const RULES: Record<ChildRole, Rule> = {
+  namespace: { dependsOn: [] },
+  quota: { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "limit-range": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "network-policy": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "api-reference-grant": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "api-route": { dependsOn: ["api-reference-grant"] },
+  cleanup: { dependsOn: ["namespace"] },
+  "apps-certificate": { dependsOn: ["cleanup"] },
+  "apps-listener-set": { dependsOn: ["apps-certificate"] },
+  vcluster: { dependsOn: ["quota", "limit-range", "network-policy", "cleanup"] },
+  readiness: { dependsOn: ["vcluster"] },
+};
+
+/** The edge table of a tenant whose children are `roles`; edges to absent children are dropped. */
+export function childEdges(roles: readonly ChildRole[]): EdgeTable {
+  const present = new Set(roles);
+  const table: EdgeTable = {};
+  for (const role of roles) {
+    const rule = RULES[role];
+    table[role] = {
+      parent: "tenant",
+      dependsOn: rule.dependsOn.filter((target) => present.has(target)),
+      ...(rule.deletedWith && present.has(rule.deletedWith) && { deletedWith: rule.deletedWith }),
+    };
+  }
+  return table;
+}
+
+/**
+ * The order to register the children in: each after every child it depends on or is deleted with,
+ * otherwise in the order of `roles`.
+ */
+export function creationOrder(table: EdgeTable): ChildRole[] {
+  const pending = Object.keys(table) as ChildRole[];
+  const order: ChildRole[] = [];
+  const before = (role: ChildRole) => [...table[role]!.dependsOn, ...(table[role]!.deletedWith ? [table[role]!.deletedWith!] : [])];
+  while (pending.length > 0) {
+    const next = pending.findIndex((role) => before(role).every((target) => order.includes(target)));
+    if (next < 0) throw new Error(`kubespaces: the edge table has a cycle among ${pending.join(", ")}`);
+    order.push(...pending.splice(next, 1));
+  }
+  return order;
+}

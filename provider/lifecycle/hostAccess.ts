@@ -1,0 +1,13 @@
+/**
+ * How the lifecycle operations (readiness, cleanup, CRD preflight) reach the host cluster: with the
+ * kubeconfig the Tenant was given, else the ambient one, as the Kubernetes provider does.
+ */
+import { KubeConfig } from "@kubernetes/client-node";
+
+/** The host cluster's KubeConfig: the given kubeconfig text, else the ambient one. */
+export function hostKubeConfig(kubeconfig: string | undefined): KubeConfig {
+  const config = new KubeConfig();
+  if (kubeconfig) config.loadFromString(kubeconfig);
+  else config.loadFromDefault();
+  return config;
+}

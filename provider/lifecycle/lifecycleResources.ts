@@ -1,0 +1,83 @@
+/**
+ * The two resources a Tenant needs beyond Kubernetes objects: the readiness wait and the teardown
+ * cleanup. A TypeScript program gets them as dynamic resources; the provider plugin, where dynamic
+ * providers cannot load (pulumi/pulumi#5455), uses custom resources it serves itself. Their output
+ * and secret lists come from the zod schemas of their properties.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_READINESS_NAME, indexToken } from "../model/tokens";
+import { fieldNames, secretFieldNames } from "../util/zodFields";
+import { leftoverInputsSchema, type LeftoverInputs } from "./cleanup/cleanupSchema";
+import { forwardingProvider } from "./forwardingProvider";
+import { readinessInputsSchema, readinessResultSchema, type ReadinessInputs, type ReadinessResult } from "./readiness/readinessSchema";
+
+/** Inputs of a lifecycle resource: each may be an Output. */
+type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+/** Inputs of the readiness resource. */
+export type ReadinessArgs = InputsOf<ReadinessInputs>;
+/** Inputs of the cleanup resource. */
+export type CleanupArgs = InputsOf<LeftoverInputs>;
+
+/** The readiness resource as the Tenant reads it: one Output per result field. */
+export type ReadinessResource = pulumi.Resource & { readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]> };
+
+/** Factories of the readiness and cleanup resources. */
+export interface LifecycleResources {
+  /** Creates the readiness resource. */
+  readiness(name: string, args: ReadinessArgs, opts: pulumi.CustomResourceOptions): ReadinessResource;
+  /** Creates the cleanup resource. */
+  cleanup(name: string, args: CleanupArgs, opts: pulumi.CustomResourceOptions): pulumi.Resource;
+}
+
+/** How one lifecycle resource is registered: its name, the outputs it adds and its secret properties. */
+interface LifecycleKind {
+  readonly name: string;
+  readonly results?: z.ZodObject;
+  readonly secrets: string[];
+}
+
+const READINESS: LifecycleKind = {
+  name: TENANT_READINESS_NAME,
+  results: readinessResultSchema,
+  secrets: [...secretFieldNames(readinessInputsSchema), ...secretFieldNames(readinessResultSchema)],
+};
+const CLEANUP: LifecycleKind = { name: TENANT_CLEANUP_NAME, secrets: secretFieldNames(leftoverInputsSchema) };
+
+/** The inputs, plus an unknown placeholder for each output so that the engine fills it in. */
+function propertiesOf(kind: LifecycleKind, args: object): pulumi.Inputs {
+  const outputs = kind.results ? Object.fromEntries(fieldNames(kind.results).map((name) => [name, undefined])) : {};
+  return { ...args, ...outputs };
+}
+
+function optionsOf(kind: LifecycleKind, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: kind.secrets };
+}
+
+/** A dynamic resource of this package (the SDK's class is abstract). */
+class DynamicLifecycleResource extends pulumi.dynamic.Resource {}
+
+const readinessProvider = forwardingProvider("readinessProvider");
+const cleanupProvider = forwardingProvider("cleanupProvider");
+
+/** Dynamic resources, for TypeScript programs. */
+export const dynamicLifecycleResources: LifecycleResources = {
+  readiness: (name, args, opts) =>
+    new DynamicLifecycleResource(readinessProvider, name, propertiesOf(READINESS, args), optionsOf(READINESS, opts), PACKAGE_NAME, READINESS.name) as unknown as ReadinessResource,
+  cleanup: (name, args, opts) =>
+    new DynamicLifecycleResource(cleanupProvider, name, propertiesOf(CLEANUP, args), optionsOf(CLEANUP, opts), PACKAGE_NAME, CLEANUP.name),
+};
+
+/** A custom resource of the provider plugin (the SDK's class is abstract). */
+class PluginLifecycleResource extends pulumi.CustomResource {}
+
+/** The provider plugin's custom resources, at the plugin's `version`. */
+export function pluginLifecycleResources(version: string): LifecycleResources {
+  const custom = (kind: LifecycleKind, name: string, args: object, opts: pulumi.CustomResourceOptions) =>
+    new PluginLifecycleResource(indexToken(kind.name), name, propertiesOf(kind, args), { ...optionsOf(kind, opts), version });
+  return {
+    readiness: (name, args, opts) => custom(READINESS, name, args, opts) as unknown as ReadinessResource,
+    cleanup: (name, args, opts) => custom(CLEANUP, name, args, opts),
+  };
+}

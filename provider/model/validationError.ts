@@ -1,0 +1,33 @@
+/**
+ * The error for invalid tenant inputs. It does not import `@pulumi/pulumi`, so that validation runs
+ * where Pulumi is not loaded (a CLI, a server, a CI check of Tenant files).
+ */
+import { TENANT_TOKEN } from "./tokens";
+
+/** One rule a tenant input broke. */
+export interface InputProblem {
+  /** Dotted path of the field, e.g. `resources.cpu`; empty for the tenant name. */
+  readonly path: string;
+  /** The rule, phrased to complete "<path> ...". */
+  readonly message: string;
+}
+
+/**
+ * Every problem with a tenant's inputs, reported at once and before anything is registered. It is
+ * marked as a Pulumi `RunError` (the SDK recognises the marker, not the class), so the Pulumi CLI
+ * prints the message without a stack trace.
+ */
+export class TenantValidationError extends Error {
+  /** The individual problems, in input order. */
+  readonly problems: readonly InputProblem[];
+  /** The marker `pulumi.RunError.isInstance` checks. */
+  readonly __pulumiRunError = true;
+
+  constructor(tenant: string, problems: readonly InputProblem[]) {
+    const lines = problems.map((p) => `  - ${p.path || "name"}: ${p.message}`);
+    const count = problems.length === 1 ? "an invalid input" : `${problems.length} invalid inputs`;
+    super(`${TENANT_TOKEN} "${tenant}" has ${count}; nothing was created:\n${lines.join("\n")}`);
+    this.name = "TenantValidationError";
+    this.problems = problems;
+  }
+}

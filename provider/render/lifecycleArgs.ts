@@ -1,0 +1,38 @@
+/**
+ * What the readiness wait and the teardown cleanup need to know about a tenant, derived here like
+ * every other rendered value. The component adds only what comes from Pulumi: the host kubeconfig
+ * and the release revision.
+ */
+import type { LeftoverInputs } from "../lifecycle/cleanup/cleanupSchema";
+import type { ReadinessInputs } from "../lifecycle/readiness/readinessSchema";
+import { appsCertificateSecretName } from "../model/names";
+import type { TenantSpec } from "../model/tenantSpec";
+import { kubeconfigServerUrl } from "./vclusterValues";
+
+/** The readiness resource's inputs that follow from the spec. */
+export type RenderedReadiness = Omit<ReadinessInputs, "hostKubeconfig" | "releaseRevision">;
+
+/** The cleanup resource's inputs that follow from the spec. */
+export type RenderedCleanup = Omit<LeftoverInputs, "hostKubeconfig">;
+
+/** Renders the readiness wait's target and limits. */
+export function renderReadiness(spec: TenantSpec): RenderedReadiness {
+  return {
+    tenantName: spec.name,
+    namespace: spec.namespace,
+    releaseName: spec.releaseName,
+    serverUrl: kubeconfigServerUrl(spec),
+    timeoutSeconds: spec.readiness.timeoutSeconds,
+  };
+}
+
+/** Renders where the tenant's leftovers are. */
+export function renderCleanup(spec: TenantSpec): RenderedCleanup {
+  const certificateSecret = spec.exposure && { namespace: spec.exposure.gateway.namespace, name: appsCertificateSecretName(spec.name) };
+  return {
+    tenantName: spec.name,
+    namespace: spec.namespace,
+    releaseName: spec.releaseName,
+    ...(certificateSecret && { certificateSecret }),
+  };
+}

@@ -1,0 +1,8 @@
+/**
+ * `@kubespaces/pulumi/validation`: tenant validation without Pulumi loaded, for tools that check a
+ * request before any program runs (a CLI, a server, a CI check of Tenant files).
+ */
+export { TenantValidationError, type InputProblem } from "./model/validationError";
+export { validateTenant, type ValidationContext } from "./model/validateTenant";
+export type { TenantSpec } from "./model/tenantSpec";
+export { SAFE_OVERRIDE_PATHS } from "./model/overridesGuard";
