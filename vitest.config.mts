@@ -1,9 +1,12 @@
 import { defineConfig } from "vitest/config";
 
+// Three tiers, each its own npm script: `unit` is hermetic (no network, no Go, no Python),
+// `sdks` builds and installs the generated SDKs (Go, Python), `e2e` needs the local test bed.
 export default defineConfig({
   test: {
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], testTimeout: 20_000 } },
+      { test: { name: "sdks", include: ["test/sdks/**/*.test.ts"], testTimeout: 10 * 60_000 } },
       {
         test: {
           name: "e2e",
