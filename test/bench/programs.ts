@@ -5,6 +5,10 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import { Tenant } from "../../provider/index";
+import { childRoles, objectSlots } from "../../provider/render/renderTenant";
+
+/** The structure of the benchmark's tenants: exposed, with a NetworkPolicy. */
+const BENCH_STRUCTURE = { tlsRouteVersion: "v1", networkPolicy: true } as const;
 
 /** How the programs run: under mocks (defaults) or on the test bed. */
 export interface ProgramOptions {
@@ -27,13 +31,15 @@ export function declareTenants(count: number, options: ProgramOptions = {}): num
     ? { chart: { localPath: options.chartPath }, valuesOverrides: { controlPlane: { statefulSet: { ...PERSISTENCE_OFF.controlPlane.statefulSet, annotations } } } }
     : {};
   for (let i = 0; i < count; i++) new Tenant(`team-${i}`, { owner: `owner-${i}@example.com`, exposure, vcluster });
-  return 12;
+  // The component itself and each of its children.
+  return 1 + childRoles(BENCH_STRUCTURE).length;
 }
 
 /** Registers `count` tenants' objects by hand; returns resources registered per tenant. */
 export function declareRawResources(count: number, options: ProgramOptions = {}): number {
   for (let i = 0; i < count; i++) declareRawTenant(`team-${i}`, options);
-  return 9;
+  // The same Kubernetes objects and the Helm release, without the component, readiness and cleanup.
+  return objectSlots(BENCH_STRUCTURE).length + 1;
 }
 
 function declareRawTenant(name: string, options: ProgramOptions): void {
