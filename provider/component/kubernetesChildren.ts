@@ -6,7 +6,11 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { RenderedHelmRelease } from "../render/helmRelease";
-import type { Manifest } from "../render/manifest";
+import { LIMIT_RANGE_TYPE } from "../render/limitRange";
+import type { Manifest, TypeMeta } from "../render/manifest";
+import { NAMESPACE_TYPE } from "../render/namespace";
+import { NETWORK_POLICY_TYPE } from "../render/networkPolicy";
+import { RESOURCE_QUOTA_TYPE } from "../render/resourceQuota";
 import type { ObjectSlot, RenderedTenant } from "../render/renderTenant";
 import { pick, type Known } from "../util/known";
 
@@ -27,11 +31,12 @@ type ObjectClass = new (name: string, args: ObjectArgs, opts: pulumi.CustomResou
 
 // The SDK classes of the core kinds (their Pulumi types are `kubernetes:core/v1:<Kind>`, which a
 // CustomResource would not produce); every other kind is registered as a CustomResource.
+const typeKey = (type: TypeMeta): string => `${type.apiVersion}/${type.kind}`;
 const SDK_CLASSES: Record<string, ObjectClass> = {
-  "v1/Namespace": k8s.core.v1.Namespace as ObjectClass,
-  "v1/ResourceQuota": k8s.core.v1.ResourceQuota as ObjectClass,
-  "v1/LimitRange": k8s.core.v1.LimitRange as ObjectClass,
-  "networking.k8s.io/v1/NetworkPolicy": k8s.networking.v1.NetworkPolicy as ObjectClass,
+  [typeKey(NAMESPACE_TYPE)]: k8s.core.v1.Namespace as ObjectClass,
+  [typeKey(RESOURCE_QUOTA_TYPE)]: k8s.core.v1.ResourceQuota as ObjectClass,
+  [typeKey(LIMIT_RANGE_TYPE)]: k8s.core.v1.LimitRange as ObjectClass,
+  [typeKey(NETWORK_POLICY_TYPE)]: k8s.networking.v1.NetworkPolicy as ObjectClass,
 };
 
 const withProvider = (context: KubernetesChildContext, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
@@ -53,7 +58,7 @@ export function registerObject(context: KubernetesChildContext, slot: ObjectSlot
     spec,
   };
   const name = `${context.name}-${slot.role}`;
-  const sdkClass = SDK_CLASSES[`${slot.apiVersion}/${slot.kind}`];
+  const sdkClass = SDK_CLASSES[typeKey(slot)];
   if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
   return new k8s.apiextensions.CustomResource(name, { apiVersion: slot.apiVersion, kind: slot.kind, ...args }, withProvider(context, opts));
 }
