@@ -3,12 +3,16 @@
  * first, then the rules that relate one field to another.
  */
 import type { z } from "zod";
+import { secretFieldNames } from "../util/zodFields";
 import { unsafeOverridePaths } from "./overridesGuard";
 import { quantityValue } from "./quantity";
 import { apiHostname, appsDomain, defaultNamespace, releaseName } from "./names";
 import { DNS_LABEL, tenantArgsSchema, type TenantArgsComplete } from "./tenantArgsSchema";
 import type { TenantSpec } from "./tenantSpec";
 import { TenantValidationError, type InputProblem } from "./validationError";
+
+/** Top-level inputs whose values are secret. */
+const SECRET_INPUTS = new Set<string>(secretFieldNames(tenantArgsSchema));
 
 /** Helm release names are at most 53 characters. */
 const MAX_RELEASE_NAME = 53;
@@ -48,7 +52,9 @@ export function toProblem(issue: z.core.$ZodIssue, prefix: readonly string[] = [
     const received = issue.input === null ? "null" : Array.isArray(issue.input) ? "array" : typeof issue.input;
     return { path, message: `must be ${article(issue.expected)} ${issue.expected}, got ${received}` };
   }
-  const got = typeof issue.input === "string" ? ` (got "${issue.input}")` : "";
+  // Secret fields (the host kubeconfig) are never quoted: Pulumi prints errors unmasked.
+  const quotable = typeof issue.input === "string" && !SECRET_INPUTS.has(String(issue.path[0] ?? prefix[0]));
+  const got = quotable ? ` (got "${issue.input}")` : "";
   return { path, message: `${issue.message}${got}` };
 }
 

@@ -85,3 +85,20 @@ describe("CRD preflight", () => {
     expect(message).toContain("Certificate cert-manager.io/v1 (CRD certificates.cert-manager.io)");
   });
 });
+
+describe("secret text in errors", () => {
+  it("does not quote the kubeconfig the vCluster wrote when it is malformed", () => {
+    const error = captureThrown(() => tenantKubeconfig("users:\n- user: {client-key-data: S0VZLXNlY3JldA==\n", "team-atlas", "https://x:443"));
+    expect(error.message).toContain("the kubeconfig the vCluster wrote is not valid YAML");
+    expect(error.message).not.toContain("S0VZLXNlY3JldA==");
+  });
+});
+
+function captureThrown(action: () => unknown): Error {
+  try {
+    action();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected an error, got none");
+}

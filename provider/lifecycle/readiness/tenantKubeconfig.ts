@@ -3,6 +3,7 @@
  * the tenant reaches (public when exposed) and its cluster, context and user named after the tenant.
  */
 import { parse, stringify } from "yaml";
+import { parsingSecret } from "../../util/redactedErrors";
 
 type NamedEntry = { name: string } & Record<string, unknown>;
 
@@ -18,7 +19,7 @@ interface KubeconfigDocument {
  * context's cluster and user; fails when the document has no usable context.
  */
 export function tenantKubeconfig(kubeconfig: string, tenant: string, serverUrl: string): string {
-  const doc = parse(kubeconfig) as KubeconfigDocument;
+  const doc = parsingSecret("the kubeconfig the vCluster wrote", () => parse(kubeconfig)) as KubeconfigDocument;
   const contextName = doc["current-context"] ?? doc.contexts?.[0]?.name;
   const context = doc.contexts?.find((c) => c.name === contextName)?.context as { cluster?: string; user?: string } | undefined;
   const cluster = doc.clusters?.find((c) => c.name === context?.cluster)?.cluster as Record<string, unknown> | undefined;
