@@ -14,6 +14,7 @@ import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
 import { cleanupOperations, readinessOperations, type ProgressSink } from "../lifecycle/resourceOperations";
 import { TENANT_OUTPUT_NAMES } from "../model/tenantOutputsSchema";
 import { TENANT_CLEANUP_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
+import { unwrapSecrets } from "./secretInputs";
 
 const typeOf = (urn: string): string => urn.split("::")[2]?.split("$").pop() ?? "";
 
@@ -66,15 +67,16 @@ export function kubespacesProvider(version: string, schema: string): Provider {
     },
 
     async check(urn, _olds, news) {
-      const parsed = customResource(urn).inputs.safeParse(news);
+      const parsed = customResource(urn).inputs.safeParse(unwrapSecrets(news));
+      // The wrapped inputs go back, so that the engine keeps them secret.
       if (parsed.success) return { inputs: news };
       return { failures: parsed.error.issues.map((issue) => ({ property: issue.path.join("."), reason: issue.message })) };
     },
 
-    diff: (id, urn, olds, news) => operationsFor(urn).diff(id, olds, news),
-    create: (urn, inputs) => operationsFor(urn).create(inputs),
-    update: (id, urn, olds, news) => operationsFor(urn).update(id, olds, news),
-    read: (id, urn, props) => operationsFor(urn).read(id, props),
-    delete: (id, urn, props) => operationsFor(urn).delete(id, props),
+    diff: (id, urn, olds, news) => operationsFor(urn).diff(id, unwrapSecrets(olds), unwrapSecrets(news)),
+    create: (urn, inputs) => operationsFor(urn).create(unwrapSecrets(inputs)),
+    update: (id, urn, olds, news) => operationsFor(urn).update(id, unwrapSecrets(olds), unwrapSecrets(news)),
+    read: (id, urn, props) => operationsFor(urn).read(id, unwrapSecrets(props)),
+    delete: (id, urn, props) => operationsFor(urn).delete(id, unwrapSecrets(props)),
   };
 }

@@ -1,4 +1,5 @@
 /** The provider plugin's Provider under Pulumi mocks: construct, and the custom resources' check and diff. */
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { describe, expect, it } from "vitest";
 import { kubespacesProvider } from "../../provider/plugin/kubespacesProvider";
 import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
@@ -53,5 +54,24 @@ describe("kubespaces provider plugin", () => {
       replaces: ["namespace"],
     });
     expect(await provider.diff!("id", readinessUrn, readinessInputs, readinessInputs)).toEqual({ changes: false, replaces: [] });
+  });
+
+  it("accepts secret-wrapped inputs, as the engine sends them, and passes the plain values on", async () => {
+    const wrapped = { [specialSigKey]: specialSecretSig, value: "apiVersion: v1\nkind: Config\n" };
+    const inputs = { ...readinessInputs, hostKubeconfig: wrapped };
+    expect(await provider.check!(readinessUrn, {}, inputs)).toEqual({ inputs });
+    expect(await provider.diff!("id", readinessUrn, { ...inputs, hostKubeconfig: "apiVersion: v1\nkind: Config\n" }, inputs)).toEqual({
+      changes: false,
+      replaces: [],
+    });
+  });
+
+  it("never quotes a malformed host kubeconfig in its error", async () => {
+    const secretText = "apiVersion: v1\nusers:\n- name: a\n  user: {token: s3cr3t-token\n";
+    const cleanupUrn = readinessUrn.replace(/TenantReadiness::team-atlas-readiness$/, "TenantCleanup::team-atlas-cleanup");
+    const props = { tenantName: "team-atlas", namespace: "ns", releaseName: "team-atlas", hostKubeconfig: { [specialSigKey]: specialSecretSig, value: secretText } };
+    const error = await provider.delete!("id", cleanupUrn, props).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toContain("the host kubeconfig is not valid YAML (line 5)");
+    expect(error?.message).not.toContain("s3cr3t");
   });
 });
