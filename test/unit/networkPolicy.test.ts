@@ -1,0 +1,185 @@
+/**
+ * The tenant NetworkPolicy's meaning, evaluated against a table of peers (no CNI on the test bed
+ * enforces it), and its exact rendered shape once.
+ */
+import { describe, expect, it } from "vitest";
+import { validateTenant } from "../../provider/index";
+import { renderNetworkPolicy } from "../../provider/render/networkPolicy";
+import { allows, type Peer, type Traffic } from "./support/networkPolicyEvaluator";
+
+const exposedSpec = validateTenant("team-atlas", {
+  owner: "alice@example.com",
+  exposure: { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" } },
+});
+const plainSpec = validateTenant("team-atlas", { owner: "alice@example.com" });
+const policies = { exposed: renderNetworkPolicy(exposedSpec), "not exposed": renderNetworkPolicy(plainSpec) };
+
+/** A pod in `namespace`, whose namespace carries the standard name label plus `namespaceLabels`. */
+const pod = (namespace: string, ip: string, labels: Record<string, string> = {}, namespaceLabels: Record<string, string> = {}): Peer => ({
+  pod: { namespace, ip, labels, namespaceLabels: { "kubernetes.io/metadata.name": namespace, ...namespaceLabels } },
+});
+const ip = (address: string): Peer => ({ ip: address });
+
+const ownPod = pod("kubespaces-tenant-team-atlas", "10.244.1.10", { app: "web" }, { "kubespaces.io/tenant": "team-atlas" });
+const ownOtherNamespacePod = pod("team-atlas-extra", "10.244.1.11", {}, { "kubespaces.io/tenant": "team-atlas" });
+const otherTenantPod = pod("kubespaces-tenant-team-zeus", "10.244.2.20", { app: "web" }, { "kubespaces.io/tenant": "team-zeus" });
+const kubeDns = pod("kube-system", "10.244.0.5", { "k8s-app": "kube-dns" });
+const kubeSystemOther = pod("kube-system", "10.244.0.6", { "k8s-app": "metrics-server" });
+const impostorDns = pod("kubespaces-tenant-team-zeus", "10.244.2.53", { "k8s-app": "kube-dns" }, { "kubespaces.io/tenant": "team-zeus" });
+const gatewayPod = pod("kubespaces-gateway", "10.244.0.30", { app: "envoy" });
+
+type Verdict = "allowed" | "denied";
+interface Row {
+  readonly description: string;
+  readonly direction: Traffic["direction"];
+  readonly peer: Peer;
+  readonly protocol: Traffic["protocol"];
+  readonly port: number;
+  readonly exposed: Verdict;
+  readonly notExposed: Verdict;
+}
+const row = (description: string, direction: Traffic["direction"], peer: Peer, protocol: Traffic["protocol"], port: number, exposed: Verdict, notExposed: Verdict = exposed): Row => ({
+  description,
+  direction,
+  peer,
+  protocol,
+  port,
+  exposed,
+  notExposed,
+});
+
+const TABLE: readonly Row[] = [
+  // DNS
+  row("DNS over UDP to kube-dns", "Egress", kubeDns, "UDP", 53, "allowed"),
+  row("DNS over TCP to kube-dns", "Egress", kubeDns, "TCP", 53, "allowed"),
+  row("kube-dns on a port other than 53", "Egress", kubeDns, "TCP", 9153, "denied"),
+  row("DNS to another kube-system pod", "Egress", kubeSystemOther, "UDP", 53, "denied"),
+  row("DNS to a kube-dns-labelled pod outside kube-system", "Egress", impostorDns, "UDP", 53, "denied"),
+  row("ingress from kube-dns (no longer admitted)", "Ingress", kubeDns, "TCP", 8443, "denied"),
+  // The tenant's own namespaces
+  row("own namespace, egress", "Egress", ownPod, "TCP", 8080, "allowed"),
+  row("own namespace, ingress", "Ingress", ownPod, "TCP", 8443, "allowed"),
+  row("another namespace labelled for the tenant, egress", "Egress", ownOtherNamespacePod, "UDP", 5000, "allowed"),
+  row("another namespace labelled for the tenant, ingress", "Ingress", ownOtherNamespacePod, "TCP", 80, "allowed"),
+  // Other tenants
+  row("another tenant's vCluster API (8443), egress", "Egress", otherTenantPod, "TCP", 8443, "denied"),
+  row("another tenant's pod on 80, egress", "Egress", otherTenantPod, "TCP", 80, "denied"),
+  row("another tenant's pod, ingress", "Ingress", otherTenantPod, "TCP", 8443, "denied"),
+  row("another tenant's pod on 443, ingress", "Ingress", otherTenantPod, "TCP", 443, "denied"),
+  // Gateway
+  row("gateway namespace, ingress", "Ingress", gatewayPod, "TCP", 8443, "allowed", "denied"),
+  row("gateway namespace, egress to an app port", "Egress", gatewayPod, "TCP", 8080, "denied"),
+  // Host API server and nodes
+  row("host API server endpoint 10.0.0.1:6443 (kubeadm node)", "Egress", ip("10.0.0.1"), "TCP", 6443, "allowed"),
+  row("host API server endpoint 172.18.0.2:6443 (kind)", "Egress", ip("172.18.0.2"), "TCP", 6443, "allowed"),
+  row("host API server endpoint 192.168.10.4:443 (managed)", "Egress", ip("192.168.10.4"), "TCP", 443, "allowed"),
+  row("`kubernetes` Service ClusterIP 10.96.0.1:443 (pre-DNAT CNIs)", "Egress", ip("10.96.0.1"), "TCP", 443, "allowed"),
+  row("node IP 10.0.0.12, kubelet 10250", "Egress", ip("10.0.0.12"), "TCP", 10250, "denied"),
+  row("node IP 10.0.0.12, SSH 22", "Egress", ip("10.0.0.12"), "TCP", 22, "denied"),
+  row("node IP 10.0.0.12, NodePort 30080", "Egress", ip("10.0.0.12"), "TCP", 30080, "denied"),
+  row("API server port over UDP", "Egress", ip("10.0.0.1"), "UDP", 6443, "denied"),
+  // Metadata and special ranges
+  row("cloud metadata 169.254.169.254:80", "Egress", ip("169.254.169.254"), "TCP", 80, "denied"),
+  row("cloud metadata 169.254.169.254:443 (not the API server)", "Egress", ip("169.254.169.254"), "TCP", 443, "denied"),
+  row("NodeLocal DNSCache 169.254.20.10:53", "Egress", ip("169.254.20.10"), "UDP", 53, "denied"),
+  row("Alibaba metadata 100.100.100.200:80 (CGNAT)", "Egress", ip("100.100.100.200"), "TCP", 80, "denied"),
+  row("CGNAT pod network 100.64.3.4:8080", "Egress", ip("100.64.3.4"), "TCP", 8080, "denied"),
+  row("Azure host endpoint 168.63.129.16:80", "Egress", ip("168.63.129.16"), "TCP", 80, "denied"),
+  row("AWS IPv6 metadata [fd00:ec2::254]:80", "Egress", ip("fd00:ec2::254"), "TCP", 80, "denied"),
+  row("IPv6 link-local [fe80::1]:80", "Egress", ip("fe80::1"), "TCP", 80, "denied"),
+  // Internet
+  row("8.8.8.8:443", "Egress", ip("8.8.8.8"), "TCP", 443, "allowed"),
+  row("public DNS 1.1.1.1 over UDP 53", "Egress", ip("1.1.1.1"), "UDP", 53, "allowed"),
+  row("public IPv4 on any port, 203.0.113.7:5432", "Egress", ip("203.0.113.7"), "TCP", 5432, "allowed"),
+  row("public IPv6 [2001:4860:4860::8888]:443", "Egress", ip("2001:4860:4860::8888"), "TCP", 443, "allowed"),
+  row("ingress from the internet, 8.8.8.8", "Ingress", ip("8.8.8.8"), "TCP", 443, "denied"),
+  row("ingress from a node, 10.0.0.12", "Ingress", ip("10.0.0.12"), "TCP", 8443, "denied"),
+];
+
+const CASES = TABLE.flatMap((r) => [
+  { ...r, tenant: "exposed" as const, expected: r.exposed },
+  { ...r, tenant: "not exposed" as const, expected: r.notExposed },
+]);
+
+describe("the tenant NetworkPolicy, evaluated", () => {
+  it.each(CASES)("$tenant tenant: $direction $description is $expected", ({ tenant, direction, peer, protocol, port, expected }) => {
+    const verdict: Verdict = allows(policies[tenant], { direction, peer, protocol, port }) ? "allowed" : "denied";
+    expect(verdict).toBe(expected);
+  });
+
+  it("lets a tenant's egress reach another tenant's pod on 443 (API server rule) but that tenant's ingress refuses it", () => {
+    // The API server rule admits the private ranges on 443 and 6443, pod IPs included; the other
+    // tenant's own policy is what stops the connection.
+    const zeus = renderNetworkPolicy(validateTenant("team-zeus", { owner: "bob@example.com" }));
+    const egress = allows(policies["not exposed"], { direction: "Egress", peer: otherTenantPod, protocol: "TCP", port: 443 });
+    const ingress = allows(zeus, { direction: "Ingress", peer: ownPod, protocol: "TCP", port: 443 });
+    expect({ egress, ingress }).toEqual({ egress: true, ingress: false });
+  });
+});
+
+describe("the tenant NetworkPolicy, rendered", () => {
+  it("is exactly this for an exposed tenant", () => {
+    expect(policies.exposed).toEqual({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: {
+        name: "kubespaces-isolation",
+        namespace: "kubespaces-tenant-team-atlas",
+        labels: { "kubespaces.io/tenant": "team-atlas", "app.kubernetes.io/managed-by": "kubespaces-pulumi" },
+      },
+      spec: {
+        podSelector: {},
+        policyTypes: ["Ingress", "Egress"],
+        ingress: [
+          {
+            from: [
+              { namespaceSelector: { matchLabels: { "kubespaces.io/tenant": "team-atlas" } } },
+              { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } } },
+            ],
+          },
+        ],
+        egress: [
+          {
+            to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } }, podSelector: { matchLabels: { "k8s-app": "kube-dns" } } }],
+            ports: [
+              { protocol: "UDP", port: 53 },
+              { protocol: "TCP", port: 53 },
+            ],
+          },
+          { to: [{ namespaceSelector: { matchLabels: { "kubespaces.io/tenant": "team-atlas" } } }] },
+          {
+            to: [
+              { ipBlock: { cidr: "10.0.0.0/8" } },
+              { ipBlock: { cidr: "172.16.0.0/12" } },
+              { ipBlock: { cidr: "192.168.0.0/16" } },
+              { ipBlock: { cidr: "fc00::/7" } },
+            ],
+            ports: [
+              { protocol: "TCP", port: 443 },
+              { protocol: "TCP", port: 6443 },
+            ],
+          },
+          {
+            to: [
+              {
+                ipBlock: {
+                  cidr: "0.0.0.0/0",
+                  except: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "168.63.129.16/32"],
+                },
+              },
+              { ipBlock: { cidr: "::/0", except: ["fc00::/7", "fe80::/10"] } },
+            ],
+          },
+        ],
+      },
+    });
+  });
+
+  it("differs for a tenant that is not exposed only by the gateway peer", () => {
+    const exposedPolicySpec = policies.exposed.spec as { ingress: { from: unknown[] }[] };
+    expect(policies["not exposed"]).toEqual({
+      ...policies.exposed,
+      spec: { ...exposedPolicySpec, ingress: [{ from: [exposedPolicySpec.ingress[0].from[0]] }] },
+    });
+  });
+});
