@@ -1,7 +1,9 @@
 /**
  * An in-process stand-in for the API server's list and watch of single objects, for readiness
- * unit tests. Like the real server it versions every change, sends watch events only for changes
- * after the watched version, and can go down (watches closed with an error, lists refused).
+ * unit tests. Like the real server it versions every change, sends a watch the changes after the
+ * version it watches from (none missed between a list and its watch), ends watches, and can go
+ * down (watches closed with an error, lists and watches refused). It never uses timers: tests
+ * wait for its explicit events (`watching`) and drive time with vitest's fake clock.
  */
 import type { ListResult, ObjectRef, ObjectStream, ObservedObject, WatchEventType } from "../../../provider/lifecycle/readiness/objectStream";
 
@@ -11,10 +13,19 @@ interface Watcher {
   readonly onClosed: (error?: Error) => void;
 }
 
+interface Change {
+  readonly version: number;
+  readonly key: string;
+  readonly type: WatchEventType;
+  readonly object: ObservedObject;
+}
+
 export class FakeObjectStream implements ObjectStream {
   private version = 1;
   private readonly objects = new Map<string, ObservedObject>();
-  private watchers = new Set<Watcher>();
+  private readonly changes: Change[] = [];
+  private readonly watchers = new Set<Watcher>();
+  private readonly waiters: { readonly count: number; readonly resolve: () => void }[] = [];
   private down = false;
   /** Lists and watches made, like the real stream's request counter. */
   requests = 0;
@@ -29,7 +40,7 @@ export class FakeObjectStream implements ObjectStream {
     const type: WatchEventType = this.objects.has(key) ? "MODIFIED" : "ADDED";
     const stored = { ...object, metadata: { ...object.metadata, name, resourceVersion: String(++this.version) } };
     this.objects.set(key, stored);
-    this.notify(key, type, stored);
+    this.record(key, type, stored);
   }
 
   /** Deletes an object and notifies watchers. */
@@ -38,16 +49,14 @@ export class FakeObjectStream implements ObjectStream {
     const object = this.objects.get(key);
     if (!object) return;
     this.objects.delete(key);
-    this.version++;
-    this.notify(key, "DELETED", object);
+    ++this.version;
+    this.record(key, "DELETED", object);
   }
 
-  /** Takes the server down: open watches fail, lists are refused until `restart`. */
+  /** Takes the server down: open watches fail, lists and watches are refused until `restart`. */
   crash(): void {
     this.down = true;
-    const watchers = [...this.watchers];
-    this.watchers.clear();
-    watchers.forEach((w) => w.onClosed(new Error("connection reset")));
+    this.closeAll(new Error("connection reset"));
   }
 
   /** Brings the server back. */
@@ -55,9 +64,22 @@ export class FakeObjectStream implements ObjectStream {
     this.down = false;
   }
 
+  /** Ends every open watch without an error, as the server does when a watch times out. */
+  endWatches(): void {
+    this.closeAll(undefined);
+  }
+
   /** Number of open watches. */
   get openWatches(): number {
     return this.watchers.size;
+  }
+
+  /** Resolves as soon as `count` watches are open: what a test awaits instead of sleeping. */
+  watching(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push({ count, resolve });
+      this.wakeWaiters();
+    });
   }
 
   async list(ref: ObjectRef): Promise<ListResult> {
@@ -68,18 +90,38 @@ export class FakeObjectStream implements ObjectStream {
 
   async watch(
     ref: ObjectRef,
-    _resourceVersion: string,
+    resourceVersion: string,
     onEvent: (type: WatchEventType, object: ObservedObject) => void,
     onClosed: (error?: Error) => void,
   ) {
     this.requests++;
     if (this.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6443");
     const watcher = { key: FakeObjectStream.key(ref.kind, ref.namespace, ref.name), onEvent, onClosed };
+    // Like the API server, an empty resourceVersion means "from now on": earlier changes are not sent.
+    const missed = resourceVersion === "" ? [] : this.changes.filter((c) => c.key === watcher.key && c.version > Number(resourceVersion));
     this.watchers.add(watcher);
+    // Sent after the watch is returned, as the server sends them after the connection is up.
+    queueMicrotask(() => missed.forEach((c) => this.watchers.has(watcher) && onEvent(c.type, c.object)));
+    this.wakeWaiters();
     return { stop: () => void this.watchers.delete(watcher) };
   }
 
-  private notify(key: string, type: WatchEventType, object: ObservedObject): void {
+  private record(key: string, type: WatchEventType, object: ObservedObject): void {
+    this.changes.push({ version: this.version, key, type, object });
     for (const watcher of this.watchers) if (watcher.key === key) watcher.onEvent(type, object);
+  }
+
+  private closeAll(error: Error | undefined): void {
+    const watchers = [...this.watchers];
+    this.watchers.clear();
+    watchers.forEach((w) => w.onClosed(error));
+  }
+
+  private wakeWaiters(): void {
+    for (const waiter of [...this.waiters]) {
+      if (this.watchers.size < waiter.count) continue;
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   }
 }
