@@ -4,7 +4,7 @@
  * rewrites them; a unit test fails when the README's copy is stale.
  */
 import { z } from "zod";
-import { SAFE_OVERRIDE_PATHS } from "../model/overridesGuard";
+import { SAFE_OVERRIDES } from "../model/overridesGuard";
 import { tenantArgsSchema } from "../model/tenantArgsSchema";
 
 /** A generated block of README.md: its marks and how to render its body. */
@@ -63,7 +63,7 @@ function inputTable(): string {
 }
 
 function safeOverrideList(): string {
-  return SAFE_OVERRIDE_PATHS.map((path) => `- \`${path}\``).join("\n");
+  return SAFE_OVERRIDES.map(({ path, why }) => `- \`${path}\`: ${why}`).join("\n");
 }
 
 /** The blocks of README.md generated from code. */

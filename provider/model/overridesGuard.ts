@@ -5,41 +5,42 @@
  */
 import { isPlainObject } from "../util/plainObject";
 
+/** A chart values path a team may set through `valuesOverrides`, and why that is safe. */
+export interface SafeOverridePath {
+  /** Dotted path of the vCluster chart 0.36.1 values; everything below it is allowed too. */
+  readonly path: string;
+  /** Why a team may set it: what bounds it. */
+  readonly why: string;
+}
+
 /**
- * Value paths (and everything below them) that `valuesOverrides` may set without
- * `allowUnsafeOverrides`. Each is a path of the vCluster chart 0.36.1 values; a test checks them
- * against the chart's values.schema.json.
+ * The self-service allowlist of `valuesOverrides`. Each path is checked against the chart's
+ * values.schema.json by a unit test. Left out on purpose: the backing store (images, volumes,
+ * security contexts, a system priority class), the API server's and controllers' `extraArgs`
+ * (free-form flags), the control plane's resources (set through `controlPlaneResources`, which is
+ * checked against the quota), pod labels and annotations (they can match other policies' selectors),
+ * and the sync of Ingresses (hostname hijack), ServiceAccounts (cloud identity annotations),
+ * NetworkPolicies (an allow rule would undo the tenant's egress fence) and PodDisruptionBudgets
+ * (they can block the host's node drains).
  */
-export const SAFE_OVERRIDE_PATHS: readonly string[] = [
-  // The control plane's own size, storage and metadata: bounded by the quota anyway.
-  "controlPlane.statefulSet.resources",
-  "controlPlane.statefulSet.highAvailability.replicas",
-  "controlPlane.statefulSet.persistence.volumeClaim.enabled",
-  "controlPlane.statefulSet.persistence.volumeClaim.size",
-  "controlPlane.statefulSet.persistence.volumeClaim.storageClass",
-  "controlPlane.statefulSet.labels",
-  "controlPlane.statefulSet.annotations",
-  "controlPlane.statefulSet.pods.labels",
-  "controlPlane.statefulSet.pods.annotations",
-  "controlPlane.backingStore",
-  // The virtual cluster's own components: they run inside the tenant's fence.
-  "controlPlane.coredns.enabled",
-  "controlPlane.coredns.deployment.replicas",
-  "controlPlane.coredns.deployment.resources",
-  "controlPlane.distro.k8s.apiServer.extraArgs",
-  "controlPlane.distro.k8s.controllerManager.extraArgs",
-  "controlPlane.distro.k8s.scheduler.extraArgs",
-  // Namespaced objects synced into the tenant namespace, where quota and pod security apply.
-  "sync.toHost.ingresses.enabled",
-  "sync.toHost.persistentVolumeClaims.enabled",
-  "sync.toHost.serviceAccounts.enabled",
-  "sync.toHost.networkPolicies.enabled",
-  "sync.toHost.podDisruptionBudgets.enabled",
-  // Read-only views of host classes.
-  "sync.fromHost.ingressClasses.enabled",
-  "sync.fromHost.storageClasses.enabled",
-  "telemetry.enabled",
+export const SAFE_OVERRIDES: readonly SafeOverridePath[] = [
+  { path: "controlPlane.statefulSet.highAvailability.replicas", why: "more replicas of the tenant's own control plane, each counted against the quota" },
+  { path: "controlPlane.statefulSet.persistence.volumeClaim.enabled", why: "whether the control plane keeps its data on a volume; volumes count against the storage quota" },
+  { path: "controlPlane.statefulSet.persistence.volumeClaim.size", why: "the data volume's size, counted against the storage quota (checked at preview)" },
+  { path: "controlPlane.statefulSet.persistence.volumeClaim.storageClass", why: "which of the host's storage classes the data volume uses" },
+  { path: "controlPlane.statefulSet.labels", why: "labels on the StatefulSet object itself, not on its pods" },
+  { path: "controlPlane.statefulSet.annotations", why: "annotations on the StatefulSet object itself, not on its pods" },
+  { path: "controlPlane.coredns.enabled", why: "the virtual cluster's own DNS, running inside the tenant namespace" },
+  { path: "controlPlane.coredns.deployment.replicas", why: "replicas of the tenant's DNS, counted against the quota" },
+  { path: "controlPlane.coredns.deployment.resources", why: "the tenant's DNS resources, counted against the quota (checked at preview)" },
+  { path: "sync.toHost.persistentVolumeClaims.enabled", why: "volume claims land in the tenant namespace, under the storage quota" },
+  { path: "sync.fromHost.ingressClasses.enabled", why: "a read-only view of the host's IngressClasses" },
+  { path: "sync.fromHost.storageClasses.enabled", why: "a read-only view of the host's StorageClasses" },
+  { path: "telemetry.enabled", why: "whether the vCluster sends anonymous usage data" },
 ];
+
+/** The allowlisted paths alone. */
+export const SAFE_OVERRIDE_PATHS: readonly string[] = SAFE_OVERRIDES.map((entry) => entry.path);
 
 /** The dotted paths of every leaf an overrides object sets: maps recurse, anything else is a leaf. */
 export function leafPaths(values: unknown, prefix = ""): string[] {

@@ -23,7 +23,7 @@ const representative: Record<string, Record<string, unknown>> = {
     vcluster: {
       valuesOverrides: {
         controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } }, coredns: { enabled: false } },
-        sync: { toHost: { ingresses: { enabled: true } } },
+        sync: { toHost: { persistentVolumeClaims: { enabled: true } } },
         telemetry: { enabled: false },
       },
     },
@@ -71,7 +71,7 @@ describe("vCluster values", () => {
 
   it("let overrides win over the component's values", () => {
     const values = valuesFor({
-      vcluster: { valuesOverrides: { controlPlane: { statefulSet: { resources: { limits: { memory: "3Gi" } } } } } },
+      vcluster: { allowUnsafeOverrides: true, valuesOverrides: { controlPlane: { statefulSet: { resources: { limits: { memory: "3Gi" } } } } } },
     }) as any;
     expect(values.controlPlane.statefulSet.resources.limits).toEqual({ cpu: "1", memory: "3Gi" });
   });
