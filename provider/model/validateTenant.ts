@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { secretFieldNames } from "../util/zodFields";
 import { unsafeOverridePaths } from "./overridesGuard";
+import { footprintProblems } from "./vclusterFootprint";
 import { quantityValue } from "./quantity";
 import { apiHostname, appsDomain, defaultNamespace, releaseName } from "./names";
 import { DNS_LABEL, tenantArgsSchema, type TenantArgsComplete } from "./tenantArgsSchema";
@@ -38,6 +39,8 @@ function nameProblems(name: string): InputProblem[] {
   if (!DNS_LABEL.test(name)) {
     return [{ path: "", message: `must be a DNS-1123 label (lower-case letters, digits and '-'), got "${name}"` }];
   }
+  // The release names a Service after the tenant, and Service names must start with a letter.
+  if (!/^[a-z]/.test(name)) return [{ path: "", message: `must start with a letter (it names the vCluster's Service), got "${name}"` }];
   return [];
 }
 
@@ -77,6 +80,8 @@ function relationProblems(name: string, args: TenantArgsComplete, context: Valid
     ...notAbove("vcluster.controlPlaneResources.limits", args.vcluster.controlPlaneResources.limits, "resources", args.resources),
     ...hostnameProblems(name, args),
     ...overrideProblems(args),
+    // The footprint reads the overrides, so it is checked only once they are known to be safe.
+    ...(overrideProblems(args).length === 0 ? footprintProblems(args) : []),
   ];
 }
 
@@ -84,6 +89,9 @@ function namespaceProblems(name: string, namespace: string, args: TenantArgsComp
   const path = args.targetNamespace === undefined ? "" : "targetNamespace";
   if (namespace.length > 63) {
     return [{ path, message: `gives namespace "${namespace}" of ${namespace.length} characters (at most 63); choose a shorter name or set targetNamespace` }];
+  }
+  if (isReservedNamespace(namespace, args)) {
+    return [{ path: path || "targetNamespace", message: `namespace "${namespace}" is reserved for the cluster or the platform (kube-*, default, the gateway namespace)` }];
   }
   const owner = context.namespaceOwner?.(namespace);
   if (owner !== undefined && owner !== name) {
@@ -135,4 +143,9 @@ function toSpec(name: string, args: TenantArgsComplete): TenantSpec {
     appsDomain: appsDomain(name, exposure.baseDomain),
   };
   return { ...rest, name, namespace, releaseName: releaseName(name), ...(endpoints && { endpoints }) };
+}
+
+/** Namespaces a tenant may never be put in: the cluster's own and the shared gateway's. */
+function isReservedNamespace(namespace: string, args: TenantArgsComplete): boolean {
+  return namespace === "default" || namespace.startsWith("kube-") || namespace === args.exposure?.gateway.namespace;
 }

@@ -1,0 +1,90 @@
+/**
+ * What the vCluster itself takes in the tenant namespace, from the chart values a tenant can
+ * change, so that a quota too small for it is refused at preview instead of leaving the release
+ * pending. Defaults are the vCluster chart 0.36.1's `values.yaml`.
+ */
+import { quantityValue } from "./quantity";
+import type { TenantArgsComplete } from "./tenantArgsSchema";
+import type { InputProblem } from "./validationError";
+
+/** Chart defaults the footprint depends on (chart/values.yaml of vCluster 0.36.1). */
+export const CHART_DEFAULTS = {
+  controlPlaneReplicas: 1,
+  dataVolumeSize: "5Gi",
+  corednsEnabled: true,
+  corednsReplicas: 1,
+  corednsLimits: { cpu: "1000m", memory: "170Mi" },
+} as const;
+
+/** Revisions of the release Helm keeps, each a Secret in the namespace. */
+export const HELM_MAX_HISTORY = 3;
+
+/** What the vCluster's own pods and objects take. */
+export interface VclusterFootprint {
+  /** Pods: control-plane replicas and CoreDNS replicas. */
+  readonly pods: number;
+  /** Services: the API Service, its headless Service, and the synced DNS Service. */
+  readonly services: number;
+  /** Data volumes, one per control-plane replica when persistence is on. */
+  readonly persistentVolumeClaims: number;
+  /** Storage the data volumes request. */
+  readonly storageBytes: number;
+  /** Secrets: the chart's config, the kubeconfig, the certificates and Helm's release history. */
+  readonly secrets: number;
+  /** ConfigMaps: kube-root-ca.crt (every namespace has it) and CoreDNS's configuration. */
+  readonly configMaps: number;
+  /** The sum of the limits of its containers. */
+  readonly limits: { readonly cpu: number; readonly memory: number };
+}
+
+const at = (values: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), values);
+
+/** The footprint of the tenant's vCluster, with its overrides applied. */
+export function vclusterFootprint(args: TenantArgsComplete): VclusterFootprint {
+  const overrides = args.vcluster.valuesOverrides;
+  const replicas = Number(at(overrides, "controlPlane.statefulSet.highAvailability.replicas") ?? CHART_DEFAULTS.controlPlaneReplicas);
+  // "auto" (the default) means a volume, since the default backing store is the embedded database.
+  const persistent = at(overrides, "controlPlane.statefulSet.persistence.volumeClaim.enabled") !== false;
+  const size = String(at(overrides, "controlPlane.statefulSet.persistence.volumeClaim.size") ?? CHART_DEFAULTS.dataVolumeSize);
+  const coredns = at(overrides, "controlPlane.coredns.enabled") !== false;
+  const corednsReplicas = coredns ? Number(at(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas) : 0;
+  const corednsLimits = { ...CHART_DEFAULTS.corednsLimits, ...(at(overrides, "controlPlane.coredns.deployment.resources.limits") as object) };
+  const controlPlane = args.vcluster.controlPlaneResources.limits;
+  return {
+    pods: replicas + corednsReplicas,
+    services: 2 + (coredns ? 1 : 0),
+    persistentVolumeClaims: persistent ? replicas : 0,
+    storageBytes: persistent ? replicas * quantityValue(size) : 0,
+    secrets: 3 + HELM_MAX_HISTORY,
+    configMaps: 1 + (coredns ? 1 : 0),
+    limits: {
+      cpu: replicas * quantityValue(controlPlane.cpu) + corednsReplicas * quantityValue(String(corednsLimits.cpu)),
+      memory: replicas * quantityValue(controlPlane.memory) + corednsReplicas * quantityValue(String(corednsLimits.memory)),
+    },
+  };
+}
+
+/** The quota rules the vCluster's footprint breaks: each names the field and what it needs. */
+export function footprintProblems(args: TenantArgsComplete): InputProblem[] {
+  const footprint = vclusterFootprint(args);
+  const { resources } = args;
+  const problems: InputProblem[] = [];
+  const counts = ["pods", "services", "persistentVolumeClaims", "secrets", "configMaps"] as const;
+  for (const field of counts) {
+    const quota = resources[field];
+    if (quota !== undefined && quota < footprint[field]) {
+      problems.push({ path: `resources.${field}`, message: `${quota} is less than the vCluster itself needs (${footprint[field]})` });
+    }
+  }
+  if (quantityValue(resources.storage) < footprint.storageBytes) {
+    problems.push({ path: "resources.storage", message: `${resources.storage} is less than the vCluster's data volumes request (${footprint.persistentVolumeClaims} x the volume size)` });
+  }
+  if (quantityValue(resources.cpu) < footprint.limits.cpu) {
+    problems.push({ path: "resources.cpu", message: `${resources.cpu} is less than the limits of the vCluster's own containers (${footprint.limits.cpu} cores: control plane and CoreDNS replicas)` });
+  }
+  if (quantityValue(resources.memory) < footprint.limits.memory) {
+    problems.push({ path: "resources.memory", message: `${resources.memory} is less than the limits of the vCluster's own containers (${(footprint.limits.memory / 2 ** 20).toFixed(0)}Mi: control plane and CoreDNS replicas)` });
+  }
+  return problems;
+}
