@@ -17,9 +17,11 @@ export type TenantExposureTlsRouteVersion = "v1" | "v1alpha2";
 export type TenantExposureIssuerRefKind = "ClusterIssuer" | "Issuer";
 
 /**
- * Lifecycle phase, as the operator names it.
+ * Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does
+ * not become ready fails the update instead, so the operator's earlier phases (Pending,
+ * Provisioning) and Failed are never an output.
  */
-export type TenantStatusPhase = "Pending" | "Provisioning" | "Ready" | "Failed";
+export type TenantStatusPhase = "Ready";
 
 /**
  * `True`, `False` or `Unknown`.
@@ -173,8 +175,10 @@ export interface TenantLimitRangeDefaultRequestArgs {
  */
 export interface TenantIsolationArgs {
   /**
-   * Create a NetworkPolicy that admits ingress only from namespaces labelled
-   * `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+   * Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled
+   * `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the
+   * tenant's namespaces, the host API server and the internet (not the cluster's, private or
+   * link-local ranges, so not the nodes' metadata endpoints).
    * @default true
    */
   readonly networkPolicy?: boolean;
@@ -433,7 +437,9 @@ export interface KubeconfigSecretRef {
  */
 export interface TenantStatus {
   /**
-   * Lifecycle phase, as the operator names it.
+   * Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does
+   * not become ready fails the update instead, so the operator's earlier phases (Pending,
+   * Provisioning) and Failed are never an output.
    */
   readonly phase: TenantStatusPhase;
   /**

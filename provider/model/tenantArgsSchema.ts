@@ -4,7 +4,7 @@
  * from it (`npm run generate`), so a description written here reaches every language.
  */
 import { z } from "zod";
-import { isQuantity } from "./quantity";
+import { isQuantity, quantityValue } from "./quantity";
 
 /** RFC 1123 label: what Kubernetes accepts as a namespace or Helm release name. */
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -14,7 +14,8 @@ export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 const quantity = (description: string) =>
   z
     .string()
-    .refine(isQuantity, { error: "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi" })
+    .refine(isQuantity, { error: "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi", abort: true })
+    .refine((text) => quantityValue(text) > 0, { error: "must be greater than zero" })
     .describe(description);
 
 const dnsLabel = (description: string) =>
@@ -68,7 +69,7 @@ export const isolationSchema = z
       .default(true)
       .meta({ plain: true })
       .describe(
-        "Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.",
+        "Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).",
       ),
     podSecurity: z
       .enum(["baseline", "restricted"], { error: "must be one of: baseline, restricted" })

@@ -29,7 +29,11 @@ export const tenantConditionSchema = z
 /** The tenant's status. */
 export const tenantStatusSchema = z
   .object({
-    phase: z.enum(["Pending", "Provisioning", "Ready", "Failed"]).describe("Lifecycle phase, as the operator names it."),
+    phase: z
+      .enum(["Ready"])
+      .describe(
+        "Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.",
+      ),
     conditions: z.array(tenantConditionSchema).describe("Conditions; includes `Ready`."),
     message: z.string().describe("Summary for people."),
   })

@@ -63,27 +63,15 @@ describe("renderTenant for a minimal tenant", () => {
     });
   });
 
-  it("admits ingress only from the tenant's namespaces and DNS", () => {
-    expect(objectOf(minimal(), "network-policy")).toEqual({
+  it("fences the namespace both ways (the rules' meaning is tested in networkPolicy.test.ts)", () => {
+    const policy = objectOf(minimal(), "network-policy");
+    expect(policy).toMatchObject({
       apiVersion: "networking.k8s.io/v1",
       kind: "NetworkPolicy",
       metadata: { name: "kubespaces-isolation", namespace: "kubespaces-tenant-team-atlas", labels },
-      spec: {
-        podSelector: {},
-        policyTypes: ["Ingress"],
-        ingress: [
-          {
-            from: [
-              { namespaceSelector: { matchLabels: { "kubespaces.io/tenant": "team-atlas" } } },
-              {
-                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } },
-                podSelector: { matchLabels: { "k8s-app": "kube-dns" } },
-              },
-            ],
-          },
-        ],
-      },
+      spec: { podSelector: {}, policyTypes: ["Ingress", "Egress"] },
     });
+  });
   });
 
   it("has no Gateway objects and points the kubeconfig at the in-cluster Service", () => {
