@@ -72,7 +72,6 @@ describe("renderTenant for a minimal tenant", () => {
       spec: { podSelector: {}, policyTypes: ["Ingress", "Egress"] },
     });
   });
-  });
 
   it("has no Gateway objects and points the kubeconfig at the in-cluster Service", () => {
     const rendered = minimal();
