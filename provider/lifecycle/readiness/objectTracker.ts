@@ -49,25 +49,32 @@ export class ObjectTracker {
   private async follow(): Promise<void> {
     let delay = this.backoff.initialMs;
     while (!this.stopped) {
+      let listed = false;
       try {
-        const closedWith = await this.listAndWatch();
+        const closedWith = await this.listAndWatch(() => (listed = true));
         if (!closedWith) {
           delay = this.backoff.initialMs;
           continue;
         }
+        if (this.stopped) return;
         this.onTrouble(closedWith);
       } catch (error) {
+        // Stopped while a request was out: the failure is no longer anyone's concern.
+        if (this.stopped) return;
         this.onTrouble(error instanceof Error ? error : new Error(String(error)));
       }
+      // A list that answered means the server was back: start the backoff over.
+      if (listed) delay = this.backoff.initialMs;
       await this.sleep(delay);
       delay = Math.min(delay * 2, this.backoff.maxMs);
     }
   }
 
   /** One list and one watch; resolves when the watch closes, with its error if it failed. */
-  private async listAndWatch(): Promise<Error | undefined> {
+  private async listAndWatch(onListed: () => void): Promise<Error | undefined> {
     const { object, resourceVersion } = await this.stream.list(this.ref);
     if (this.stopped) return undefined;
+    onListed();
     this.onObject(object ?? null);
     return new Promise<Error | undefined>((resolve, reject) => {
       this.stream
