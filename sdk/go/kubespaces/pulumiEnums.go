@@ -600,14 +600,11 @@ func (in *tenantIsolationPodSecurityPtr) ToTenantIsolationPodSecurityPtrOutputWi
 	return pulumi.ToOutputWithContext(ctx, in).(TenantIsolationPodSecurityPtrOutput)
 }
 
-// Lifecycle phase, as the operator names it.
+// Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 type TenantStatusPhase string
 
 const (
-	TenantStatusPhasePending      = TenantStatusPhase("Pending")
-	TenantStatusPhaseProvisioning = TenantStatusPhase("Provisioning")
-	TenantStatusPhaseReady        = TenantStatusPhase("Ready")
-	TenantStatusPhaseFailed       = TenantStatusPhase("Failed")
+	TenantStatusPhaseReady = TenantStatusPhase("Ready")
 )
 
 type TenantStatusPhaseOutput struct{ *pulumi.OutputState }

@@ -966,7 +966,7 @@ func (o TenantExposureIssuerRefPtrOutput) Name() pulumi.StringPtrOutput {
 
 // How the tenant namespace is fenced off on the host.
 type TenantIsolation struct {
-	// Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// Pod Security Admission level enforced on the tenant namespace.
 	PodSecurity *TenantIsolationPodSecurity `pulumi:"podSecurity"`
@@ -1002,7 +1002,7 @@ type TenantIsolationInput interface {
 
 // How the tenant namespace is fenced off on the host.
 type TenantIsolationArgs struct {
-	// Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// Pod Security Admission level enforced on the tenant namespace.
 	PodSecurity TenantIsolationPodSecurityPtrInput `pulumi:"podSecurity"`
@@ -1101,7 +1101,7 @@ func (o TenantIsolationOutput) ToTenantIsolationPtrOutputWithContext(ctx context
 	}).(TenantIsolationPtrOutput)
 }
 
-// Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 func (o TenantIsolationOutput) NetworkPolicy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TenantIsolation) *bool { return v.NetworkPolicy }).(pulumi.BoolPtrOutput)
 }
@@ -1135,7 +1135,7 @@ func (o TenantIsolationPtrOutput) Elem() TenantIsolationOutput {
 	}).(TenantIsolationOutput)
 }
 
-// Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 func (o TenantIsolationPtrOutput) NetworkPolicy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *TenantIsolation) *bool {
 		if v == nil {
@@ -2235,7 +2235,7 @@ type TenantStatus struct {
 	Conditions []TenantCondition `pulumi:"conditions"`
 	// Summary for people.
 	Message string `pulumi:"message"`
-	// Lifecycle phase, as the operator names it.
+	// Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 	Phase TenantStatusPhase `pulumi:"phase"`
 }
 
@@ -2264,7 +2264,7 @@ func (o TenantStatusOutput) Message() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantStatus) string { return v.Message }).(pulumi.StringOutput)
 }
 
-// Lifecycle phase, as the operator names it.
+// Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 func (o TenantStatusOutput) Phase() TenantStatusPhaseOutput {
 	return o.ApplyT(func(v TenantStatus) TenantStatusPhase { return v.Phase }).(TenantStatusPhaseOutput)
 }

@@ -55,9 +55,6 @@ class TenantIsolationPodSecurity(_builtins.str, Enum):
 @pulumi.type_token("kubespaces:index:TenantStatusPhase")
 class TenantStatusPhase(_builtins.str, Enum):
     """
-    Lifecycle phase, as the operator names it.
+    Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
     """
-    PENDING = "Pending"
-    PROVISIONING = "Provisioning"
     READY = "Ready"
-    FAILED = "Failed"

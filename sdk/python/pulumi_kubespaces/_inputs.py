@@ -379,7 +379,7 @@ class TenantIsolationArgsDict(TypedDict):
     """
     network_policy: NotRequired[_builtins.bool]
     """
-    Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+    Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
     """
     pod_security: NotRequired[pulumi.Input[Optional['TenantIsolationPodSecurity']]]
     """
@@ -394,7 +394,7 @@ class TenantIsolationArgs:
         """
         How the tenant namespace is fenced off on the host.
 
-        :param _builtins.bool network_policy: Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+        :param _builtins.bool network_policy: Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
         :param pulumi.Input['TenantIsolationPodSecurity'] pod_security: Pod Security Admission level enforced on the tenant namespace.
         """
         if network_policy is None:
@@ -410,7 +410,7 @@ class TenantIsolationArgs:
     @pulumi.getter(name="networkPolicy")
     def network_policy(self) -> Optional[_builtins.bool]:
         """
-        Create a NetworkPolicy that admits ingress only from namespaces labelled `kubespaces.io/tenant=<name>`, from the gateway namespace and from cluster DNS.
+        Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
         """
         return pulumi.get(self, "network_policy")
 

@@ -200,7 +200,7 @@ class TenantStatus(dict):
 
         :param Sequence['TenantCondition'] conditions: Conditions; includes `Ready`.
         :param _builtins.str message: Summary for people.
-        :param 'TenantStatusPhase' phase: Lifecycle phase, as the operator names it.
+        :param 'TenantStatusPhase' phase: Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
         """
         pulumi.set(__self__, "conditions", conditions)
         pulumi.set(__self__, "message", message)
@@ -226,7 +226,7 @@ class TenantStatus(dict):
     @pulumi.getter
     def phase(self) -> 'TenantStatusPhase':
         """
-        Lifecycle phase, as the operator names it.
+        Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
         """
         return pulumi.get(self, "phase")
 
