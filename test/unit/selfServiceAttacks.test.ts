@@ -60,7 +60,7 @@ const attacks: readonly Attack[] = [
   { attack: "a negative memory quota", args: { owner, resources: { memory: "-1Gi" } }, refused: ["resources.memory: must be greater than zero"] },
   { attack: "a zero default limit", args: { owner, limitRange: { defaultLimit: { cpu: "0" } } }, refused: ["limitRange.defaultLimit.cpu: must be greater than zero"] },
   { attack: "storage below the data volume", args: { owner, resources: { storage: "1Gi" } }, refused: ["resources.storage: 1Gi is less than the vCluster's data volumes request"] },
-  { attack: "a data volume above the storage quota", args: { owner, ...overrides({ controlPlane: { statefulSet: { persistence: { volumeClaim: { size: "500Gi" } } } } }) }, refused: ["resources.storage: 20Gi is less than the vCluster's data volumes request"] },
+  { attack: "a data volume above the storage quota", args: overrides({ controlPlane: { statefulSet: { persistence: { volumeClaim: { size: "500Gi" } } } } }), refused: ["resources.storage: 20Gi is less than the vCluster's data volumes request"] },
   { attack: "a pod count too small for the vCluster", args: { owner, resources: { pods: 1 } }, refused: ["resources.pods: 1 is less than the vCluster itself needs (2)"] },
   { attack: "a Secret count too small for the vCluster and its release history", args: { owner, resources: { secrets: 2 } }, refused: ["resources.secrets: 2 is less than the vCluster itself needs"] },
   { attack: "control-plane replicas beyond the CPU quota", args: { owner, resources: { cpu: "2" }, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: 3 } } } } } }, refused: ["resources.cpu: 2 is less than the limits of the vCluster's own containers"] },
