@@ -12,7 +12,7 @@ import {
   type ReadinessInputs,
   type ReadinessOutputs,
 } from "./readiness/readinessOperations";
-import { LEFTOVER_INPUT_KEYS, removeLeftovers, type LeftoverInputs } from "./cleanup/leftovers";
+import { LEFTOVER_INPUT_KEYS, removeLeftovers, removeStaleCertificateSecret, type LeftoverInputs } from "./cleanup/leftovers";
 import { changedKeys } from "../util/changedKeys";
 
 /** Where a resource operation reports progress, given the tenant's name. */
@@ -49,7 +49,10 @@ export function cleanupOperations(progress: ProgressSink): pulumi.dynamic.Resour
     async diff(_id, olds, news) {
       return { changes: changedKeys(olds, news, LEFTOVER_INPUT_KEYS).length > 0 };
     },
-    async update(_id, _olds, news) {
+    async update(_id, olds, news) {
+      // Exposure removed or moved: cert-manager leaves the old certificate's Secret (a private key).
+      const deleted = await removeStaleCertificateSecret(olds, news);
+      if (deleted.length > 0) progress(news.tenantName)(`removed ${deleted.join(", ")}`);
       return { outs: news };
     },
     async delete(_id, props) {

@@ -46,6 +46,18 @@ export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]>
   return deleted;
 }
 
+/**
+ * Deletes the certificate Secret of `olds` when `news` no longer names the same one (exposure
+ * removed, or the gateway namespace changed). Returns what it deleted.
+ */
+export async function removeStaleCertificateSecret(olds: LeftoverInputs, news: LeftoverInputs): Promise<string[]> {
+  const stale = olds.certificateSecret;
+  if (!stale || (stale.namespace === news.certificateSecret?.namespace && stale.name === news.certificateSecret?.name)) return [];
+  const core = hostKubeConfig(news.hostKubeconfig).makeApiClient(CoreV1Api);
+  const gone = await ignoringNotFound(() => core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name }));
+  return gone ? [`Secret ${stale.namespace}/${stale.name}`] : [];
+}
+
 /** Runs `remove`; true when it deleted something, false when it was already gone. */
 async function ignoringNotFound(remove: () => Promise<unknown>): Promise<boolean> {
   try {
