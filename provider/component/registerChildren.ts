@@ -1,15 +1,16 @@
 /**
- * Registers every child of a tenant in the order of its roles, each with the options its row of
- * the edge table gives. The only values added here are the ones that come from Pulumi: the host
- * kubeconfig and the Helm release's revision.
+ * Registers every child of a tenant in the edge table's creation order, each with the options its
+ * row gives. The only values added here are the ones that come from Pulumi: the host kubeconfig,
+ * the host identity the check recorded and the Helm release's revision.
  */
 import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
 import { childEdges, creationOrder } from "../graph/childEdges";
-import type { RenderedCleanup, RenderedReadiness } from "../render/lifecycleArgs";
+import type { RenderedCleanup, RenderedHostCheck, RenderedReadiness } from "../render/lifecycleArgs";
 import { childRoles, objectSlots, type ChildRole } from "../render/renderTenant";
 import type { TenantStructure } from "../model/tenantStructure";
-import type { LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
+import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
+import { hostCheckInputsSchema } from "../lifecycle/hostCheck/hostCheckSchema";
 import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
 import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
 import { fieldNames } from "../util/zodFields";
@@ -37,10 +38,11 @@ export interface TenantChildren {
   readonly readiness: ReadinessResource;
 }
 
-const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
-  (key): key is keyof RenderedReadiness => key !== "hostKubeconfig" && key !== "releaseRevision",
-);
-const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter((key): key is keyof RenderedCleanup => key !== "hostKubeconfig");
+// The inputs each lifecycle resource takes from the render: all but those from Pulumi.
+const FROM_PULUMI = new Set(["hostKubeconfig", "hostUid", "releaseRevision"]);
+const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter((key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key));
+const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter((key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key));
+const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter((key): key is keyof RenderedHostCheck => !FROM_PULUMI.has(key));
 
 /** Registers the children of the tenant in `context`. */
 export function registerChildren(context: ChildContext): TenantChildren {
@@ -57,16 +59,20 @@ export function registerChildren(context: ChildContext): TenantChildren {
 
 function registerLifecycleChild(context: ChildContext, role: ChildRole, opts: pulumi.CustomResourceOptions, byRole: RegisteredChildren): pulumi.Resource {
   const { name, rendered, hostKubeconfig } = context;
+  // The identity of the host, recorded by the check; the wait and the cleanup refuse another cluster.
+  const hostUid = () => (byRole.get("host-check") as HostCheckResource).hostUid;
   switch (role) {
+    case "host-check":
+      return context.lifecycle.hostCheck(`${name}-host-check`, { ...fieldsOf(pick(rendered, (r) => r.hostCheck), HOST_CHECK_FIELDS), hostKubeconfig }, opts);
     case "cleanup":
-      return context.lifecycle.cleanup(`${name}-cleanup`, { ...fieldsOf(pick(rendered, (r) => r.cleanup), CLEANUP_FIELDS), hostKubeconfig }, opts);
+      return context.lifecycle.cleanup(`${name}-cleanup`, { ...fieldsOf(pick(rendered, (r) => r.cleanup), CLEANUP_FIELDS), hostKubeconfig, hostUid: hostUid() }, opts);
     case "vcluster":
       return registerHelmRelease(context, opts);
     case "readiness": {
       // A new release revision changes this input, so that the wait runs again.
       const releaseRevision = (byRole.get("vcluster") as k8s.helm.v3.Release).status.revision.apply(String);
       const fields = fieldsOf(pick(rendered, (r) => r.readiness), READINESS_FIELDS);
-      return context.lifecycle.readiness(`${name}-readiness`, { ...fields, hostKubeconfig, releaseRevision }, opts);
+      return context.lifecycle.readiness(`${name}-readiness`, { ...fields, hostKubeconfig, releaseRevision, hostUid: hostUid() }, opts);
     }
     default:
       throw new Error(`kubespaces: no registration for child ${role}`);

@@ -23,14 +23,17 @@ export type EdgeTable = Partial<Record<ChildRole, ChildEdges>>;
 type Rule = Omit<ChildEdges, "parent">;
 
 // Why each edge exists:
+// - namespace: the host check refuses a namespace that is not the tenant's before it is created.
 // - quota, LimitRange, NetworkPolicy: live in the namespace, so they need it and go with it.
 // - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
 // - cleanup: created after the namespace, deleted before it; the release and the certificate
 //   depend on it, so its delete (removing what they leave) runs after theirs.
 // - vcluster: its pods must schedule under the quota, LimitRange and NetworkPolicy.
-// - readiness: waits for the release.
+// - readiness: waits for the release; it also depends on the other leaves (the Gateway objects), so
+//   that a destroy deletes it first and its check of the host stops a destroy on the wrong cluster.
 const RULES: Record<ChildRole, Rule> = {
-  namespace: { dependsOn: [] },
+  "host-check": { dependsOn: [] },
+  namespace: { dependsOn: ["host-check"] },
   quota: { dependsOn: ["namespace"], deletedWith: "namespace" },
   "limit-range": { dependsOn: ["namespace"], deletedWith: "namespace" },
   "network-policy": { dependsOn: ["namespace"], deletedWith: "namespace" },
@@ -40,7 +43,7 @@ const RULES: Record<ChildRole, Rule> = {
   "apps-certificate": { dependsOn: ["cleanup"] },
   "apps-listener-set": { dependsOn: ["apps-certificate"] },
   vcluster: { dependsOn: ["quota", "limit-range", "network-policy", "cleanup"] },
-  readiness: { dependsOn: ["vcluster"] },
+  readiness: { dependsOn: ["vcluster", "api-route", "apps-listener-set"] },
 };
 
 /** The edge table of a tenant whose children are `roles`; edges to absent children are dropped. */

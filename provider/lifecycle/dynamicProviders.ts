@@ -4,7 +4,7 @@
  * small and free of captured modules, the resources' providers only `require` this module by its
  * package name (`@kubespaces/pulumi/dynamic-providers`) and forward each call here.
  */
-import { cleanupOperations, readinessOperations, type ProgressSink } from "./resourceOperations";
+import { cleanupOperations, hostCheckOperations, readinessOperations, type ProgressSink } from "./resourceOperations";
 
 // Dynamic providers run outside the engine's logging: progress goes to stderr, which the CLI
 // shows as diagnostics.
@@ -15,3 +15,6 @@ export const readinessProvider = readinessOperations(toStderr);
 
 /** The dynamic TenantCleanup provider. */
 export const cleanupProvider = cleanupOperations(toStderr);
+
+/** The dynamic TenantHostCheck provider. */
+export const hostCheckProvider = hostCheckOperations();

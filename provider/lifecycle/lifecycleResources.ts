@@ -1,15 +1,16 @@
 /**
- * The two resources a Tenant needs beyond Kubernetes objects: the readiness wait and the teardown
- * cleanup. A TypeScript program gets them as dynamic resources; the provider plugin, where dynamic
+ * The resources a Tenant needs beyond Kubernetes objects: the host check before the namespace, the
+ * readiness wait and the teardown cleanup. A TypeScript program gets them as dynamic resources; the provider plugin, where dynamic
  * providers cannot load (pulumi/pulumi#5455), uses custom resources it serves itself. Their output
  * and secret lists come from the zod schemas of their properties.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_READINESS_NAME, indexToken } from "../model/tokens";
+import { PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_HOST_CHECK_NAME, TENANT_READINESS_NAME, indexToken } from "../model/tokens";
 import { fieldNames, secretFieldNames } from "../util/zodFields";
 import { leftoverInputsSchema, type LeftoverInputs } from "./cleanup/cleanupSchema";
 import { forwardingProvider } from "./forwardingProvider";
+import { hostCheckInputsSchema, hostCheckResultSchema, type HostCheckInputs, type HostCheckResult } from "./hostCheck/hostCheckSchema";
 import { readinessInputsSchema, readinessResultSchema, type ReadinessInputs, type ReadinessResult } from "./readiness/readinessSchema";
 
 /** Inputs of a lifecycle resource: each may be an Output. */
@@ -20,11 +21,19 @@ export type ReadinessArgs = InputsOf<ReadinessInputs>;
 /** Inputs of the cleanup resource. */
 export type CleanupArgs = InputsOf<LeftoverInputs>;
 
+/** Inputs of the host check resource. */
+export type HostCheckArgs = InputsOf<HostCheckInputs>;
+
+/** The host check as the Tenant reads it: the recorded identity of the host. */
+export type HostCheckResource = pulumi.Resource & { readonly [K in keyof HostCheckResult]: pulumi.Output<HostCheckResult[K]> };
+
 /** The readiness resource as the Tenant reads it: one Output per result field. */
 export type ReadinessResource = pulumi.Resource & { readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]> };
 
 /** Factories of the readiness and cleanup resources. */
 export interface LifecycleResources {
+  /** Creates the host check. */
+  hostCheck(name: string, args: HostCheckArgs, opts: pulumi.CustomResourceOptions): HostCheckResource;
   /** Creates the readiness resource. */
   readiness(name: string, args: ReadinessArgs, opts: pulumi.CustomResourceOptions): ReadinessResource;
   /** Creates the cleanup resource. */
@@ -44,6 +53,11 @@ const READINESS: LifecycleKind = {
   secrets: [...secretFieldNames(readinessInputsSchema), ...secretFieldNames(readinessResultSchema)],
 };
 const CLEANUP: LifecycleKind = { name: TENANT_CLEANUP_NAME, secrets: secretFieldNames(leftoverInputsSchema) };
+const HOST_CHECK: LifecycleKind = {
+  name: TENANT_HOST_CHECK_NAME,
+  results: hostCheckResultSchema,
+  secrets: [...secretFieldNames(hostCheckInputsSchema), ...secretFieldNames(hostCheckResultSchema)],
+};
 
 /** The inputs, plus an unknown placeholder for each output so that the engine fills it in. */
 function propertiesOf(kind: LifecycleKind, args: object): pulumi.Inputs {
@@ -60,6 +74,7 @@ class DynamicLifecycleResource extends pulumi.dynamic.Resource {}
 
 const readinessProvider = forwardingProvider("readinessProvider");
 const cleanupProvider = forwardingProvider("cleanupProvider");
+const hostCheckProvider = forwardingProvider("hostCheckProvider");
 
 /** Dynamic resources, for TypeScript programs. */
 export const dynamicLifecycleResources: LifecycleResources = {
@@ -67,6 +82,8 @@ export const dynamicLifecycleResources: LifecycleResources = {
     new DynamicLifecycleResource(readinessProvider, name, propertiesOf(READINESS, args), optionsOf(READINESS, opts), PACKAGE_NAME, READINESS.name) as unknown as ReadinessResource,
   cleanup: (name, args, opts) =>
     new DynamicLifecycleResource(cleanupProvider, name, propertiesOf(CLEANUP, args), optionsOf(CLEANUP, opts), PACKAGE_NAME, CLEANUP.name),
+  hostCheck: (name, args, opts) =>
+    new DynamicLifecycleResource(hostCheckProvider, name, propertiesOf(HOST_CHECK, args), optionsOf(HOST_CHECK, opts), PACKAGE_NAME, HOST_CHECK.name) as unknown as HostCheckResource,
 };
 
 /** A custom resource of the provider plugin (the SDK's class is abstract). */
@@ -79,5 +96,6 @@ export function pluginLifecycleResources(version: string): LifecycleResources {
   return {
     readiness: (name, args, opts) => custom(READINESS, name, args, opts) as unknown as ReadinessResource,
     cleanup: (name, args, opts) => custom(CLEANUP, name, args, opts),
+    hostCheck: (name, args, opts) => custom(HOST_CHECK, name, args, opts) as unknown as HostCheckResource,
   };
 }

@@ -14,6 +14,12 @@ import {
 } from "./readiness/readinessOperations";
 import { LEFTOVER_INPUT_KEYS, removeLeftovers, removeStaleCertificateSecret, type LeftoverInputs } from "./cleanup/leftovers";
 import { changedKeys } from "../util/changedKeys";
+import { fieldNames } from "../util/zodFields";
+import { checkNewHost, recheckHost } from "./hostCheck/hostCheckOperations";
+import { hostCheckInputsSchema, type HostCheckInputs, type HostCheckOutputs } from "./hostCheck/hostCheckSchema";
+import { assertSameHost } from "./hostIdentity";
+
+const HOST_CHECK_INPUT_KEYS = fieldNames(hostCheckInputsSchema);
 
 /** Where a resource operation reports progress, given the tenant's name. */
 export type ProgressSink = (tenant: string) => (message: string) => void;
@@ -37,6 +43,11 @@ export function readinessOperations(progress: ProgressSink): pulumi.dynamic.Reso
       // No id tells the engine the resource is gone, so that the next `up` waits again.
       return outs ? { id, props: outs } : {};
     },
+    // Readiness depends on every other child, so a destroy deletes it first: checking the host here
+    // stops a destroy pointed at another cluster before anything is deleted.
+    async delete(_id, props) {
+      await assertSameHost(props.tenantName, "delete", props.hostUid, props.hostKubeconfig);
+    },
   };
 }
 
@@ -58,6 +69,21 @@ export function cleanupOperations(progress: ProgressSink): pulumi.dynamic.Resour
     async delete(_id, props) {
       const deleted = await removeLeftovers(props);
       if (deleted.length > 0) progress(props.tenantName)(`removed ${deleted.join(", ")}`);
+    },
+  };
+}
+
+/** Refuses a namespace that is not the tenant's and records the host's identity, before the namespace exists. */
+export function hostCheckOperations(): pulumi.dynamic.ResourceProvider<HostCheckInputs, HostCheckOutputs> {
+  return {
+    async create(inputs) {
+      return { id: `${inputs.namespace}/${inputs.tenantName}`, outs: await checkNewHost(inputs) };
+    },
+    async diff(_id, olds, news) {
+      return { changes: changedKeys(olds, news, HOST_CHECK_INPUT_KEYS).length > 0 };
+    },
+    async update(_id, olds, news) {
+      return { outs: await recheckHost(olds, news) };
     },
   };
 }

@@ -17,6 +17,10 @@ export const TENANT_TOKEN = indexToken(TENANT_NAME);
 export const TENANT_READINESS_NAME = "TenantReadiness";
 /** Name of the cleanup resource, likewise. */
 export const TENANT_CLEANUP_NAME = "TenantCleanup";
+/** Name of the host check resource, likewise. */
+export const TENANT_HOST_CHECK_NAME = "TenantHostCheck";
+/** Type token of the host check custom resource the provider plugin serves. */
+export const TENANT_HOST_CHECK_TOKEN = indexToken(TENANT_HOST_CHECK_NAME);
 /** Type token of the readiness custom resource the provider plugin serves. */
 export const TENANT_READINESS_TOKEN = indexToken(TENANT_READINESS_NAME);
 /** Type token of the cleanup custom resource the provider plugin serves. */

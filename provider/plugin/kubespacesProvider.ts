@@ -11,9 +11,10 @@ import type { TenantArgs } from "../generated/tenantTypes";
 import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
 import { pluginLifecycleResources } from "../lifecycle/lifecycleResources";
 import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
-import { cleanupOperations, readinessOperations, type ProgressSink } from "../lifecycle/resourceOperations";
+import { hostCheckInputsSchema } from "../lifecycle/hostCheck/hostCheckSchema";
+import { cleanupOperations, hostCheckOperations, readinessOperations, type ProgressSink } from "../lifecycle/resourceOperations";
 import { TENANT_OUTPUT_NAMES } from "../model/tenantOutputsSchema";
-import { TENANT_CLEANUP_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
+import { TENANT_CLEANUP_TOKEN, TENANT_HOST_CHECK_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
 import { unwrapSecrets } from "./secretInputs";
 
 const typeOf = (urn: string): string => urn.split("::")[2]?.split("$").pop() ?? "";
@@ -31,6 +32,7 @@ const toResource =
 const CUSTOM_RESOURCES = {
   [TENANT_READINESS_TOKEN]: { operations: readinessOperations, inputs: readinessInputsSchema },
   [TENANT_CLEANUP_TOKEN]: { operations: cleanupOperations, inputs: leftoverInputsSchema },
+  [TENANT_HOST_CHECK_TOKEN]: { operations: hostCheckOperations, inputs: hostCheckInputsSchema },
 } as const;
 
 function customResource(urn: string) {

@@ -1,19 +1,28 @@
 /**
- * What the readiness wait and the teardown cleanup need to know about a tenant, derived here like
- * every other rendered value. The component adds only what comes from Pulumi: the host kubeconfig
- * and the release revision.
+ * What the host check, the readiness wait and the teardown cleanup need to know about a tenant,
+ * derived here like every other rendered value. The component adds only what comes from Pulumi:
+ * the host kubeconfig, the host identity the check recorded and the release revision.
  */
 import type { LeftoverInputs } from "../lifecycle/cleanup/cleanupSchema";
+import type { HostCheckInputs } from "../lifecycle/hostCheck/hostCheckSchema";
 import type { ReadinessInputs } from "../lifecycle/readiness/readinessSchema";
 import { appsCertificateSecretName } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
 import { kubeconfigServerUrl } from "./vclusterValues";
 
 /** The readiness resource's inputs that follow from the spec. */
-export type RenderedReadiness = Omit<ReadinessInputs, "hostKubeconfig" | "releaseRevision">;
+export type RenderedReadiness = Omit<ReadinessInputs, "hostKubeconfig" | "releaseRevision" | "hostUid">;
 
 /** The cleanup resource's inputs that follow from the spec. */
-export type RenderedCleanup = Omit<LeftoverInputs, "hostKubeconfig">;
+export type RenderedCleanup = Omit<LeftoverInputs, "hostKubeconfig" | "hostUid">;
+
+/** The host check's inputs that follow from the spec. */
+export type RenderedHostCheck = Omit<HostCheckInputs, "hostKubeconfig">;
+
+/** Renders what the host check looks at. */
+export function renderHostCheck(spec: TenantSpec): RenderedHostCheck {
+  return { tenantName: spec.name, namespace: spec.namespace };
+}
 
 /** Renders the readiness wait's target and limits. */
 export function renderReadiness(spec: TenantSpec): RenderedReadiness {

@@ -8,7 +8,7 @@ import type { ExposedTenantSpec, TenantSpec } from "../model/tenantSpec";
 import { apiRouteType, API_REFERENCE_GRANT_TYPE, renderApiReferenceGrant, renderApiRoute } from "./apiRoute";
 import { APPS_CERTIFICATE_TYPE, APPS_LISTENER_SET_TYPE, renderAppsCertificate, renderAppsListenerSet } from "./appsListener";
 import { renderHelmRelease, type RenderedHelmRelease } from "./helmRelease";
-import { renderCleanup, renderReadiness, type RenderedCleanup, type RenderedReadiness } from "./lifecycleArgs";
+import { renderCleanup, renderHostCheck, renderReadiness, type RenderedCleanup, type RenderedHostCheck, type RenderedReadiness } from "./lifecycleArgs";
 import { LIMIT_RANGE_TYPE, renderLimitRange } from "./limitRange";
 import type { Manifest, TypeMeta } from "./manifest";
 import { NAMESPACE_TYPE, renderNamespace } from "./namespace";
@@ -28,7 +28,7 @@ export type ObjectRole =
   | "apps-listener-set";
 
 /** The role of every child of a Tenant: its Kubernetes objects, the release and the lifecycle resources. */
-export type ChildRole = ObjectRole | "cleanup" | "vcluster" | "readiness";
+export type ChildRole = "host-check" | ObjectRole | "cleanup" | "vcluster" | "readiness";
 
 /** A child that is a Kubernetes object, before rendering: what it is and whether a CRD serves its kind. */
 export interface ObjectSlot extends TypeMeta {
@@ -52,6 +52,8 @@ export interface RenderedTenant {
   readonly objects: readonly RenderedObject[];
   /** The vCluster release. */
   readonly helmRelease: RenderedHelmRelease;
+  /** What the host check looks at. */
+  readonly hostCheck: RenderedHostCheck;
   /** What the readiness wait follows. */
   readonly readiness: RenderedReadiness;
   /** Where the teardown cleanup looks. */
@@ -91,7 +93,7 @@ export function objectSlots(structure: TenantStructure): ObjectSlot[] {
 
 /** Every child role of a tenant of this structure, in creation order. */
 export function childRoles(structure: TenantStructure): ChildRole[] {
-  return [...objectSlots(structure).map((slot) => slot.role), "cleanup", "vcluster", "readiness"];
+  return ["host-check", ...objectSlots(structure).map((slot) => slot.role), "cleanup", "vcluster", "readiness"];
 }
 
 /** Renders every object and value of the tenant described by `spec`. */
@@ -100,6 +102,7 @@ export function renderTenant(spec: TenantSpec): RenderedTenant {
   return {
     objects: OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({ role: kind.role, manifest: kind.render(spec) })),
     helmRelease: renderHelmRelease(spec),
+    hostCheck: renderHostCheck(spec),
     readiness: renderReadiness(spec),
     cleanup: renderCleanup(spec),
     outputs: renderOutputs(spec),

@@ -4,9 +4,10 @@
  */
 import { z } from "zod";
 import { readinessInputsSchema, readinessResultSchema } from "../lifecycle/readiness/readinessSchema";
-import { TENANT_NAME, PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_CLEANUP_TOKEN, TENANT_READINESS_NAME, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
+import { TENANT_NAME, PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_CLEANUP_TOKEN, TENANT_HOST_CHECK_NAME, TENANT_HOST_CHECK_TOKEN, TENANT_READINESS_NAME, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
 import { tenantArgsSchema } from "../model/tenantArgsSchema";
 import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
+import { hostCheckInputsSchema, hostCheckResultSchema } from "../lifecycle/hostCheck/hostCheckSchema";
 import { tenantOutputsSchema } from "../model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";
@@ -31,6 +32,7 @@ export function packageSchema(version: string): PulumiPackageSchema {
       [TENANT_TOKEN]: tenantResource(types),
       [TENANT_READINESS_TOKEN]: readinessResource(types),
       [TENANT_CLEANUP_TOKEN]: cleanupResource(types),
+      [TENANT_HOST_CHECK_TOKEN]: hostCheckResource(types),
     },
     types,
     language: {
@@ -77,4 +79,10 @@ function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
   const description =
     "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.";
   return resourceOf(types, TENANT_CLEANUP_NAME, description, leftoverInputsSchema, leftoverInputsSchema);
+}
+
+function hostCheckResource(types: Record<string, PulumiType>): PulumiResource {
+  const description =
+    "Before the tenant's namespace is created: refuses a namespace that exists and is not the tenant's, and records the host cluster's identity, which the readiness wait and the cleanup check. Created by Tenant.";
+  return resourceOf(types, TENANT_HOST_CHECK_NAME, description, hostCheckInputsSchema, hostCheckInputsSchema.extend(hostCheckResultSchema.shape));
 }

@@ -12,7 +12,13 @@ const FULL = childRoles({ tlsRouteVersion: "v1", networkPolicy: true });
 type OrderRule = readonly [before: ChildRole, after: ChildRole, why: string];
 
 const ORDER_RULES: readonly OrderRule[] = [
-  ...FULL.filter((role) => role !== "namespace").map((role): OrderRule => ["namespace", role, "the namespace comes first and goes last"]),
+  ["host-check", "namespace", "the host check refuses a namespace that is not the tenant's before it is created"],
+  ...FULL.filter((role) => !["host-check", "namespace"].includes(role)).map(
+    (role): OrderRule => ["namespace", role, "the namespace comes before every object in it, and goes last"],
+  ),
+  ...FULL.filter((role) => role !== "readiness").map(
+    (role): OrderRule => [role, "readiness", "readiness is deleted first, so that its host check stops a destroy on another cluster"],
+  ),
   ["quota", "vcluster", "the release's pods schedule under the quota"],
   ["limit-range", "vcluster", "the release's pods get the LimitRange defaults"],
   ["network-policy", "vcluster", "the release starts fenced"],

@@ -42,6 +42,7 @@ describe("Tenant graph", () => {
         "kubernetes:helm.sh/v3:Release team-atlas-vcluster",
         "pulumi-nodejs:dynamic/kubespaces:TenantCleanup team-atlas-cleanup",
         "pulumi-nodejs:dynamic/kubespaces:TenantReadiness team-atlas-readiness",
+        "pulumi-nodejs:dynamic/kubespaces:TenantHostCheck team-atlas-host-check",
       ].sort(),
     );
     const children = registeredUrns().filter((urn) => !urn.endsWith("::team-atlas"));
@@ -93,6 +94,14 @@ describe("Tenant graph", () => {
       timeoutSeconds: 600,
       releaseRevision: "1",
     });
+  });
+
+  it("hands the host identity the check recorded to the readiness wait and the cleanup", async () => {
+    new Tenant("team-atlas", { owner: "a" });
+    await settle();
+    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({ tenantName: "team-atlas", namespace: "kubespaces-tenant-team-atlas" });
+    expect(byName("team-atlas-readiness")?.inputs.hostUid).toBe("uid-of-kube-system");
+    expect(byName("team-atlas-cleanup")?.inputs.hostUid).toBe("uid-of-kube-system");
   });
 
   it("takes a local chart path without repository or version", async () => {

@@ -7,6 +7,7 @@
 import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
 import { fieldNames } from "../../util/zodFields";
 import { hostKubeConfig } from "../hostAccess";
+import { assertSameHost } from "../hostIdentity";
 import { leftoverInputsSchema, type LeftoverInputs } from "./cleanupSchema";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "./vclusterMarker";
 
@@ -20,6 +21,7 @@ export const dataVolumeClaims = (release: string): string[] => [`data-${release}
 
 /** Deletes every leftover of the tenant; objects already gone are fine. Returns what it deleted. */
 export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]> {
+  await assertSameHost(inputs.tenantName, "clean up after", inputs.hostUid, inputs.hostKubeconfig);
   const config = hostKubeConfig(inputs.hostKubeconfig);
   const core = config.makeApiClient(CoreV1Api);
   const scheduling = config.makeApiClient(SchedulingV1Api);
@@ -53,6 +55,7 @@ export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]>
 export async function removeStaleCertificateSecret(olds: LeftoverInputs, news: LeftoverInputs): Promise<string[]> {
   const stale = olds.certificateSecret;
   if (!stale || (stale.namespace === news.certificateSecret?.namespace && stale.name === news.certificateSecret?.name)) return [];
+  await assertSameHost(news.tenantName, "clean up after", olds.hostUid, news.hostKubeconfig);
   const core = hostKubeConfig(news.hostKubeconfig).makeApiClient(CoreV1Api);
   const gone = await ignoringNotFound(() => core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name }));
   return gone ? [`Secret ${stale.namespace}/${stale.name}`] : [];

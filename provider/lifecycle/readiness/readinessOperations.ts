@@ -5,6 +5,7 @@
 import { KUBECONFIG_SECRET_KEY, kubeconfigSecretName } from "../../model/names";
 import { fieldNames } from "../../util/zodFields";
 import { hostKubeConfig } from "../hostAccess";
+import { assertSameHost } from "../hostIdentity";
 import { kubeObjectStream, type RequestCounter } from "./kubeObjectStream";
 import { kubeconfigFromSecret } from "./readinessState";
 import { tenantKubeconfig } from "./tenantKubeconfig";
@@ -18,6 +19,7 @@ export const REPLACE_ON_CHANGE: readonly (keyof ReadinessInputs)[] = ["namespace
 
 /** Waits for the virtual cluster and returns the resource's outputs. */
 export async function awaitTenantReady(inputs: ReadinessInputs, onProgress: (message: string) => void): Promise<ReadinessOutputs> {
+  await assertSameHost(inputs.tenantName, "wait for", inputs.hostUid, inputs.hostKubeconfig);
   const counter: RequestCounter = { requests: 0 };
   const stream = kubeObjectStream(hostKubeConfig(inputs.hostKubeconfig), counter);
   const ready = await waitForReady(stream, inputs, { timeoutMs: inputs.timeoutSeconds * 1000, onProgress });
@@ -35,6 +37,7 @@ export async function awaitTenantReady(inputs: ReadinessInputs, onProgress: (mes
  * engine drops the resource and the next `up` waits again.
  */
 export async function rereadTenantKubeconfig(outputs: ReadinessOutputs): Promise<ReadinessOutputs | undefined> {
+  await assertSameHost(outputs.tenantName, "refresh", outputs.hostUid, outputs.hostKubeconfig);
   const stream = kubeObjectStream(hostKubeConfig(outputs.hostKubeconfig));
   const secretName = kubeconfigSecretName(outputs.releaseName);
   const { object } = await stream.list({ kind: "Secret", namespace: outputs.namespace, name: secretName });

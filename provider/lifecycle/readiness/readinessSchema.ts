@@ -13,6 +13,7 @@ export const readinessInputsSchema = z.object({
   timeoutSeconds: z.number().positive().describe("Seconds to wait before failing."),
   hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
   releaseRevision: z.string().optional().describe("Changes whenever the Helm release changes, so that the wait runs again."),
+  hostUid: z.string().optional().describe("Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster."),
 });
 
 /** Outputs of the readiness resource, besides its inputs. */

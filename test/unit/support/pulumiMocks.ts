@@ -5,7 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ReadinessResult } from "../../../provider/lifecycle/readiness/readinessSchema";
-import { TENANT_READINESS_NAME } from "../../../provider/model/tokens";
+import type { HostCheckResult } from "../../../provider/lifecycle/hostCheck/hostCheckSchema";
+import { TENANT_HOST_CHECK_NAME, TENANT_READINESS_NAME } from "../../../provider/model/tokens";
 
 /** A resource as the mocks saw it. */
 export interface Registered {
@@ -31,6 +32,10 @@ export const registeredEdges = new Map<string, RegisteredEdges>();
 /** Outputs that real providers compute and the component reads. */
 function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, unknown> {
   if (args.type === "kubernetes:helm.sh/v3:Release") return { status: { revision: 1, status: "deployed" } };
+  if (args.type.endsWith(`:${TENANT_HOST_CHECK_NAME}`)) {
+    const result: HostCheckResult = { hostUid: "uid-of-kube-system" };
+    return result;
+  }
   if (args.type.endsWith(`:${TENANT_READINESS_NAME}`)) {
     const result: ReadinessResult = { kubeconfig: "apiVersion: v1\nkind: Config\n", readyAt: "2026-11-30T00:00:00.000Z", waitedMs: 1500, apiRequests: 4 };
     return result;

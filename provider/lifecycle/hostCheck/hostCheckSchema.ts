@@ -1,0 +1,21 @@
+/** Inputs and outputs of the TenantHostCheck resource: one definition for its types and schema.json. */
+import { z } from "zod";
+
+/** What the host check looks at. */
+export const hostCheckInputsSchema = z.object({
+  tenantName: z.string().min(1).describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
+  namespace: z.string().min(1).describe("Tenant namespace."),
+  hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
+});
+
+/** What the host check records. */
+export const hostCheckResultSchema = z.object({
+  hostUid: z.string().describe("UID of the host cluster's kube-system namespace when the tenant was created: its identity."),
+});
+
+/** Inputs of the host check. */
+export type HostCheckInputs = z.infer<typeof hostCheckInputsSchema>;
+/** What the host check adds to its inputs. */
+export type HostCheckResult = z.infer<typeof hostCheckResultSchema>;
+/** Outputs of the host check: its inputs and the recorded identity. */
+export type HostCheckOutputs = HostCheckInputs & HostCheckResult;
