@@ -25,6 +25,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Tenant{}
 	case "kubespaces:index:TenantCleanup":
 		r = &TenantCleanup{}
+	case "kubespaces:index:TenantHostCheck":
+		r = &TenantHostCheck{}
 	case "kubespaces:index:TenantReadiness":
 		r = &TenantReadiness{}
 	default:

@@ -20,6 +20,8 @@ type TenantCleanup struct {
 	CertificateSecret CertificateSecretRefPtrOutput `pulumi:"certificateSecret"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrOutput `pulumi:"hostKubeconfig"`
+	// Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
+	HostUid pulumi.StringPtrOutput `pulumi:"hostUid"`
 	// Tenant namespace.
 	Namespace pulumi.StringOutput `pulumi:"namespace"`
 	// Helm release name of the vCluster.
@@ -88,6 +90,8 @@ type tenantCleanupArgs struct {
 	CertificateSecret *CertificateSecretRef `pulumi:"certificateSecret"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
+	// Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
+	HostUid *string `pulumi:"hostUid"`
 	// Tenant namespace.
 	Namespace string `pulumi:"namespace"`
 	// Helm release name of the vCluster.
@@ -102,6 +106,8 @@ type TenantCleanupArgs struct {
 	CertificateSecret CertificateSecretRefPtrInput
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrInput
+	// Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
+	HostUid pulumi.StringPtrInput
 	// Tenant namespace.
 	Namespace pulumi.StringInput
 	// Helm release name of the vCluster.
@@ -205,6 +211,11 @@ func (o TenantCleanupOutput) CertificateSecret() CertificateSecretRefPtrOutput {
 // Host kubeconfig; absent means the ambient one.
 func (o TenantCleanupOutput) HostKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantCleanup) pulumi.StringPtrOutput { return v.HostKubeconfig }).(pulumi.StringPtrOutput)
+}
+
+// Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
+func (o TenantCleanupOutput) HostUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantCleanup) pulumi.StringPtrOutput { return v.HostUid }).(pulumi.StringPtrOutput)
 }
 
 // Tenant namespace.

@@ -20,6 +20,8 @@ type TenantReadiness struct {
 	ApiRequests pulumi.Float64Output `pulumi:"apiRequests"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrOutput `pulumi:"hostKubeconfig"`
+	// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
+	HostUid pulumi.StringPtrOutput `pulumi:"hostUid"`
 	// The tenant's kubeconfig, pointed at its API URL.
 	Kubeconfig pulumi.StringOutput `pulumi:"kubeconfig"`
 	// Namespace of the vCluster release.
@@ -105,6 +107,8 @@ func (TenantReadinessState) ElementType() reflect.Type {
 type tenantReadinessArgs struct {
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
+	// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
+	HostUid *string `pulumi:"hostUid"`
 	// Namespace of the vCluster release.
 	Namespace string `pulumi:"namespace"`
 	// Helm release name of the vCluster.
@@ -123,6 +127,8 @@ type tenantReadinessArgs struct {
 type TenantReadinessArgs struct {
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrInput
+	// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
+	HostUid pulumi.StringPtrInput
 	// Namespace of the vCluster release.
 	Namespace pulumi.StringInput
 	// Helm release name of the vCluster.
@@ -232,6 +238,11 @@ func (o TenantReadinessOutput) ApiRequests() pulumi.Float64Output {
 // Host kubeconfig; absent means the ambient one.
 func (o TenantReadinessOutput) HostKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantReadiness) pulumi.StringPtrOutput { return v.HostKubeconfig }).(pulumi.StringPtrOutput)
+}
+
+// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
+func (o TenantReadinessOutput) HostUid() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantReadiness) pulumi.StringPtrOutput { return v.HostUid }).(pulumi.StringPtrOutput)
 }
 
 // The tenant's kubeconfig, pointed at its API URL.

@@ -10,6 +10,7 @@ from ._enums import *
 from .provider import *
 from .tenant import *
 from .tenant_cleanup import *
+from .tenant_host_check import *
 from .tenant_readiness import *
 from ._inputs import *
 from . import outputs
@@ -23,6 +24,7 @@ _utilities.register(
   "classes": {
    "kubespaces:index:Tenant": "Tenant",
    "kubespaces:index:TenantCleanup": "TenantCleanup",
+   "kubespaces:index:TenantHostCheck": "TenantHostCheck",
    "kubespaces:index:TenantReadiness": "TenantReadiness"
   }
  }

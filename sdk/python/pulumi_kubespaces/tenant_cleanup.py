@@ -25,7 +25,8 @@ class TenantCleanupArgs:
                  release_name: pulumi.Input[_builtins.str],
                  tenant_name: pulumi.Input[_builtins.str],
                  certificate_secret: pulumi.Input[Optional['CertificateSecretRefArgs']] = None,
-                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None):
+                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_uid: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a TenantCleanup resource.
 
@@ -34,6 +35,7 @@ class TenantCleanupArgs:
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name.
         :param pulumi.Input['CertificateSecretRefArgs'] certificate_secret: Secret of the apps certificate, when exposed; cert-manager does not delete it with the Certificate.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
+        :param pulumi.Input[_builtins.str] host_uid: Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
         """
         pulumi.set(__self__, "namespace", namespace)
         pulumi.set(__self__, "release_name", release_name)
@@ -42,6 +44,8 @@ class TenantCleanupArgs:
             pulumi.set(__self__, "certificate_secret", certificate_secret)
         if host_kubeconfig is not None:
             pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
+        if host_uid is not None:
+            pulumi.set(__self__, "host_uid", host_uid)
 
     @_builtins.property
     @pulumi.getter
@@ -103,6 +107,18 @@ class TenantCleanupArgs:
     def host_kubeconfig(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "host_kubeconfig", value)
 
+    @_builtins.property
+    @pulumi.getter(name="hostUid")
+    def host_uid(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
+        """
+        return pulumi.get(self, "host_uid")
+
+    @host_uid.setter
+    def host_uid(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host_uid", value)
+
 
 @pulumi.type_token("kubespaces:index:TenantCleanup")
 class TenantCleanup(pulumi.CustomResource):
@@ -112,6 +128,7 @@ class TenantCleanup(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  certificate_secret: pulumi.Input[Optional[Union['CertificateSecretRefArgs', 'CertificateSecretRefArgsDict']]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  tenant_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -123,6 +140,7 @@ class TenantCleanup(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['CertificateSecretRefArgs', 'CertificateSecretRefArgsDict']] certificate_secret: Secret of the apps certificate, when exposed; cert-manager does not delete it with the Certificate.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
+        :param pulumi.Input[_builtins.str] host_uid: Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
         :param pulumi.Input[_builtins.str] namespace: Tenant namespace.
         :param pulumi.Input[_builtins.str] release_name: Helm release name of the vCluster.
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name.
@@ -153,6 +171,7 @@ class TenantCleanup(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  certificate_secret: pulumi.Input[Optional[Union['CertificateSecretRefArgs', 'CertificateSecretRefArgsDict']]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  tenant_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -167,6 +186,7 @@ class TenantCleanup(pulumi.CustomResource):
 
             __props__.__dict__["certificate_secret"] = certificate_secret
             __props__.__dict__["host_kubeconfig"] = None if host_kubeconfig is None else pulumi.Output.secret(host_kubeconfig)
+            __props__.__dict__["host_uid"] = host_uid
             if namespace is None and not opts.urn:
                 raise TypeError("Missing required property 'namespace'")
             __props__.__dict__["namespace"] = namespace
@@ -202,6 +222,7 @@ class TenantCleanup(pulumi.CustomResource):
 
         __props__.__dict__["certificate_secret"] = None
         __props__.__dict__["host_kubeconfig"] = None
+        __props__.__dict__["host_uid"] = None
         __props__.__dict__["namespace"] = None
         __props__.__dict__["release_name"] = None
         __props__.__dict__["tenant_name"] = None
@@ -222,6 +243,14 @@ class TenantCleanup(pulumi.CustomResource):
         Host kubeconfig; absent means the ambient one.
         """
         return pulumi.get(self, "host_kubeconfig")
+
+    @_builtins.property
+    @pulumi.getter(name="hostUid")
+    def host_uid(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Identity of the host recorded when the tenant was created; the cleanup refuses another cluster.
+        """
+        return pulumi.get(self, "host_uid")
 
     @_builtins.property
     @pulumi.getter

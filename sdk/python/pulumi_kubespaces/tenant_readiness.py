@@ -25,6 +25,7 @@ class TenantReadinessArgs:
                  tenant_name: pulumi.Input[_builtins.str],
                  timeout_seconds: pulumi.Input[_builtins.float],
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  release_revision: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a TenantReadiness resource.
@@ -35,6 +36,7 @@ class TenantReadinessArgs:
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name; names the kubeconfig's cluster, context and user.
         :param pulumi.Input[_builtins.float] timeout_seconds: Seconds to wait before failing.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
+        :param pulumi.Input[_builtins.str] host_uid: Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
         :param pulumi.Input[_builtins.str] release_revision: Changes whenever the Helm release changes, so that the wait runs again.
         """
         pulumi.set(__self__, "namespace", namespace)
@@ -44,6 +46,8 @@ class TenantReadinessArgs:
         pulumi.set(__self__, "timeout_seconds", timeout_seconds)
         if host_kubeconfig is not None:
             pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
+        if host_uid is not None:
+            pulumi.set(__self__, "host_uid", host_uid)
         if release_revision is not None:
             pulumi.set(__self__, "release_revision", release_revision)
 
@@ -120,6 +124,18 @@ class TenantReadinessArgs:
         pulumi.set(self, "host_kubeconfig", value)
 
     @_builtins.property
+    @pulumi.getter(name="hostUid")
+    def host_uid(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
+        """
+        return pulumi.get(self, "host_uid")
+
+    @host_uid.setter
+    def host_uid(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host_uid", value)
+
+    @_builtins.property
     @pulumi.getter(name="releaseRevision")
     def release_revision(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -139,6 +155,7 @@ class TenantReadiness(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  release_revision: pulumi.Input[Optional[_builtins.str]] = None,
@@ -152,6 +169,7 @@ class TenantReadiness(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
+        :param pulumi.Input[_builtins.str] host_uid: Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
         :param pulumi.Input[_builtins.str] namespace: Namespace of the vCluster release.
         :param pulumi.Input[_builtins.str] release_name: Helm release name of the vCluster.
         :param pulumi.Input[_builtins.str] release_revision: Changes whenever the Helm release changes, so that the wait runs again.
@@ -184,6 +202,7 @@ class TenantReadiness(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  release_revision: pulumi.Input[Optional[_builtins.str]] = None,
@@ -200,6 +219,7 @@ class TenantReadiness(pulumi.CustomResource):
             __props__ = TenantReadinessArgs.__new__(TenantReadinessArgs)
 
             __props__.__dict__["host_kubeconfig"] = None if host_kubeconfig is None else pulumi.Output.secret(host_kubeconfig)
+            __props__.__dict__["host_uid"] = host_uid
             if namespace is None and not opts.urn:
                 raise TypeError("Missing required property 'namespace'")
             __props__.__dict__["namespace"] = namespace
@@ -246,6 +266,7 @@ class TenantReadiness(pulumi.CustomResource):
 
         __props__.__dict__["api_requests"] = None
         __props__.__dict__["host_kubeconfig"] = None
+        __props__.__dict__["host_uid"] = None
         __props__.__dict__["kubeconfig"] = None
         __props__.__dict__["namespace"] = None
         __props__.__dict__["ready_at"] = None
@@ -272,6 +293,14 @@ class TenantReadiness(pulumi.CustomResource):
         Host kubeconfig; absent means the ambient one.
         """
         return pulumi.get(self, "host_kubeconfig")
+
+    @_builtins.property
+    @pulumi.getter(name="hostUid")
+    def host_uid(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
+        """
+        return pulumi.get(self, "host_uid")
 
     @_builtins.property
     @pulumi.getter
