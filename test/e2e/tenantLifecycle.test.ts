@@ -49,6 +49,7 @@ describe("tenant lifecycle", () => {
         "e2e-atlas-cleanup",
         "e2e-atlas-vcluster",
         "e2e-atlas-readiness",
+        "e2e-atlas-host-check",
       ].sort(),
     );
     expect(await namespaceGone(atlasNs)()).toBe(true);
