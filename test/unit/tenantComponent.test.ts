@@ -43,6 +43,7 @@ describe("Tenant graph", () => {
         "pulumi-nodejs:dynamic/kubespaces:TenantCleanup team-atlas-cleanup",
         "pulumi-nodejs:dynamic/kubespaces:TenantReadiness team-atlas-readiness",
         "pulumi-nodejs:dynamic/kubespaces:TenantHostCheck team-atlas-host-check",
+        "kubernetes:core/v1:Namespace team-atlas-host-identity",
       ].sort(),
     );
     const children = registeredUrns().filter((urn) => !urn.endsWith("::team-atlas"));
@@ -99,7 +100,11 @@ describe("Tenant graph", () => {
   it("hands the host identity the check recorded to the readiness wait and the cleanup", async () => {
     new Tenant("team-atlas", { owner: "a" });
     await settle();
-    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({ tenantName: "team-atlas", namespace: "kubespaces-tenant-team-atlas" });
+    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      providerHostUid: "uid-of-kube-system",
+    });
     expect(byName("team-atlas-readiness")?.inputs.hostUid).toBe("uid-of-kube-system");
     expect(byName("team-atlas-cleanup")?.inputs.hostUid).toBe("uid-of-kube-system");
   });

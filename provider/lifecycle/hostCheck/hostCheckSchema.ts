@@ -6,6 +6,10 @@ export const hostCheckInputsSchema = z.object({
   tenantName: z.string().min(1).describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
   namespace: z.string().min(1).describe("Tenant namespace."),
   hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
+  providerHostUid: z
+    .string()
+    .optional()
+    .describe("UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster."),
 });
 
 /** What the host check records. */
