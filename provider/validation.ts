@@ -3,6 +3,8 @@
  * request before any program runs (a CLI, a server, a CI check of Tenant files).
  */
 export { TenantValidationError, type InputProblem } from "./model/validationError";
-export { validateTenant, type ValidationContext } from "./model/validateTenant";
+export { validateRequest, validateTenant, type ValidationContext } from "./model/validateTenant";
+export { tenantRequestSchema, type TenantRequestInput } from "./model/tenantRequestSchema";
+export type { TenantPlatformInput } from "./model/tenantPlatformSchema";
 export type { TenantSpec } from "./model/tenantSpec";
 export { SAFE_OVERRIDE_PATHS } from "./model/overridesGuard";

@@ -1,31 +1,37 @@
 """The demo tenant team-atlas with its own virtual cluster, exposed under the configured base domain.
 
 The same tenant as examples/typescript/quickstart/index.ts, declared with the generated Python SDK
-(pulumi_kubespaces). Set `vclusterChartPath` to the vCluster stand-in chart
-(test/fixtures/vcluster-stand-in) on the local test bed, where the real vCluster images cannot run.
+(pulumi_kubespaces): the platform team's policy, and the team's request within it. Set
+`vclusterChartPath` to the test bed's chart on the local test bed.
 """
 
 import pulumi
 import pulumi_kubespaces as kubespaces
 
 config = pulumi.Config()
-stand_in_chart = config.get("vclusterChartPath")
+testbed_chart = config.get("vclusterChartPath")
 
+# The platform team's policy: where tenants are published, and (on the test bed) the chart.
+platform = kubespaces.TenantPlatformArgs(
+    exposure=kubespaces.TenantPlatformExposureArgs(
+        base_domain=config.require("baseDomain"),
+        issuer_ref=kubespaces.TenantPlatformExposureIssuerRefArgs(name=config.require("issuer")),
+    ),
+    chart=kubespaces.TenantPlatformChartArgs(local_path=testbed_chart) if testbed_chart else None,
+)
+
+# The team's request.
 atlas = kubespaces.Tenant(
     "team-atlas",
     owner="alice@example.com",
     resources=kubespaces.TenantResourcesArgs(cpu="8", memory="16Gi", storage="50Gi"),
-    exposure=kubespaces.TenantExposureArgs(
-        base_domain=config.require("baseDomain"),
-        issuer_ref=kubespaces.TenantExposureIssuerRefArgs(name=config.require("issuer")),
-    ),
+    # Nothing provisions volumes on the test bed.
     vcluster=kubespaces.TenantVclusterArgs(
-        chart=kubespaces.TenantVclusterChartArgs(local_path=stand_in_chart),
-        # Nothing provisions volumes on the test bed.
         values_overrides={"controlPlane": {"statefulSet": {"persistence": {"volumeClaim": {"enabled": False}}}}},
     )
-    if stand_in_chart
+    if testbed_chart
     else None,
+    platform=platform,
 )
 
 pulumi.export("namespace", atlas.namespace)

@@ -9,13 +9,13 @@ import { isUnresolved } from "./unresolvedInputs";
 
 /** The tenant's structure; throws when a structural input is an Output or a Promise, or breaks its rule. */
 export function structureOfArgs(name: string, args: TenantArgs): TenantStructure {
-  const exposure = args.exposure as { tlsRouteVersion?: unknown } | undefined;
-  const isolation = args.isolation as { networkPolicy?: unknown } | undefined;
+  const platform = args.platform as { exposure?: { tlsRouteVersion?: unknown }; networkPolicy?: unknown } | undefined;
+  const exposure = platform?.exposure;
   const fields: [string, unknown][] = [
-    ["exposure", exposure],
-    ["exposure.tlsRouteVersion", exposure?.tlsRouteVersion],
-    ["isolation", isolation],
-    ["isolation.networkPolicy", isolation?.networkPolicy],
+    ["platform", platform],
+    ["platform.exposure", exposure],
+    ["platform.exposure.tlsRouteVersion", exposure?.tlsRouteVersion],
+    ["platform.networkPolicy", platform?.networkPolicy],
   ];
   const unresolved = fields.filter(([, value]) => isUnresolved(value));
   if (unresolved.length > 0) {
@@ -24,5 +24,5 @@ export function structureOfArgs(name: string, args: TenantArgs): TenantStructure
       unresolved.map(([path]) => ({ path, message: "decides which resources the tenant has, so it must be a plain value, not an Output or Promise" })),
     );
   }
-  return structureOfInputs(name, { exposed: exposure !== undefined, tlsRouteVersion: exposure?.tlsRouteVersion, networkPolicy: isolation?.networkPolicy });
+  return structureOfInputs(name, { exposed: exposure !== undefined, tlsRouteVersion: exposure?.tlsRouteVersion, networkPolicy: platform?.networkPolicy });
 }

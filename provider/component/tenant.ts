@@ -4,7 +4,7 @@
  * edge table; its outputs are the rendered ones and what the readiness wait returns.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { KubeconfigSecretRef, TenantArgs, TenantStatus } from "../generated/tenantTypes";
+import type { KubeconfigSecretRef, TenantArgs, TenantPlatformArgs, TenantStatus } from "../generated/tenantTypes";
 import { dynamicLifecycleResources, type LifecycleResources, type ReadinessResource } from "../lifecycle/lifecycleResources";
 import { readyStatus } from "../lifecycle/readiness/readyStatus";
 import { TENANT_TOKEN } from "../model/tokens";
@@ -66,7 +66,8 @@ export class Tenant extends pulumi.ComponentResource {
     super(TENANT_TOKEN, name, {}, opts);
 
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
-    const { hostKubeconfig: kubeconfigInput, ...specArgs } = args;
+    const { hostKubeconfig: kubeconfigInput, ...platform } = (args.platform ?? {}) as TenantPlatformArgs;
+    const specArgs = { ...args, platform };
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
     const spec: Known<TenantSpec> =
       plainSpec ?? pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain, claims));

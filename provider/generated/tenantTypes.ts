@@ -2,19 +2,30 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * Pod Security Admission level enforced on the tenant namespace.
+ * Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults
+ * to `platform.podSecurity.default`.
  */
 export type TenantIsolationPodSecurity = "baseline" | "restricted";
 
 /**
  * API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
  */
-export type TenantExposureTlsRouteVersion = "v1" | "v1alpha2";
+export type TenantPlatformExposureTlsRouteVersion = "v1" | "v1alpha2";
 
 /**
  * Kind of the issuer; an `Issuer` must live in the gateway namespace.
  */
-export type TenantExposureIssuerRefKind = "ClusterIssuer" | "Issuer";
+export type TenantPlatformExposureIssuerRefKind = "ClusterIssuer" | "Issuer";
+
+/**
+ * Level of a tenant that asks for none.
+ */
+export type TenantPlatformPodSecurityDefault = "baseline" | "restricted";
+
+/**
+ * A level.
+ */
+export type TenantPlatformPodSecurityAllowed = "baseline" | "restricted";
 
 /**
  * Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does
@@ -37,60 +48,48 @@ export interface TenantArgs {
    */
   readonly owner: pulumi.Input<string>;
   /**
-   * What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+   * What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the
+   * platform's ceilings.
    */
   readonly resources?: pulumi.Input<TenantResourcesArgs>;
-  /**
-   * Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.
-   */
-  readonly targetNamespace?: pulumi.Input<string>;
   /**
    * Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own
    * included) still schedule under a quota that sets limits.
    */
   readonly limitRange?: pulumi.Input<TenantLimitRangeArgs>;
   /**
-   * How the tenant namespace is fenced off on the host.
+   * How the tenant namespace is fenced off on the host, within the platform's policy.
    */
-  readonly isolation?: TenantIsolationArgs;
+  readonly isolation?: pulumi.Input<TenantIsolationArgs>;
   /**
-   * Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-   */
-  readonly exposure?: TenantExposureArgs;
-  /**
-   * The vCluster Helm release: the tenant's own control plane.
+   * The tenant's own control plane.
    */
   readonly vcluster?: pulumi.Input<TenantVclusterArgs>;
   /**
-   * The wait for the virtual cluster.
+   * The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and
+   * host access. Set by the platform team.
    */
-  readonly readiness?: pulumi.Input<TenantReadinessOptionsArgs>;
-  /**
-   * Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when
-   * no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to
-   * the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.
-   */
-  readonly hostKubeconfig?: pulumi.Input<string>;
+  readonly platform?: TenantPlatformArgs;
 }
 
 /**
- * What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+ * What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the
+ * platform's ceilings.
  */
 export interface TenantResourcesArgs {
   /**
    * CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
-   * @default "4"
+   * Defaults to `platform.quota.default.cpu`.
    */
   readonly cpu?: pulumi.Input<string>;
   /**
    * Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the
-   * ResourceQuota.
-   * @default "8Gi"
+   * ResourceQuota. Defaults to `platform.quota.default.memory`.
    */
   readonly memory?: pulumi.Input<string>;
   /**
    * Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
-   * @default "20Gi"
+   * Defaults to `platform.quota.default.storage`.
    */
   readonly storage?: pulumi.Input<string>;
   /**
@@ -171,9 +170,112 @@ export interface TenantLimitRangeDefaultRequestArgs {
 }
 
 /**
- * How the tenant namespace is fenced off on the host.
+ * How the tenant namespace is fenced off on the host, within the platform's policy.
  */
 export interface TenantIsolationArgs {
+  /**
+   * Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults
+   * to `platform.podSecurity.default`.
+   */
+  readonly podSecurity?: pulumi.Input<TenantIsolationPodSecurity>;
+}
+
+/**
+ * The tenant's own control plane.
+ */
+export interface TenantVclusterArgs {
+  /**
+   * Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the
+   * chart).
+   * @default "v1.36.0"
+   */
+  readonly kubernetesVersion?: pulumi.Input<string>;
+  /**
+   * Resources of the vCluster control plane, within the quota; defaults to
+   * `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the
+   * quota.
+   */
+  readonly controlPlaneResources?: pulumi.Input<TenantVclusterControlPlaneResourcesArgs>;
+  /**
+   * Chart values merged over the component's values with Helm semantics: maps merge, lists replace,
+   * overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets
+   * `allowUnsafeOverrides`.
+   */
+  readonly valuesOverrides?: pulumi.Input<Record<string, unknown>>;
+}
+
+/**
+ * Resources of the vCluster control plane, within the quota; defaults to
+ * `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the
+ * quota.
+ */
+export interface TenantVclusterControlPlaneResourcesArgs {
+  /**
+   * Limits of the control-plane container.
+   */
+  readonly limits?: pulumi.Input<TenantVclusterControlPlaneResourcesLimitsArgs>;
+  /**
+   * Requests of the control-plane container.
+   */
+  readonly requests?: pulumi.Input<TenantVclusterControlPlaneResourcesRequestsArgs>;
+}
+
+/**
+ * Limits of the control-plane container.
+ */
+export interface TenantVclusterControlPlaneResourcesLimitsArgs {
+  /**
+   * CPU.
+   */
+  readonly cpu?: pulumi.Input<string>;
+  /**
+   * Memory.
+   */
+  readonly memory?: pulumi.Input<string>;
+}
+
+/**
+ * Requests of the control-plane container.
+ */
+export interface TenantVclusterControlPlaneResourcesRequestsArgs {
+  /**
+   * CPU.
+   */
+  readonly cpu?: pulumi.Input<string>;
+  /**
+   * Memory.
+   */
+  readonly memory?: pulumi.Input<string>;
+}
+
+/**
+ * The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and
+ * host access. Set by the platform team.
+ */
+export interface TenantPlatformArgs {
+  /**
+   * Host namespaces are `<namespacePrefix><name>`.
+   * @default "kubespaces-tenant-"
+   */
+  readonly namespacePrefix?: pulumi.Input<string>;
+  /**
+   * Where the vCluster chart comes from: its templates run with the stack's credentials.
+   */
+  readonly chart?: pulumi.Input<TenantPlatformChartArgs>;
+  /**
+   * How long Helm may take to install or upgrade a release.
+   * @default 900
+   */
+  readonly helmTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * How long `pulumi up` waits for a virtual cluster to be ready.
+   * @default 600
+   */
+  readonly readinessTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+   */
+  readonly exposure?: TenantPlatformExposureArgs;
   /**
    * Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled
    * `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the
@@ -183,124 +285,37 @@ export interface TenantIsolationArgs {
    */
   readonly networkPolicy?: boolean;
   /**
-   * Pod Security Admission level enforced on the tenant namespace.
-   * @default "baseline"
+   * Pod Security Admission levels of tenant namespaces.
    */
-  readonly podSecurity?: pulumi.Input<TenantIsolationPodSecurity>;
-}
-
-/**
- * Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
- */
-export interface TenantExposureArgs {
+  readonly podSecurity?: pulumi.Input<TenantPlatformPodSecurityArgs>;
   /**
-   * Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at
-   * `*.<name>.apps.<baseDomain>`.
+   * Quota defaults and ceilings.
    */
-  readonly baseDomain: pulumi.Input<string>;
+  readonly quota?: pulumi.Input<TenantPlatformQuotaArgs>;
   /**
-   * The shared Gateway that carries tenant traffic.
+   * Resources of a tenant's control plane when its request sets none.
    */
-  readonly gateway?: pulumi.Input<TenantExposureGatewayArgs>;
+  readonly controlPlaneDefaults?: pulumi.Input<TenantPlatformControlPlaneDefaultsArgs>;
   /**
-   * API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-   * @default "v1"
-   */
-  readonly tlsRouteVersion?: TenantExposureTlsRouteVersion;
-  /**
-   * The cert-manager issuer that signs the apps certificate.
-   */
-  readonly issuerRef: pulumi.Input<TenantExposureIssuerRefArgs>;
-  /**
-   * Check before creating anything that the host serves the Gateway API and cert-manager kinds the
-   * exposure needs, and fail naming the missing ones.
-   * @default true
-   */
-  readonly verifyCrds?: pulumi.Input<boolean>;
-}
-
-/**
- * The shared Gateway that carries tenant traffic.
- */
-export interface TenantExposureGatewayArgs {
-  /**
-   * Name of the shared Gateway.
-   * @default "shared"
-   */
-  readonly name?: pulumi.Input<string>;
-  /**
-   * Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-   * @default "kubespaces-gateway"
-   */
-  readonly namespace?: pulumi.Input<string>;
-  /**
-   * Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute
-   * attaches to.
-   * @default "tls-passthrough"
-   */
-  readonly sectionName?: pulumi.Input<string>;
-}
-
-/**
- * The cert-manager issuer that signs the apps certificate.
- */
-export interface TenantExposureIssuerRefArgs {
-  /**
-   * Name of the cert-manager issuer.
-   */
-  readonly name: pulumi.Input<string>;
-  /**
-   * Kind of the issuer; an `Issuer` must live in the gateway namespace.
-   * @default "ClusterIssuer"
-   */
-  readonly kind?: pulumi.Input<TenantExposureIssuerRefKind>;
-  /**
-   * API group of the issuer.
-   * @default "cert-manager.io"
-   */
-  readonly group?: pulumi.Input<string>;
-}
-
-/**
- * The vCluster Helm release: the tenant's own control plane.
- */
-export interface TenantVclusterArgs {
-  /**
-   * Where the vCluster chart comes from.
-   */
-  readonly chart?: pulumi.Input<TenantVclusterChartArgs>;
-  /**
-   * Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the
-   * chart).
-   * @default "v1.36.0"
-   */
-  readonly kubernetesVersion?: pulumi.Input<string>;
-  /**
-   * Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under
-   * the quota.
-   */
-  readonly controlPlaneResources?: pulumi.Input<TenantVclusterControlPlaneResourcesArgs>;
-  /**
-   * Chart values merged over the component's values with Helm semantics: maps merge, lists replace,
-   * overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
-   */
-  readonly valuesOverrides?: pulumi.Input<Record<string, unknown>>;
-  /**
-   * Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
+   * Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only
+   * for requests the platform team writes itself.
    * @default false
    */
   readonly allowUnsafeOverrides?: pulumi.Input<boolean>;
   /**
-   * How long Helm may take to install or upgrade the release.
-   * @default 900
+   * Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup
+   * read the cluster with it; when no `provider` is given, the component also creates its Kubernetes
+   * provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the
+   * Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform
+   * sets it.
    */
-  readonly timeoutSeconds?: pulumi.Input<number>;
+  readonly hostKubeconfig?: pulumi.Input<string>;
 }
 
 /**
- * Where the vCluster chart comes from.
+ * Where the vCluster chart comes from: its templates run with the stack's credentials.
  */
-export interface TenantVclusterChartArgs {
+export interface TenantPlatformChartArgs {
   /**
    * Helm repository (the pinned chart mirror).
    * @default "https://charts.loft.sh"
@@ -323,24 +338,222 @@ export interface TenantVclusterChartArgs {
 }
 
 /**
- * Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under
- * the quota.
+ * Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
  */
-export interface TenantVclusterControlPlaneResourcesArgs {
+export interface TenantPlatformExposureArgs {
+  /**
+   * Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at
+   * `*.<name>.apps.<baseDomain>`.
+   */
+  readonly baseDomain: pulumi.Input<string>;
+  /**
+   * The shared Gateway that carries tenant traffic.
+   */
+  readonly gateway?: pulumi.Input<TenantPlatformExposureGatewayArgs>;
+  /**
+   * API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+   * @default "v1"
+   */
+  readonly tlsRouteVersion?: TenantPlatformExposureTlsRouteVersion;
+  /**
+   * The cert-manager issuer that signs the apps certificate.
+   */
+  readonly issuerRef: pulumi.Input<TenantPlatformExposureIssuerRefArgs>;
+  /**
+   * Check before creating anything that the host serves the Gateway API and cert-manager kinds the
+   * exposure needs, and fail naming the missing ones.
+   * @default true
+   */
+  readonly verifyCrds?: pulumi.Input<boolean>;
+}
+
+/**
+ * The shared Gateway that carries tenant traffic.
+ */
+export interface TenantPlatformExposureGatewayArgs {
+  /**
+   * Name of the shared Gateway.
+   * @default "shared"
+   */
+  readonly name?: pulumi.Input<string>;
+  /**
+   * Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+   * @default "kubespaces-gateway"
+   */
+  readonly namespace?: pulumi.Input<string>;
+  /**
+   * Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute
+   * attaches to.
+   * @default "tls-passthrough"
+   */
+  readonly sectionName?: pulumi.Input<string>;
+}
+
+/**
+ * The cert-manager issuer that signs the apps certificate.
+ */
+export interface TenantPlatformExposureIssuerRefArgs {
+  /**
+   * Name of the cert-manager issuer.
+   */
+  readonly name: pulumi.Input<string>;
+  /**
+   * Kind of the issuer; an `Issuer` must live in the gateway namespace.
+   * @default "ClusterIssuer"
+   */
+  readonly kind?: pulumi.Input<TenantPlatformExposureIssuerRefKind>;
+  /**
+   * API group of the issuer.
+   * @default "cert-manager.io"
+   */
+  readonly group?: pulumi.Input<string>;
+}
+
+/**
+ * Pod Security Admission levels of tenant namespaces.
+ */
+export interface TenantPlatformPodSecurityArgs {
+  /**
+   * Level of a tenant that asks for none.
+   * @default "baseline"
+   */
+  readonly default?: pulumi.Input<TenantPlatformPodSecurityDefault>;
+  /**
+   * Levels a tenant may ask for.
+   */
+  readonly allowed?: pulumi.Input<TenantPlatformPodSecurityAllowed[]>;
+}
+
+/**
+ * Quota defaults and ceilings.
+ */
+export interface TenantPlatformQuotaArgs {
+  /**
+   * What a tenant gets when its request leaves a field out.
+   */
+  readonly default?: pulumi.Input<TenantPlatformQuotaDefaultArgs>;
+  /**
+   * The most a tenant may ask for; unset means no ceiling.
+   */
+  readonly ceilings?: pulumi.Input<TenantPlatformQuotaCeilingsArgs>;
+}
+
+/**
+ * What a tenant gets when its request leaves a field out.
+ */
+export interface TenantPlatformQuotaDefaultArgs {
+  /**
+   * CPU of a tenant that asks for none.
+   * @default "4"
+   */
+  readonly cpu?: pulumi.Input<string>;
+  /**
+   * Memory of a tenant that asks for none.
+   * @default "8Gi"
+   */
+  readonly memory?: pulumi.Input<string>;
+  /**
+   * Storage of a tenant that asks for none.
+   * @default "20Gi"
+   */
+  readonly storage?: pulumi.Input<string>;
+  /**
+   * Pods of a tenant that sets no count.
+   */
+  readonly pods?: pulumi.Input<number>;
+  /**
+   * Services of a tenant that sets no count.
+   */
+  readonly services?: pulumi.Input<number>;
+  /**
+   * PersistentVolumeClaims of a tenant that sets no count.
+   */
+  readonly persistentVolumeClaims?: pulumi.Input<number>;
+  /**
+   * Secrets of a tenant that sets no count.
+   */
+  readonly secrets?: pulumi.Input<number>;
+  /**
+   * ConfigMaps of a tenant that sets no count.
+   */
+  readonly configMaps?: pulumi.Input<number>;
+  /**
+   * Services of type LoadBalancer of a tenant that sets no count.
+   */
+  readonly servicesLoadBalancers?: pulumi.Input<number>;
+  /**
+   * Services of type NodePort of a tenant that sets no count.
+   */
+  readonly servicesNodePorts?: pulumi.Input<number>;
+}
+
+/**
+ * The most a tenant may ask for; unset means no ceiling.
+ */
+export interface TenantPlatformQuotaCeilingsArgs {
+  /**
+   * Most CPU a tenant may ask for.
+   */
+  readonly cpu?: pulumi.Input<string>;
+  /**
+   * Most memory a tenant may ask for.
+   */
+  readonly memory?: pulumi.Input<string>;
+  /**
+   * Most storage a tenant may ask for.
+   */
+  readonly storage?: pulumi.Input<string>;
+  /**
+   * Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+   */
+  readonly pods?: pulumi.Input<number>;
+  /**
+   * Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+   */
+  readonly services?: pulumi.Input<number>;
+  /**
+   * Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets
+   * no count.
+   */
+  readonly persistentVolumeClaims?: pulumi.Input<number>;
+  /**
+   * Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+   */
+  readonly secrets?: pulumi.Input<number>;
+  /**
+   * Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+   */
+  readonly configMaps?: pulumi.Input<number>;
+  /**
+   * Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request
+   * sets no count.
+   */
+  readonly servicesLoadBalancers?: pulumi.Input<number>;
+  /**
+   * Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request
+   * sets no count.
+   */
+  readonly servicesNodePorts?: pulumi.Input<number>;
+}
+
+/**
+ * Resources of a tenant's control plane when its request sets none.
+ */
+export interface TenantPlatformControlPlaneDefaultsArgs {
   /**
    * Limits of the control-plane container.
    */
-  readonly limits?: pulumi.Input<TenantVclusterControlPlaneResourcesLimitsArgs>;
+  readonly limits?: pulumi.Input<TenantPlatformControlPlaneDefaultsLimitsArgs>;
   /**
    * Requests of the control-plane container.
    */
-  readonly requests?: pulumi.Input<TenantVclusterControlPlaneResourcesRequestsArgs>;
+  readonly requests?: pulumi.Input<TenantPlatformControlPlaneDefaultsRequestsArgs>;
 }
 
 /**
  * Limits of the control-plane container.
  */
-export interface TenantVclusterControlPlaneResourcesLimitsArgs {
+export interface TenantPlatformControlPlaneDefaultsLimitsArgs {
   /**
    * CPU.
    * @default "1"
@@ -356,7 +569,7 @@ export interface TenantVclusterControlPlaneResourcesLimitsArgs {
 /**
  * Requests of the control-plane container.
  */
-export interface TenantVclusterControlPlaneResourcesRequestsArgs {
+export interface TenantPlatformControlPlaneDefaultsRequestsArgs {
   /**
    * CPU.
    * @default "200m"
@@ -367,17 +580,6 @@ export interface TenantVclusterControlPlaneResourcesRequestsArgs {
    * @default "256Mi"
    */
   readonly memory?: pulumi.Input<string>;
-}
-
-/**
- * The wait for the virtual cluster.
- */
-export interface TenantReadinessOptionsArgs {
-  /**
-   * How long `pulumi up` waits for the virtual cluster to be ready.
-   * @default 600
-   */
-  readonly timeoutSeconds?: pulumi.Input<number>;
 }
 
 /**

@@ -24,7 +24,7 @@ export function requiredKinds(kinds: readonly TypeMeta[]): RequiredKind[] {
 /** The message for kinds the host does not serve. */
 export function missingKindsMessage(tenant: string, missing: readonly RequiredKind[]): string {
   const list = missing.map((k) => `${k.kind} ${k.apiVersion} (CRD ${k.crd})`).join(", ");
-  return `Tenant "${tenant}" sets exposure, but the host cluster does not serve: ${list}. Install those CRDs (TLSRoute v1 comes with Gateway API 1.5 and later, v1alpha2 with the experimental channel of 1.4 and earlier: pick exposure.tlsRouteVersion to match), or set exposure.verifyCrds: false if they are created in this same update.`;
+  return `Tenant "${tenant}" sets exposure, but the host cluster does not serve: ${list}. Install those CRDs (TLSRoute v1 comes with Gateway API 1.5 and later, v1alpha2 with the experimental channel of 1.4 and earlier: pick platform.exposure.tlsRouteVersion to match), or set platform.exposure.verifyCrds: false if they are created in this same update.`;
 }
 
 /** The required kinds the host does not serve: their CRD is absent or does not serve that version. */

@@ -8,9 +8,6 @@ export const TENANT_LABEL = "kubespaces.io/tenant";
 /** The namespace annotation that records the tenant's owner. */
 export const OWNER_ANNOTATION = "kubespaces.io/owner";
 
-/** Default host namespace of a tenant. */
-export const defaultNamespace = (tenant: string): string => `kubespaces-tenant-${tenant}`;
-
 /** Helm release of the vCluster; the chart names its StatefulSet and Service after it. */
 export const releaseName = (tenant: string): string => tenant;
 

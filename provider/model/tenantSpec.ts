@@ -1,14 +1,50 @@
-/** The plain, complete description of one tenant that rendering works from. */
-import type { TenantArgsComplete } from "./tenantArgsSchema";
+/**
+ * The plain, complete description of one tenant that rendering works from: a request with the
+ * platform's defaults filled in and its policy applied, and every derived name computed.
+ */
+import type { OBJECT_COUNTS } from "./schemaParts";
+import type { TenantPlatform } from "./tenantPlatformSchema";
+import type { TenantRequest } from "./tenantRequestSchema";
 
-/** A validated tenant: every default filled in and every derived name computed. */
-export interface TenantSpec extends Omit<TenantArgsComplete, "hostKubeconfig" | "targetNamespace"> {
+/** CPU and memory, both known. */
+export interface CpuMemory {
+  /** CPU. */
+  readonly cpu: string;
+  /** Memory. */
+  readonly memory: string;
+}
+
+/** A validated tenant. */
+export interface TenantSpec {
   /** Tenant name (the Pulumi resource name). */
   readonly name: string;
-  /** Host namespace of the tenant. */
+  /** Host namespace of the tenant: the platform's prefix and the name. */
   readonly namespace: string;
   /** Helm release name of the vCluster. */
   readonly releaseName: string;
+  /** Who owns the tenant. */
+  readonly owner: string;
+  /** The quota: CPU, memory and storage always, object counts when set. */
+  readonly resources: { readonly cpu: string; readonly memory: string; readonly storage: string } & {
+    readonly [K in keyof typeof OBJECT_COUNTS]?: number;
+  };
+  /** Container defaults. */
+  readonly limitRange: TenantRequest["limitRange"];
+  /** How the namespace is fenced. */
+  readonly isolation: { readonly networkPolicy: boolean; readonly podSecurity: TenantPlatform["podSecurity"]["default"] };
+  /** Gateway API exposure, when the platform publishes tenants. */
+  readonly exposure?: NonNullable<TenantPlatform["exposure"]>;
+  /** The vCluster release. */
+  readonly vcluster: {
+    readonly chart: TenantPlatform["chart"];
+    readonly kubernetesVersion: string;
+    readonly controlPlaneResources: { readonly limits: CpuMemory; readonly requests: CpuMemory };
+    readonly valuesOverrides: Record<string, unknown>;
+    readonly allowUnsafeOverrides: boolean;
+    readonly timeoutSeconds: number;
+  };
+  /** The readiness wait. */
+  readonly readiness: { readonly timeoutSeconds: number };
   /** Public names, present when the tenant is exposed. */
   readonly endpoints?: {
     /** Hostname of the API server, served through TLS passthrough. */

@@ -4,9 +4,9 @@
  * with the defaults and rules of the zod schema.
  */
 import type { z } from "zod";
-import { exposureSchema, isolationSchema } from "./tenantArgsSchema";
+import { exposureSchema, tenantPlatformSchema } from "./tenantPlatformSchema";
 import type { TenantSpec } from "./tenantSpec";
-import { toProblem } from "./validateTenant";
+import { toProblem } from "./inputProblems";
 import { TenantValidationError, type InputProblem } from "./validationError";
 
 /** API version of the TLSRoute. */
@@ -27,21 +27,21 @@ export function structureOfSpec(spec: TenantSpec): TenantStructure {
 
 /** The raw structural inputs: whether exposure is set, and the two fields that decide types. */
 export interface StructuralInputs {
-  /** Whether `exposure` is set at all. */
+  /** Whether `platform.exposure` is set at all. */
   readonly exposed: boolean;
-  /** `exposure.tlsRouteVersion` as given. */
+  /** `platform.exposure.tlsRouteVersion` as given. */
   readonly tlsRouteVersion: unknown;
-  /** `isolation.networkPolicy` as given. */
+  /** `platform.networkPolicy` as given. */
   readonly networkPolicy: unknown;
 }
 
 /** The structure from raw inputs; throws TenantValidationError naming a structural field that breaks its rule. */
 export function structureOfInputs(tenant: string, inputs: StructuralInputs): TenantStructure {
   const tlsRoute = exposureSchema.shape.tlsRouteVersion.safeParse(inputs.tlsRouteVersion);
-  const networkPolicy = isolationSchema.shape.networkPolicy.safeParse(inputs.networkPolicy);
+  const networkPolicy = tenantPlatformSchema.shape.networkPolicy.safeParse(inputs.networkPolicy);
   const problems: InputProblem[] = [];
-  if (inputs.exposed && !tlsRoute.success) problems.push(...tlsRoute.error.issues.map((issue) => toProblem(issue, ["exposure", "tlsRouteVersion"])));
-  if (!networkPolicy.success) problems.push(...networkPolicy.error.issues.map((issue) => toProblem(issue, ["isolation", "networkPolicy"])));
+  if (inputs.exposed && !tlsRoute.success) problems.push(...tlsRoute.error.issues.map((issue) => toProblem(issue, ["platform", "exposure", "tlsRouteVersion"])));
+  if (!networkPolicy.success) problems.push(...networkPolicy.error.issues.map((issue) => toProblem(issue, ["platform", "networkPolicy"])));
   if (problems.length > 0) throw new TenantValidationError(tenant, problems);
   return { tlsRouteVersion: inputs.exposed ? tlsRoute.data : undefined, networkPolicy: networkPolicy.data as boolean };
 }

@@ -4,7 +4,7 @@
  * pending. Defaults are the vCluster chart 0.36.1's `values.yaml`.
  */
 import { quantityValue } from "./quantity";
-import type { TenantArgsComplete } from "./tenantArgsSchema";
+import type { TenantSpec } from "./tenantSpec";
 import type { InputProblem } from "./validationError";
 
 /** Chart defaults the footprint depends on (chart/values.yaml of vCluster 0.36.1). */
@@ -41,8 +41,8 @@ const at = (values: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), values);
 
 /** The footprint of the tenant's vCluster, with its overrides applied. */
-export function vclusterFootprint(args: TenantArgsComplete): VclusterFootprint {
-  const overrides = args.vcluster.valuesOverrides;
+export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
+  const overrides = spec.vcluster.valuesOverrides;
   const replicas = Number(at(overrides, "controlPlane.statefulSet.highAvailability.replicas") ?? CHART_DEFAULTS.controlPlaneReplicas);
   // "auto" (the default) means a volume, since the default backing store is the embedded database.
   const persistent = at(overrides, "controlPlane.statefulSet.persistence.volumeClaim.enabled") !== false;
@@ -50,7 +50,7 @@ export function vclusterFootprint(args: TenantArgsComplete): VclusterFootprint {
   const coredns = at(overrides, "controlPlane.coredns.enabled") !== false;
   const corednsReplicas = coredns ? Number(at(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas) : 0;
   const corednsLimits = { ...CHART_DEFAULTS.corednsLimits, ...(at(overrides, "controlPlane.coredns.deployment.resources.limits") as object) };
-  const controlPlane = args.vcluster.controlPlaneResources.limits;
+  const controlPlane = spec.vcluster.controlPlaneResources.limits;
   return {
     pods: replicas + corednsReplicas,
     services: 2 + (coredns ? 1 : 0),
@@ -66,9 +66,9 @@ export function vclusterFootprint(args: TenantArgsComplete): VclusterFootprint {
 }
 
 /** The quota rules the vCluster's footprint breaks: each names the field and what it needs. */
-export function footprintProblems(args: TenantArgsComplete): InputProblem[] {
-  const footprint = vclusterFootprint(args);
-  const { resources } = args;
+export function footprintProblems(spec: TenantSpec): InputProblem[] {
+  const footprint = vclusterFootprint(spec);
+  const { resources } = spec;
   const problems: InputProblem[] = [];
   const counts = ["pods", "services", "persistentVolumeClaims", "secrets", "configMaps"] as const;
   for (const field of counts) {

@@ -27,10 +27,10 @@ const PERSISTENCE_OFF = { controlPlane: { statefulSet: { persistence: { volumeCl
 export function declareTenants(count: number, options: ProgramOptions = {}): number {
   const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: options.verifyCrds ?? false };
   const annotations = options.workloadAnnotations ?? {};
-  const vcluster = options.chartPath
-    ? { chart: { localPath: options.chartPath }, valuesOverrides: { controlPlane: { statefulSet: { ...PERSISTENCE_OFF.controlPlane.statefulSet, annotations } } } }
-    : {};
-  for (let i = 0; i < count; i++) new Tenant(`team-${i}`, { owner: `owner-${i}@example.com`, exposure, vcluster });
+  const onTestbed = options.chartPath !== undefined;
+  const platform = { exposure, ...(onTestbed && { chart: { localPath: options.chartPath } }) };
+  const vcluster = onTestbed ? { valuesOverrides: { controlPlane: { statefulSet: { ...PERSISTENCE_OFF.controlPlane.statefulSet, annotations } } } } : {};
+  for (let i = 0; i < count; i++) new Tenant(`team-${i}`, { owner: `owner-${i}@example.com`, vcluster, platform });
   // The component itself and each of its children.
   return 1 + childRoles(BENCH_STRUCTURE).length;
 }

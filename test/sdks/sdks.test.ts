@@ -68,20 +68,20 @@ describe("generated SDKs", () => {
         inputs: {
           owner: "alice@example.com",
           resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
-          // Args classes fill in the schema's defaults (plain dicts do not): the same as the component's.
-          exposure: {
-            baseDomain: "kubespaces.example.com",
-            issuerRef: { name: "letsencrypt", kind: "ClusterIssuer", group: "cert-manager.io" },
-            tlsRouteVersion: "v1",
-            verifyCrds: true,
-          },
           limitRange: { defaultLimit: { cpu: "2" } },
-          vcluster: {
+          // A map input: its keys are the chart's, never translated.
+          vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } } },
+          // Args classes fill in the schema's defaults (plain dicts do not): the same as the component's.
+          platform: expect.objectContaining({
+            exposure: {
+              baseDomain: "kubespaces.example.com",
+              issuerRef: { name: "letsencrypt", kind: "ClusterIssuer", group: "cert-manager.io" },
+              tlsRouteVersion: "v1",
+              verifyCrds: true,
+            },
             chart: { localPath: "/charts/vcluster" },
-            // A map input: its keys are the chart's, never translated.
-            valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
-          },
-          readiness: { timeoutSeconds: 120 },
+            readinessTimeoutSeconds: 120,
+          }),
         },
       });
     },
@@ -100,10 +100,10 @@ describe("generated SDKs", () => {
         inputs: {
           owner: "alice@example.com",
           resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
-          exposure: { baseDomain: "kubespaces.local", issuerRef: { name: "kubespaces-testbed-selfsigned" } },
-          vcluster: {
+          vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } } },
+          platform: {
+            exposure: { baseDomain: "kubespaces.local", issuerRef: { name: "kubespaces-testbed-selfsigned" } },
             chart: { localPath: "/charts/vcluster" },
-            valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
           },
         },
       });
@@ -148,13 +148,13 @@ def declare():
         "team-atlas",
         owner="alice@example.com",
         resources=ks.TenantResourcesArgs(cpu="8", memory="16Gi", storage="50Gi"),
-        exposure=ks.TenantExposureArgs(base_domain="kubespaces.example.com", issuer_ref=ks.TenantExposureIssuerRefArgs(name="letsencrypt")),
         limit_range={"default_limit": {"cpu": "2"}},
-        vcluster={
-            "chart": {"local_path": "/charts/vcluster"},
-            "values_overrides": {"controlPlane": {"statefulSet": {"persistence": {"volumeClaim": {"enabled": False}}}}},
-        },
-        readiness={"timeout_seconds": 120},
+        vcluster={"values_overrides": {"controlPlane": {"statefulSet": {"persistence": {"volumeClaim": {"enabled": False}}}}}},
+        platform=ks.TenantPlatformArgs(
+            exposure=ks.TenantPlatformExposureArgs(base_domain="kubespaces.example.com", issuer_ref=ks.TenantPlatformExposureIssuerRefArgs(name="letsencrypt")),
+            chart={"local_path": "/charts/vcluster"},
+            readiness_timeout_seconds=120,
+        ),
     )
     return tenant.urn  # awaited by pulumi.runtime.test: the registration is done
 

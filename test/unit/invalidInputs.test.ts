@@ -30,7 +30,7 @@ const cases: Case[] = [
     why: "name too long for the default namespace",
     name: "a".repeat(50),
     args: { owner },
-    expected: ['name: gives namespace "kubespaces-tenant-aaaa', "(at most 63)"],
+    expected: ['name: gives namespace "kubespaces-tenant-aaaa', "(at most 63, with platform.namespacePrefix)"],
   },
   { why: "unknown top-level field", args: { owner, quota: {} }, expected: ['unknown field(s) "quota"'] },
   { why: "cpu not a quantity", args: { owner, resources: { cpu: "lots" } }, expected: ["resources.cpu: must be a Kubernetes quantity", '(got "lots")'] },
@@ -39,8 +39,8 @@ const cases: Case[] = [
   { why: "negative pod count", args: { owner, resources: { pods: -1 } }, expected: ["resources.pods: must be a whole number >= 0"] },
   { why: "fractional service count", args: { owner, resources: { services: 1.5 } }, expected: ["resources.services:"] },
   { why: "unknown resource", args: { owner, resources: { gpus: 2 } }, expected: ['resources: unknown field(s) "gpus"'] },
-  { why: "namespace with dots", args: { owner, targetNamespace: "team.atlas" }, expected: ["targetNamespace: must be a DNS-1123 label"] },
-  { why: "namespace too long", args: { owner, targetNamespace: "n".repeat(64) }, expected: ["targetNamespace: must be at most 63 characters"] },
+  { why: "namespace prefix with dots", args: { owner, platform: { namespacePrefix: "team.atlas-" } }, expected: ["platform.namespacePrefix: must be lower-case letters, digits and '-'"] },
+  { why: "namespace prefix too long", args: { owner, platform: { namespacePrefix: "n".repeat(41) } }, expected: ["platform.namespacePrefix: must be at most 40 characters"] },
   {
     why: "default request above default limit",
     args: { owner, limitRange: { defaultRequest: { cpu: "2" } } },
@@ -53,14 +53,14 @@ const cases: Case[] = [
   },
   { why: "limit range quantity", args: { owner, limitRange: { defaultLimit: { cpu: "1 core" } } }, expected: ["limitRange.defaultLimit.cpu: must be a Kubernetes quantity"] },
   { why: "privileged pod security", args: { owner, isolation: { podSecurity: "privileged" } }, expected: ["isolation.podSecurity: must be one of: baseline, restricted"] },
-  { why: "network policy as text", args: { owner, isolation: { networkPolicy: "yes" } }, expected: ["isolation.networkPolicy: must be a boolean, got string"] },
-  { why: "exposure without a base domain", args: { owner, exposure: { issuerRef: { name: "le" } } }, expected: ["exposure.baseDomain: is required"] },
-  { why: "base domain with a scheme", args: { owner, exposure: { ...exposure, baseDomain: "https://example.com" } }, expected: ["exposure.baseDomain: must be a DNS name"] },
-  { why: "base domain label too long", args: { owner, exposure: { ...exposure, baseDomain: `${"l".repeat(64)}.com` } }, expected: ["exposure.baseDomain: has a label longer than 63"] },
-  { why: "exposure without an issuer", args: { owner, exposure: { baseDomain: "example.com" } }, expected: ["exposure.issuerRef: is required"] },
-  { why: "issuer of an unknown kind", args: { owner, exposure: { ...exposure, issuerRef: { name: "le", kind: "Vault" } } }, expected: ["exposure.issuerRef.kind: must be one of: ClusterIssuer, Issuer"] },
-  { why: "TLSRoute version not served", args: { owner, exposure: { ...exposure, tlsRouteVersion: "v1beta1" } }, expected: ["exposure.tlsRouteVersion: must be one of: v1, v1alpha2"] },
-  { why: "gateway namespace invalid", args: { owner, exposure: { ...exposure, gateway: { namespace: "Gateway NS" } } }, expected: ["exposure.gateway.namespace: must be a DNS-1123 label"] },
+  { why: "network policy as text", args: { owner, platform: { networkPolicy: "yes" } }, expected: ["platform.networkPolicy: must be a boolean, got string"] },
+  { why: "exposure without a base domain", args: { owner, platform: { exposure: { issuerRef: { name: "le" } } } }, expected: ["platform.exposure.baseDomain: is required"] },
+  { why: "base domain with a scheme", args: { owner, platform: { exposure: { ...exposure, baseDomain: "https://example.com" } } }, expected: ["platform.exposure.baseDomain: must be a DNS name"] },
+  { why: "base domain label too long", args: { owner, platform: { exposure: { ...exposure, baseDomain: `${"l".repeat(64)}.com` } } }, expected: ["platform.exposure.baseDomain: has a label longer than 63"] },
+  { why: "exposure without an issuer", args: { owner, platform: { exposure: { baseDomain: "example.com" } } }, expected: ["platform.exposure.issuerRef: is required"] },
+  { why: "issuer of an unknown kind", args: { owner, platform: { exposure: { ...exposure, issuerRef: { name: "le", kind: "Vault" } } } }, expected: ["platform.exposure.issuerRef.kind: must be one of: ClusterIssuer, Issuer"] },
+  { why: "TLSRoute version not served", args: { owner, platform: { exposure: { ...exposure, tlsRouteVersion: "v1beta1" } } }, expected: ["platform.exposure.tlsRouteVersion: must be one of: v1, v1alpha2"] },
+  { why: "gateway namespace invalid", args: { owner, platform: { exposure: { ...exposure, gateway: { namespace: "Gateway NS" } } } }, expected: ["platform.exposure.gateway.namespace: must be a DNS-1123 label"] },
   { why: "Kubernetes version malformed", args: { owner, vcluster: { kubernetesVersion: "1.36" } }, expected: ["vcluster.kubernetesVersion: must be a Kubernetes version such as v1.36.0"] },
   {
     why: "unsafe overrides",
@@ -77,10 +77,10 @@ const cases: Case[] = [
     args: { owner, resources: { cpu: "500m" }, limitRange: { defaultLimit: { cpu: "500m" }, defaultRequest: { cpu: "100m" } } },
     expected: ["vcluster.controlPlaneResources.limits.cpu: 1 must not exceed resources.cpu (500m)"],
   },
-  { why: "helm timeout too short", args: { owner, vcluster: { timeoutSeconds: 5 } }, expected: ["vcluster.timeoutSeconds: must be at least 60"] },
-  { why: "readiness timeout zero", args: { owner, readiness: { timeoutSeconds: 0 } }, expected: ["readiness.timeoutSeconds: must be at least 1"] },
-  { why: "readiness timeout over an hour", args: { owner, readiness: { timeoutSeconds: 7200 } }, expected: ["readiness.timeoutSeconds: must be at most 3600"] },
-  { why: "empty host kubeconfig", args: { owner, hostKubeconfig: "" }, expected: ["hostKubeconfig: must not be empty"] },
+  { why: "helm timeout too short", args: { owner, platform: { helmTimeoutSeconds: 5 } }, expected: ["platform.helmTimeoutSeconds: must be at least 60"] },
+  { why: "readiness timeout zero", args: { owner, platform: { readinessTimeoutSeconds: 0 } }, expected: ["platform.readinessTimeoutSeconds: must be at least 1"] },
+  { why: "readiness timeout over an hour", args: { owner, platform: { readinessTimeoutSeconds: 7200 } }, expected: ["platform.readinessTimeoutSeconds: must be at most 3600"] },
+  { why: "empty host kubeconfig", args: { owner, platform: { hostKubeconfig: "" } }, expected: ["platform.hostKubeconfig: must not be empty"] },
 ];
 
 function captureError(action: () => unknown): Error {
@@ -117,21 +117,22 @@ describe("invalid tenant inputs", () => {
     expect(problems).toEqual(["owner", "resources.cpu", "resources.memory", "isolation.podSecurity"]);
   });
 
+  // Two platforms in one program whose prefixes make the same namespace of two tenants' names.
   it("rejects a namespace already claimed by another tenant in the program", async () => {
-    new Tenant("team-atlas", { owner, targetNamespace: "shared-ns" });
+    new Tenant("team-atlas", { owner, platform: { namespacePrefix: "t-" } });
     await settle();
     const before = registered.length;
-    expect(() => new Tenant("team-borealis", { owner, targetNamespace: "shared-ns" })).toThrow(
-      'targetNamespace: namespace "shared-ns" is already claimed by Tenant "team-atlas" in this program',
+    expect(() => new Tenant("atlas", { owner, platform: { namespacePrefix: "t-team-" } })).toThrow(
+      'name: namespace "t-team-atlas" is already claimed by Tenant "team-atlas" in this program',
     );
     await settle();
     expect(registered.length).toBe(before);
   });
 
   it("keeps claims to their program: another program may use the namespace", async () => {
-    new Tenant("team-atlas", { owner, targetNamespace: "shared-ns" });
+    new Tenant("team-atlas", { owner, platform: { namespacePrefix: "t-" } });
     await settle();
     registered = installMocks();
-    expect(() => new Tenant("team-borealis", { owner, targetNamespace: "shared-ns" })).not.toThrow();
+    expect(() => new Tenant("atlas", { owner, platform: { namespacePrefix: "t-team-" } })).not.toThrow();
   });
 });

@@ -9,7 +9,7 @@ import { allows, type Peer, type Traffic } from "./support/networkPolicyEvaluato
 
 const exposedSpec = validateTenant("team-atlas", {
   owner: "alice@example.com",
-  exposure: { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" } },
+  platform: { exposure: { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" } } },
 });
 const plainSpec = validateTenant("team-atlas", { owner: "alice@example.com" });
 const policies = { exposed: renderNetworkPolicy(exposedSpec), "not exposed": renderNetworkPolicy(plainSpec) };

@@ -24,10 +24,10 @@ describe("kubespaces provider plugin", () => {
   });
 
   it("claims namespaces across the Tenants of one deployment", async () => {
-    await provider.construct!("team-a", "kubespaces:index:Tenant", { owner: "a", targetNamespace: "one-ns" }, {});
+    await provider.construct!("eam", "kubespaces:index:Tenant", { owner: "a", platform: { namespacePrefix: "p-t" } }, {});
     await settle();
-    await expect(provider.construct!("team-b", "kubespaces:index:Tenant", { owner: "b", targetNamespace: "one-ns" }, {})).rejects.toThrow(
-      'namespace "one-ns" is already claimed by Tenant "team-a"',
+    await expect(provider.construct!("team", "kubespaces:index:Tenant", { owner: "b", platform: { namespacePrefix: "p-" } }, {})).rejects.toThrow(
+      'namespace "p-team" is already claimed by Tenant "eam"',
     );
   });
 

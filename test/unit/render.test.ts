@@ -18,7 +18,7 @@ const exposed = () =>
     validateTenant("team-atlas", {
       owner: "alice@example.com",
       resources: { cpu: "8", memory: "16Gi", storage: "50Gi", pods: 40 },
-      exposure: { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" } },
+      platform: { exposure: { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" } } },
     }),
   );
 
@@ -90,17 +90,17 @@ describe("renderTenant for a minimal tenant", () => {
   });
 
   it("leaves the NetworkPolicy out when isolation is off", () => {
-    const rendered = renderTenant(validateTenant("team-atlas", { owner: "a", isolation: { networkPolicy: false } }));
+    const rendered = renderTenant(validateTenant("team-atlas", { owner: "a", platform: { networkPolicy: false } }));
     expect(rendered.objects.map((o) => o.role)).not.toContain("network-policy");
   });
 
-  it("uses a chosen namespace and a restricted pod security level", () => {
+  it("uses the platform's namespace prefix and a restricted pod security level", () => {
     const rendered = renderTenant(
-      validateTenant("team-atlas", { owner: "a", targetNamespace: "atlas", isolation: { podSecurity: "restricted" } }),
+      validateTenant("team-atlas", { owner: "a", isolation: { podSecurity: "restricted" }, platform: { namespacePrefix: "atlas-" } }),
     );
-    expect(objectOf(rendered, "namespace").metadata.name).toBe("atlas");
+    expect(objectOf(rendered, "namespace").metadata.name).toBe("atlas-team-atlas");
     expect(objectOf(rendered, "namespace").metadata.labels["pod-security.kubernetes.io/enforce"]).toBe("restricted");
-    expect(objectOf(rendered, "quota").metadata.namespace).toBe("atlas");
+    expect(objectOf(rendered, "quota").metadata.namespace).toBe("atlas-team-atlas");
   });
 });
 
@@ -192,7 +192,7 @@ describe("renderTenant for an exposed tenant", () => {
   it("selects the v1alpha2 TLSRoute for Gateway API 1.4 and older", () => {
     const spec = validateTenant("team-atlas", {
       owner: "a",
-      exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" },
+      platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" } },
     });
     expect(objectOf(renderTenant(spec), "api-route").apiVersion).toBe("gateway.networking.k8s.io/v1alpha2");
   });
@@ -201,8 +201,8 @@ describe("renderTenant for an exposed tenant", () => {
 describe("renderTenant derives every value the component registers", () => {
   it.each([
     ["minimal", { owner: "a" }],
-    ["without isolation", { owner: "a", isolation: { networkPolicy: false } }],
-    ["exposed, v1alpha2 route", { owner: "a", exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" } }],
+    ["without isolation", { owner: "a", platform: { networkPolicy: false } }],
+    ["exposed, v1alpha2 route", { owner: "a", platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" } } }],
   ])("renders exactly the slots of its structure, kinds included (%s)", (_case, args) => {
     const spec = validateTenant("team-atlas", args);
     const rendered = renderTenant(spec).objects.map(({ role, manifest }) => ({ role, apiVersion: manifest.apiVersion, kind: manifest.kind }));
@@ -211,7 +211,7 @@ describe("renderTenant derives every value the component registers", () => {
   });
 
   it("marks the Gateway API and cert-manager kinds as coming from CRDs, and only those", () => {
-    const spec = validateTenant("team-atlas", { owner: "a", exposure: { baseDomain: "example.com", issuerRef: { name: "le" } } });
+    const spec = validateTenant("team-atlas", { owner: "a", platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" } } } });
     const fromCrd = objectSlots(structureOfSpec(spec)).filter((slot) => slot.fromCrd);
     expect(fromCrd.map((slot) => slot.kind).sort()).toEqual(["Certificate", "ListenerSet", "ReferenceGrant", "TLSRoute"]);
   });

@@ -1,10 +1,11 @@
 /**
- * What a self-service team might send to escape its namespace or its quota, each refused before
- * anything is registered, naming the field and the rule. (Plain invalid inputs are in
- * invalidInputs.test.ts.)
+ * What a self-service team might send to escape its namespace or its quota: each refused by the
+ * door (validateRequest, what Tenant files and the CLI call) naming the field and the rule, and,
+ * where the request is one a Tenant can carry, by the Tenant before anything is registered.
+ * (Plain invalid inputs are in invalidInputs.test.ts.)
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { Tenant, TenantValidationError } from "../../provider/index";
+import { Tenant, TenantValidationError, validateRequest } from "../../provider/index";
 import { installMocks, settle, type Registered } from "./support/pulumiMocks";
 
 let registered: Registered[] = [];
@@ -14,68 +15,95 @@ beforeEach(() => {
 afterEach(settle);
 
 const owner = "mallory@example.com";
-const exposure = { baseDomain: "example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
 const overrides = (valuesOverrides: Record<string, unknown>) => ({ owner, vcluster: { valuesOverrides } });
 const outsideAllowlist = (path: string) => `vcluster.valuesOverrides: sets paths outside the self-service allowlist: ${path}`;
 
 interface Attack {
   readonly attack: string;
   readonly name?: string;
-  readonly args: Record<string, unknown>;
+  readonly request: Record<string, unknown>;
   /** Fragments the error must contain: the field and the rule. */
   readonly refused: readonly string[];
 }
 
 const attacks: readonly Attack[] = [
   // Host permissions and what is handed back.
-  { attack: "a ClusterRole for the syncer", args: overrides({ rbac: { clusterRole: { enabled: true } } }), refused: [outsideAllowlist("rbac.clusterRole.enabled")] },
-  { attack: "the exported kubeconfig pointed elsewhere", args: overrides({ exportKubeConfig: { server: "https://evil.example" } }), refused: [outsideAllowlist("exportKubeConfig.server")] },
-  { attack: "extra names on the API certificate", args: overrides({ controlPlane: { proxy: { extraSANs: ["api.bank.example"] } } }), refused: [outsideAllowlist("controlPlane.proxy.extraSANs")] },
-  { attack: "the chart's own quota switched on to replace ours", args: overrides({ policies: { resourceQuota: { enabled: true } } }), refused: [outsideAllowlist("policies.resourceQuota.enabled")] },
-  { attack: "a plugin container", args: overrides({ plugins: { miner: { image: "evil/miner" } } }), refused: [outsideAllowlist("plugins.miner.image")] },
-  { attack: "experimental deploy hooks", args: overrides({ experimental: { deploy: { host: { manifests: "kind: ClusterRoleBinding" } } } }), refused: [outsideAllowlist("experimental.deploy.host.manifests")] },
+  { attack: "a ClusterRole for the syncer", request: overrides({ rbac: { clusterRole: { enabled: true } } }), refused: [outsideAllowlist("rbac.clusterRole.enabled")] },
+  { attack: "the exported kubeconfig pointed elsewhere", request: overrides({ exportKubeConfig: { server: "https://evil.example" } }), refused: [outsideAllowlist("exportKubeConfig.server")] },
+  { attack: "extra names on the API certificate", request: overrides({ controlPlane: { proxy: { extraSANs: ["api.bank.example"] } } }), refused: [outsideAllowlist("controlPlane.proxy.extraSANs")] },
+  { attack: "the chart's own quota switched on to replace ours", request: overrides({ policies: { resourceQuota: { enabled: true } } }), refused: [outsideAllowlist("policies.resourceQuota.enabled")] },
+  { attack: "a plugin container", request: overrides({ plugins: { miner: { image: "evil/miner" } } }), refused: [outsideAllowlist("plugins.miner.image")] },
+  { attack: "experimental deploy hooks", request: overrides({ experimental: { deploy: { host: { manifests: "kind: ClusterRoleBinding" } } } }), refused: [outsideAllowlist("experimental.deploy.host.manifests")] },
   // The backing store and the control plane's pods.
-  { attack: "the backing store's image", args: overrides({ controlPlane: { backingStore: { etcd: { deploy: { statefulSet: { image: { repository: "evil/etcd" } } } } } } }), refused: [outsideAllowlist("controlPlane.backingStore.etcd.deploy.statefulSet.image.repository")] },
-  { attack: "the distro's image", args: overrides({ controlPlane: { distro: { k8s: { image: { repository: "evil/k8s" } } } } }), refused: [outsideAllowlist("controlPlane.distro.k8s.image.repository")] },
-  { attack: "free-form API server flags", args: overrides({ controlPlane: { distro: { k8s: { apiServer: { extraArgs: ["--anonymous-auth=true"] } } } } }), refused: [outsideAllowlist("controlPlane.distro.k8s.apiServer.extraArgs")] },
-  { attack: "a privileged security context", args: overrides({ controlPlane: { statefulSet: { security: { containerSecurityContext: { privileged: true } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.security.containerSecurityContext.privileged")] },
-  { attack: "a system priority class", args: overrides({ controlPlane: { statefulSet: { scheduling: { priorityClassName: "system-node-critical" } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.scheduling.priorityClassName")] },
-  { attack: "the CPU limit removed through overrides", args: overrides({ controlPlane: { statefulSet: { resources: { limits: { cpu: null } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.resources.limits.cpu")] },
-  { attack: "pod labels that match another policy's selector", args: overrides({ controlPlane: { statefulSet: { pods: { labels: { role: "gateway" } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.pods.labels.role")] },
-  { attack: "pod annotations", args: overrides({ controlPlane: { statefulSet: { pods: { annotations: { "iam.amazonaws.com/role": "admin" } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.pods.annotations.iam.amazonaws.com/role")] },
+  { attack: "the backing store's image", request: overrides({ controlPlane: { backingStore: { etcd: { deploy: { statefulSet: { image: { repository: "evil/etcd" } } } } } } }), refused: [outsideAllowlist("controlPlane.backingStore.etcd.deploy.statefulSet.image.repository")] },
+  { attack: "the distro's image", request: overrides({ controlPlane: { distro: { k8s: { image: { repository: "evil/k8s" } } } } }), refused: [outsideAllowlist("controlPlane.distro.k8s.image.repository")] },
+  { attack: "free-form API server flags", request: overrides({ controlPlane: { distro: { k8s: { apiServer: { extraArgs: ["--anonymous-auth=true"] } } } } }), refused: [outsideAllowlist("controlPlane.distro.k8s.apiServer.extraArgs")] },
+  { attack: "a privileged security context", request: overrides({ controlPlane: { statefulSet: { security: { containerSecurityContext: { privileged: true } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.security.containerSecurityContext.privileged")] },
+  { attack: "a system priority class", request: overrides({ controlPlane: { statefulSet: { scheduling: { priorityClassName: "system-node-critical" } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.scheduling.priorityClassName")] },
+  { attack: "the CPU limit removed through overrides", request: overrides({ controlPlane: { statefulSet: { resources: { limits: { cpu: null } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.resources.limits.cpu")] },
+  { attack: "pod labels that match another policy's selector", request: overrides({ controlPlane: { statefulSet: { pods: { labels: { role: "gateway" } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.pods.labels.role")] },
+  { attack: "pod annotations", request: overrides({ controlPlane: { statefulSet: { pods: { annotations: { "iam.amazonaws.com/role": "admin" } } } } }), refused: [outsideAllowlist("controlPlane.statefulSet.pods.annotations.iam.amazonaws.com/role")] },
   // Syncing objects that reach past the namespace.
-  { attack: "Ingress sync (hostname hijack)", args: overrides({ sync: { toHost: { ingresses: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.ingresses.enabled")] },
-  { attack: "ServiceAccount sync (cloud identity annotations)", args: overrides({ sync: { toHost: { serviceAccounts: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.serviceAccounts.enabled")] },
-  { attack: "NetworkPolicy sync (an allow rule undoes the egress fence)", args: overrides({ sync: { toHost: { networkPolicies: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.networkPolicies.enabled")] },
-  { attack: "PodDisruptionBudget sync (blocks node drains)", args: overrides({ sync: { toHost: { podDisruptionBudgets: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.podDisruptionBudgets.enabled")] },
-  { attack: "reading the host's nodes", args: overrides({ sync: { fromHost: { nodes: { enabled: true, selector: { all: true } } } } }), refused: ["sync.fromHost.nodes.enabled"] },
-  { attack: "replicating another namespace's Service in", args: overrides({ networking: { replicateServices: { fromHost: [{ from: "kube-system/secret-store", to: "default/store" }] } } }), refused: [outsideAllowlist("networking.replicateServices.fromHost")] },
-  // Namespaces that are not the tenant's to take.
-  { attack: "the kube-system namespace", args: { owner, targetNamespace: "kube-system" }, refused: ['targetNamespace: namespace "kube-system" is reserved'] },
-  { attack: "the default namespace", args: { owner, targetNamespace: "default" }, refused: ['targetNamespace: namespace "default" is reserved'] },
-  { attack: "another kube- namespace", args: { owner, targetNamespace: "kube-node-lease" }, refused: ['targetNamespace: namespace "kube-node-lease" is reserved'] },
-  { attack: "the gateway's namespace", args: { owner, targetNamespace: "kubespaces-gateway", exposure }, refused: ['targetNamespace: namespace "kubespaces-gateway" is reserved'] },
+  { attack: "Ingress sync (hostname hijack)", request: overrides({ sync: { toHost: { ingresses: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.ingresses.enabled")] },
+  { attack: "ServiceAccount sync (cloud identity annotations)", request: overrides({ sync: { toHost: { serviceAccounts: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.serviceAccounts.enabled")] },
+  { attack: "NetworkPolicy sync (an allow rule undoes the egress fence)", request: overrides({ sync: { toHost: { networkPolicies: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.networkPolicies.enabled")] },
+  { attack: "PodDisruptionBudget sync (blocks node drains)", request: overrides({ sync: { toHost: { podDisruptionBudgets: { enabled: true } } } }), refused: [outsideAllowlist("sync.toHost.podDisruptionBudgets.enabled")] },
+  { attack: "reading the host's nodes", request: overrides({ sync: { fromHost: { nodes: { enabled: true, selector: { all: true } } } } }), refused: ["sync.fromHost.nodes.enabled"] },
+  { attack: "replicating another namespace's Service in", request: overrides({ networking: { replicateServices: { fromHost: [{ from: "kube-system/secret-store", to: "default/store" }] } } }), refused: [outsideAllowlist("networking.replicateServices.fromHost")] },
   // Quotas that cannot hold the vCluster, or that ask for nothing.
-  { attack: "a zero CPU quota", args: { owner, resources: { cpu: "0" } }, refused: ["resources.cpu: must be greater than zero"] },
-  { attack: "a negative memory quota", args: { owner, resources: { memory: "-1Gi" } }, refused: ["resources.memory: must be greater than zero"] },
-  { attack: "a zero default limit", args: { owner, limitRange: { defaultLimit: { cpu: "0" } } }, refused: ["limitRange.defaultLimit.cpu: must be greater than zero"] },
-  { attack: "storage below the data volume", args: { owner, resources: { storage: "1Gi" } }, refused: ["resources.storage: 1Gi is less than the vCluster's data volumes request"] },
-  { attack: "a data volume above the storage quota", args: overrides({ controlPlane: { statefulSet: { persistence: { volumeClaim: { size: "500Gi" } } } } }), refused: ["resources.storage: 20Gi is less than the vCluster's data volumes request"] },
-  { attack: "a pod count too small for the vCluster", args: { owner, resources: { pods: 1 } }, refused: ["resources.pods: 1 is less than the vCluster itself needs (2)"] },
-  { attack: "a Secret count too small for the vCluster and its release history", args: { owner, resources: { secrets: 2 } }, refused: ["resources.secrets: 2 is less than the vCluster itself needs"] },
-  { attack: "control-plane replicas beyond the CPU quota", args: { owner, resources: { cpu: "2" }, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: 3 } } } } } }, refused: ["resources.cpu: 2 is less than the limits of the vCluster's own containers"] },
-  { attack: "CoreDNS limits beyond the memory quota", args: { owner, resources: { memory: "2Gi" }, vcluster: { valuesOverrides: { controlPlane: { coredns: { deployment: { resources: { limits: { memory: "64Gi" } } } } } } } }, refused: ["resources.memory: 2Gi is less than the limits of the vCluster's own containers"] },
+  { attack: "a zero CPU quota", request: { owner, resources: { cpu: "0" } }, refused: ["resources.cpu: must be greater than zero"] },
+  { attack: "a negative memory quota", request: { owner, resources: { memory: "-1Gi" } }, refused: ["resources.memory: must be greater than zero"] },
+  { attack: "a zero default limit", request: { owner, limitRange: { defaultLimit: { cpu: "0" } } }, refused: ["limitRange.defaultLimit.cpu: must be greater than zero"] },
+  { attack: "storage below the data volume", request: { owner, resources: { storage: "1Gi" } }, refused: ["resources.storage: 1Gi is less than the vCluster's data volumes request"] },
+  { attack: "a data volume above the storage quota", request: overrides({ controlPlane: { statefulSet: { persistence: { volumeClaim: { size: "500Gi" } } } } }), refused: ["resources.storage: 20Gi is less than the vCluster's data volumes request"] },
+  { attack: "a pod count too small for the vCluster", request: { owner, resources: { pods: 1 } }, refused: ["resources.pods: 1 is less than the vCluster itself needs (2)"] },
+  { attack: "a Secret count too small for the vCluster and its release history", request: { owner, resources: { secrets: 2 } }, refused: ["resources.secrets: 2 is less than the vCluster itself needs"] },
+  { attack: "control-plane replicas beyond the CPU quota", request: { owner, resources: { cpu: "2" }, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: 3 } } } } } }, refused: ["resources.cpu: 2 is less than the limits of the vCluster's own containers"] },
+  { attack: "CoreDNS limits beyond the memory quota", request: { owner, resources: { memory: "2Gi" }, vcluster: { valuesOverrides: { controlPlane: { coredns: { deployment: { resources: { limits: { memory: "64Gi" } } } } } } } }, refused: ["resources.memory: 2Gi is less than the limits of the vCluster's own containers"] },
+  // What only the platform decides.
+  { attack: "its own host namespace", request: { owner, targetNamespace: "kube-system" }, refused: ['unknown field(s) "targetNamespace": a request holds owner'] },
+  { attack: "the platform's policy itself", request: { owner, platform: { allowUnsafeOverrides: true } }, refused: ['unknown field(s) "platform"'] },
+  { attack: "a host kubeconfig that runs a command", request: { owner, platform: { hostKubeconfig: "users: [{user: {exec: {command: /bin/sh}}}]" } }, refused: ['unknown field(s) "platform"'] },
+  { attack: "its own chart", request: { owner, vcluster: { chart: { localPath: "/tmp/evil-chart" } } }, refused: ['vcluster: unknown field(s) "chart"'] },
+  { attack: "the unsafe-overrides switch", request: { owner, vcluster: { allowUnsafeOverrides: true, valuesOverrides: { rbac: { clusterRole: { enabled: true } } } } }, refused: ['vcluster: unknown field(s) "allowUnsafeOverrides"'] },
+  { attack: "its own exposure (gateway, issuer, domain)", request: { owner, exposure: { baseDomain: "bank.example", issuerRef: { name: "prod-ca" } } }, refused: ['unknown field(s) "exposure"'] },
+  { attack: "no NetworkPolicy", request: { owner, isolation: { networkPolicy: false } }, refused: ['isolation: unknown field(s) "networkPolicy"'] },
+  { attack: "a pod security level the platform does not allow", request: { owner, isolation: { podSecurity: "baseline" } }, refused: ["isolation.podSecurity: baseline is not a level the platform allows (platform.podSecurity.allowed: restricted)"] },
+  { attack: "CPU above the platform's ceiling", request: { owner, resources: { cpu: "64" } }, refused: ["resources.cpu: 64 is above the platform's ceiling (platform.quota.ceilings.cpu: 16)"] },
+  { attack: "memory above the platform's ceiling", request: { owner, resources: { memory: "1Ti" } }, refused: ["resources.memory: 1Ti is above the platform's ceiling (platform.quota.ceilings.memory: 64Gi)"] },
+  { attack: "more pods than the platform's ceiling", request: { owner, resources: { pods: 1000 } }, refused: ["resources.pods: 1000 is above the platform's ceiling (platform.quota.ceilings.pods: 100)"] },
+  { attack: "NodePort Services (ports on every node)", request: { owner, resources: { servicesNodePorts: 3 } }, refused: ["resources.servicesNodePorts: 3 is above the platform's ceiling (platform.quota.ceilings.servicesNodePorts: 0)"] },
   // Names that break later.
-  { attack: "a tenant name that cannot name a Service", name: "1team", args: { owner }, refused: ['name: must start with a letter (it names the vCluster\'s Service), got "1team"'] },
+  { attack: "a tenant name that cannot name a Service", name: "1team", request: { owner }, refused: ['name: must start with a letter (it names the vCluster\'s Service), got "1team"'] },
 ];
 
-it.each(attacks)("refuses $attack, naming field and rule, registering nothing", async ({ name = "team-mallory", args, refused }) => {
-  let error: unknown;
+// What a platform might allow; the requests above ask for more, or for what it keeps to itself.
+const platform = {
+  podSecurity: { default: "restricted" as const, allowed: ["restricted" as const] },
+  quota: { ceilings: { cpu: "16", memory: "64Gi", storage: "200Gi", pods: 100, servicesNodePorts: 0, servicesLoadBalancers: 0 } },
+};
+
+/** The error `action` throws. */
+function thrownBy(action: () => unknown): unknown {
   try {
-    new Tenant(name, args as never);
-  } catch (caught) {
-    error = caught;
+    action();
+  } catch (error) {
+    return error;
   }
+  return undefined;
+}
+
+/** Fields only the platform sets, which the Tenant's own arguments do carry (beside the request). */
+const platformOwned = (request: Record<string, unknown>) => ["platform", "targetNamespace", "exposure"].some((key) => key in request) || JSON.stringify(request).match(/"(chart|allowUnsafeOverrides|networkPolicy)":/);
+
+it.each(attacks)("refuses $attack at the door, naming field and rule", ({ name = "team-mallory", request, refused }) => {
+  const error = thrownBy(() => validateRequest(name, request, platform));
+  expect(error).toBeInstanceOf(TenantValidationError);
+  for (const fragment of refused) expect((error as Error).message).toContain(fragment);
+});
+
+it.each(attacks.filter((row) => !platformOwned(row.request)))("refuses $attack in a Tenant, registering nothing", async ({ name = "team-mallory", request, refused }) => {
+  const error = thrownBy(() => new Tenant(name, { ...request, platform } as never));
   expect(error).toBeInstanceOf(TenantValidationError);
   for (const fragment of refused) expect((error as Error).message).toContain(fragment);
   await settle();

@@ -26,7 +26,7 @@ afterEach(settle);
 
 describe("Tenant graph", () => {
   it("registers every child with its type, parented to the Tenant", async () => {
-    new Tenant("team-atlas", { owner: "alice@example.com", exposure });
+    new Tenant("team-atlas", { owner: "alice@example.com", platform: { exposure } });
     await settle();
     expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual(
       [
@@ -52,7 +52,7 @@ describe("Tenant graph", () => {
   });
 
   it("registers no Gateway objects and no NetworkPolicy when neither is asked for", async () => {
-    new Tenant("team-atlas", { owner: "a", isolation: { networkPolicy: false } });
+    new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: false } });
     await settle();
     const types = registered.map((r) => r.type);
     expect(types.filter((t) => t.includes("gateway") || t.includes("cert-manager") || t.includes("NetworkPolicy"))).toEqual([]);
@@ -60,7 +60,7 @@ describe("Tenant graph", () => {
   });
 
   it("registers every edge of the edge table, and a deletedWith only where the table has one", async () => {
-    new Tenant("team-atlas", { owner: "a", exposure });
+    new Tenant("team-atlas", { owner: "a", platform: { exposure } });
     await settle();
     const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
     const table = childEdges(childRoles({ tlsRouteVersion: "v1", networkPolicy: true }));
@@ -110,14 +110,14 @@ describe("Tenant graph", () => {
   });
 
   it("takes a local chart path without repository or version", async () => {
-    new Tenant("team-atlas", { owner: "a", vcluster: { chart: { localPath: "./charts/vcluster" } } });
+    new Tenant("team-atlas", { owner: "a", platform: { chart: { localPath: "./charts/vcluster" } } });
     await settle();
     expect(byName("team-atlas-vcluster")?.inputs).toMatchObject({ chart: "./charts/vcluster" });
     expect(byName("team-atlas-vcluster")?.inputs.repositoryOpts).toEqual({});
   });
 
   it("exposes outputs, with the kubeconfig secret", async () => {
-    const tenant = new Tenant("team-atlas", { owner: "a", exposure });
+    const tenant = new Tenant("team-atlas", { owner: "a", platform: { exposure } });
     expect(await valueOf(tenant.namespace)).toBe("kubespaces-tenant-team-atlas");
     expect(await valueOf(tenant.apiServerUrl)).toBe("https://team-atlas.api.kubespaces.example.com:443");
     expect(await valueOf(tenant.appsDomain)).toBe("team-atlas.apps.kubespaces.example.com");
@@ -130,7 +130,7 @@ describe("Tenant graph", () => {
   });
 
   it("keeps the host kubeconfig secret and the rendered objects not", async () => {
-    const tenant = new Tenant("team-atlas", { owner: "a", hostKubeconfig: "apiVersion: v1\nkind: Config\n" });
+    const tenant = new Tenant("team-atlas", { owner: "a", platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" } });
     await settle();
     expect(await isSecret(tenant.namespace)).toBe(false);
     expect(byName("team-atlas-host")?.type).toBe("pulumi:providers:kubernetes");
@@ -139,7 +139,7 @@ describe("Tenant graph", () => {
 
   it("creates no provider of its own when one is given", async () => {
     const host = new k8s.Provider("host", { kubeconfig: "x" });
-    new Tenant("team-atlas", { owner: "a", hostKubeconfig: "apiVersion: v1\n" }, { providers: [host] });
+    new Tenant("team-atlas", { owner: "a", platform: { hostKubeconfig: "apiVersion: v1\n" } }, { providers: [host] });
     await settle();
     expect(byName("team-atlas-host")).toBeUndefined();
     expect(byName("team-atlas-namespace")?.provider).toContain("::host::");
@@ -153,8 +153,8 @@ describe("Tenant graph", () => {
   });
 
   it("refuses structural inputs given as Outputs (the types forbid it; JavaScript and other languages may not)", () => {
-    expect(() => new Tenant("team-atlas", { owner: "a", isolation: { networkPolicy: pulumi.output(true) as never } })).toThrow(
-      "isolation.networkPolicy: decides which resources the tenant has",
+    expect(() => new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: pulumi.output(true) as never } })).toThrow(
+      "platform.networkPolicy: decides which resources the tenant has",
     );
   });
 });

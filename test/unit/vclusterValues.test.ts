@@ -17,7 +17,7 @@ const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "le"
 
 const representative: Record<string, Record<string, unknown>> = {
   "defaults": {},
-  "exposed": { exposure },
+  "exposed": { platform: { exposure } },
   "another Kubernetes version": { vcluster: { kubernetesVersion: "1.35.2" } },
   "safe overrides": {
     vcluster: {
@@ -28,7 +28,7 @@ const representative: Record<string, Record<string, unknown>> = {
       },
     },
   },
-  "admin overrides": { vcluster: { allowUnsafeOverrides: true, valuesOverrides: { rbac: { clusterRole: { enabled: true } } } } },
+  "admin overrides": { platform: { allowUnsafeOverrides: true }, vcluster: { valuesOverrides: { rbac: { clusterRole: { enabled: true } } } } },
 };
 
 describe("vCluster values", () => {
@@ -38,7 +38,7 @@ describe("vCluster values", () => {
   });
 
   it("set the public hostname in the SANs and the exported kubeconfig when exposed", () => {
-    const values = valuesFor({ exposure }) as any;
+    const values = valuesFor({ platform: { exposure } }) as any;
     expect(values.controlPlane.proxy.extraSANs).toContain("team-atlas.api.kubespaces.example.com");
     expect(values.exportKubeConfig).toEqual({ server: "https://team-atlas.api.kubespaces.example.com:443", context: "team-atlas" });
   });
@@ -71,7 +71,8 @@ describe("vCluster values", () => {
 
   it("let overrides win over the component's values", () => {
     const values = valuesFor({
-      vcluster: { allowUnsafeOverrides: true, valuesOverrides: { controlPlane: { statefulSet: { resources: { limits: { memory: "3Gi" } } } } } },
+      platform: { allowUnsafeOverrides: true },
+      vcluster: { valuesOverrides: { controlPlane: { statefulSet: { resources: { limits: { memory: "3Gi" } } } } } },
     }) as any;
     expect(values.controlPlane.statefulSet.resources.limits).toEqual({ cpu: "1", memory: "3Gi" });
   });

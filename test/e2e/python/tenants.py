@@ -74,10 +74,8 @@ def program():
             name,
             owner=t.get("owner", f"{name}@example.com"),
             resources=snake(t.get("resources")),
-            exposure=snake(t.get("exposure")),
             limit_range=snake(t.get("limitRange")),
             vcluster=without_none({
-                "chart": {"local_path": CHART_PATH},
                 "kubernetes_version": t.get("kubernetesVersion"),
                 "values_overrides": {
                     "controlPlane": {
@@ -89,9 +87,14 @@ def program():
                         }
                     }
                 },
-                "timeout_seconds": 120,
             }),
-            readiness={"timeout_seconds": t.get("readinessTimeoutSeconds", 120)},
+            # The platform's policy: the test bed's chart and short timeouts.
+            platform=without_none({
+                "chart": {"local_path": CHART_PATH},
+                "exposure": snake(t.get("exposure")),
+                "helm_timeout_seconds": 120,
+                "readiness_timeout_seconds": t.get("readinessTimeoutSeconds", 120),
+            }),
         )
 
     def by_name(pick):

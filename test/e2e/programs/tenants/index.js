@@ -14,10 +14,8 @@ const tenants = declared.map(
     new Tenant(t.name, {
       owner: t.owner ?? `${t.name}@example.com`,
       resources: t.resources,
-      exposure: t.exposure,
       limitRange: t.limitRange,
       vcluster: {
-        chart: { localPath: chartPath },
         kubernetesVersion: t.kubernetesVersion,
         valuesOverrides: {
           controlPlane: {
@@ -29,9 +27,14 @@ const tenants = declared.map(
             },
           },
         },
-        timeoutSeconds: 120,
       },
-      readiness: { timeoutSeconds: t.readinessTimeoutSeconds ?? 120 },
+      // The platform's policy: the test bed's chart and short timeouts.
+      platform: {
+        chart: { localPath: chartPath },
+        exposure: t.exposure,
+        helmTimeoutSeconds: 120,
+        readinessTimeoutSeconds: t.readinessTimeoutSeconds ?? 120,
+      },
     }),
 );
 

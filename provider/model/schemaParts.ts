@@ -1,0 +1,58 @@
+/** Building blocks shared by the platform's policy and a team's request: one rule each. */
+import { z } from "zod";
+import { isQuantity, quantityValue } from "./quantity";
+
+/** RFC 1123 label: what Kubernetes accepts as a namespace or Helm release name. */
+export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** RFC 1123 subdomain: dot-separated labels. */
+export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** A Kubernetes quantity above zero. */
+export const quantity = (description: string) =>
+  z
+    .string()
+    .refine(isQuantity, { error: "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi", abort: true })
+    .refine((text) => quantityValue(text) > 0, { error: "must be greater than zero" })
+    .describe(description);
+
+/** A DNS-1123 label. */
+export const dnsLabel = (description: string) =>
+  z
+    .string()
+    .max(63, { error: "must be at most 63 characters" })
+    .regex(DNS_LABEL, { error: "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit" })
+    .describe(description);
+
+/** A count of objects of one kind in the tenant namespace. */
+export const objectCount = (description: string) => z.int().nonnegative({ error: "must be a whole number >= 0" }).optional().describe(description);
+
+/** The object counts a ResourceQuota can cap, by input field, with the resource's name for descriptions. */
+export const OBJECT_COUNTS = {
+  pods: "Pods",
+  services: "Services",
+  persistentVolumeClaims: "PersistentVolumeClaims",
+  secrets: "Secrets",
+  configMaps: "ConfigMaps",
+  servicesLoadBalancers: "Services of type LoadBalancer",
+  servicesNodePorts: "Services of type NodePort",
+} as const;
+
+/** The object count fields, each with a description built from `describe`. */
+export const objectCountFields = (describe: (resource: string) => string) =>
+  Object.fromEntries(Object.entries(OBJECT_COUNTS).map(([field, resource]) => [field, objectCount(describe(resource))])) as {
+    [K in keyof typeof OBJECT_COUNTS]: ReturnType<typeof objectCount>;
+  };
+
+/** CPU and memory, with defaults. */
+export const cpuAndMemory = (description: string, cpu: string, memory: string) =>
+  z
+    .strictObject({
+      cpu: quantity("CPU.").default(cpu),
+      memory: quantity("Memory.").default(memory),
+    })
+    .prefault({})
+    .describe(description);
+
+/** The Pod Security Admission levels a tenant namespace can enforce. */
+export const podSecurityLevel = (description: string) =>
+  z.enum(["baseline", "restricted"], { error: "must be one of: baseline, restricted" }).describe(description);

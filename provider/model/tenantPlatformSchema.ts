@@ -1,0 +1,151 @@
+/**
+ * The platform's policy: what only the platform team decides, once, for every tenant it serves.
+ * A team's request (tenantRequestSchema.ts) can only ask within it. It travels with the Tenant's
+ * arguments as `platform`, so that every language sets it the same way; the self-service doors
+ * (Tenant files, the CLI) accept requests only and add the platform's own policy.
+ */
+import { z } from "zod";
+import { cpuAndMemory, DNS_SUBDOMAIN, dnsLabel, objectCountFields, podSecurityLevel, quantity } from "./schemaParts";
+
+const gatewayRef = z
+  .strictObject({
+    name: dnsLabel("Name of the shared Gateway.").default("shared"),
+    namespace: dnsLabel("Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.").default("kubespaces-gateway"),
+    sectionName: dnsLabel("Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.").default(
+      "tls-passthrough",
+    ),
+  })
+  .describe("The shared Gateway that carries tenant traffic.");
+
+const issuerRef = z
+  .strictObject({
+    name: z.string().min(1, { error: "must not be empty" }).describe("Name of the cert-manager issuer."),
+    kind: z
+      .enum(["ClusterIssuer", "Issuer"], { error: "must be one of: ClusterIssuer, Issuer" })
+      .default("ClusterIssuer")
+      .describe("Kind of the issuer; an `Issuer` must live in the gateway namespace."),
+    group: z.string().default("cert-manager.io").describe("API group of the issuer."),
+  })
+  .describe("The cert-manager issuer that signs the apps certificate.");
+
+/** Gateway API exposure; its presence and `tlsRouteVersion` decide which Gateway children exist. */
+export const exposureSchema = z
+  .strictObject({
+    baseDomain: z
+      .string({ error: "is required when exposure is set" })
+      .max(200, { error: "must be at most 200 characters" })
+      .regex(DNS_SUBDOMAIN, { error: "must be a DNS name such as example.com" })
+      .describe("Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`."),
+    gateway: gatewayRef.prefault({}),
+    tlsRouteVersion: z
+      .enum(["v1", "v1alpha2"], { error: "must be one of: v1, v1alpha2" })
+      .default("v1")
+      .meta({ plain: true })
+      .describe("API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier."),
+    issuerRef: issuerRef,
+    verifyCrds: z
+      .boolean()
+      .default(true)
+      .describe("Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones."),
+  })
+  .describe("Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.");
+
+const chart = z
+  .strictObject({
+    repository: z.string().default("https://charts.loft.sh").describe("Helm repository (the pinned chart mirror)."),
+    name: z.string().min(1).default("vcluster").describe("Chart name in the repository."),
+    version: z.string().min(1).default("0.36.1").describe("Pinned chart version."),
+    localPath: z.string().min(1).optional().describe("Path to a chart on disk; when set, `repository`, `name` and `version` are not used."),
+  })
+  .describe("Where the vCluster chart comes from: its templates run with the stack's credentials.");
+
+const podSecurity = z
+  .strictObject({
+    default: podSecurityLevel("Level of a tenant that asks for none.").default("baseline"),
+    allowed: z
+      .array(podSecurityLevel("A level."))
+      .min(1, { error: "must allow at least one level" })
+      .default(["baseline", "restricted"])
+      .describe("Levels a tenant may ask for."),
+  })
+  .describe("Pod Security Admission levels of tenant namespaces.");
+
+const quota = z
+  .strictObject({
+    // Named `default`, not `defaults`: the Go SDK gives every input type a `Defaults()` method.
+    default: z
+      .strictObject({
+        cpu: quantity("CPU of a tenant that asks for none.").default("4"),
+        memory: quantity("Memory of a tenant that asks for none.").default("8Gi"),
+        storage: quantity("Storage of a tenant that asks for none.").default("20Gi"),
+        ...objectCountFields((resource) => `${resource} of a tenant that sets no count.`),
+      })
+      .prefault({})
+      .describe("What a tenant gets when its request leaves a field out."),
+    ceilings: z
+      .strictObject({
+        cpu: quantity("Most CPU a tenant may ask for.").optional(),
+        memory: quantity("Most memory a tenant may ask for.").optional(),
+        storage: quantity("Most storage a tenant may ask for.").optional(),
+        ...objectCountFields((resource) => `Most ${resource} a tenant may ask for; a ceiling also applies when the request sets no count.`),
+      })
+      .prefault({})
+      .describe("The most a tenant may ask for; unset means no ceiling."),
+  })
+  .describe("Quota defaults and ceilings.");
+
+/** The platform's policy: set by the platform team, never by a team's request. */
+export const tenantPlatformSchema = z
+  .strictObject({
+    namespacePrefix: z
+      .string()
+      .max(40, { error: "must be at most 40 characters" })
+      .regex(/^[a-z0-9]([-a-z0-9]*)$/, { error: "must be lower-case letters, digits and '-', starting with a letter or digit" })
+      .default("kubespaces-tenant-")
+      .describe("Host namespaces are `<namespacePrefix><name>`."),
+    chart: chart.prefault({}),
+    helmTimeoutSeconds: z.int().min(60, { error: "must be at least 60" }).default(900).describe("How long Helm may take to install or upgrade a release."),
+    readinessTimeoutSeconds: z
+      .int()
+      .min(1, { error: "must be at least 1" })
+      .max(3600, { error: "must be at most 3600" })
+      .default(600)
+      .describe("How long `pulumi up` waits for a virtual cluster to be ready."),
+    // Plain: they decide which children exist and their types.
+    exposure: exposureSchema.optional().meta({ plain: true }),
+    networkPolicy: z
+      .boolean()
+      .default(true)
+      .meta({ plain: true })
+      .describe(
+        "Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).",
+      ),
+    podSecurity: podSecurity.prefault({}),
+    quota: quota.prefault({}),
+    controlPlaneDefaults: z
+      .strictObject({
+        limits: cpuAndMemory("Limits of the control-plane container.", "1", "2Gi"),
+        requests: cpuAndMemory("Requests of the control-plane container.", "200m", "256Mi"),
+      })
+      .prefault({})
+      .describe("Resources of a tenant's control plane when its request sets none."),
+    allowUnsafeOverrides: z
+      .boolean()
+      .default(false)
+      .describe("Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself."),
+    hostKubeconfig: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .optional()
+      .meta({ secret: true })
+      .describe(
+        "Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.",
+      ),
+  })
+  .meta({ title: "TenantPlatform" })
+  .describe("The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.");
+
+/** The platform's policy as written: optional fields may be left out. */
+export type TenantPlatformInput = z.input<typeof tenantPlatformSchema>;
+/** The platform's policy with every default filled in. */
+export type TenantPlatform = z.output<typeof tenantPlatformSchema>;

@@ -1,0 +1,75 @@
+/**
+ * A team's request: what the KubeSpaces operator's Tenant spec lets a team ask for. Every
+ * self-service door (Tenant files, the CLI) accepts exactly this and nothing more; what a request
+ * leaves out, and the most it may ask for, come from the platform's policy.
+ */
+import { z } from "zod";
+import { cpuAndMemory, objectCountFields, podSecurityLevel, quantity } from "./schemaParts";
+
+const resources = z
+  .strictObject({
+    cpu: quantity("CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.").optional(),
+    memory: quantity(
+      "Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.",
+    ).optional(),
+    storage: quantity("Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.").optional(),
+    ...objectCountFields((resource) => `Maximum number of ${resource} in the tenant namespace.`),
+  })
+  .describe("What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.");
+
+const limitRange = z
+  .strictObject({
+    defaultLimit: cpuAndMemory("Limits given to containers that declare none.", "1", "1Gi"),
+    defaultRequest: cpuAndMemory("Requests given to containers that declare none.", "100m", "128Mi"),
+  })
+  .describe("Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.");
+
+const isolation = z
+  .strictObject({
+    podSecurity: podSecurityLevel("Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.").optional(),
+  })
+  .describe("How the tenant namespace is fenced off on the host, within the platform's policy.");
+
+const vcluster = z
+  .strictObject({
+    kubernetesVersion: z
+      .string()
+      .regex(/^v?\d+\.\d+\.\d+$/, { error: "must be a Kubernetes version such as v1.36.0" })
+      .default("v1.36.0")
+      .describe("Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the chart)."),
+    controlPlaneResources: z
+      .strictObject({
+        limits: z.strictObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() }).prefault({}).describe("Limits of the control-plane container."),
+        requests: z.strictObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() }).prefault({}).describe("Requests of the control-plane container."),
+      })
+      .prefault({})
+      .describe("Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota."),
+    valuesOverrides: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe(
+        "Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.",
+      ),
+  })
+  .describe("The tenant's own control plane.");
+
+/** Fields of a team's request. */
+export const tenantRequestShape = {
+  owner: z
+    .string({ error: "is required" })
+    .min(1, { error: "must not be empty" })
+    .max(253, { error: "must be at most 253 characters" })
+    .describe("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace."),
+  resources: resources.prefault({}),
+  limitRange: limitRange.prefault({}),
+  isolation: isolation.prefault({}),
+  vcluster: vcluster.prefault({}),
+};
+
+/** A team's request, as the self-service doors accept it: nothing of the platform's. */
+export const tenantRequestSchema = z.strictObject(tenantRequestShape).describe("A team's request for a virtual cluster.");
+
+/** A request as written: optional fields may be left out. */
+export type TenantRequestInput = z.input<typeof tenantRequestSchema>;
+/** A request with its own defaults filled in (the platform's come later). */
+export type TenantRequest = z.output<typeof tenantRequestSchema>;
