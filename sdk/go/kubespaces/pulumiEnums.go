@@ -102,339 +102,7 @@ func (o TenantConditionStatusPtrOutput) ToStringPtrOutputWithContext(ctx context
 	}).(pulumi.StringPtrOutput)
 }
 
-// Kind of the issuer; an `Issuer` must live in the gateway namespace.
-type TenantExposureIssuerRefKind string
-
-const (
-	TenantExposureIssuerRefKindClusterIssuer = TenantExposureIssuerRefKind("ClusterIssuer")
-	TenantExposureIssuerRefKindIssuer        = TenantExposureIssuerRefKind("Issuer")
-)
-
-func (TenantExposureIssuerRefKind) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureIssuerRefKind)(nil)).Elem()
-}
-
-func (e TenantExposureIssuerRefKind) ToTenantExposureIssuerRefKindOutput() TenantExposureIssuerRefKindOutput {
-	return pulumi.ToOutput(e).(TenantExposureIssuerRefKindOutput)
-}
-
-func (e TenantExposureIssuerRefKind) ToTenantExposureIssuerRefKindOutputWithContext(ctx context.Context) TenantExposureIssuerRefKindOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(TenantExposureIssuerRefKindOutput)
-}
-
-func (e TenantExposureIssuerRefKind) ToTenantExposureIssuerRefKindPtrOutput() TenantExposureIssuerRefKindPtrOutput {
-	return e.ToTenantExposureIssuerRefKindPtrOutputWithContext(context.Background())
-}
-
-func (e TenantExposureIssuerRefKind) ToTenantExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefKindPtrOutput {
-	return TenantExposureIssuerRefKind(e).ToTenantExposureIssuerRefKindOutputWithContext(ctx).ToTenantExposureIssuerRefKindPtrOutputWithContext(ctx)
-}
-
-func (e TenantExposureIssuerRefKind) ToStringOutput() pulumi.StringOutput {
-	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e TenantExposureIssuerRefKind) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e TenantExposureIssuerRefKind) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
-}
-
-func (e TenantExposureIssuerRefKind) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
-}
-
-type TenantExposureIssuerRefKindOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureIssuerRefKindOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureIssuerRefKind)(nil)).Elem()
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToTenantExposureIssuerRefKindOutput() TenantExposureIssuerRefKindOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToTenantExposureIssuerRefKindOutputWithContext(ctx context.Context) TenantExposureIssuerRefKindOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToTenantExposureIssuerRefKindPtrOutput() TenantExposureIssuerRefKindPtrOutput {
-	return o.ToTenantExposureIssuerRefKindPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToTenantExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefKindPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantExposureIssuerRefKind) *TenantExposureIssuerRefKind {
-		return &v
-	}).(TenantExposureIssuerRefKindPtrOutput)
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToStringOutput() pulumi.StringOutput {
-	return o.ToStringOutputWithContext(context.Background())
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantExposureIssuerRefKind) string {
-		return string(e)
-	}).(pulumi.StringOutput)
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureIssuerRefKindOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantExposureIssuerRefKind) *string {
-		v := string(e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-type TenantExposureIssuerRefKindPtrOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureIssuerRefKindPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposureIssuerRefKind)(nil)).Elem()
-}
-
-func (o TenantExposureIssuerRefKindPtrOutput) ToTenantExposureIssuerRefKindPtrOutput() TenantExposureIssuerRefKindPtrOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefKindPtrOutput) ToTenantExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefKindPtrOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefKindPtrOutput) Elem() TenantExposureIssuerRefKindOutput {
-	return o.ApplyT(func(v *TenantExposureIssuerRefKind) TenantExposureIssuerRefKind {
-		if v != nil {
-			return *v
-		}
-		var ret TenantExposureIssuerRefKind
-		return ret
-	}).(TenantExposureIssuerRefKindOutput)
-}
-
-func (o TenantExposureIssuerRefKindPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureIssuerRefKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantExposureIssuerRefKind) *string {
-		if e == nil {
-			return nil
-		}
-		v := string(*e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-// TenantExposureIssuerRefKindInput is an input type that accepts values of the TenantExposureIssuerRefKind enum
-// A concrete instance of `TenantExposureIssuerRefKindInput` can be one of the following:
-//
-//	TenantExposureIssuerRefKindClusterIssuer
-//	TenantExposureIssuerRefKindIssuer
-type TenantExposureIssuerRefKindInput interface {
-	pulumi.Input
-
-	ToTenantExposureIssuerRefKindOutput() TenantExposureIssuerRefKindOutput
-	ToTenantExposureIssuerRefKindOutputWithContext(context.Context) TenantExposureIssuerRefKindOutput
-}
-
-var tenantExposureIssuerRefKindPtrType = reflect.TypeOf((**TenantExposureIssuerRefKind)(nil)).Elem()
-
-type TenantExposureIssuerRefKindPtrInput interface {
-	pulumi.Input
-
-	ToTenantExposureIssuerRefKindPtrOutput() TenantExposureIssuerRefKindPtrOutput
-	ToTenantExposureIssuerRefKindPtrOutputWithContext(context.Context) TenantExposureIssuerRefKindPtrOutput
-}
-
-type tenantExposureIssuerRefKindPtr string
-
-func TenantExposureIssuerRefKindPtr(v string) TenantExposureIssuerRefKindPtrInput {
-	return (*tenantExposureIssuerRefKindPtr)(&v)
-}
-
-func (*tenantExposureIssuerRefKindPtr) ElementType() reflect.Type {
-	return tenantExposureIssuerRefKindPtrType
-}
-
-func (in *tenantExposureIssuerRefKindPtr) ToTenantExposureIssuerRefKindPtrOutput() TenantExposureIssuerRefKindPtrOutput {
-	return pulumi.ToOutput(in).(TenantExposureIssuerRefKindPtrOutput)
-}
-
-func (in *tenantExposureIssuerRefKindPtr) ToTenantExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefKindPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(TenantExposureIssuerRefKindPtrOutput)
-}
-
-// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-type TenantExposureTlsRouteVersion string
-
-const (
-	TenantExposureTlsRouteVersionV1       = TenantExposureTlsRouteVersion("v1")
-	TenantExposureTlsRouteVersionV1alpha2 = TenantExposureTlsRouteVersion("v1alpha2")
-)
-
-func (TenantExposureTlsRouteVersion) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureTlsRouteVersion)(nil)).Elem()
-}
-
-func (e TenantExposureTlsRouteVersion) ToTenantExposureTlsRouteVersionOutput() TenantExposureTlsRouteVersionOutput {
-	return pulumi.ToOutput(e).(TenantExposureTlsRouteVersionOutput)
-}
-
-func (e TenantExposureTlsRouteVersion) ToTenantExposureTlsRouteVersionOutputWithContext(ctx context.Context) TenantExposureTlsRouteVersionOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(TenantExposureTlsRouteVersionOutput)
-}
-
-func (e TenantExposureTlsRouteVersion) ToTenantExposureTlsRouteVersionPtrOutput() TenantExposureTlsRouteVersionPtrOutput {
-	return e.ToTenantExposureTlsRouteVersionPtrOutputWithContext(context.Background())
-}
-
-func (e TenantExposureTlsRouteVersion) ToTenantExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantExposureTlsRouteVersionPtrOutput {
-	return TenantExposureTlsRouteVersion(e).ToTenantExposureTlsRouteVersionOutputWithContext(ctx).ToTenantExposureTlsRouteVersionPtrOutputWithContext(ctx)
-}
-
-func (e TenantExposureTlsRouteVersion) ToStringOutput() pulumi.StringOutput {
-	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e TenantExposureTlsRouteVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
-}
-
-func (e TenantExposureTlsRouteVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
-}
-
-func (e TenantExposureTlsRouteVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
-}
-
-type TenantExposureTlsRouteVersionOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureTlsRouteVersionOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureTlsRouteVersion)(nil)).Elem()
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToTenantExposureTlsRouteVersionOutput() TenantExposureTlsRouteVersionOutput {
-	return o
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToTenantExposureTlsRouteVersionOutputWithContext(ctx context.Context) TenantExposureTlsRouteVersionOutput {
-	return o
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToTenantExposureTlsRouteVersionPtrOutput() TenantExposureTlsRouteVersionPtrOutput {
-	return o.ToTenantExposureTlsRouteVersionPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToTenantExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantExposureTlsRouteVersionPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantExposureTlsRouteVersion) *TenantExposureTlsRouteVersion {
-		return &v
-	}).(TenantExposureTlsRouteVersionPtrOutput)
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToStringOutput() pulumi.StringOutput {
-	return o.ToStringOutputWithContext(context.Background())
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantExposureTlsRouteVersion) string {
-		return string(e)
-	}).(pulumi.StringOutput)
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureTlsRouteVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantExposureTlsRouteVersion) *string {
-		v := string(e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-type TenantExposureTlsRouteVersionPtrOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureTlsRouteVersionPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposureTlsRouteVersion)(nil)).Elem()
-}
-
-func (o TenantExposureTlsRouteVersionPtrOutput) ToTenantExposureTlsRouteVersionPtrOutput() TenantExposureTlsRouteVersionPtrOutput {
-	return o
-}
-
-func (o TenantExposureTlsRouteVersionPtrOutput) ToTenantExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantExposureTlsRouteVersionPtrOutput {
-	return o
-}
-
-func (o TenantExposureTlsRouteVersionPtrOutput) Elem() TenantExposureTlsRouteVersionOutput {
-	return o.ApplyT(func(v *TenantExposureTlsRouteVersion) TenantExposureTlsRouteVersion {
-		if v != nil {
-			return *v
-		}
-		var ret TenantExposureTlsRouteVersion
-		return ret
-	}).(TenantExposureTlsRouteVersionOutput)
-}
-
-func (o TenantExposureTlsRouteVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
-	return o.ToStringPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureTlsRouteVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantExposureTlsRouteVersion) *string {
-		if e == nil {
-			return nil
-		}
-		v := string(*e)
-		return &v
-	}).(pulumi.StringPtrOutput)
-}
-
-// TenantExposureTlsRouteVersionInput is an input type that accepts values of the TenantExposureTlsRouteVersion enum
-// A concrete instance of `TenantExposureTlsRouteVersionInput` can be one of the following:
-//
-//	TenantExposureTlsRouteVersionV1
-//	TenantExposureTlsRouteVersionV1alpha2
-type TenantExposureTlsRouteVersionInput interface {
-	pulumi.Input
-
-	ToTenantExposureTlsRouteVersionOutput() TenantExposureTlsRouteVersionOutput
-	ToTenantExposureTlsRouteVersionOutputWithContext(context.Context) TenantExposureTlsRouteVersionOutput
-}
-
-var tenantExposureTlsRouteVersionPtrType = reflect.TypeOf((**TenantExposureTlsRouteVersion)(nil)).Elem()
-
-type TenantExposureTlsRouteVersionPtrInput interface {
-	pulumi.Input
-
-	ToTenantExposureTlsRouteVersionPtrOutput() TenantExposureTlsRouteVersionPtrOutput
-	ToTenantExposureTlsRouteVersionPtrOutputWithContext(context.Context) TenantExposureTlsRouteVersionPtrOutput
-}
-
-type tenantExposureTlsRouteVersionPtr string
-
-func TenantExposureTlsRouteVersionPtr(v string) TenantExposureTlsRouteVersionPtrInput {
-	return (*tenantExposureTlsRouteVersionPtr)(&v)
-}
-
-func (*tenantExposureTlsRouteVersionPtr) ElementType() reflect.Type {
-	return tenantExposureTlsRouteVersionPtrType
-}
-
-func (in *tenantExposureTlsRouteVersionPtr) ToTenantExposureTlsRouteVersionPtrOutput() TenantExposureTlsRouteVersionPtrOutput {
-	return pulumi.ToOutput(in).(TenantExposureTlsRouteVersionPtrOutput)
-}
-
-func (in *tenantExposureTlsRouteVersionPtr) ToTenantExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantExposureTlsRouteVersionPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(TenantExposureTlsRouteVersionPtrOutput)
-}
-
-// Pod Security Admission level enforced on the tenant namespace.
+// Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
 type TenantIsolationPodSecurity string
 
 const (
@@ -600,6 +268,715 @@ func (in *tenantIsolationPodSecurityPtr) ToTenantIsolationPodSecurityPtrOutputWi
 	return pulumi.ToOutputWithContext(ctx, in).(TenantIsolationPodSecurityPtrOutput)
 }
 
+// Kind of the issuer; an `Issuer` must live in the gateway namespace.
+type TenantPlatformExposureIssuerRefKind string
+
+const (
+	TenantPlatformExposureIssuerRefKindClusterIssuer = TenantPlatformExposureIssuerRefKind("ClusterIssuer")
+	TenantPlatformExposureIssuerRefKindIssuer        = TenantPlatformExposureIssuerRefKind("Issuer")
+)
+
+func (TenantPlatformExposureIssuerRefKind) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureIssuerRefKind)(nil)).Elem()
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToTenantPlatformExposureIssuerRefKindOutput() TenantPlatformExposureIssuerRefKindOutput {
+	return pulumi.ToOutput(e).(TenantPlatformExposureIssuerRefKindOutput)
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToTenantPlatformExposureIssuerRefKindOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefKindOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TenantPlatformExposureIssuerRefKindOutput)
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToTenantPlatformExposureIssuerRefKindPtrOutput() TenantPlatformExposureIssuerRefKindPtrOutput {
+	return e.ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefKindPtrOutput {
+	return TenantPlatformExposureIssuerRefKind(e).ToTenantPlatformExposureIssuerRefKindOutputWithContext(ctx).ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(ctx)
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformExposureIssuerRefKind) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TenantPlatformExposureIssuerRefKindOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureIssuerRefKindOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureIssuerRefKind)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToTenantPlatformExposureIssuerRefKindOutput() TenantPlatformExposureIssuerRefKindOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToTenantPlatformExposureIssuerRefKindOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefKindOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToTenantPlatformExposureIssuerRefKindPtrOutput() TenantPlatformExposureIssuerRefKindPtrOutput {
+	return o.ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefKindPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExposureIssuerRefKind) *TenantPlatformExposureIssuerRefKind {
+		return &v
+	}).(TenantPlatformExposureIssuerRefKindPtrOutput)
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformExposureIssuerRefKind) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureIssuerRefKindOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformExposureIssuerRefKind) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformExposureIssuerRefKindPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureIssuerRefKindPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposureIssuerRefKind)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureIssuerRefKindPtrOutput) ToTenantPlatformExposureIssuerRefKindPtrOutput() TenantPlatformExposureIssuerRefKindPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefKindPtrOutput) ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefKindPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefKindPtrOutput) Elem() TenantPlatformExposureIssuerRefKindOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureIssuerRefKind) TenantPlatformExposureIssuerRefKind {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExposureIssuerRefKind
+		return ret
+	}).(TenantPlatformExposureIssuerRefKindOutput)
+}
+
+func (o TenantPlatformExposureIssuerRefKindPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureIssuerRefKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantPlatformExposureIssuerRefKind) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantPlatformExposureIssuerRefKindInput is an input type that accepts values of the TenantPlatformExposureIssuerRefKind enum
+// A concrete instance of `TenantPlatformExposureIssuerRefKindInput` can be one of the following:
+//
+//	TenantPlatformExposureIssuerRefKindClusterIssuer
+//	TenantPlatformExposureIssuerRefKindIssuer
+type TenantPlatformExposureIssuerRefKindInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureIssuerRefKindOutput() TenantPlatformExposureIssuerRefKindOutput
+	ToTenantPlatformExposureIssuerRefKindOutputWithContext(context.Context) TenantPlatformExposureIssuerRefKindOutput
+}
+
+var tenantPlatformExposureIssuerRefKindPtrType = reflect.TypeOf((**TenantPlatformExposureIssuerRefKind)(nil)).Elem()
+
+type TenantPlatformExposureIssuerRefKindPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureIssuerRefKindPtrOutput() TenantPlatformExposureIssuerRefKindPtrOutput
+	ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(context.Context) TenantPlatformExposureIssuerRefKindPtrOutput
+}
+
+type tenantPlatformExposureIssuerRefKindPtr string
+
+func TenantPlatformExposureIssuerRefKindPtr(v string) TenantPlatformExposureIssuerRefKindPtrInput {
+	return (*tenantPlatformExposureIssuerRefKindPtr)(&v)
+}
+
+func (*tenantPlatformExposureIssuerRefKindPtr) ElementType() reflect.Type {
+	return tenantPlatformExposureIssuerRefKindPtrType
+}
+
+func (in *tenantPlatformExposureIssuerRefKindPtr) ToTenantPlatformExposureIssuerRefKindPtrOutput() TenantPlatformExposureIssuerRefKindPtrOutput {
+	return pulumi.ToOutput(in).(TenantPlatformExposureIssuerRefKindPtrOutput)
+}
+
+func (in *tenantPlatformExposureIssuerRefKindPtr) ToTenantPlatformExposureIssuerRefKindPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefKindPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformExposureIssuerRefKindPtrOutput)
+}
+
+// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+type TenantPlatformExposureTlsRouteVersion string
+
+const (
+	TenantPlatformExposureTlsRouteVersionV1       = TenantPlatformExposureTlsRouteVersion("v1")
+	TenantPlatformExposureTlsRouteVersionV1alpha2 = TenantPlatformExposureTlsRouteVersion("v1alpha2")
+)
+
+func (TenantPlatformExposureTlsRouteVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureTlsRouteVersion)(nil)).Elem()
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToTenantPlatformExposureTlsRouteVersionOutput() TenantPlatformExposureTlsRouteVersionOutput {
+	return pulumi.ToOutput(e).(TenantPlatformExposureTlsRouteVersionOutput)
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToTenantPlatformExposureTlsRouteVersionOutputWithContext(ctx context.Context) TenantPlatformExposureTlsRouteVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TenantPlatformExposureTlsRouteVersionOutput)
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToTenantPlatformExposureTlsRouteVersionPtrOutput() TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return e.ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return TenantPlatformExposureTlsRouteVersion(e).ToTenantPlatformExposureTlsRouteVersionOutputWithContext(ctx).ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(ctx)
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformExposureTlsRouteVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TenantPlatformExposureTlsRouteVersionOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureTlsRouteVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureTlsRouteVersion)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToTenantPlatformExposureTlsRouteVersionOutput() TenantPlatformExposureTlsRouteVersionOutput {
+	return o
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToTenantPlatformExposureTlsRouteVersionOutputWithContext(ctx context.Context) TenantPlatformExposureTlsRouteVersionOutput {
+	return o
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToTenantPlatformExposureTlsRouteVersionPtrOutput() TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return o.ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExposureTlsRouteVersion) *TenantPlatformExposureTlsRouteVersion {
+		return &v
+	}).(TenantPlatformExposureTlsRouteVersionPtrOutput)
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformExposureTlsRouteVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureTlsRouteVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformExposureTlsRouteVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformExposureTlsRouteVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureTlsRouteVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposureTlsRouteVersion)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureTlsRouteVersionPtrOutput) ToTenantPlatformExposureTlsRouteVersionPtrOutput() TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureTlsRouteVersionPtrOutput) ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureTlsRouteVersionPtrOutput) Elem() TenantPlatformExposureTlsRouteVersionOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureTlsRouteVersion) TenantPlatformExposureTlsRouteVersion {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExposureTlsRouteVersion
+		return ret
+	}).(TenantPlatformExposureTlsRouteVersionOutput)
+}
+
+func (o TenantPlatformExposureTlsRouteVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureTlsRouteVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantPlatformExposureTlsRouteVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantPlatformExposureTlsRouteVersionInput is an input type that accepts values of the TenantPlatformExposureTlsRouteVersion enum
+// A concrete instance of `TenantPlatformExposureTlsRouteVersionInput` can be one of the following:
+//
+//	TenantPlatformExposureTlsRouteVersionV1
+//	TenantPlatformExposureTlsRouteVersionV1alpha2
+type TenantPlatformExposureTlsRouteVersionInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureTlsRouteVersionOutput() TenantPlatformExposureTlsRouteVersionOutput
+	ToTenantPlatformExposureTlsRouteVersionOutputWithContext(context.Context) TenantPlatformExposureTlsRouteVersionOutput
+}
+
+var tenantPlatformExposureTlsRouteVersionPtrType = reflect.TypeOf((**TenantPlatformExposureTlsRouteVersion)(nil)).Elem()
+
+type TenantPlatformExposureTlsRouteVersionPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureTlsRouteVersionPtrOutput() TenantPlatformExposureTlsRouteVersionPtrOutput
+	ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(context.Context) TenantPlatformExposureTlsRouteVersionPtrOutput
+}
+
+type tenantPlatformExposureTlsRouteVersionPtr string
+
+func TenantPlatformExposureTlsRouteVersionPtr(v string) TenantPlatformExposureTlsRouteVersionPtrInput {
+	return (*tenantPlatformExposureTlsRouteVersionPtr)(&v)
+}
+
+func (*tenantPlatformExposureTlsRouteVersionPtr) ElementType() reflect.Type {
+	return tenantPlatformExposureTlsRouteVersionPtrType
+}
+
+func (in *tenantPlatformExposureTlsRouteVersionPtr) ToTenantPlatformExposureTlsRouteVersionPtrOutput() TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return pulumi.ToOutput(in).(TenantPlatformExposureTlsRouteVersionPtrOutput)
+}
+
+func (in *tenantPlatformExposureTlsRouteVersionPtr) ToTenantPlatformExposureTlsRouteVersionPtrOutputWithContext(ctx context.Context) TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformExposureTlsRouteVersionPtrOutput)
+}
+
+// A level.
+type TenantPlatformPodSecurityAllowed string
+
+const (
+	TenantPlatformPodSecurityAllowedBaseline   = TenantPlatformPodSecurityAllowed("baseline")
+	TenantPlatformPodSecurityAllowedRestricted = TenantPlatformPodSecurityAllowed("restricted")
+)
+
+func (TenantPlatformPodSecurityAllowed) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformPodSecurityAllowed)(nil)).Elem()
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToTenantPlatformPodSecurityAllowedOutput() TenantPlatformPodSecurityAllowedOutput {
+	return pulumi.ToOutput(e).(TenantPlatformPodSecurityAllowedOutput)
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToTenantPlatformPodSecurityAllowedOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TenantPlatformPodSecurityAllowedOutput)
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToTenantPlatformPodSecurityAllowedPtrOutput() TenantPlatformPodSecurityAllowedPtrOutput {
+	return e.ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedPtrOutput {
+	return TenantPlatformPodSecurityAllowed(e).ToTenantPlatformPodSecurityAllowedOutputWithContext(ctx).ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(ctx)
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformPodSecurityAllowed) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TenantPlatformPodSecurityAllowedOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityAllowedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformPodSecurityAllowed)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToTenantPlatformPodSecurityAllowedOutput() TenantPlatformPodSecurityAllowedOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToTenantPlatformPodSecurityAllowedOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToTenantPlatformPodSecurityAllowedPtrOutput() TenantPlatformPodSecurityAllowedPtrOutput {
+	return o.ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformPodSecurityAllowed) *TenantPlatformPodSecurityAllowed {
+		return &v
+	}).(TenantPlatformPodSecurityAllowedPtrOutput)
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformPodSecurityAllowed) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityAllowedOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformPodSecurityAllowed) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformPodSecurityAllowedPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityAllowedPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformPodSecurityAllowed)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityAllowedPtrOutput) ToTenantPlatformPodSecurityAllowedPtrOutput() TenantPlatformPodSecurityAllowedPtrOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityAllowedPtrOutput) ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedPtrOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityAllowedPtrOutput) Elem() TenantPlatformPodSecurityAllowedOutput {
+	return o.ApplyT(func(v *TenantPlatformPodSecurityAllowed) TenantPlatformPodSecurityAllowed {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformPodSecurityAllowed
+		return ret
+	}).(TenantPlatformPodSecurityAllowedOutput)
+}
+
+func (o TenantPlatformPodSecurityAllowedPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityAllowedPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantPlatformPodSecurityAllowed) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantPlatformPodSecurityAllowedInput is an input type that accepts values of the TenantPlatformPodSecurityAllowed enum
+// A concrete instance of `TenantPlatformPodSecurityAllowedInput` can be one of the following:
+//
+//	TenantPlatformPodSecurityAllowedBaseline
+//	TenantPlatformPodSecurityAllowedRestricted
+type TenantPlatformPodSecurityAllowedInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityAllowedOutput() TenantPlatformPodSecurityAllowedOutput
+	ToTenantPlatformPodSecurityAllowedOutputWithContext(context.Context) TenantPlatformPodSecurityAllowedOutput
+}
+
+var tenantPlatformPodSecurityAllowedPtrType = reflect.TypeOf((**TenantPlatformPodSecurityAllowed)(nil)).Elem()
+
+type TenantPlatformPodSecurityAllowedPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityAllowedPtrOutput() TenantPlatformPodSecurityAllowedPtrOutput
+	ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(context.Context) TenantPlatformPodSecurityAllowedPtrOutput
+}
+
+type tenantPlatformPodSecurityAllowedPtr string
+
+func TenantPlatformPodSecurityAllowedPtr(v string) TenantPlatformPodSecurityAllowedPtrInput {
+	return (*tenantPlatformPodSecurityAllowedPtr)(&v)
+}
+
+func (*tenantPlatformPodSecurityAllowedPtr) ElementType() reflect.Type {
+	return tenantPlatformPodSecurityAllowedPtrType
+}
+
+func (in *tenantPlatformPodSecurityAllowedPtr) ToTenantPlatformPodSecurityAllowedPtrOutput() TenantPlatformPodSecurityAllowedPtrOutput {
+	return pulumi.ToOutput(in).(TenantPlatformPodSecurityAllowedPtrOutput)
+}
+
+func (in *tenantPlatformPodSecurityAllowedPtr) ToTenantPlatformPodSecurityAllowedPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformPodSecurityAllowedPtrOutput)
+}
+
+// TenantPlatformPodSecurityAllowedArrayInput is an input type that accepts TenantPlatformPodSecurityAllowedArray and TenantPlatformPodSecurityAllowedArrayOutput values.
+// You can construct a concrete instance of `TenantPlatformPodSecurityAllowedArrayInput` via:
+//
+//	TenantPlatformPodSecurityAllowedArray{ TenantPlatformPodSecurityAllowedArgs{...} }
+type TenantPlatformPodSecurityAllowedArrayInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityAllowedArrayOutput() TenantPlatformPodSecurityAllowedArrayOutput
+	ToTenantPlatformPodSecurityAllowedArrayOutputWithContext(context.Context) TenantPlatformPodSecurityAllowedArrayOutput
+}
+
+type TenantPlatformPodSecurityAllowedArray []TenantPlatformPodSecurityAllowed
+
+func (TenantPlatformPodSecurityAllowedArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantPlatformPodSecurityAllowed)(nil)).Elem()
+}
+
+func (i TenantPlatformPodSecurityAllowedArray) ToTenantPlatformPodSecurityAllowedArrayOutput() TenantPlatformPodSecurityAllowedArrayOutput {
+	return i.ToTenantPlatformPodSecurityAllowedArrayOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformPodSecurityAllowedArray) ToTenantPlatformPodSecurityAllowedArrayOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformPodSecurityAllowedArrayOutput)
+}
+
+type TenantPlatformPodSecurityAllowedArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityAllowedArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantPlatformPodSecurityAllowed)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityAllowedArrayOutput) ToTenantPlatformPodSecurityAllowedArrayOutput() TenantPlatformPodSecurityAllowedArrayOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityAllowedArrayOutput) ToTenantPlatformPodSecurityAllowedArrayOutputWithContext(ctx context.Context) TenantPlatformPodSecurityAllowedArrayOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityAllowedArrayOutput) Index(i pulumi.IntInput) TenantPlatformPodSecurityAllowedOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantPlatformPodSecurityAllowed {
+		return vs[0].([]TenantPlatformPodSecurityAllowed)[vs[1].(int)]
+	}).(TenantPlatformPodSecurityAllowedOutput)
+}
+
+// Level of a tenant that asks for none.
+type TenantPlatformPodSecurityDefault string
+
+const (
+	TenantPlatformPodSecurityDefaultBaseline   = TenantPlatformPodSecurityDefault("baseline")
+	TenantPlatformPodSecurityDefaultRestricted = TenantPlatformPodSecurityDefault("restricted")
+)
+
+func (TenantPlatformPodSecurityDefault) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformPodSecurityDefault)(nil)).Elem()
+}
+
+func (e TenantPlatformPodSecurityDefault) ToTenantPlatformPodSecurityDefaultOutput() TenantPlatformPodSecurityDefaultOutput {
+	return pulumi.ToOutput(e).(TenantPlatformPodSecurityDefaultOutput)
+}
+
+func (e TenantPlatformPodSecurityDefault) ToTenantPlatformPodSecurityDefaultOutputWithContext(ctx context.Context) TenantPlatformPodSecurityDefaultOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TenantPlatformPodSecurityDefaultOutput)
+}
+
+func (e TenantPlatformPodSecurityDefault) ToTenantPlatformPodSecurityDefaultPtrOutput() TenantPlatformPodSecurityDefaultPtrOutput {
+	return e.ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformPodSecurityDefault) ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityDefaultPtrOutput {
+	return TenantPlatformPodSecurityDefault(e).ToTenantPlatformPodSecurityDefaultOutputWithContext(ctx).ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(ctx)
+}
+
+func (e TenantPlatformPodSecurityDefault) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformPodSecurityDefault) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformPodSecurityDefault) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformPodSecurityDefault) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TenantPlatformPodSecurityDefaultOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityDefaultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformPodSecurityDefault)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToTenantPlatformPodSecurityDefaultOutput() TenantPlatformPodSecurityDefaultOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToTenantPlatformPodSecurityDefaultOutputWithContext(ctx context.Context) TenantPlatformPodSecurityDefaultOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToTenantPlatformPodSecurityDefaultPtrOutput() TenantPlatformPodSecurityDefaultPtrOutput {
+	return o.ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityDefaultPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformPodSecurityDefault) *TenantPlatformPodSecurityDefault {
+		return &v
+	}).(TenantPlatformPodSecurityDefaultPtrOutput)
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformPodSecurityDefault) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityDefaultOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformPodSecurityDefault) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformPodSecurityDefaultPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityDefaultPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformPodSecurityDefault)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityDefaultPtrOutput) ToTenantPlatformPodSecurityDefaultPtrOutput() TenantPlatformPodSecurityDefaultPtrOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityDefaultPtrOutput) ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityDefaultPtrOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityDefaultPtrOutput) Elem() TenantPlatformPodSecurityDefaultOutput {
+	return o.ApplyT(func(v *TenantPlatformPodSecurityDefault) TenantPlatformPodSecurityDefault {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformPodSecurityDefault
+		return ret
+	}).(TenantPlatformPodSecurityDefaultOutput)
+}
+
+func (o TenantPlatformPodSecurityDefaultPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityDefaultPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantPlatformPodSecurityDefault) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantPlatformPodSecurityDefaultInput is an input type that accepts values of the TenantPlatformPodSecurityDefault enum
+// A concrete instance of `TenantPlatformPodSecurityDefaultInput` can be one of the following:
+//
+//	TenantPlatformPodSecurityDefaultBaseline
+//	TenantPlatformPodSecurityDefaultRestricted
+type TenantPlatformPodSecurityDefaultInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityDefaultOutput() TenantPlatformPodSecurityDefaultOutput
+	ToTenantPlatformPodSecurityDefaultOutputWithContext(context.Context) TenantPlatformPodSecurityDefaultOutput
+}
+
+var tenantPlatformPodSecurityDefaultPtrType = reflect.TypeOf((**TenantPlatformPodSecurityDefault)(nil)).Elem()
+
+type TenantPlatformPodSecurityDefaultPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityDefaultPtrOutput() TenantPlatformPodSecurityDefaultPtrOutput
+	ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(context.Context) TenantPlatformPodSecurityDefaultPtrOutput
+}
+
+type tenantPlatformPodSecurityDefaultPtr string
+
+func TenantPlatformPodSecurityDefaultPtr(v string) TenantPlatformPodSecurityDefaultPtrInput {
+	return (*tenantPlatformPodSecurityDefaultPtr)(&v)
+}
+
+func (*tenantPlatformPodSecurityDefaultPtr) ElementType() reflect.Type {
+	return tenantPlatformPodSecurityDefaultPtrType
+}
+
+func (in *tenantPlatformPodSecurityDefaultPtr) ToTenantPlatformPodSecurityDefaultPtrOutput() TenantPlatformPodSecurityDefaultPtrOutput {
+	return pulumi.ToOutput(in).(TenantPlatformPodSecurityDefaultPtrOutput)
+}
+
+func (in *tenantPlatformPodSecurityDefaultPtr) ToTenantPlatformPodSecurityDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityDefaultPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformPodSecurityDefaultPtrOutput)
+}
+
 // Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 type TenantStatusPhase string
 
@@ -691,20 +1068,30 @@ func (o TenantStatusPhasePtrOutput) ToStringPtrOutputWithContext(ctx context.Con
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureIssuerRefKindInput)(nil)).Elem(), TenantExposureIssuerRefKind("ClusterIssuer"))
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureIssuerRefKindPtrInput)(nil)).Elem(), TenantExposureIssuerRefKind("ClusterIssuer"))
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureTlsRouteVersionInput)(nil)).Elem(), TenantExposureTlsRouteVersion("v1"))
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureTlsRouteVersionPtrInput)(nil)).Elem(), TenantExposureTlsRouteVersion("v1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantIsolationPodSecurityInput)(nil)).Elem(), TenantIsolationPodSecurity("baseline"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantIsolationPodSecurityPtrInput)(nil)).Elem(), TenantIsolationPodSecurity("baseline"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefKindInput)(nil)).Elem(), TenantPlatformExposureIssuerRefKind("ClusterIssuer"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefKindPtrInput)(nil)).Elem(), TenantPlatformExposureIssuerRefKind("ClusterIssuer"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureTlsRouteVersionInput)(nil)).Elem(), TenantPlatformExposureTlsRouteVersion("v1"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureTlsRouteVersionPtrInput)(nil)).Elem(), TenantPlatformExposureTlsRouteVersion("v1"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityAllowedInput)(nil)).Elem(), TenantPlatformPodSecurityAllowed("baseline"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityAllowedPtrInput)(nil)).Elem(), TenantPlatformPodSecurityAllowed("baseline"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityAllowedArrayInput)(nil)).Elem(), TenantPlatformPodSecurityAllowedArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityDefaultInput)(nil)).Elem(), TenantPlatformPodSecurityDefault("baseline"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityDefaultPtrInput)(nil)).Elem(), TenantPlatformPodSecurityDefault("baseline"))
 	pulumi.RegisterOutputType(TenantConditionStatusOutput{})
 	pulumi.RegisterOutputType(TenantConditionStatusPtrOutput{})
-	pulumi.RegisterOutputType(TenantExposureIssuerRefKindOutput{})
-	pulumi.RegisterOutputType(TenantExposureIssuerRefKindPtrOutput{})
-	pulumi.RegisterOutputType(TenantExposureTlsRouteVersionOutput{})
-	pulumi.RegisterOutputType(TenantExposureTlsRouteVersionPtrOutput{})
 	pulumi.RegisterOutputType(TenantIsolationPodSecurityOutput{})
 	pulumi.RegisterOutputType(TenantIsolationPodSecurityPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefKindOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefKindPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureTlsRouteVersionOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureTlsRouteVersionPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityAllowedOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityAllowedPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityAllowedArrayOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityDefaultOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityDefaultPtrOutput{})
 	pulumi.RegisterOutputType(TenantStatusPhaseOutput{})
 	pulumi.RegisterOutputType(TenantStatusPhasePtrOutput{})
 }

@@ -286,707 +286,10 @@ func (o TenantConditionArrayOutput) Index(i pulumi.IntInput) TenantConditionOutp
 	}).(TenantConditionOutput)
 }
 
-// Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-type TenantExposure struct {
-	// Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-	BaseDomain string `pulumi:"baseDomain"`
-	// The shared Gateway that carries tenant traffic.
-	Gateway *TenantExposureGateway `pulumi:"gateway"`
-	// The cert-manager issuer that signs the apps certificate.
-	IssuerRef TenantExposureIssuerRef `pulumi:"issuerRef"`
-	// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-	TlsRouteVersion *TenantExposureTlsRouteVersion `pulumi:"tlsRouteVersion"`
-	// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-	VerifyCrds *bool `pulumi:"verifyCrds"`
-}
-
-// Defaults sets the appropriate defaults for TenantExposure
-func (val *TenantExposure) Defaults() *TenantExposure {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	tmp.Gateway = tmp.Gateway.Defaults()
-
-	tmp.IssuerRef = *tmp.IssuerRef.Defaults()
-
-	if tmp.TlsRouteVersion == nil {
-		tlsRouteVersion_ := TenantExposureTlsRouteVersion("v1")
-		tmp.TlsRouteVersion = &tlsRouteVersion_
-	}
-	if tmp.VerifyCrds == nil {
-		verifyCrds_ := true
-		tmp.VerifyCrds = &verifyCrds_
-	}
-	return &tmp
-}
-
-// TenantExposureInput is an input type that accepts TenantExposureArgs and TenantExposureOutput values.
-// You can construct a concrete instance of `TenantExposureInput` via:
-//
-//	TenantExposureArgs{...}
-type TenantExposureInput interface {
-	pulumi.Input
-
-	ToTenantExposureOutput() TenantExposureOutput
-	ToTenantExposureOutputWithContext(context.Context) TenantExposureOutput
-}
-
-// Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-type TenantExposureArgs struct {
-	// Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-	BaseDomain pulumi.StringInput `pulumi:"baseDomain"`
-	// The shared Gateway that carries tenant traffic.
-	Gateway TenantExposureGatewayPtrInput `pulumi:"gateway"`
-	// The cert-manager issuer that signs the apps certificate.
-	IssuerRef TenantExposureIssuerRefInput `pulumi:"issuerRef"`
-	// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-	TlsRouteVersion *TenantExposureTlsRouteVersion `pulumi:"tlsRouteVersion"`
-	// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-	VerifyCrds pulumi.BoolPtrInput `pulumi:"verifyCrds"`
-}
-
-// Defaults sets the appropriate defaults for TenantExposureArgs
-func (val *TenantExposureArgs) Defaults() *TenantExposureArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-
-	if tmp.TlsRouteVersion == nil {
-		tlsRouteVersion_ := TenantExposureTlsRouteVersion("v1")
-		tmp.TlsRouteVersion = &tlsRouteVersion_
-	}
-	if tmp.VerifyCrds == nil {
-		tmp.VerifyCrds = pulumi.BoolPtr(true)
-	}
-	return &tmp
-}
-func (TenantExposureArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposure)(nil)).Elem()
-}
-
-func (i TenantExposureArgs) ToTenantExposureOutput() TenantExposureOutput {
-	return i.ToTenantExposureOutputWithContext(context.Background())
-}
-
-func (i TenantExposureArgs) ToTenantExposureOutputWithContext(ctx context.Context) TenantExposureOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureOutput)
-}
-
-func (i TenantExposureArgs) ToTenantExposurePtrOutput() TenantExposurePtrOutput {
-	return i.ToTenantExposurePtrOutputWithContext(context.Background())
-}
-
-func (i TenantExposureArgs) ToTenantExposurePtrOutputWithContext(ctx context.Context) TenantExposurePtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureOutput).ToTenantExposurePtrOutputWithContext(ctx)
-}
-
-// TenantExposurePtrInput is an input type that accepts TenantExposureArgs, TenantExposurePtr and TenantExposurePtrOutput values.
-// You can construct a concrete instance of `TenantExposurePtrInput` via:
-//
-//	        TenantExposureArgs{...}
-//
-//	or:
-//
-//	        nil
-type TenantExposurePtrInput interface {
-	pulumi.Input
-
-	ToTenantExposurePtrOutput() TenantExposurePtrOutput
-	ToTenantExposurePtrOutputWithContext(context.Context) TenantExposurePtrOutput
-}
-
-type tenantExposurePtrType TenantExposureArgs
-
-func TenantExposurePtr(v *TenantExposureArgs) TenantExposurePtrInput {
-	return (*tenantExposurePtrType)(v)
-}
-
-func (*tenantExposurePtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposure)(nil)).Elem()
-}
-
-func (i *tenantExposurePtrType) ToTenantExposurePtrOutput() TenantExposurePtrOutput {
-	return i.ToTenantExposurePtrOutputWithContext(context.Background())
-}
-
-func (i *tenantExposurePtrType) ToTenantExposurePtrOutputWithContext(ctx context.Context) TenantExposurePtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposurePtrOutput)
-}
-
-// Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-type TenantExposureOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposure)(nil)).Elem()
-}
-
-func (o TenantExposureOutput) ToTenantExposureOutput() TenantExposureOutput {
-	return o
-}
-
-func (o TenantExposureOutput) ToTenantExposureOutputWithContext(ctx context.Context) TenantExposureOutput {
-	return o
-}
-
-func (o TenantExposureOutput) ToTenantExposurePtrOutput() TenantExposurePtrOutput {
-	return o.ToTenantExposurePtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureOutput) ToTenantExposurePtrOutputWithContext(ctx context.Context) TenantExposurePtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantExposure) *TenantExposure {
-		return &v
-	}).(TenantExposurePtrOutput)
-}
-
-// Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-func (o TenantExposureOutput) BaseDomain() pulumi.StringOutput {
-	return o.ApplyT(func(v TenantExposure) string { return v.BaseDomain }).(pulumi.StringOutput)
-}
-
-// The shared Gateway that carries tenant traffic.
-func (o TenantExposureOutput) Gateway() TenantExposureGatewayPtrOutput {
-	return o.ApplyT(func(v TenantExposure) *TenantExposureGateway { return v.Gateway }).(TenantExposureGatewayPtrOutput)
-}
-
-// The cert-manager issuer that signs the apps certificate.
-func (o TenantExposureOutput) IssuerRef() TenantExposureIssuerRefOutput {
-	return o.ApplyT(func(v TenantExposure) TenantExposureIssuerRef { return v.IssuerRef }).(TenantExposureIssuerRefOutput)
-}
-
-// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-func (o TenantExposureOutput) TlsRouteVersion() TenantExposureTlsRouteVersionPtrOutput {
-	return o.ApplyT(func(v TenantExposure) *TenantExposureTlsRouteVersion { return v.TlsRouteVersion }).(TenantExposureTlsRouteVersionPtrOutput)
-}
-
-// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-func (o TenantExposureOutput) VerifyCrds() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v TenantExposure) *bool { return v.VerifyCrds }).(pulumi.BoolPtrOutput)
-}
-
-type TenantExposurePtrOutput struct{ *pulumi.OutputState }
-
-func (TenantExposurePtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposure)(nil)).Elem()
-}
-
-func (o TenantExposurePtrOutput) ToTenantExposurePtrOutput() TenantExposurePtrOutput {
-	return o
-}
-
-func (o TenantExposurePtrOutput) ToTenantExposurePtrOutputWithContext(ctx context.Context) TenantExposurePtrOutput {
-	return o
-}
-
-func (o TenantExposurePtrOutput) Elem() TenantExposureOutput {
-	return o.ApplyT(func(v *TenantExposure) TenantExposure {
-		if v != nil {
-			return *v
-		}
-		var ret TenantExposure
-		return ret
-	}).(TenantExposureOutput)
-}
-
-// Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-func (o TenantExposurePtrOutput) BaseDomain() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantExposure) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.BaseDomain
-	}).(pulumi.StringPtrOutput)
-}
-
-// The shared Gateway that carries tenant traffic.
-func (o TenantExposurePtrOutput) Gateway() TenantExposureGatewayPtrOutput {
-	return o.ApplyT(func(v *TenantExposure) *TenantExposureGateway {
-		if v == nil {
-			return nil
-		}
-		return v.Gateway
-	}).(TenantExposureGatewayPtrOutput)
-}
-
-// The cert-manager issuer that signs the apps certificate.
-func (o TenantExposurePtrOutput) IssuerRef() TenantExposureIssuerRefPtrOutput {
-	return o.ApplyT(func(v *TenantExposure) *TenantExposureIssuerRef {
-		if v == nil {
-			return nil
-		}
-		return &v.IssuerRef
-	}).(TenantExposureIssuerRefPtrOutput)
-}
-
-// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-func (o TenantExposurePtrOutput) TlsRouteVersion() TenantExposureTlsRouteVersionPtrOutput {
-	return o.ApplyT(func(v *TenantExposure) *TenantExposureTlsRouteVersion {
-		if v == nil {
-			return nil
-		}
-		return v.TlsRouteVersion
-	}).(TenantExposureTlsRouteVersionPtrOutput)
-}
-
-// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-func (o TenantExposurePtrOutput) VerifyCrds() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *TenantExposure) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.VerifyCrds
-	}).(pulumi.BoolPtrOutput)
-}
-
-// The shared Gateway that carries tenant traffic.
-type TenantExposureGateway struct {
-	// Name of the shared Gateway.
-	Name *string `pulumi:"name"`
-	// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-	Namespace *string `pulumi:"namespace"`
-	// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-	SectionName *string `pulumi:"sectionName"`
-}
-
-// Defaults sets the appropriate defaults for TenantExposureGateway
-func (val *TenantExposureGateway) Defaults() *TenantExposureGateway {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Name == nil {
-		name_ := "shared"
-		tmp.Name = &name_
-	}
-	if tmp.Namespace == nil {
-		namespace_ := "kubespaces-gateway"
-		tmp.Namespace = &namespace_
-	}
-	if tmp.SectionName == nil {
-		sectionName_ := "tls-passthrough"
-		tmp.SectionName = &sectionName_
-	}
-	return &tmp
-}
-
-// TenantExposureGatewayInput is an input type that accepts TenantExposureGatewayArgs and TenantExposureGatewayOutput values.
-// You can construct a concrete instance of `TenantExposureGatewayInput` via:
-//
-//	TenantExposureGatewayArgs{...}
-type TenantExposureGatewayInput interface {
-	pulumi.Input
-
-	ToTenantExposureGatewayOutput() TenantExposureGatewayOutput
-	ToTenantExposureGatewayOutputWithContext(context.Context) TenantExposureGatewayOutput
-}
-
-// The shared Gateway that carries tenant traffic.
-type TenantExposureGatewayArgs struct {
-	// Name of the shared Gateway.
-	Name pulumi.StringPtrInput `pulumi:"name"`
-	// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
-	// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-	SectionName pulumi.StringPtrInput `pulumi:"sectionName"`
-}
-
-// Defaults sets the appropriate defaults for TenantExposureGatewayArgs
-func (val *TenantExposureGatewayArgs) Defaults() *TenantExposureGatewayArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Name == nil {
-		tmp.Name = pulumi.StringPtr("shared")
-	}
-	if tmp.Namespace == nil {
-		tmp.Namespace = pulumi.StringPtr("kubespaces-gateway")
-	}
-	if tmp.SectionName == nil {
-		tmp.SectionName = pulumi.StringPtr("tls-passthrough")
-	}
-	return &tmp
-}
-func (TenantExposureGatewayArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureGateway)(nil)).Elem()
-}
-
-func (i TenantExposureGatewayArgs) ToTenantExposureGatewayOutput() TenantExposureGatewayOutput {
-	return i.ToTenantExposureGatewayOutputWithContext(context.Background())
-}
-
-func (i TenantExposureGatewayArgs) ToTenantExposureGatewayOutputWithContext(ctx context.Context) TenantExposureGatewayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureGatewayOutput)
-}
-
-func (i TenantExposureGatewayArgs) ToTenantExposureGatewayPtrOutput() TenantExposureGatewayPtrOutput {
-	return i.ToTenantExposureGatewayPtrOutputWithContext(context.Background())
-}
-
-func (i TenantExposureGatewayArgs) ToTenantExposureGatewayPtrOutputWithContext(ctx context.Context) TenantExposureGatewayPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureGatewayOutput).ToTenantExposureGatewayPtrOutputWithContext(ctx)
-}
-
-// TenantExposureGatewayPtrInput is an input type that accepts TenantExposureGatewayArgs, TenantExposureGatewayPtr and TenantExposureGatewayPtrOutput values.
-// You can construct a concrete instance of `TenantExposureGatewayPtrInput` via:
-//
-//	        TenantExposureGatewayArgs{...}
-//
-//	or:
-//
-//	        nil
-type TenantExposureGatewayPtrInput interface {
-	pulumi.Input
-
-	ToTenantExposureGatewayPtrOutput() TenantExposureGatewayPtrOutput
-	ToTenantExposureGatewayPtrOutputWithContext(context.Context) TenantExposureGatewayPtrOutput
-}
-
-type tenantExposureGatewayPtrType TenantExposureGatewayArgs
-
-func TenantExposureGatewayPtr(v *TenantExposureGatewayArgs) TenantExposureGatewayPtrInput {
-	return (*tenantExposureGatewayPtrType)(v)
-}
-
-func (*tenantExposureGatewayPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposureGateway)(nil)).Elem()
-}
-
-func (i *tenantExposureGatewayPtrType) ToTenantExposureGatewayPtrOutput() TenantExposureGatewayPtrOutput {
-	return i.ToTenantExposureGatewayPtrOutputWithContext(context.Background())
-}
-
-func (i *tenantExposureGatewayPtrType) ToTenantExposureGatewayPtrOutputWithContext(ctx context.Context) TenantExposureGatewayPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureGatewayPtrOutput)
-}
-
-// The shared Gateway that carries tenant traffic.
-type TenantExposureGatewayOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureGatewayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureGateway)(nil)).Elem()
-}
-
-func (o TenantExposureGatewayOutput) ToTenantExposureGatewayOutput() TenantExposureGatewayOutput {
-	return o
-}
-
-func (o TenantExposureGatewayOutput) ToTenantExposureGatewayOutputWithContext(ctx context.Context) TenantExposureGatewayOutput {
-	return o
-}
-
-func (o TenantExposureGatewayOutput) ToTenantExposureGatewayPtrOutput() TenantExposureGatewayPtrOutput {
-	return o.ToTenantExposureGatewayPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureGatewayOutput) ToTenantExposureGatewayPtrOutputWithContext(ctx context.Context) TenantExposureGatewayPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantExposureGateway) *TenantExposureGateway {
-		return &v
-	}).(TenantExposureGatewayPtrOutput)
-}
-
-// Name of the shared Gateway.
-func (o TenantExposureGatewayOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantExposureGateway) *string { return v.Name }).(pulumi.StringPtrOutput)
-}
-
-// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-func (o TenantExposureGatewayOutput) Namespace() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantExposureGateway) *string { return v.Namespace }).(pulumi.StringPtrOutput)
-}
-
-// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-func (o TenantExposureGatewayOutput) SectionName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantExposureGateway) *string { return v.SectionName }).(pulumi.StringPtrOutput)
-}
-
-type TenantExposureGatewayPtrOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureGatewayPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposureGateway)(nil)).Elem()
-}
-
-func (o TenantExposureGatewayPtrOutput) ToTenantExposureGatewayPtrOutput() TenantExposureGatewayPtrOutput {
-	return o
-}
-
-func (o TenantExposureGatewayPtrOutput) ToTenantExposureGatewayPtrOutputWithContext(ctx context.Context) TenantExposureGatewayPtrOutput {
-	return o
-}
-
-func (o TenantExposureGatewayPtrOutput) Elem() TenantExposureGatewayOutput {
-	return o.ApplyT(func(v *TenantExposureGateway) TenantExposureGateway {
-		if v != nil {
-			return *v
-		}
-		var ret TenantExposureGateway
-		return ret
-	}).(TenantExposureGatewayOutput)
-}
-
-// Name of the shared Gateway.
-func (o TenantExposureGatewayPtrOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantExposureGateway) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Name
-	}).(pulumi.StringPtrOutput)
-}
-
-// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-func (o TenantExposureGatewayPtrOutput) Namespace() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantExposureGateway) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Namespace
-	}).(pulumi.StringPtrOutput)
-}
-
-// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-func (o TenantExposureGatewayPtrOutput) SectionName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantExposureGateway) *string {
-		if v == nil {
-			return nil
-		}
-		return v.SectionName
-	}).(pulumi.StringPtrOutput)
-}
-
-// The cert-manager issuer that signs the apps certificate.
-type TenantExposureIssuerRef struct {
-	// API group of the issuer.
-	Group *string `pulumi:"group"`
-	// Kind of the issuer; an `Issuer` must live in the gateway namespace.
-	Kind *TenantExposureIssuerRefKind `pulumi:"kind"`
-	// Name of the cert-manager issuer.
-	Name string `pulumi:"name"`
-}
-
-// Defaults sets the appropriate defaults for TenantExposureIssuerRef
-func (val *TenantExposureIssuerRef) Defaults() *TenantExposureIssuerRef {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Group == nil {
-		group_ := "cert-manager.io"
-		tmp.Group = &group_
-	}
-	if tmp.Kind == nil {
-		kind_ := TenantExposureIssuerRefKind("ClusterIssuer")
-		tmp.Kind = &kind_
-	}
-	return &tmp
-}
-
-// TenantExposureIssuerRefInput is an input type that accepts TenantExposureIssuerRefArgs and TenantExposureIssuerRefOutput values.
-// You can construct a concrete instance of `TenantExposureIssuerRefInput` via:
-//
-//	TenantExposureIssuerRefArgs{...}
-type TenantExposureIssuerRefInput interface {
-	pulumi.Input
-
-	ToTenantExposureIssuerRefOutput() TenantExposureIssuerRefOutput
-	ToTenantExposureIssuerRefOutputWithContext(context.Context) TenantExposureIssuerRefOutput
-}
-
-// The cert-manager issuer that signs the apps certificate.
-type TenantExposureIssuerRefArgs struct {
-	// API group of the issuer.
-	Group pulumi.StringPtrInput `pulumi:"group"`
-	// Kind of the issuer; an `Issuer` must live in the gateway namespace.
-	Kind TenantExposureIssuerRefKindPtrInput `pulumi:"kind"`
-	// Name of the cert-manager issuer.
-	Name pulumi.StringInput `pulumi:"name"`
-}
-
-// Defaults sets the appropriate defaults for TenantExposureIssuerRefArgs
-func (val *TenantExposureIssuerRefArgs) Defaults() *TenantExposureIssuerRefArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Group == nil {
-		tmp.Group = pulumi.StringPtr("cert-manager.io")
-	}
-	if tmp.Kind == nil {
-		tmp.Kind = TenantExposureIssuerRefKind("ClusterIssuer")
-	}
-	return &tmp
-}
-func (TenantExposureIssuerRefArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureIssuerRef)(nil)).Elem()
-}
-
-func (i TenantExposureIssuerRefArgs) ToTenantExposureIssuerRefOutput() TenantExposureIssuerRefOutput {
-	return i.ToTenantExposureIssuerRefOutputWithContext(context.Background())
-}
-
-func (i TenantExposureIssuerRefArgs) ToTenantExposureIssuerRefOutputWithContext(ctx context.Context) TenantExposureIssuerRefOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureIssuerRefOutput)
-}
-
-func (i TenantExposureIssuerRefArgs) ToTenantExposureIssuerRefPtrOutput() TenantExposureIssuerRefPtrOutput {
-	return i.ToTenantExposureIssuerRefPtrOutputWithContext(context.Background())
-}
-
-func (i TenantExposureIssuerRefArgs) ToTenantExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureIssuerRefOutput).ToTenantExposureIssuerRefPtrOutputWithContext(ctx)
-}
-
-// TenantExposureIssuerRefPtrInput is an input type that accepts TenantExposureIssuerRefArgs, TenantExposureIssuerRefPtr and TenantExposureIssuerRefPtrOutput values.
-// You can construct a concrete instance of `TenantExposureIssuerRefPtrInput` via:
-//
-//	        TenantExposureIssuerRefArgs{...}
-//
-//	or:
-//
-//	        nil
-type TenantExposureIssuerRefPtrInput interface {
-	pulumi.Input
-
-	ToTenantExposureIssuerRefPtrOutput() TenantExposureIssuerRefPtrOutput
-	ToTenantExposureIssuerRefPtrOutputWithContext(context.Context) TenantExposureIssuerRefPtrOutput
-}
-
-type tenantExposureIssuerRefPtrType TenantExposureIssuerRefArgs
-
-func TenantExposureIssuerRefPtr(v *TenantExposureIssuerRefArgs) TenantExposureIssuerRefPtrInput {
-	return (*tenantExposureIssuerRefPtrType)(v)
-}
-
-func (*tenantExposureIssuerRefPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposureIssuerRef)(nil)).Elem()
-}
-
-func (i *tenantExposureIssuerRefPtrType) ToTenantExposureIssuerRefPtrOutput() TenantExposureIssuerRefPtrOutput {
-	return i.ToTenantExposureIssuerRefPtrOutputWithContext(context.Background())
-}
-
-func (i *tenantExposureIssuerRefPtrType) ToTenantExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantExposureIssuerRefPtrOutput)
-}
-
-// The cert-manager issuer that signs the apps certificate.
-type TenantExposureIssuerRefOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureIssuerRefOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantExposureIssuerRef)(nil)).Elem()
-}
-
-func (o TenantExposureIssuerRefOutput) ToTenantExposureIssuerRefOutput() TenantExposureIssuerRefOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefOutput) ToTenantExposureIssuerRefOutputWithContext(ctx context.Context) TenantExposureIssuerRefOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefOutput) ToTenantExposureIssuerRefPtrOutput() TenantExposureIssuerRefPtrOutput {
-	return o.ToTenantExposureIssuerRefPtrOutputWithContext(context.Background())
-}
-
-func (o TenantExposureIssuerRefOutput) ToTenantExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantExposureIssuerRef) *TenantExposureIssuerRef {
-		return &v
-	}).(TenantExposureIssuerRefPtrOutput)
-}
-
-// API group of the issuer.
-func (o TenantExposureIssuerRefOutput) Group() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantExposureIssuerRef) *string { return v.Group }).(pulumi.StringPtrOutput)
-}
-
-// Kind of the issuer; an `Issuer` must live in the gateway namespace.
-func (o TenantExposureIssuerRefOutput) Kind() TenantExposureIssuerRefKindPtrOutput {
-	return o.ApplyT(func(v TenantExposureIssuerRef) *TenantExposureIssuerRefKind { return v.Kind }).(TenantExposureIssuerRefKindPtrOutput)
-}
-
-// Name of the cert-manager issuer.
-func (o TenantExposureIssuerRefOutput) Name() pulumi.StringOutput {
-	return o.ApplyT(func(v TenantExposureIssuerRef) string { return v.Name }).(pulumi.StringOutput)
-}
-
-type TenantExposureIssuerRefPtrOutput struct{ *pulumi.OutputState }
-
-func (TenantExposureIssuerRefPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantExposureIssuerRef)(nil)).Elem()
-}
-
-func (o TenantExposureIssuerRefPtrOutput) ToTenantExposureIssuerRefPtrOutput() TenantExposureIssuerRefPtrOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefPtrOutput) ToTenantExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantExposureIssuerRefPtrOutput {
-	return o
-}
-
-func (o TenantExposureIssuerRefPtrOutput) Elem() TenantExposureIssuerRefOutput {
-	return o.ApplyT(func(v *TenantExposureIssuerRef) TenantExposureIssuerRef {
-		if v != nil {
-			return *v
-		}
-		var ret TenantExposureIssuerRef
-		return ret
-	}).(TenantExposureIssuerRefOutput)
-}
-
-// API group of the issuer.
-func (o TenantExposureIssuerRefPtrOutput) Group() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantExposureIssuerRef) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Group
-	}).(pulumi.StringPtrOutput)
-}
-
-// Kind of the issuer; an `Issuer` must live in the gateway namespace.
-func (o TenantExposureIssuerRefPtrOutput) Kind() TenantExposureIssuerRefKindPtrOutput {
-	return o.ApplyT(func(v *TenantExposureIssuerRef) *TenantExposureIssuerRefKind {
-		if v == nil {
-			return nil
-		}
-		return v.Kind
-	}).(TenantExposureIssuerRefKindPtrOutput)
-}
-
-// Name of the cert-manager issuer.
-func (o TenantExposureIssuerRefPtrOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantExposureIssuerRef) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Name
-	}).(pulumi.StringPtrOutput)
-}
-
-// How the tenant namespace is fenced off on the host.
+// How the tenant namespace is fenced off on the host, within the platform's policy.
 type TenantIsolation struct {
-	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
-	NetworkPolicy *bool `pulumi:"networkPolicy"`
-	// Pod Security Admission level enforced on the tenant namespace.
+	// Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
 	PodSecurity *TenantIsolationPodSecurity `pulumi:"podSecurity"`
-}
-
-// Defaults sets the appropriate defaults for TenantIsolation
-func (val *TenantIsolation) Defaults() *TenantIsolation {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.NetworkPolicy == nil {
-		networkPolicy_ := true
-		tmp.NetworkPolicy = &networkPolicy_
-	}
-	if tmp.PodSecurity == nil {
-		podSecurity_ := TenantIsolationPodSecurity("baseline")
-		tmp.PodSecurity = &podSecurity_
-	}
-	return &tmp
 }
 
 // TenantIsolationInput is an input type that accepts TenantIsolationArgs and TenantIsolationOutput values.
@@ -1000,29 +303,12 @@ type TenantIsolationInput interface {
 	ToTenantIsolationOutputWithContext(context.Context) TenantIsolationOutput
 }
 
-// How the tenant namespace is fenced off on the host.
+// How the tenant namespace is fenced off on the host, within the platform's policy.
 type TenantIsolationArgs struct {
-	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
-	NetworkPolicy *bool `pulumi:"networkPolicy"`
-	// Pod Security Admission level enforced on the tenant namespace.
+	// Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
 	PodSecurity TenantIsolationPodSecurityPtrInput `pulumi:"podSecurity"`
 }
 
-// Defaults sets the appropriate defaults for TenantIsolationArgs
-func (val *TenantIsolationArgs) Defaults() *TenantIsolationArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.NetworkPolicy == nil {
-		networkPolicy_ := true
-		tmp.NetworkPolicy = &networkPolicy_
-	}
-	if tmp.PodSecurity == nil {
-		tmp.PodSecurity = TenantIsolationPodSecurity("baseline")
-	}
-	return &tmp
-}
 func (TenantIsolationArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*TenantIsolation)(nil)).Elem()
 }
@@ -1076,7 +362,7 @@ func (i *tenantIsolationPtrType) ToTenantIsolationPtrOutputWithContext(ctx conte
 	return pulumi.ToOutputWithContext(ctx, i).(TenantIsolationPtrOutput)
 }
 
-// How the tenant namespace is fenced off on the host.
+// How the tenant namespace is fenced off on the host, within the platform's policy.
 type TenantIsolationOutput struct{ *pulumi.OutputState }
 
 func (TenantIsolationOutput) ElementType() reflect.Type {
@@ -1101,12 +387,7 @@ func (o TenantIsolationOutput) ToTenantIsolationPtrOutputWithContext(ctx context
 	}).(TenantIsolationPtrOutput)
 }
 
-// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
-func (o TenantIsolationOutput) NetworkPolicy() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v TenantIsolation) *bool { return v.NetworkPolicy }).(pulumi.BoolPtrOutput)
-}
-
-// Pod Security Admission level enforced on the tenant namespace.
+// Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
 func (o TenantIsolationOutput) PodSecurity() TenantIsolationPodSecurityPtrOutput {
 	return o.ApplyT(func(v TenantIsolation) *TenantIsolationPodSecurity { return v.PodSecurity }).(TenantIsolationPodSecurityPtrOutput)
 }
@@ -1135,17 +416,7 @@ func (o TenantIsolationPtrOutput) Elem() TenantIsolationOutput {
 	}).(TenantIsolationOutput)
 }
 
-// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
-func (o TenantIsolationPtrOutput) NetworkPolicy() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *TenantIsolation) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.NetworkPolicy
-	}).(pulumi.BoolPtrOutput)
-}
-
-// Pod Security Admission level enforced on the tenant namespace.
+// Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
 func (o TenantIsolationPtrOutput) PodSecurity() TenantIsolationPodSecurityPtrOutput {
 	return o.ApplyT(func(v *TenantIsolation) *TenantIsolationPodSecurity {
 		if v == nil {
@@ -1716,196 +987,2578 @@ func (o TenantLimitRangeDefaultRequestPtrOutput) Memory() pulumi.StringPtrOutput
 	}).(pulumi.StringPtrOutput)
 }
 
-// The wait for the virtual cluster.
-type TenantReadinessOptions struct {
-	// How long `pulumi up` waits for the virtual cluster to be ready.
-	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+// The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+type TenantPlatform struct {
+	// Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
+	AllowUnsafeOverrides *bool `pulumi:"allowUnsafeOverrides"`
+	// Where the vCluster chart comes from: its templates run with the stack's credentials.
+	Chart *TenantPlatformChart `pulumi:"chart"`
+	// Resources of a tenant's control plane when its request sets none.
+	ControlPlaneDefaults *TenantPlatformControlPlaneDefaults `pulumi:"controlPlaneDefaults"`
+	// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+	Exposure *TenantPlatformExposure `pulumi:"exposure"`
+	// How long Helm may take to install or upgrade a release.
+	HelmTimeoutSeconds *int `pulumi:"helmTimeoutSeconds"`
+	// Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+	HostKubeconfig *string `pulumi:"hostKubeconfig"`
+	// Host namespaces are `<namespacePrefix><name>`.
+	NamespacePrefix *string `pulumi:"namespacePrefix"`
+	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+	NetworkPolicy *bool `pulumi:"networkPolicy"`
+	// Pod Security Admission levels of tenant namespaces.
+	PodSecurity *TenantPlatformPodSecurity `pulumi:"podSecurity"`
+	// Quota defaults and ceilings.
+	Quota *TenantPlatformQuota `pulumi:"quota"`
+	// How long `pulumi up` waits for a virtual cluster to be ready.
+	ReadinessTimeoutSeconds *int `pulumi:"readinessTimeoutSeconds"`
 }
 
-// Defaults sets the appropriate defaults for TenantReadinessOptions
-func (val *TenantReadinessOptions) Defaults() *TenantReadinessOptions {
+// Defaults sets the appropriate defaults for TenantPlatform
+func (val *TenantPlatform) Defaults() *TenantPlatform {
 	if val == nil {
 		return nil
 	}
 	tmp := *val
-	if tmp.TimeoutSeconds == nil {
-		timeoutSeconds_ := 600
-		tmp.TimeoutSeconds = &timeoutSeconds_
+	if tmp.AllowUnsafeOverrides == nil {
+		allowUnsafeOverrides_ := false
+		tmp.AllowUnsafeOverrides = &allowUnsafeOverrides_
+	}
+	tmp.Chart = tmp.Chart.Defaults()
+
+	tmp.ControlPlaneDefaults = tmp.ControlPlaneDefaults.Defaults()
+
+	tmp.Exposure = tmp.Exposure.Defaults()
+
+	if tmp.HelmTimeoutSeconds == nil {
+		helmTimeoutSeconds_ := 900
+		tmp.HelmTimeoutSeconds = &helmTimeoutSeconds_
+	}
+	if tmp.NamespacePrefix == nil {
+		namespacePrefix_ := "kubespaces-tenant-"
+		tmp.NamespacePrefix = &namespacePrefix_
+	}
+	if tmp.NetworkPolicy == nil {
+		networkPolicy_ := true
+		tmp.NetworkPolicy = &networkPolicy_
+	}
+	tmp.PodSecurity = tmp.PodSecurity.Defaults()
+
+	tmp.Quota = tmp.Quota.Defaults()
+
+	if tmp.ReadinessTimeoutSeconds == nil {
+		readinessTimeoutSeconds_ := 600
+		tmp.ReadinessTimeoutSeconds = &readinessTimeoutSeconds_
 	}
 	return &tmp
 }
 
-// TenantReadinessOptionsInput is an input type that accepts TenantReadinessOptionsArgs and TenantReadinessOptionsOutput values.
-// You can construct a concrete instance of `TenantReadinessOptionsInput` via:
+// TenantPlatformInput is an input type that accepts TenantPlatformArgs and TenantPlatformOutput values.
+// You can construct a concrete instance of `TenantPlatformInput` via:
 //
-//	TenantReadinessOptionsArgs{...}
-type TenantReadinessOptionsInput interface {
+//	TenantPlatformArgs{...}
+type TenantPlatformInput interface {
 	pulumi.Input
 
-	ToTenantReadinessOptionsOutput() TenantReadinessOptionsOutput
-	ToTenantReadinessOptionsOutputWithContext(context.Context) TenantReadinessOptionsOutput
+	ToTenantPlatformOutput() TenantPlatformOutput
+	ToTenantPlatformOutputWithContext(context.Context) TenantPlatformOutput
 }
 
-// The wait for the virtual cluster.
-type TenantReadinessOptionsArgs struct {
-	// How long `pulumi up` waits for the virtual cluster to be ready.
-	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+// The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+type TenantPlatformArgs struct {
+	// Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
+	AllowUnsafeOverrides pulumi.BoolPtrInput `pulumi:"allowUnsafeOverrides"`
+	// Where the vCluster chart comes from: its templates run with the stack's credentials.
+	Chart TenantPlatformChartPtrInput `pulumi:"chart"`
+	// Resources of a tenant's control plane when its request sets none.
+	ControlPlaneDefaults TenantPlatformControlPlaneDefaultsPtrInput `pulumi:"controlPlaneDefaults"`
+	// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+	Exposure *TenantPlatformExposureArgs `pulumi:"exposure"`
+	// How long Helm may take to install or upgrade a release.
+	HelmTimeoutSeconds pulumi.IntPtrInput `pulumi:"helmTimeoutSeconds"`
+	// Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+	HostKubeconfig pulumi.StringPtrInput `pulumi:"hostKubeconfig"`
+	// Host namespaces are `<namespacePrefix><name>`.
+	NamespacePrefix pulumi.StringPtrInput `pulumi:"namespacePrefix"`
+	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+	NetworkPolicy *bool `pulumi:"networkPolicy"`
+	// Pod Security Admission levels of tenant namespaces.
+	PodSecurity TenantPlatformPodSecurityPtrInput `pulumi:"podSecurity"`
+	// Quota defaults and ceilings.
+	Quota TenantPlatformQuotaPtrInput `pulumi:"quota"`
+	// How long `pulumi up` waits for a virtual cluster to be ready.
+	ReadinessTimeoutSeconds pulumi.IntPtrInput `pulumi:"readinessTimeoutSeconds"`
 }
 
-// Defaults sets the appropriate defaults for TenantReadinessOptionsArgs
-func (val *TenantReadinessOptionsArgs) Defaults() *TenantReadinessOptionsArgs {
+// Defaults sets the appropriate defaults for TenantPlatformArgs
+func (val *TenantPlatformArgs) Defaults() *TenantPlatformArgs {
 	if val == nil {
 		return nil
 	}
 	tmp := *val
-	if tmp.TimeoutSeconds == nil {
-		tmp.TimeoutSeconds = pulumi.IntPtr(600)
+	if tmp.AllowUnsafeOverrides == nil {
+		tmp.AllowUnsafeOverrides = pulumi.BoolPtr(false)
+	}
+
+	tmp.Exposure = tmp.Exposure.Defaults()
+
+	if tmp.HelmTimeoutSeconds == nil {
+		tmp.HelmTimeoutSeconds = pulumi.IntPtr(900)
+	}
+	if tmp.NamespacePrefix == nil {
+		tmp.NamespacePrefix = pulumi.StringPtr("kubespaces-tenant-")
+	}
+	if tmp.NetworkPolicy == nil {
+		networkPolicy_ := true
+		tmp.NetworkPolicy = &networkPolicy_
+	}
+
+	if tmp.ReadinessTimeoutSeconds == nil {
+		tmp.ReadinessTimeoutSeconds = pulumi.IntPtr(600)
 	}
 	return &tmp
 }
-func (TenantReadinessOptionsArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantReadinessOptions)(nil)).Elem()
+func (TenantPlatformArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatform)(nil)).Elem()
 }
 
-func (i TenantReadinessOptionsArgs) ToTenantReadinessOptionsOutput() TenantReadinessOptionsOutput {
-	return i.ToTenantReadinessOptionsOutputWithContext(context.Background())
+func (i TenantPlatformArgs) ToTenantPlatformOutput() TenantPlatformOutput {
+	return i.ToTenantPlatformOutputWithContext(context.Background())
 }
 
-func (i TenantReadinessOptionsArgs) ToTenantReadinessOptionsOutputWithContext(ctx context.Context) TenantReadinessOptionsOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantReadinessOptionsOutput)
+func (i TenantPlatformArgs) ToTenantPlatformOutputWithContext(ctx context.Context) TenantPlatformOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformOutput)
 }
 
-func (i TenantReadinessOptionsArgs) ToTenantReadinessOptionsPtrOutput() TenantReadinessOptionsPtrOutput {
-	return i.ToTenantReadinessOptionsPtrOutputWithContext(context.Background())
+func (i TenantPlatformArgs) ToTenantPlatformPtrOutput() TenantPlatformPtrOutput {
+	return i.ToTenantPlatformPtrOutputWithContext(context.Background())
 }
 
-func (i TenantReadinessOptionsArgs) ToTenantReadinessOptionsPtrOutputWithContext(ctx context.Context) TenantReadinessOptionsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantReadinessOptionsOutput).ToTenantReadinessOptionsPtrOutputWithContext(ctx)
+func (i TenantPlatformArgs) ToTenantPlatformPtrOutputWithContext(ctx context.Context) TenantPlatformPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformOutput).ToTenantPlatformPtrOutputWithContext(ctx)
 }
 
-// TenantReadinessOptionsPtrInput is an input type that accepts TenantReadinessOptionsArgs, TenantReadinessOptionsPtr and TenantReadinessOptionsPtrOutput values.
-// You can construct a concrete instance of `TenantReadinessOptionsPtrInput` via:
+// TenantPlatformPtrInput is an input type that accepts TenantPlatformArgs, TenantPlatformPtr and TenantPlatformPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformPtrInput` via:
 //
-//	        TenantReadinessOptionsArgs{...}
+//	        TenantPlatformArgs{...}
 //
 //	or:
 //
 //	        nil
-type TenantReadinessOptionsPtrInput interface {
+type TenantPlatformPtrInput interface {
 	pulumi.Input
 
-	ToTenantReadinessOptionsPtrOutput() TenantReadinessOptionsPtrOutput
-	ToTenantReadinessOptionsPtrOutputWithContext(context.Context) TenantReadinessOptionsPtrOutput
+	ToTenantPlatformPtrOutput() TenantPlatformPtrOutput
+	ToTenantPlatformPtrOutputWithContext(context.Context) TenantPlatformPtrOutput
 }
 
-type tenantReadinessOptionsPtrType TenantReadinessOptionsArgs
+type tenantPlatformPtrType TenantPlatformArgs
 
-func TenantReadinessOptionsPtr(v *TenantReadinessOptionsArgs) TenantReadinessOptionsPtrInput {
-	return (*tenantReadinessOptionsPtrType)(v)
+func TenantPlatformPtr(v *TenantPlatformArgs) TenantPlatformPtrInput {
+	return (*tenantPlatformPtrType)(v)
 }
 
-func (*tenantReadinessOptionsPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantReadinessOptions)(nil)).Elem()
+func (*tenantPlatformPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatform)(nil)).Elem()
 }
 
-func (i *tenantReadinessOptionsPtrType) ToTenantReadinessOptionsPtrOutput() TenantReadinessOptionsPtrOutput {
-	return i.ToTenantReadinessOptionsPtrOutputWithContext(context.Background())
+func (i *tenantPlatformPtrType) ToTenantPlatformPtrOutput() TenantPlatformPtrOutput {
+	return i.ToTenantPlatformPtrOutputWithContext(context.Background())
 }
 
-func (i *tenantReadinessOptionsPtrType) ToTenantReadinessOptionsPtrOutputWithContext(ctx context.Context) TenantReadinessOptionsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantReadinessOptionsPtrOutput)
+func (i *tenantPlatformPtrType) ToTenantPlatformPtrOutputWithContext(ctx context.Context) TenantPlatformPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformPtrOutput)
 }
 
-// The wait for the virtual cluster.
-type TenantReadinessOptionsOutput struct{ *pulumi.OutputState }
+// The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+type TenantPlatformOutput struct{ *pulumi.OutputState }
 
-func (TenantReadinessOptionsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantReadinessOptions)(nil)).Elem()
+func (TenantPlatformOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatform)(nil)).Elem()
 }
 
-func (o TenantReadinessOptionsOutput) ToTenantReadinessOptionsOutput() TenantReadinessOptionsOutput {
+func (o TenantPlatformOutput) ToTenantPlatformOutput() TenantPlatformOutput {
 	return o
 }
 
-func (o TenantReadinessOptionsOutput) ToTenantReadinessOptionsOutputWithContext(ctx context.Context) TenantReadinessOptionsOutput {
+func (o TenantPlatformOutput) ToTenantPlatformOutputWithContext(ctx context.Context) TenantPlatformOutput {
 	return o
 }
 
-func (o TenantReadinessOptionsOutput) ToTenantReadinessOptionsPtrOutput() TenantReadinessOptionsPtrOutput {
-	return o.ToTenantReadinessOptionsPtrOutputWithContext(context.Background())
+func (o TenantPlatformOutput) ToTenantPlatformPtrOutput() TenantPlatformPtrOutput {
+	return o.ToTenantPlatformPtrOutputWithContext(context.Background())
 }
 
-func (o TenantReadinessOptionsOutput) ToTenantReadinessOptionsPtrOutputWithContext(ctx context.Context) TenantReadinessOptionsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantReadinessOptions) *TenantReadinessOptions {
+func (o TenantPlatformOutput) ToTenantPlatformPtrOutputWithContext(ctx context.Context) TenantPlatformPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatform) *TenantPlatform {
 		return &v
-	}).(TenantReadinessOptionsPtrOutput)
+	}).(TenantPlatformPtrOutput)
 }
 
-// How long `pulumi up` waits for the virtual cluster to be ready.
-func (o TenantReadinessOptionsOutput) TimeoutSeconds() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TenantReadinessOptions) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+// Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
+func (o TenantPlatformOutput) AllowUnsafeOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *bool { return v.AllowUnsafeOverrides }).(pulumi.BoolPtrOutput)
 }
 
-type TenantReadinessOptionsPtrOutput struct{ *pulumi.OutputState }
-
-func (TenantReadinessOptionsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantReadinessOptions)(nil)).Elem()
+// Where the vCluster chart comes from: its templates run with the stack's credentials.
+func (o TenantPlatformOutput) Chart() TenantPlatformChartPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformChart { return v.Chart }).(TenantPlatformChartPtrOutput)
 }
 
-func (o TenantReadinessOptionsPtrOutput) ToTenantReadinessOptionsPtrOutput() TenantReadinessOptionsPtrOutput {
+// Resources of a tenant's control plane when its request sets none.
+func (o TenantPlatformOutput) ControlPlaneDefaults() TenantPlatformControlPlaneDefaultsPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformControlPlaneDefaults { return v.ControlPlaneDefaults }).(TenantPlatformControlPlaneDefaultsPtrOutput)
+}
+
+// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+func (o TenantPlatformOutput) Exposure() TenantPlatformExposurePtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformExposure { return v.Exposure }).(TenantPlatformExposurePtrOutput)
+}
+
+// How long Helm may take to install or upgrade a release.
+func (o TenantPlatformOutput) HelmTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *int { return v.HelmTimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+// Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+func (o TenantPlatformOutput) HostKubeconfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *string { return v.HostKubeconfig }).(pulumi.StringPtrOutput)
+}
+
+// Host namespaces are `<namespacePrefix><name>`.
+func (o TenantPlatformOutput) NamespacePrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *string { return v.NamespacePrefix }).(pulumi.StringPtrOutput)
+}
+
+// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+func (o TenantPlatformOutput) NetworkPolicy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *bool { return v.NetworkPolicy }).(pulumi.BoolPtrOutput)
+}
+
+// Pod Security Admission levels of tenant namespaces.
+func (o TenantPlatformOutput) PodSecurity() TenantPlatformPodSecurityPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformPodSecurity { return v.PodSecurity }).(TenantPlatformPodSecurityPtrOutput)
+}
+
+// Quota defaults and ceilings.
+func (o TenantPlatformOutput) Quota() TenantPlatformQuotaPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformQuota { return v.Quota }).(TenantPlatformQuotaPtrOutput)
+}
+
+// How long `pulumi up` waits for a virtual cluster to be ready.
+func (o TenantPlatformOutput) ReadinessTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *int { return v.ReadinessTimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type TenantPlatformPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatform)(nil)).Elem()
+}
+
+func (o TenantPlatformPtrOutput) ToTenantPlatformPtrOutput() TenantPlatformPtrOutput {
 	return o
 }
 
-func (o TenantReadinessOptionsPtrOutput) ToTenantReadinessOptionsPtrOutputWithContext(ctx context.Context) TenantReadinessOptionsPtrOutput {
+func (o TenantPlatformPtrOutput) ToTenantPlatformPtrOutputWithContext(ctx context.Context) TenantPlatformPtrOutput {
 	return o
 }
 
-func (o TenantReadinessOptionsPtrOutput) Elem() TenantReadinessOptionsOutput {
-	return o.ApplyT(func(v *TenantReadinessOptions) TenantReadinessOptions {
+func (o TenantPlatformPtrOutput) Elem() TenantPlatformOutput {
+	return o.ApplyT(func(v *TenantPlatform) TenantPlatform {
 		if v != nil {
 			return *v
 		}
-		var ret TenantReadinessOptions
+		var ret TenantPlatform
 		return ret
-	}).(TenantReadinessOptionsOutput)
+	}).(TenantPlatformOutput)
 }
 
-// How long `pulumi up` waits for the virtual cluster to be ready.
-func (o TenantReadinessOptionsPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *TenantReadinessOptions) *int {
+// Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
+func (o TenantPlatformPtrOutput) AllowUnsafeOverrides() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *bool {
 		if v == nil {
 			return nil
 		}
-		return v.TimeoutSeconds
+		return v.AllowUnsafeOverrides
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Where the vCluster chart comes from: its templates run with the stack's credentials.
+func (o TenantPlatformPtrOutput) Chart() TenantPlatformChartPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformChart {
+		if v == nil {
+			return nil
+		}
+		return v.Chart
+	}).(TenantPlatformChartPtrOutput)
+}
+
+// Resources of a tenant's control plane when its request sets none.
+func (o TenantPlatformPtrOutput) ControlPlaneDefaults() TenantPlatformControlPlaneDefaultsPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformControlPlaneDefaults {
+		if v == nil {
+			return nil
+		}
+		return v.ControlPlaneDefaults
+	}).(TenantPlatformControlPlaneDefaultsPtrOutput)
+}
+
+// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+func (o TenantPlatformPtrOutput) Exposure() TenantPlatformExposurePtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformExposure {
+		if v == nil {
+			return nil
+		}
+		return v.Exposure
+	}).(TenantPlatformExposurePtrOutput)
+}
+
+// How long Helm may take to install or upgrade a release.
+func (o TenantPlatformPtrOutput) HelmTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *int {
+		if v == nil {
+			return nil
+		}
+		return v.HelmTimeoutSeconds
 	}).(pulumi.IntPtrOutput)
 }
 
-// What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
-type TenantResources struct {
-	// Maximum number of ConfigMaps in the tenant namespace.
-	ConfigMaps *int `pulumi:"configMaps"`
-	// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
+// Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+func (o TenantPlatformPtrOutput) HostKubeconfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *string {
+		if v == nil {
+			return nil
+		}
+		return v.HostKubeconfig
+	}).(pulumi.StringPtrOutput)
+}
+
+// Host namespaces are `<namespacePrefix><name>`.
+func (o TenantPlatformPtrOutput) NamespacePrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *string {
+		if v == nil {
+			return nil
+		}
+		return v.NamespacePrefix
+	}).(pulumi.StringPtrOutput)
+}
+
+// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+func (o TenantPlatformPtrOutput) NetworkPolicy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.NetworkPolicy
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Pod Security Admission levels of tenant namespaces.
+func (o TenantPlatformPtrOutput) PodSecurity() TenantPlatformPodSecurityPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformPodSecurity {
+		if v == nil {
+			return nil
+		}
+		return v.PodSecurity
+	}).(TenantPlatformPodSecurityPtrOutput)
+}
+
+// Quota defaults and ceilings.
+func (o TenantPlatformPtrOutput) Quota() TenantPlatformQuotaPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformQuota {
+		if v == nil {
+			return nil
+		}
+		return v.Quota
+	}).(TenantPlatformQuotaPtrOutput)
+}
+
+// How long `pulumi up` waits for a virtual cluster to be ready.
+func (o TenantPlatformPtrOutput) ReadinessTimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ReadinessTimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// Where the vCluster chart comes from: its templates run with the stack's credentials.
+type TenantPlatformChart struct {
+	// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+	LocalPath *string `pulumi:"localPath"`
+	// Chart name in the repository.
+	Name *string `pulumi:"name"`
+	// Helm repository (the pinned chart mirror).
+	Repository *string `pulumi:"repository"`
+	// Pinned chart version.
+	Version *string `pulumi:"version"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformChart
+func (val *TenantPlatformChart) Defaults() *TenantPlatformChart {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Name == nil {
+		name_ := "vcluster"
+		tmp.Name = &name_
+	}
+	if tmp.Repository == nil {
+		repository_ := "https://charts.loft.sh"
+		tmp.Repository = &repository_
+	}
+	if tmp.Version == nil {
+		version_ := "0.36.1"
+		tmp.Version = &version_
+	}
+	return &tmp
+}
+
+// TenantPlatformChartInput is an input type that accepts TenantPlatformChartArgs and TenantPlatformChartOutput values.
+// You can construct a concrete instance of `TenantPlatformChartInput` via:
+//
+//	TenantPlatformChartArgs{...}
+type TenantPlatformChartInput interface {
+	pulumi.Input
+
+	ToTenantPlatformChartOutput() TenantPlatformChartOutput
+	ToTenantPlatformChartOutputWithContext(context.Context) TenantPlatformChartOutput
+}
+
+// Where the vCluster chart comes from: its templates run with the stack's credentials.
+type TenantPlatformChartArgs struct {
+	// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+	LocalPath pulumi.StringPtrInput `pulumi:"localPath"`
+	// Chart name in the repository.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// Helm repository (the pinned chart mirror).
+	Repository pulumi.StringPtrInput `pulumi:"repository"`
+	// Pinned chart version.
+	Version pulumi.StringPtrInput `pulumi:"version"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformChartArgs
+func (val *TenantPlatformChartArgs) Defaults() *TenantPlatformChartArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Name == nil {
+		tmp.Name = pulumi.StringPtr("vcluster")
+	}
+	if tmp.Repository == nil {
+		tmp.Repository = pulumi.StringPtr("https://charts.loft.sh")
+	}
+	if tmp.Version == nil {
+		tmp.Version = pulumi.StringPtr("0.36.1")
+	}
+	return &tmp
+}
+func (TenantPlatformChartArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformChart)(nil)).Elem()
+}
+
+func (i TenantPlatformChartArgs) ToTenantPlatformChartOutput() TenantPlatformChartOutput {
+	return i.ToTenantPlatformChartOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformChartArgs) ToTenantPlatformChartOutputWithContext(ctx context.Context) TenantPlatformChartOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformChartOutput)
+}
+
+func (i TenantPlatformChartArgs) ToTenantPlatformChartPtrOutput() TenantPlatformChartPtrOutput {
+	return i.ToTenantPlatformChartPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformChartArgs) ToTenantPlatformChartPtrOutputWithContext(ctx context.Context) TenantPlatformChartPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformChartOutput).ToTenantPlatformChartPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformChartPtrInput is an input type that accepts TenantPlatformChartArgs, TenantPlatformChartPtr and TenantPlatformChartPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformChartPtrInput` via:
+//
+//	        TenantPlatformChartArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformChartPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformChartPtrOutput() TenantPlatformChartPtrOutput
+	ToTenantPlatformChartPtrOutputWithContext(context.Context) TenantPlatformChartPtrOutput
+}
+
+type tenantPlatformChartPtrType TenantPlatformChartArgs
+
+func TenantPlatformChartPtr(v *TenantPlatformChartArgs) TenantPlatformChartPtrInput {
+	return (*tenantPlatformChartPtrType)(v)
+}
+
+func (*tenantPlatformChartPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformChart)(nil)).Elem()
+}
+
+func (i *tenantPlatformChartPtrType) ToTenantPlatformChartPtrOutput() TenantPlatformChartPtrOutput {
+	return i.ToTenantPlatformChartPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformChartPtrType) ToTenantPlatformChartPtrOutputWithContext(ctx context.Context) TenantPlatformChartPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformChartPtrOutput)
+}
+
+// Where the vCluster chart comes from: its templates run with the stack's credentials.
+type TenantPlatformChartOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformChartOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformChart)(nil)).Elem()
+}
+
+func (o TenantPlatformChartOutput) ToTenantPlatformChartOutput() TenantPlatformChartOutput {
+	return o
+}
+
+func (o TenantPlatformChartOutput) ToTenantPlatformChartOutputWithContext(ctx context.Context) TenantPlatformChartOutput {
+	return o
+}
+
+func (o TenantPlatformChartOutput) ToTenantPlatformChartPtrOutput() TenantPlatformChartPtrOutput {
+	return o.ToTenantPlatformChartPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformChartOutput) ToTenantPlatformChartPtrOutputWithContext(ctx context.Context) TenantPlatformChartPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformChart) *TenantPlatformChart {
+		return &v
+	}).(TenantPlatformChartPtrOutput)
+}
+
+// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+func (o TenantPlatformChartOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformChart) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
+}
+
+// Chart name in the repository.
+func (o TenantPlatformChartOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformChart) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Helm repository (the pinned chart mirror).
+func (o TenantPlatformChartOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformChart) *string { return v.Repository }).(pulumi.StringPtrOutput)
+}
+
+// Pinned chart version.
+func (o TenantPlatformChartOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformChart) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformChartPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformChartPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformChart)(nil)).Elem()
+}
+
+func (o TenantPlatformChartPtrOutput) ToTenantPlatformChartPtrOutput() TenantPlatformChartPtrOutput {
+	return o
+}
+
+func (o TenantPlatformChartPtrOutput) ToTenantPlatformChartPtrOutputWithContext(ctx context.Context) TenantPlatformChartPtrOutput {
+	return o
+}
+
+func (o TenantPlatformChartPtrOutput) Elem() TenantPlatformChartOutput {
+	return o.ApplyT(func(v *TenantPlatformChart) TenantPlatformChart {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformChart
+		return ret
+	}).(TenantPlatformChartOutput)
+}
+
+// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+func (o TenantPlatformChartPtrOutput) LocalPath() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformChart) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LocalPath
+	}).(pulumi.StringPtrOutput)
+}
+
+// Chart name in the repository.
+func (o TenantPlatformChartPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformChart) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// Helm repository (the pinned chart mirror).
+func (o TenantPlatformChartPtrOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformChart) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Repository
+	}).(pulumi.StringPtrOutput)
+}
+
+// Pinned chart version.
+func (o TenantPlatformChartPtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformChart) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+// Resources of a tenant's control plane when its request sets none.
+type TenantPlatformControlPlaneDefaults struct {
+	// Limits of the control-plane container.
+	Limits *TenantPlatformControlPlaneDefaultsLimits `pulumi:"limits"`
+	// Requests of the control-plane container.
+	Requests *TenantPlatformControlPlaneDefaultsRequests `pulumi:"requests"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformControlPlaneDefaults
+func (val *TenantPlatformControlPlaneDefaults) Defaults() *TenantPlatformControlPlaneDefaults {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	tmp.Limits = tmp.Limits.Defaults()
+
+	tmp.Requests = tmp.Requests.Defaults()
+
+	return &tmp
+}
+
+// TenantPlatformControlPlaneDefaultsInput is an input type that accepts TenantPlatformControlPlaneDefaultsArgs and TenantPlatformControlPlaneDefaultsOutput values.
+// You can construct a concrete instance of `TenantPlatformControlPlaneDefaultsInput` via:
+//
+//	TenantPlatformControlPlaneDefaultsArgs{...}
+type TenantPlatformControlPlaneDefaultsInput interface {
+	pulumi.Input
+
+	ToTenantPlatformControlPlaneDefaultsOutput() TenantPlatformControlPlaneDefaultsOutput
+	ToTenantPlatformControlPlaneDefaultsOutputWithContext(context.Context) TenantPlatformControlPlaneDefaultsOutput
+}
+
+// Resources of a tenant's control plane when its request sets none.
+type TenantPlatformControlPlaneDefaultsArgs struct {
+	// Limits of the control-plane container.
+	Limits TenantPlatformControlPlaneDefaultsLimitsPtrInput `pulumi:"limits"`
+	// Requests of the control-plane container.
+	Requests TenantPlatformControlPlaneDefaultsRequestsPtrInput `pulumi:"requests"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformControlPlaneDefaultsArgs
+func (val *TenantPlatformControlPlaneDefaultsArgs) Defaults() *TenantPlatformControlPlaneDefaultsArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+
+	return &tmp
+}
+func (TenantPlatformControlPlaneDefaultsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformControlPlaneDefaults)(nil)).Elem()
+}
+
+func (i TenantPlatformControlPlaneDefaultsArgs) ToTenantPlatformControlPlaneDefaultsOutput() TenantPlatformControlPlaneDefaultsOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformControlPlaneDefaultsArgs) ToTenantPlatformControlPlaneDefaultsOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsOutput)
+}
+
+func (i TenantPlatformControlPlaneDefaultsArgs) ToTenantPlatformControlPlaneDefaultsPtrOutput() TenantPlatformControlPlaneDefaultsPtrOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformControlPlaneDefaultsArgs) ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsOutput).ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformControlPlaneDefaultsPtrInput is an input type that accepts TenantPlatformControlPlaneDefaultsArgs, TenantPlatformControlPlaneDefaultsPtr and TenantPlatformControlPlaneDefaultsPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformControlPlaneDefaultsPtrInput` via:
+//
+//	        TenantPlatformControlPlaneDefaultsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformControlPlaneDefaultsPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformControlPlaneDefaultsPtrOutput() TenantPlatformControlPlaneDefaultsPtrOutput
+	ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(context.Context) TenantPlatformControlPlaneDefaultsPtrOutput
+}
+
+type tenantPlatformControlPlaneDefaultsPtrType TenantPlatformControlPlaneDefaultsArgs
+
+func TenantPlatformControlPlaneDefaultsPtr(v *TenantPlatformControlPlaneDefaultsArgs) TenantPlatformControlPlaneDefaultsPtrInput {
+	return (*tenantPlatformControlPlaneDefaultsPtrType)(v)
+}
+
+func (*tenantPlatformControlPlaneDefaultsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformControlPlaneDefaults)(nil)).Elem()
+}
+
+func (i *tenantPlatformControlPlaneDefaultsPtrType) ToTenantPlatformControlPlaneDefaultsPtrOutput() TenantPlatformControlPlaneDefaultsPtrOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformControlPlaneDefaultsPtrType) ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsPtrOutput)
+}
+
+// Resources of a tenant's control plane when its request sets none.
+type TenantPlatformControlPlaneDefaultsOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformControlPlaneDefaultsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformControlPlaneDefaults)(nil)).Elem()
+}
+
+func (o TenantPlatformControlPlaneDefaultsOutput) ToTenantPlatformControlPlaneDefaultsOutput() TenantPlatformControlPlaneDefaultsOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsOutput) ToTenantPlatformControlPlaneDefaultsOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsOutput) ToTenantPlatformControlPlaneDefaultsPtrOutput() TenantPlatformControlPlaneDefaultsPtrOutput {
+	return o.ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformControlPlaneDefaultsOutput) ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformControlPlaneDefaults) *TenantPlatformControlPlaneDefaults {
+		return &v
+	}).(TenantPlatformControlPlaneDefaultsPtrOutput)
+}
+
+// Limits of the control-plane container.
+func (o TenantPlatformControlPlaneDefaultsOutput) Limits() TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return o.ApplyT(func(v TenantPlatformControlPlaneDefaults) *TenantPlatformControlPlaneDefaultsLimits { return v.Limits }).(TenantPlatformControlPlaneDefaultsLimitsPtrOutput)
+}
+
+// Requests of the control-plane container.
+func (o TenantPlatformControlPlaneDefaultsOutput) Requests() TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return o.ApplyT(func(v TenantPlatformControlPlaneDefaults) *TenantPlatformControlPlaneDefaultsRequests {
+		return v.Requests
+	}).(TenantPlatformControlPlaneDefaultsRequestsPtrOutput)
+}
+
+type TenantPlatformControlPlaneDefaultsPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformControlPlaneDefaultsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformControlPlaneDefaults)(nil)).Elem()
+}
+
+func (o TenantPlatformControlPlaneDefaultsPtrOutput) ToTenantPlatformControlPlaneDefaultsPtrOutput() TenantPlatformControlPlaneDefaultsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsPtrOutput) ToTenantPlatformControlPlaneDefaultsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsPtrOutput) Elem() TenantPlatformControlPlaneDefaultsOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaults) TenantPlatformControlPlaneDefaults {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformControlPlaneDefaults
+		return ret
+	}).(TenantPlatformControlPlaneDefaultsOutput)
+}
+
+// Limits of the control-plane container.
+func (o TenantPlatformControlPlaneDefaultsPtrOutput) Limits() TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaults) *TenantPlatformControlPlaneDefaultsLimits {
+		if v == nil {
+			return nil
+		}
+		return v.Limits
+	}).(TenantPlatformControlPlaneDefaultsLimitsPtrOutput)
+}
+
+// Requests of the control-plane container.
+func (o TenantPlatformControlPlaneDefaultsPtrOutput) Requests() TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaults) *TenantPlatformControlPlaneDefaultsRequests {
+		if v == nil {
+			return nil
+		}
+		return v.Requests
+	}).(TenantPlatformControlPlaneDefaultsRequestsPtrOutput)
+}
+
+// Limits of the control-plane container.
+type TenantPlatformControlPlaneDefaultsLimits struct {
+	// CPU.
 	Cpu *string `pulumi:"cpu"`
-	// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
+	// Memory.
 	Memory *string `pulumi:"memory"`
-	// Maximum number of PersistentVolumeClaims in the tenant namespace.
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformControlPlaneDefaultsLimits
+func (val *TenantPlatformControlPlaneDefaultsLimits) Defaults() *TenantPlatformControlPlaneDefaultsLimits {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Cpu == nil {
+		cpu_ := "1"
+		tmp.Cpu = &cpu_
+	}
+	if tmp.Memory == nil {
+		memory_ := "2Gi"
+		tmp.Memory = &memory_
+	}
+	return &tmp
+}
+
+// TenantPlatformControlPlaneDefaultsLimitsInput is an input type that accepts TenantPlatformControlPlaneDefaultsLimitsArgs and TenantPlatformControlPlaneDefaultsLimitsOutput values.
+// You can construct a concrete instance of `TenantPlatformControlPlaneDefaultsLimitsInput` via:
+//
+//	TenantPlatformControlPlaneDefaultsLimitsArgs{...}
+type TenantPlatformControlPlaneDefaultsLimitsInput interface {
+	pulumi.Input
+
+	ToTenantPlatformControlPlaneDefaultsLimitsOutput() TenantPlatformControlPlaneDefaultsLimitsOutput
+	ToTenantPlatformControlPlaneDefaultsLimitsOutputWithContext(context.Context) TenantPlatformControlPlaneDefaultsLimitsOutput
+}
+
+// Limits of the control-plane container.
+type TenantPlatformControlPlaneDefaultsLimitsArgs struct {
+	// CPU.
+	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Memory.
+	Memory pulumi.StringPtrInput `pulumi:"memory"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformControlPlaneDefaultsLimitsArgs
+func (val *TenantPlatformControlPlaneDefaultsLimitsArgs) Defaults() *TenantPlatformControlPlaneDefaultsLimitsArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Cpu == nil {
+		tmp.Cpu = pulumi.StringPtr("1")
+	}
+	if tmp.Memory == nil {
+		tmp.Memory = pulumi.StringPtr("2Gi")
+	}
+	return &tmp
+}
+func (TenantPlatformControlPlaneDefaultsLimitsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformControlPlaneDefaultsLimits)(nil)).Elem()
+}
+
+func (i TenantPlatformControlPlaneDefaultsLimitsArgs) ToTenantPlatformControlPlaneDefaultsLimitsOutput() TenantPlatformControlPlaneDefaultsLimitsOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsLimitsOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformControlPlaneDefaultsLimitsArgs) ToTenantPlatformControlPlaneDefaultsLimitsOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsLimitsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsLimitsOutput)
+}
+
+func (i TenantPlatformControlPlaneDefaultsLimitsArgs) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutput() TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformControlPlaneDefaultsLimitsArgs) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsLimitsOutput).ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformControlPlaneDefaultsLimitsPtrInput is an input type that accepts TenantPlatformControlPlaneDefaultsLimitsArgs, TenantPlatformControlPlaneDefaultsLimitsPtr and TenantPlatformControlPlaneDefaultsLimitsPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformControlPlaneDefaultsLimitsPtrInput` via:
+//
+//	        TenantPlatformControlPlaneDefaultsLimitsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformControlPlaneDefaultsLimitsPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformControlPlaneDefaultsLimitsPtrOutput() TenantPlatformControlPlaneDefaultsLimitsPtrOutput
+	ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(context.Context) TenantPlatformControlPlaneDefaultsLimitsPtrOutput
+}
+
+type tenantPlatformControlPlaneDefaultsLimitsPtrType TenantPlatformControlPlaneDefaultsLimitsArgs
+
+func TenantPlatformControlPlaneDefaultsLimitsPtr(v *TenantPlatformControlPlaneDefaultsLimitsArgs) TenantPlatformControlPlaneDefaultsLimitsPtrInput {
+	return (*tenantPlatformControlPlaneDefaultsLimitsPtrType)(v)
+}
+
+func (*tenantPlatformControlPlaneDefaultsLimitsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformControlPlaneDefaultsLimits)(nil)).Elem()
+}
+
+func (i *tenantPlatformControlPlaneDefaultsLimitsPtrType) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutput() TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformControlPlaneDefaultsLimitsPtrType) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsLimitsPtrOutput)
+}
+
+// Limits of the control-plane container.
+type TenantPlatformControlPlaneDefaultsLimitsOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformControlPlaneDefaultsLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformControlPlaneDefaultsLimits)(nil)).Elem()
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsOutput) ToTenantPlatformControlPlaneDefaultsLimitsOutput() TenantPlatformControlPlaneDefaultsLimitsOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsOutput) ToTenantPlatformControlPlaneDefaultsLimitsOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsLimitsOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsOutput) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutput() TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return o.ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsOutput) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformControlPlaneDefaultsLimits) *TenantPlatformControlPlaneDefaultsLimits {
+		return &v
+	}).(TenantPlatformControlPlaneDefaultsLimitsPtrOutput)
+}
+
+// CPU.
+func (o TenantPlatformControlPlaneDefaultsLimitsOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformControlPlaneDefaultsLimits) *string { return v.Cpu }).(pulumi.StringPtrOutput)
+}
+
+// Memory.
+func (o TenantPlatformControlPlaneDefaultsLimitsOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformControlPlaneDefaultsLimits) *string { return v.Memory }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformControlPlaneDefaultsLimitsPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformControlPlaneDefaultsLimitsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformControlPlaneDefaultsLimits)(nil)).Elem()
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsPtrOutput) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutput() TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsPtrOutput) ToTenantPlatformControlPlaneDefaultsLimitsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsLimitsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsLimitsPtrOutput) Elem() TenantPlatformControlPlaneDefaultsLimitsOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaultsLimits) TenantPlatformControlPlaneDefaultsLimits {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformControlPlaneDefaultsLimits
+		return ret
+	}).(TenantPlatformControlPlaneDefaultsLimitsOutput)
+}
+
+// CPU.
+func (o TenantPlatformControlPlaneDefaultsLimitsPtrOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaultsLimits) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Cpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// Memory.
+func (o TenantPlatformControlPlaneDefaultsLimitsPtrOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaultsLimits) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Memory
+	}).(pulumi.StringPtrOutput)
+}
+
+// Requests of the control-plane container.
+type TenantPlatformControlPlaneDefaultsRequests struct {
+	// CPU.
+	Cpu *string `pulumi:"cpu"`
+	// Memory.
+	Memory *string `pulumi:"memory"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformControlPlaneDefaultsRequests
+func (val *TenantPlatformControlPlaneDefaultsRequests) Defaults() *TenantPlatformControlPlaneDefaultsRequests {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Cpu == nil {
+		cpu_ := "200m"
+		tmp.Cpu = &cpu_
+	}
+	if tmp.Memory == nil {
+		memory_ := "256Mi"
+		tmp.Memory = &memory_
+	}
+	return &tmp
+}
+
+// TenantPlatformControlPlaneDefaultsRequestsInput is an input type that accepts TenantPlatformControlPlaneDefaultsRequestsArgs and TenantPlatformControlPlaneDefaultsRequestsOutput values.
+// You can construct a concrete instance of `TenantPlatformControlPlaneDefaultsRequestsInput` via:
+//
+//	TenantPlatformControlPlaneDefaultsRequestsArgs{...}
+type TenantPlatformControlPlaneDefaultsRequestsInput interface {
+	pulumi.Input
+
+	ToTenantPlatformControlPlaneDefaultsRequestsOutput() TenantPlatformControlPlaneDefaultsRequestsOutput
+	ToTenantPlatformControlPlaneDefaultsRequestsOutputWithContext(context.Context) TenantPlatformControlPlaneDefaultsRequestsOutput
+}
+
+// Requests of the control-plane container.
+type TenantPlatformControlPlaneDefaultsRequestsArgs struct {
+	// CPU.
+	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Memory.
+	Memory pulumi.StringPtrInput `pulumi:"memory"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformControlPlaneDefaultsRequestsArgs
+func (val *TenantPlatformControlPlaneDefaultsRequestsArgs) Defaults() *TenantPlatformControlPlaneDefaultsRequestsArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Cpu == nil {
+		tmp.Cpu = pulumi.StringPtr("200m")
+	}
+	if tmp.Memory == nil {
+		tmp.Memory = pulumi.StringPtr("256Mi")
+	}
+	return &tmp
+}
+func (TenantPlatformControlPlaneDefaultsRequestsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformControlPlaneDefaultsRequests)(nil)).Elem()
+}
+
+func (i TenantPlatformControlPlaneDefaultsRequestsArgs) ToTenantPlatformControlPlaneDefaultsRequestsOutput() TenantPlatformControlPlaneDefaultsRequestsOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsRequestsOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformControlPlaneDefaultsRequestsArgs) ToTenantPlatformControlPlaneDefaultsRequestsOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsRequestsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsRequestsOutput)
+}
+
+func (i TenantPlatformControlPlaneDefaultsRequestsArgs) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutput() TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformControlPlaneDefaultsRequestsArgs) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsRequestsOutput).ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformControlPlaneDefaultsRequestsPtrInput is an input type that accepts TenantPlatformControlPlaneDefaultsRequestsArgs, TenantPlatformControlPlaneDefaultsRequestsPtr and TenantPlatformControlPlaneDefaultsRequestsPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformControlPlaneDefaultsRequestsPtrInput` via:
+//
+//	        TenantPlatformControlPlaneDefaultsRequestsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformControlPlaneDefaultsRequestsPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformControlPlaneDefaultsRequestsPtrOutput() TenantPlatformControlPlaneDefaultsRequestsPtrOutput
+	ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(context.Context) TenantPlatformControlPlaneDefaultsRequestsPtrOutput
+}
+
+type tenantPlatformControlPlaneDefaultsRequestsPtrType TenantPlatformControlPlaneDefaultsRequestsArgs
+
+func TenantPlatformControlPlaneDefaultsRequestsPtr(v *TenantPlatformControlPlaneDefaultsRequestsArgs) TenantPlatformControlPlaneDefaultsRequestsPtrInput {
+	return (*tenantPlatformControlPlaneDefaultsRequestsPtrType)(v)
+}
+
+func (*tenantPlatformControlPlaneDefaultsRequestsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformControlPlaneDefaultsRequests)(nil)).Elem()
+}
+
+func (i *tenantPlatformControlPlaneDefaultsRequestsPtrType) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutput() TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return i.ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformControlPlaneDefaultsRequestsPtrType) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformControlPlaneDefaultsRequestsPtrOutput)
+}
+
+// Requests of the control-plane container.
+type TenantPlatformControlPlaneDefaultsRequestsOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformControlPlaneDefaultsRequestsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformControlPlaneDefaultsRequests)(nil)).Elem()
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsOutput) ToTenantPlatformControlPlaneDefaultsRequestsOutput() TenantPlatformControlPlaneDefaultsRequestsOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsOutput) ToTenantPlatformControlPlaneDefaultsRequestsOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsRequestsOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsOutput) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutput() TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return o.ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsOutput) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformControlPlaneDefaultsRequests) *TenantPlatformControlPlaneDefaultsRequests {
+		return &v
+	}).(TenantPlatformControlPlaneDefaultsRequestsPtrOutput)
+}
+
+// CPU.
+func (o TenantPlatformControlPlaneDefaultsRequestsOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformControlPlaneDefaultsRequests) *string { return v.Cpu }).(pulumi.StringPtrOutput)
+}
+
+// Memory.
+func (o TenantPlatformControlPlaneDefaultsRequestsOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformControlPlaneDefaultsRequests) *string { return v.Memory }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformControlPlaneDefaultsRequestsPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformControlPlaneDefaultsRequestsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformControlPlaneDefaultsRequests)(nil)).Elem()
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsPtrOutput) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutput() TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsPtrOutput) ToTenantPlatformControlPlaneDefaultsRequestsPtrOutputWithContext(ctx context.Context) TenantPlatformControlPlaneDefaultsRequestsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformControlPlaneDefaultsRequestsPtrOutput) Elem() TenantPlatformControlPlaneDefaultsRequestsOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaultsRequests) TenantPlatformControlPlaneDefaultsRequests {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformControlPlaneDefaultsRequests
+		return ret
+	}).(TenantPlatformControlPlaneDefaultsRequestsOutput)
+}
+
+// CPU.
+func (o TenantPlatformControlPlaneDefaultsRequestsPtrOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaultsRequests) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Cpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// Memory.
+func (o TenantPlatformControlPlaneDefaultsRequestsPtrOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformControlPlaneDefaultsRequests) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Memory
+	}).(pulumi.StringPtrOutput)
+}
+
+// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+type TenantPlatformExposure struct {
+	// Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+	BaseDomain string `pulumi:"baseDomain"`
+	// The shared Gateway that carries tenant traffic.
+	Gateway *TenantPlatformExposureGateway `pulumi:"gateway"`
+	// The cert-manager issuer that signs the apps certificate.
+	IssuerRef TenantPlatformExposureIssuerRef `pulumi:"issuerRef"`
+	// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+	TlsRouteVersion *TenantPlatformExposureTlsRouteVersion `pulumi:"tlsRouteVersion"`
+	// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+	VerifyCrds *bool `pulumi:"verifyCrds"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExposure
+func (val *TenantPlatformExposure) Defaults() *TenantPlatformExposure {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	tmp.Gateway = tmp.Gateway.Defaults()
+
+	tmp.IssuerRef = *tmp.IssuerRef.Defaults()
+
+	if tmp.TlsRouteVersion == nil {
+		tlsRouteVersion_ := TenantPlatformExposureTlsRouteVersion("v1")
+		tmp.TlsRouteVersion = &tlsRouteVersion_
+	}
+	if tmp.VerifyCrds == nil {
+		verifyCrds_ := true
+		tmp.VerifyCrds = &verifyCrds_
+	}
+	return &tmp
+}
+
+// TenantPlatformExposureInput is an input type that accepts TenantPlatformExposureArgs and TenantPlatformExposureOutput values.
+// You can construct a concrete instance of `TenantPlatformExposureInput` via:
+//
+//	TenantPlatformExposureArgs{...}
+type TenantPlatformExposureInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureOutput() TenantPlatformExposureOutput
+	ToTenantPlatformExposureOutputWithContext(context.Context) TenantPlatformExposureOutput
+}
+
+// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+type TenantPlatformExposureArgs struct {
+	// Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+	BaseDomain pulumi.StringInput `pulumi:"baseDomain"`
+	// The shared Gateway that carries tenant traffic.
+	Gateway TenantPlatformExposureGatewayPtrInput `pulumi:"gateway"`
+	// The cert-manager issuer that signs the apps certificate.
+	IssuerRef TenantPlatformExposureIssuerRefInput `pulumi:"issuerRef"`
+	// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+	TlsRouteVersion *TenantPlatformExposureTlsRouteVersion `pulumi:"tlsRouteVersion"`
+	// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+	VerifyCrds pulumi.BoolPtrInput `pulumi:"verifyCrds"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExposureArgs
+func (val *TenantPlatformExposureArgs) Defaults() *TenantPlatformExposureArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+
+	if tmp.TlsRouteVersion == nil {
+		tlsRouteVersion_ := TenantPlatformExposureTlsRouteVersion("v1")
+		tmp.TlsRouteVersion = &tlsRouteVersion_
+	}
+	if tmp.VerifyCrds == nil {
+		tmp.VerifyCrds = pulumi.BoolPtr(true)
+	}
+	return &tmp
+}
+func (TenantPlatformExposureArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposure)(nil)).Elem()
+}
+
+func (i TenantPlatformExposureArgs) ToTenantPlatformExposureOutput() TenantPlatformExposureOutput {
+	return i.ToTenantPlatformExposureOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExposureArgs) ToTenantPlatformExposureOutputWithContext(ctx context.Context) TenantPlatformExposureOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureOutput)
+}
+
+func (i TenantPlatformExposureArgs) ToTenantPlatformExposurePtrOutput() TenantPlatformExposurePtrOutput {
+	return i.ToTenantPlatformExposurePtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExposureArgs) ToTenantPlatformExposurePtrOutputWithContext(ctx context.Context) TenantPlatformExposurePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureOutput).ToTenantPlatformExposurePtrOutputWithContext(ctx)
+}
+
+// TenantPlatformExposurePtrInput is an input type that accepts TenantPlatformExposureArgs, TenantPlatformExposurePtr and TenantPlatformExposurePtrOutput values.
+// You can construct a concrete instance of `TenantPlatformExposurePtrInput` via:
+//
+//	        TenantPlatformExposureArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformExposurePtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposurePtrOutput() TenantPlatformExposurePtrOutput
+	ToTenantPlatformExposurePtrOutputWithContext(context.Context) TenantPlatformExposurePtrOutput
+}
+
+type tenantPlatformExposurePtrType TenantPlatformExposureArgs
+
+func TenantPlatformExposurePtr(v *TenantPlatformExposureArgs) TenantPlatformExposurePtrInput {
+	return (*tenantPlatformExposurePtrType)(v)
+}
+
+func (*tenantPlatformExposurePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposure)(nil)).Elem()
+}
+
+func (i *tenantPlatformExposurePtrType) ToTenantPlatformExposurePtrOutput() TenantPlatformExposurePtrOutput {
+	return i.ToTenantPlatformExposurePtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformExposurePtrType) ToTenantPlatformExposurePtrOutputWithContext(ctx context.Context) TenantPlatformExposurePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposurePtrOutput)
+}
+
+// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+type TenantPlatformExposureOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposure)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureOutput) ToTenantPlatformExposureOutput() TenantPlatformExposureOutput {
+	return o
+}
+
+func (o TenantPlatformExposureOutput) ToTenantPlatformExposureOutputWithContext(ctx context.Context) TenantPlatformExposureOutput {
+	return o
+}
+
+func (o TenantPlatformExposureOutput) ToTenantPlatformExposurePtrOutput() TenantPlatformExposurePtrOutput {
+	return o.ToTenantPlatformExposurePtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureOutput) ToTenantPlatformExposurePtrOutputWithContext(ctx context.Context) TenantPlatformExposurePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExposure) *TenantPlatformExposure {
+		return &v
+	}).(TenantPlatformExposurePtrOutput)
+}
+
+// Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+func (o TenantPlatformExposureOutput) BaseDomain() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantPlatformExposure) string { return v.BaseDomain }).(pulumi.StringOutput)
+}
+
+// The shared Gateway that carries tenant traffic.
+func (o TenantPlatformExposureOutput) Gateway() TenantPlatformExposureGatewayPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposure) *TenantPlatformExposureGateway { return v.Gateway }).(TenantPlatformExposureGatewayPtrOutput)
+}
+
+// The cert-manager issuer that signs the apps certificate.
+func (o TenantPlatformExposureOutput) IssuerRef() TenantPlatformExposureIssuerRefOutput {
+	return o.ApplyT(func(v TenantPlatformExposure) TenantPlatformExposureIssuerRef { return v.IssuerRef }).(TenantPlatformExposureIssuerRefOutput)
+}
+
+// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+func (o TenantPlatformExposureOutput) TlsRouteVersion() TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposure) *TenantPlatformExposureTlsRouteVersion { return v.TlsRouteVersion }).(TenantPlatformExposureTlsRouteVersionPtrOutput)
+}
+
+// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+func (o TenantPlatformExposureOutput) VerifyCrds() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposure) *bool { return v.VerifyCrds }).(pulumi.BoolPtrOutput)
+}
+
+type TenantPlatformExposurePtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposurePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposure)(nil)).Elem()
+}
+
+func (o TenantPlatformExposurePtrOutput) ToTenantPlatformExposurePtrOutput() TenantPlatformExposurePtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposurePtrOutput) ToTenantPlatformExposurePtrOutputWithContext(ctx context.Context) TenantPlatformExposurePtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposurePtrOutput) Elem() TenantPlatformExposureOutput {
+	return o.ApplyT(func(v *TenantPlatformExposure) TenantPlatformExposure {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExposure
+		return ret
+	}).(TenantPlatformExposureOutput)
+}
+
+// Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+func (o TenantPlatformExposurePtrOutput) BaseDomain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposure) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.BaseDomain
+	}).(pulumi.StringPtrOutput)
+}
+
+// The shared Gateway that carries tenant traffic.
+func (o TenantPlatformExposurePtrOutput) Gateway() TenantPlatformExposureGatewayPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposure) *TenantPlatformExposureGateway {
+		if v == nil {
+			return nil
+		}
+		return v.Gateway
+	}).(TenantPlatformExposureGatewayPtrOutput)
+}
+
+// The cert-manager issuer that signs the apps certificate.
+func (o TenantPlatformExposurePtrOutput) IssuerRef() TenantPlatformExposureIssuerRefPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposure) *TenantPlatformExposureIssuerRef {
+		if v == nil {
+			return nil
+		}
+		return &v.IssuerRef
+	}).(TenantPlatformExposureIssuerRefPtrOutput)
+}
+
+// API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+func (o TenantPlatformExposurePtrOutput) TlsRouteVersion() TenantPlatformExposureTlsRouteVersionPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposure) *TenantPlatformExposureTlsRouteVersion {
+		if v == nil {
+			return nil
+		}
+		return v.TlsRouteVersion
+	}).(TenantPlatformExposureTlsRouteVersionPtrOutput)
+}
+
+// Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+func (o TenantPlatformExposurePtrOutput) VerifyCrds() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposure) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.VerifyCrds
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The shared Gateway that carries tenant traffic.
+type TenantPlatformExposureGateway struct {
+	// Name of the shared Gateway.
+	Name *string `pulumi:"name"`
+	// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+	Namespace *string `pulumi:"namespace"`
+	// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+	SectionName *string `pulumi:"sectionName"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExposureGateway
+func (val *TenantPlatformExposureGateway) Defaults() *TenantPlatformExposureGateway {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Name == nil {
+		name_ := "shared"
+		tmp.Name = &name_
+	}
+	if tmp.Namespace == nil {
+		namespace_ := "kubespaces-gateway"
+		tmp.Namespace = &namespace_
+	}
+	if tmp.SectionName == nil {
+		sectionName_ := "tls-passthrough"
+		tmp.SectionName = &sectionName_
+	}
+	return &tmp
+}
+
+// TenantPlatformExposureGatewayInput is an input type that accepts TenantPlatformExposureGatewayArgs and TenantPlatformExposureGatewayOutput values.
+// You can construct a concrete instance of `TenantPlatformExposureGatewayInput` via:
+//
+//	TenantPlatformExposureGatewayArgs{...}
+type TenantPlatformExposureGatewayInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureGatewayOutput() TenantPlatformExposureGatewayOutput
+	ToTenantPlatformExposureGatewayOutputWithContext(context.Context) TenantPlatformExposureGatewayOutput
+}
+
+// The shared Gateway that carries tenant traffic.
+type TenantPlatformExposureGatewayArgs struct {
+	// Name of the shared Gateway.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+	SectionName pulumi.StringPtrInput `pulumi:"sectionName"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExposureGatewayArgs
+func (val *TenantPlatformExposureGatewayArgs) Defaults() *TenantPlatformExposureGatewayArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Name == nil {
+		tmp.Name = pulumi.StringPtr("shared")
+	}
+	if tmp.Namespace == nil {
+		tmp.Namespace = pulumi.StringPtr("kubespaces-gateway")
+	}
+	if tmp.SectionName == nil {
+		tmp.SectionName = pulumi.StringPtr("tls-passthrough")
+	}
+	return &tmp
+}
+func (TenantPlatformExposureGatewayArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureGateway)(nil)).Elem()
+}
+
+func (i TenantPlatformExposureGatewayArgs) ToTenantPlatformExposureGatewayOutput() TenantPlatformExposureGatewayOutput {
+	return i.ToTenantPlatformExposureGatewayOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExposureGatewayArgs) ToTenantPlatformExposureGatewayOutputWithContext(ctx context.Context) TenantPlatformExposureGatewayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureGatewayOutput)
+}
+
+func (i TenantPlatformExposureGatewayArgs) ToTenantPlatformExposureGatewayPtrOutput() TenantPlatformExposureGatewayPtrOutput {
+	return i.ToTenantPlatformExposureGatewayPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExposureGatewayArgs) ToTenantPlatformExposureGatewayPtrOutputWithContext(ctx context.Context) TenantPlatformExposureGatewayPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureGatewayOutput).ToTenantPlatformExposureGatewayPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformExposureGatewayPtrInput is an input type that accepts TenantPlatformExposureGatewayArgs, TenantPlatformExposureGatewayPtr and TenantPlatformExposureGatewayPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformExposureGatewayPtrInput` via:
+//
+//	        TenantPlatformExposureGatewayArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformExposureGatewayPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureGatewayPtrOutput() TenantPlatformExposureGatewayPtrOutput
+	ToTenantPlatformExposureGatewayPtrOutputWithContext(context.Context) TenantPlatformExposureGatewayPtrOutput
+}
+
+type tenantPlatformExposureGatewayPtrType TenantPlatformExposureGatewayArgs
+
+func TenantPlatformExposureGatewayPtr(v *TenantPlatformExposureGatewayArgs) TenantPlatformExposureGatewayPtrInput {
+	return (*tenantPlatformExposureGatewayPtrType)(v)
+}
+
+func (*tenantPlatformExposureGatewayPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposureGateway)(nil)).Elem()
+}
+
+func (i *tenantPlatformExposureGatewayPtrType) ToTenantPlatformExposureGatewayPtrOutput() TenantPlatformExposureGatewayPtrOutput {
+	return i.ToTenantPlatformExposureGatewayPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformExposureGatewayPtrType) ToTenantPlatformExposureGatewayPtrOutputWithContext(ctx context.Context) TenantPlatformExposureGatewayPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureGatewayPtrOutput)
+}
+
+// The shared Gateway that carries tenant traffic.
+type TenantPlatformExposureGatewayOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureGatewayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureGateway)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureGatewayOutput) ToTenantPlatformExposureGatewayOutput() TenantPlatformExposureGatewayOutput {
+	return o
+}
+
+func (o TenantPlatformExposureGatewayOutput) ToTenantPlatformExposureGatewayOutputWithContext(ctx context.Context) TenantPlatformExposureGatewayOutput {
+	return o
+}
+
+func (o TenantPlatformExposureGatewayOutput) ToTenantPlatformExposureGatewayPtrOutput() TenantPlatformExposureGatewayPtrOutput {
+	return o.ToTenantPlatformExposureGatewayPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureGatewayOutput) ToTenantPlatformExposureGatewayPtrOutputWithContext(ctx context.Context) TenantPlatformExposureGatewayPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExposureGateway) *TenantPlatformExposureGateway {
+		return &v
+	}).(TenantPlatformExposureGatewayPtrOutput)
+}
+
+// Name of the shared Gateway.
+func (o TenantPlatformExposureGatewayOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposureGateway) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+func (o TenantPlatformExposureGatewayOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposureGateway) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+func (o TenantPlatformExposureGatewayOutput) SectionName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposureGateway) *string { return v.SectionName }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformExposureGatewayPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureGatewayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposureGateway)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureGatewayPtrOutput) ToTenantPlatformExposureGatewayPtrOutput() TenantPlatformExposureGatewayPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureGatewayPtrOutput) ToTenantPlatformExposureGatewayPtrOutputWithContext(ctx context.Context) TenantPlatformExposureGatewayPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureGatewayPtrOutput) Elem() TenantPlatformExposureGatewayOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureGateway) TenantPlatformExposureGateway {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExposureGateway
+		return ret
+	}).(TenantPlatformExposureGatewayOutput)
+}
+
+// Name of the shared Gateway.
+func (o TenantPlatformExposureGatewayPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+func (o TenantPlatformExposureGatewayPtrOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Namespace
+	}).(pulumi.StringPtrOutput)
+}
+
+// Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+func (o TenantPlatformExposureGatewayPtrOutput) SectionName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureGateway) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SectionName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The cert-manager issuer that signs the apps certificate.
+type TenantPlatformExposureIssuerRef struct {
+	// API group of the issuer.
+	Group *string `pulumi:"group"`
+	// Kind of the issuer; an `Issuer` must live in the gateway namespace.
+	Kind *TenantPlatformExposureIssuerRefKind `pulumi:"kind"`
+	// Name of the cert-manager issuer.
+	Name string `pulumi:"name"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExposureIssuerRef
+func (val *TenantPlatformExposureIssuerRef) Defaults() *TenantPlatformExposureIssuerRef {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Group == nil {
+		group_ := "cert-manager.io"
+		tmp.Group = &group_
+	}
+	if tmp.Kind == nil {
+		kind_ := TenantPlatformExposureIssuerRefKind("ClusterIssuer")
+		tmp.Kind = &kind_
+	}
+	return &tmp
+}
+
+// TenantPlatformExposureIssuerRefInput is an input type that accepts TenantPlatformExposureIssuerRefArgs and TenantPlatformExposureIssuerRefOutput values.
+// You can construct a concrete instance of `TenantPlatformExposureIssuerRefInput` via:
+//
+//	TenantPlatformExposureIssuerRefArgs{...}
+type TenantPlatformExposureIssuerRefInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureIssuerRefOutput() TenantPlatformExposureIssuerRefOutput
+	ToTenantPlatformExposureIssuerRefOutputWithContext(context.Context) TenantPlatformExposureIssuerRefOutput
+}
+
+// The cert-manager issuer that signs the apps certificate.
+type TenantPlatformExposureIssuerRefArgs struct {
+	// API group of the issuer.
+	Group pulumi.StringPtrInput `pulumi:"group"`
+	// Kind of the issuer; an `Issuer` must live in the gateway namespace.
+	Kind TenantPlatformExposureIssuerRefKindPtrInput `pulumi:"kind"`
+	// Name of the cert-manager issuer.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExposureIssuerRefArgs
+func (val *TenantPlatformExposureIssuerRefArgs) Defaults() *TenantPlatformExposureIssuerRefArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Group == nil {
+		tmp.Group = pulumi.StringPtr("cert-manager.io")
+	}
+	if tmp.Kind == nil {
+		tmp.Kind = TenantPlatformExposureIssuerRefKind("ClusterIssuer")
+	}
+	return &tmp
+}
+func (TenantPlatformExposureIssuerRefArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureIssuerRef)(nil)).Elem()
+}
+
+func (i TenantPlatformExposureIssuerRefArgs) ToTenantPlatformExposureIssuerRefOutput() TenantPlatformExposureIssuerRefOutput {
+	return i.ToTenantPlatformExposureIssuerRefOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExposureIssuerRefArgs) ToTenantPlatformExposureIssuerRefOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureIssuerRefOutput)
+}
+
+func (i TenantPlatformExposureIssuerRefArgs) ToTenantPlatformExposureIssuerRefPtrOutput() TenantPlatformExposureIssuerRefPtrOutput {
+	return i.ToTenantPlatformExposureIssuerRefPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExposureIssuerRefArgs) ToTenantPlatformExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureIssuerRefOutput).ToTenantPlatformExposureIssuerRefPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformExposureIssuerRefPtrInput is an input type that accepts TenantPlatformExposureIssuerRefArgs, TenantPlatformExposureIssuerRefPtr and TenantPlatformExposureIssuerRefPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformExposureIssuerRefPtrInput` via:
+//
+//	        TenantPlatformExposureIssuerRefArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformExposureIssuerRefPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExposureIssuerRefPtrOutput() TenantPlatformExposureIssuerRefPtrOutput
+	ToTenantPlatformExposureIssuerRefPtrOutputWithContext(context.Context) TenantPlatformExposureIssuerRefPtrOutput
+}
+
+type tenantPlatformExposureIssuerRefPtrType TenantPlatformExposureIssuerRefArgs
+
+func TenantPlatformExposureIssuerRefPtr(v *TenantPlatformExposureIssuerRefArgs) TenantPlatformExposureIssuerRefPtrInput {
+	return (*tenantPlatformExposureIssuerRefPtrType)(v)
+}
+
+func (*tenantPlatformExposureIssuerRefPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposureIssuerRef)(nil)).Elem()
+}
+
+func (i *tenantPlatformExposureIssuerRefPtrType) ToTenantPlatformExposureIssuerRefPtrOutput() TenantPlatformExposureIssuerRefPtrOutput {
+	return i.ToTenantPlatformExposureIssuerRefPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformExposureIssuerRefPtrType) ToTenantPlatformExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExposureIssuerRefPtrOutput)
+}
+
+// The cert-manager issuer that signs the apps certificate.
+type TenantPlatformExposureIssuerRefOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureIssuerRefOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExposureIssuerRef)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureIssuerRefOutput) ToTenantPlatformExposureIssuerRefOutput() TenantPlatformExposureIssuerRefOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefOutput) ToTenantPlatformExposureIssuerRefOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefOutput) ToTenantPlatformExposureIssuerRefPtrOutput() TenantPlatformExposureIssuerRefPtrOutput {
+	return o.ToTenantPlatformExposureIssuerRefPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExposureIssuerRefOutput) ToTenantPlatformExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExposureIssuerRef) *TenantPlatformExposureIssuerRef {
+		return &v
+	}).(TenantPlatformExposureIssuerRefPtrOutput)
+}
+
+// API group of the issuer.
+func (o TenantPlatformExposureIssuerRefOutput) Group() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposureIssuerRef) *string { return v.Group }).(pulumi.StringPtrOutput)
+}
+
+// Kind of the issuer; an `Issuer` must live in the gateway namespace.
+func (o TenantPlatformExposureIssuerRefOutput) Kind() TenantPlatformExposureIssuerRefKindPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExposureIssuerRef) *TenantPlatformExposureIssuerRefKind { return v.Kind }).(TenantPlatformExposureIssuerRefKindPtrOutput)
+}
+
+// Name of the cert-manager issuer.
+func (o TenantPlatformExposureIssuerRefOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantPlatformExposureIssuerRef) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type TenantPlatformExposureIssuerRefPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExposureIssuerRefPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExposureIssuerRef)(nil)).Elem()
+}
+
+func (o TenantPlatformExposureIssuerRefPtrOutput) ToTenantPlatformExposureIssuerRefPtrOutput() TenantPlatformExposureIssuerRefPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefPtrOutput) ToTenantPlatformExposureIssuerRefPtrOutputWithContext(ctx context.Context) TenantPlatformExposureIssuerRefPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExposureIssuerRefPtrOutput) Elem() TenantPlatformExposureIssuerRefOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureIssuerRef) TenantPlatformExposureIssuerRef {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExposureIssuerRef
+		return ret
+	}).(TenantPlatformExposureIssuerRefOutput)
+}
+
+// API group of the issuer.
+func (o TenantPlatformExposureIssuerRefPtrOutput) Group() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureIssuerRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Group
+	}).(pulumi.StringPtrOutput)
+}
+
+// Kind of the issuer; an `Issuer` must live in the gateway namespace.
+func (o TenantPlatformExposureIssuerRefPtrOutput) Kind() TenantPlatformExposureIssuerRefKindPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureIssuerRef) *TenantPlatformExposureIssuerRefKind {
+		if v == nil {
+			return nil
+		}
+		return v.Kind
+	}).(TenantPlatformExposureIssuerRefKindPtrOutput)
+}
+
+// Name of the cert-manager issuer.
+func (o TenantPlatformExposureIssuerRefPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExposureIssuerRef) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// Pod Security Admission levels of tenant namespaces.
+type TenantPlatformPodSecurity struct {
+	// Levels a tenant may ask for.
+	Allowed []TenantPlatformPodSecurityAllowed `pulumi:"allowed"`
+	// Level of a tenant that asks for none.
+	Default *TenantPlatformPodSecurityDefault `pulumi:"default"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformPodSecurity
+func (val *TenantPlatformPodSecurity) Defaults() *TenantPlatformPodSecurity {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Default == nil {
+		default_ := TenantPlatformPodSecurityDefault("baseline")
+		tmp.Default = &default_
+	}
+	return &tmp
+}
+
+// TenantPlatformPodSecurityInput is an input type that accepts TenantPlatformPodSecurityArgs and TenantPlatformPodSecurityOutput values.
+// You can construct a concrete instance of `TenantPlatformPodSecurityInput` via:
+//
+//	TenantPlatformPodSecurityArgs{...}
+type TenantPlatformPodSecurityInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityOutput() TenantPlatformPodSecurityOutput
+	ToTenantPlatformPodSecurityOutputWithContext(context.Context) TenantPlatformPodSecurityOutput
+}
+
+// Pod Security Admission levels of tenant namespaces.
+type TenantPlatformPodSecurityArgs struct {
+	// Levels a tenant may ask for.
+	Allowed TenantPlatformPodSecurityAllowedArrayInput `pulumi:"allowed"`
+	// Level of a tenant that asks for none.
+	Default TenantPlatformPodSecurityDefaultPtrInput `pulumi:"default"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformPodSecurityArgs
+func (val *TenantPlatformPodSecurityArgs) Defaults() *TenantPlatformPodSecurityArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.Default == nil {
+		tmp.Default = TenantPlatformPodSecurityDefault("baseline")
+	}
+	return &tmp
+}
+func (TenantPlatformPodSecurityArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformPodSecurity)(nil)).Elem()
+}
+
+func (i TenantPlatformPodSecurityArgs) ToTenantPlatformPodSecurityOutput() TenantPlatformPodSecurityOutput {
+	return i.ToTenantPlatformPodSecurityOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformPodSecurityArgs) ToTenantPlatformPodSecurityOutputWithContext(ctx context.Context) TenantPlatformPodSecurityOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformPodSecurityOutput)
+}
+
+func (i TenantPlatformPodSecurityArgs) ToTenantPlatformPodSecurityPtrOutput() TenantPlatformPodSecurityPtrOutput {
+	return i.ToTenantPlatformPodSecurityPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformPodSecurityArgs) ToTenantPlatformPodSecurityPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformPodSecurityOutput).ToTenantPlatformPodSecurityPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformPodSecurityPtrInput is an input type that accepts TenantPlatformPodSecurityArgs, TenantPlatformPodSecurityPtr and TenantPlatformPodSecurityPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformPodSecurityPtrInput` via:
+//
+//	        TenantPlatformPodSecurityArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformPodSecurityPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformPodSecurityPtrOutput() TenantPlatformPodSecurityPtrOutput
+	ToTenantPlatformPodSecurityPtrOutputWithContext(context.Context) TenantPlatformPodSecurityPtrOutput
+}
+
+type tenantPlatformPodSecurityPtrType TenantPlatformPodSecurityArgs
+
+func TenantPlatformPodSecurityPtr(v *TenantPlatformPodSecurityArgs) TenantPlatformPodSecurityPtrInput {
+	return (*tenantPlatformPodSecurityPtrType)(v)
+}
+
+func (*tenantPlatformPodSecurityPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformPodSecurity)(nil)).Elem()
+}
+
+func (i *tenantPlatformPodSecurityPtrType) ToTenantPlatformPodSecurityPtrOutput() TenantPlatformPodSecurityPtrOutput {
+	return i.ToTenantPlatformPodSecurityPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformPodSecurityPtrType) ToTenantPlatformPodSecurityPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformPodSecurityPtrOutput)
+}
+
+// Pod Security Admission levels of tenant namespaces.
+type TenantPlatformPodSecurityOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformPodSecurity)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityOutput) ToTenantPlatformPodSecurityOutput() TenantPlatformPodSecurityOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityOutput) ToTenantPlatformPodSecurityOutputWithContext(ctx context.Context) TenantPlatformPodSecurityOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityOutput) ToTenantPlatformPodSecurityPtrOutput() TenantPlatformPodSecurityPtrOutput {
+	return o.ToTenantPlatformPodSecurityPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformPodSecurityOutput) ToTenantPlatformPodSecurityPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformPodSecurity) *TenantPlatformPodSecurity {
+		return &v
+	}).(TenantPlatformPodSecurityPtrOutput)
+}
+
+// Levels a tenant may ask for.
+func (o TenantPlatformPodSecurityOutput) Allowed() TenantPlatformPodSecurityAllowedArrayOutput {
+	return o.ApplyT(func(v TenantPlatformPodSecurity) []TenantPlatformPodSecurityAllowed { return v.Allowed }).(TenantPlatformPodSecurityAllowedArrayOutput)
+}
+
+// Level of a tenant that asks for none.
+func (o TenantPlatformPodSecurityOutput) Default() TenantPlatformPodSecurityDefaultPtrOutput {
+	return o.ApplyT(func(v TenantPlatformPodSecurity) *TenantPlatformPodSecurityDefault { return v.Default }).(TenantPlatformPodSecurityDefaultPtrOutput)
+}
+
+type TenantPlatformPodSecurityPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformPodSecurityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformPodSecurity)(nil)).Elem()
+}
+
+func (o TenantPlatformPodSecurityPtrOutput) ToTenantPlatformPodSecurityPtrOutput() TenantPlatformPodSecurityPtrOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityPtrOutput) ToTenantPlatformPodSecurityPtrOutputWithContext(ctx context.Context) TenantPlatformPodSecurityPtrOutput {
+	return o
+}
+
+func (o TenantPlatformPodSecurityPtrOutput) Elem() TenantPlatformPodSecurityOutput {
+	return o.ApplyT(func(v *TenantPlatformPodSecurity) TenantPlatformPodSecurity {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformPodSecurity
+		return ret
+	}).(TenantPlatformPodSecurityOutput)
+}
+
+// Levels a tenant may ask for.
+func (o TenantPlatformPodSecurityPtrOutput) Allowed() TenantPlatformPodSecurityAllowedArrayOutput {
+	return o.ApplyT(func(v *TenantPlatformPodSecurity) []TenantPlatformPodSecurityAllowed {
+		if v == nil {
+			return nil
+		}
+		return v.Allowed
+	}).(TenantPlatformPodSecurityAllowedArrayOutput)
+}
+
+// Level of a tenant that asks for none.
+func (o TenantPlatformPodSecurityPtrOutput) Default() TenantPlatformPodSecurityDefaultPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformPodSecurity) *TenantPlatformPodSecurityDefault {
+		if v == nil {
+			return nil
+		}
+		return v.Default
+	}).(TenantPlatformPodSecurityDefaultPtrOutput)
+}
+
+// Quota defaults and ceilings.
+type TenantPlatformQuota struct {
+	// The most a tenant may ask for; unset means no ceiling.
+	Ceilings *TenantPlatformQuotaCeilings `pulumi:"ceilings"`
+	// What a tenant gets when its request leaves a field out.
+	Default *TenantPlatformQuotaDefault `pulumi:"default"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformQuota
+func (val *TenantPlatformQuota) Defaults() *TenantPlatformQuota {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	tmp.Default = tmp.Default.Defaults()
+
+	return &tmp
+}
+
+// TenantPlatformQuotaInput is an input type that accepts TenantPlatformQuotaArgs and TenantPlatformQuotaOutput values.
+// You can construct a concrete instance of `TenantPlatformQuotaInput` via:
+//
+//	TenantPlatformQuotaArgs{...}
+type TenantPlatformQuotaInput interface {
+	pulumi.Input
+
+	ToTenantPlatformQuotaOutput() TenantPlatformQuotaOutput
+	ToTenantPlatformQuotaOutputWithContext(context.Context) TenantPlatformQuotaOutput
+}
+
+// Quota defaults and ceilings.
+type TenantPlatformQuotaArgs struct {
+	// The most a tenant may ask for; unset means no ceiling.
+	Ceilings TenantPlatformQuotaCeilingsPtrInput `pulumi:"ceilings"`
+	// What a tenant gets when its request leaves a field out.
+	Default TenantPlatformQuotaDefaultPtrInput `pulumi:"default"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformQuotaArgs
+func (val *TenantPlatformQuotaArgs) Defaults() *TenantPlatformQuotaArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+
+	return &tmp
+}
+func (TenantPlatformQuotaArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformQuota)(nil)).Elem()
+}
+
+func (i TenantPlatformQuotaArgs) ToTenantPlatformQuotaOutput() TenantPlatformQuotaOutput {
+	return i.ToTenantPlatformQuotaOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformQuotaArgs) ToTenantPlatformQuotaOutputWithContext(ctx context.Context) TenantPlatformQuotaOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaOutput)
+}
+
+func (i TenantPlatformQuotaArgs) ToTenantPlatformQuotaPtrOutput() TenantPlatformQuotaPtrOutput {
+	return i.ToTenantPlatformQuotaPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformQuotaArgs) ToTenantPlatformQuotaPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaOutput).ToTenantPlatformQuotaPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformQuotaPtrInput is an input type that accepts TenantPlatformQuotaArgs, TenantPlatformQuotaPtr and TenantPlatformQuotaPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformQuotaPtrInput` via:
+//
+//	        TenantPlatformQuotaArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformQuotaPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformQuotaPtrOutput() TenantPlatformQuotaPtrOutput
+	ToTenantPlatformQuotaPtrOutputWithContext(context.Context) TenantPlatformQuotaPtrOutput
+}
+
+type tenantPlatformQuotaPtrType TenantPlatformQuotaArgs
+
+func TenantPlatformQuotaPtr(v *TenantPlatformQuotaArgs) TenantPlatformQuotaPtrInput {
+	return (*tenantPlatformQuotaPtrType)(v)
+}
+
+func (*tenantPlatformQuotaPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformQuota)(nil)).Elem()
+}
+
+func (i *tenantPlatformQuotaPtrType) ToTenantPlatformQuotaPtrOutput() TenantPlatformQuotaPtrOutput {
+	return i.ToTenantPlatformQuotaPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformQuotaPtrType) ToTenantPlatformQuotaPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaPtrOutput)
+}
+
+// Quota defaults and ceilings.
+type TenantPlatformQuotaOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformQuotaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformQuota)(nil)).Elem()
+}
+
+func (o TenantPlatformQuotaOutput) ToTenantPlatformQuotaOutput() TenantPlatformQuotaOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaOutput) ToTenantPlatformQuotaOutputWithContext(ctx context.Context) TenantPlatformQuotaOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaOutput) ToTenantPlatformQuotaPtrOutput() TenantPlatformQuotaPtrOutput {
+	return o.ToTenantPlatformQuotaPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformQuotaOutput) ToTenantPlatformQuotaPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformQuota) *TenantPlatformQuota {
+		return &v
+	}).(TenantPlatformQuotaPtrOutput)
+}
+
+// The most a tenant may ask for; unset means no ceiling.
+func (o TenantPlatformQuotaOutput) Ceilings() TenantPlatformQuotaCeilingsPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuota) *TenantPlatformQuotaCeilings { return v.Ceilings }).(TenantPlatformQuotaCeilingsPtrOutput)
+}
+
+// What a tenant gets when its request leaves a field out.
+func (o TenantPlatformQuotaOutput) Default() TenantPlatformQuotaDefaultPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuota) *TenantPlatformQuotaDefault { return v.Default }).(TenantPlatformQuotaDefaultPtrOutput)
+}
+
+type TenantPlatformQuotaPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformQuotaPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformQuota)(nil)).Elem()
+}
+
+func (o TenantPlatformQuotaPtrOutput) ToTenantPlatformQuotaPtrOutput() TenantPlatformQuotaPtrOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaPtrOutput) ToTenantPlatformQuotaPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaPtrOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaPtrOutput) Elem() TenantPlatformQuotaOutput {
+	return o.ApplyT(func(v *TenantPlatformQuota) TenantPlatformQuota {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformQuota
+		return ret
+	}).(TenantPlatformQuotaOutput)
+}
+
+// The most a tenant may ask for; unset means no ceiling.
+func (o TenantPlatformQuotaPtrOutput) Ceilings() TenantPlatformQuotaCeilingsPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuota) *TenantPlatformQuotaCeilings {
+		if v == nil {
+			return nil
+		}
+		return v.Ceilings
+	}).(TenantPlatformQuotaCeilingsPtrOutput)
+}
+
+// What a tenant gets when its request leaves a field out.
+func (o TenantPlatformQuotaPtrOutput) Default() TenantPlatformQuotaDefaultPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuota) *TenantPlatformQuotaDefault {
+		if v == nil {
+			return nil
+		}
+		return v.Default
+	}).(TenantPlatformQuotaDefaultPtrOutput)
+}
+
+// The most a tenant may ask for; unset means no ceiling.
+type TenantPlatformQuotaCeilings struct {
+	// Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+	ConfigMaps *int `pulumi:"configMaps"`
+	// Most CPU a tenant may ask for.
+	Cpu *string `pulumi:"cpu"`
+	// Most memory a tenant may ask for.
+	Memory *string `pulumi:"memory"`
+	// Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
 	PersistentVolumeClaims *int `pulumi:"persistentVolumeClaims"`
-	// Maximum number of Pods in the tenant namespace.
+	// Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
 	Pods *int `pulumi:"pods"`
-	// Maximum number of Secrets in the tenant namespace.
+	// Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
 	Secrets *int `pulumi:"secrets"`
-	// Maximum number of Services in the tenant namespace.
+	// Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
 	Services *int `pulumi:"services"`
-	// Maximum number of Services of type LoadBalancer in the tenant namespace.
+	// Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
 	ServicesLoadBalancers *int `pulumi:"servicesLoadBalancers"`
-	// Maximum number of Services of type NodePort in the tenant namespace.
+	// Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
 	ServicesNodePorts *int `pulumi:"servicesNodePorts"`
-	// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+	// Most storage a tenant may ask for.
 	Storage *string `pulumi:"storage"`
 }
 
-// Defaults sets the appropriate defaults for TenantResources
-func (val *TenantResources) Defaults() *TenantResources {
+// TenantPlatformQuotaCeilingsInput is an input type that accepts TenantPlatformQuotaCeilingsArgs and TenantPlatformQuotaCeilingsOutput values.
+// You can construct a concrete instance of `TenantPlatformQuotaCeilingsInput` via:
+//
+//	TenantPlatformQuotaCeilingsArgs{...}
+type TenantPlatformQuotaCeilingsInput interface {
+	pulumi.Input
+
+	ToTenantPlatformQuotaCeilingsOutput() TenantPlatformQuotaCeilingsOutput
+	ToTenantPlatformQuotaCeilingsOutputWithContext(context.Context) TenantPlatformQuotaCeilingsOutput
+}
+
+// The most a tenant may ask for; unset means no ceiling.
+type TenantPlatformQuotaCeilingsArgs struct {
+	// Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
+	// Most CPU a tenant may ask for.
+	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Most memory a tenant may ask for.
+	Memory pulumi.StringPtrInput `pulumi:"memory"`
+	// Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
+	PersistentVolumeClaims pulumi.IntPtrInput `pulumi:"persistentVolumeClaims"`
+	// Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+	Pods pulumi.IntPtrInput `pulumi:"pods"`
+	// Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+	Secrets pulumi.IntPtrInput `pulumi:"secrets"`
+	// Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+	Services pulumi.IntPtrInput `pulumi:"services"`
+	// Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
+	ServicesLoadBalancers pulumi.IntPtrInput `pulumi:"servicesLoadBalancers"`
+	// Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
+	ServicesNodePorts pulumi.IntPtrInput `pulumi:"servicesNodePorts"`
+	// Most storage a tenant may ask for.
+	Storage pulumi.StringPtrInput `pulumi:"storage"`
+}
+
+func (TenantPlatformQuotaCeilingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformQuotaCeilings)(nil)).Elem()
+}
+
+func (i TenantPlatformQuotaCeilingsArgs) ToTenantPlatformQuotaCeilingsOutput() TenantPlatformQuotaCeilingsOutput {
+	return i.ToTenantPlatformQuotaCeilingsOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformQuotaCeilingsArgs) ToTenantPlatformQuotaCeilingsOutputWithContext(ctx context.Context) TenantPlatformQuotaCeilingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaCeilingsOutput)
+}
+
+func (i TenantPlatformQuotaCeilingsArgs) ToTenantPlatformQuotaCeilingsPtrOutput() TenantPlatformQuotaCeilingsPtrOutput {
+	return i.ToTenantPlatformQuotaCeilingsPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformQuotaCeilingsArgs) ToTenantPlatformQuotaCeilingsPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaCeilingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaCeilingsOutput).ToTenantPlatformQuotaCeilingsPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformQuotaCeilingsPtrInput is an input type that accepts TenantPlatformQuotaCeilingsArgs, TenantPlatformQuotaCeilingsPtr and TenantPlatformQuotaCeilingsPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformQuotaCeilingsPtrInput` via:
+//
+//	        TenantPlatformQuotaCeilingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformQuotaCeilingsPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformQuotaCeilingsPtrOutput() TenantPlatformQuotaCeilingsPtrOutput
+	ToTenantPlatformQuotaCeilingsPtrOutputWithContext(context.Context) TenantPlatformQuotaCeilingsPtrOutput
+}
+
+type tenantPlatformQuotaCeilingsPtrType TenantPlatformQuotaCeilingsArgs
+
+func TenantPlatformQuotaCeilingsPtr(v *TenantPlatformQuotaCeilingsArgs) TenantPlatformQuotaCeilingsPtrInput {
+	return (*tenantPlatformQuotaCeilingsPtrType)(v)
+}
+
+func (*tenantPlatformQuotaCeilingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformQuotaCeilings)(nil)).Elem()
+}
+
+func (i *tenantPlatformQuotaCeilingsPtrType) ToTenantPlatformQuotaCeilingsPtrOutput() TenantPlatformQuotaCeilingsPtrOutput {
+	return i.ToTenantPlatformQuotaCeilingsPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformQuotaCeilingsPtrType) ToTenantPlatformQuotaCeilingsPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaCeilingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaCeilingsPtrOutput)
+}
+
+// The most a tenant may ask for; unset means no ceiling.
+type TenantPlatformQuotaCeilingsOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformQuotaCeilingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformQuotaCeilings)(nil)).Elem()
+}
+
+func (o TenantPlatformQuotaCeilingsOutput) ToTenantPlatformQuotaCeilingsOutput() TenantPlatformQuotaCeilingsOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaCeilingsOutput) ToTenantPlatformQuotaCeilingsOutputWithContext(ctx context.Context) TenantPlatformQuotaCeilingsOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaCeilingsOutput) ToTenantPlatformQuotaCeilingsPtrOutput() TenantPlatformQuotaCeilingsPtrOutput {
+	return o.ToTenantPlatformQuotaCeilingsPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformQuotaCeilingsOutput) ToTenantPlatformQuotaCeilingsPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaCeilingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformQuotaCeilings) *TenantPlatformQuotaCeilings {
+		return &v
+	}).(TenantPlatformQuotaCeilingsPtrOutput)
+}
+
+// Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) ConfigMaps() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.ConfigMaps }).(pulumi.IntPtrOutput)
+}
+
+// Most CPU a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *string { return v.Cpu }).(pulumi.StringPtrOutput)
+}
+
+// Most memory a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *string { return v.Memory }).(pulumi.StringPtrOutput)
+}
+
+// Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.PersistentVolumeClaims }).(pulumi.IntPtrOutput)
+}
+
+// Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) Pods() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.Pods }).(pulumi.IntPtrOutput)
+}
+
+// Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) Secrets() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.Secrets }).(pulumi.IntPtrOutput)
+}
+
+// Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) Services() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.Services }).(pulumi.IntPtrOutput)
+}
+
+// Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.ServicesLoadBalancers }).(pulumi.IntPtrOutput)
+}
+
+// Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsOutput) ServicesNodePorts() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *int { return v.ServicesNodePorts }).(pulumi.IntPtrOutput)
+}
+
+// Most storage a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsOutput) Storage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *string { return v.Storage }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformQuotaCeilingsPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformQuotaCeilingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformQuotaCeilings)(nil)).Elem()
+}
+
+func (o TenantPlatformQuotaCeilingsPtrOutput) ToTenantPlatformQuotaCeilingsPtrOutput() TenantPlatformQuotaCeilingsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaCeilingsPtrOutput) ToTenantPlatformQuotaCeilingsPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaCeilingsPtrOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaCeilingsPtrOutput) Elem() TenantPlatformQuotaCeilingsOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) TenantPlatformQuotaCeilings {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformQuotaCeilings
+		return ret
+	}).(TenantPlatformQuotaCeilingsOutput)
+}
+
+// Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) ConfigMaps() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMaps
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most CPU a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsPtrOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Cpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// Most memory a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsPtrOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Memory
+	}).(pulumi.StringPtrOutput)
+}
+
+// Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PersistentVolumeClaims
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) Pods() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Pods
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) Secrets() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Secrets
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) Services() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Services
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ServicesLoadBalancers
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
+func (o TenantPlatformQuotaCeilingsPtrOutput) ServicesNodePorts() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ServicesNodePorts
+	}).(pulumi.IntPtrOutput)
+}
+
+// Most storage a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsPtrOutput) Storage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Storage
+	}).(pulumi.StringPtrOutput)
+}
+
+// What a tenant gets when its request leaves a field out.
+type TenantPlatformQuotaDefault struct {
+	// ConfigMaps of a tenant that sets no count.
+	ConfigMaps *int `pulumi:"configMaps"`
+	// CPU of a tenant that asks for none.
+	Cpu *string `pulumi:"cpu"`
+	// Memory of a tenant that asks for none.
+	Memory *string `pulumi:"memory"`
+	// PersistentVolumeClaims of a tenant that sets no count.
+	PersistentVolumeClaims *int `pulumi:"persistentVolumeClaims"`
+	// Pods of a tenant that sets no count.
+	Pods *int `pulumi:"pods"`
+	// Secrets of a tenant that sets no count.
+	Secrets *int `pulumi:"secrets"`
+	// Services of a tenant that sets no count.
+	Services *int `pulumi:"services"`
+	// Services of type LoadBalancer of a tenant that sets no count.
+	ServicesLoadBalancers *int `pulumi:"servicesLoadBalancers"`
+	// Services of type NodePort of a tenant that sets no count.
+	ServicesNodePorts *int `pulumi:"servicesNodePorts"`
+	// Storage of a tenant that asks for none.
+	Storage *string `pulumi:"storage"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformQuotaDefault
+func (val *TenantPlatformQuotaDefault) Defaults() *TenantPlatformQuotaDefault {
 	if val == nil {
 		return nil
 	}
@@ -1925,43 +3578,43 @@ func (val *TenantResources) Defaults() *TenantResources {
 	return &tmp
 }
 
-// TenantResourcesInput is an input type that accepts TenantResourcesArgs and TenantResourcesOutput values.
-// You can construct a concrete instance of `TenantResourcesInput` via:
+// TenantPlatformQuotaDefaultInput is an input type that accepts TenantPlatformQuotaDefaultArgs and TenantPlatformQuotaDefaultOutput values.
+// You can construct a concrete instance of `TenantPlatformQuotaDefaultInput` via:
 //
-//	TenantResourcesArgs{...}
-type TenantResourcesInput interface {
+//	TenantPlatformQuotaDefaultArgs{...}
+type TenantPlatformQuotaDefaultInput interface {
 	pulumi.Input
 
-	ToTenantResourcesOutput() TenantResourcesOutput
-	ToTenantResourcesOutputWithContext(context.Context) TenantResourcesOutput
+	ToTenantPlatformQuotaDefaultOutput() TenantPlatformQuotaDefaultOutput
+	ToTenantPlatformQuotaDefaultOutputWithContext(context.Context) TenantPlatformQuotaDefaultOutput
 }
 
-// What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
-type TenantResourcesArgs struct {
-	// Maximum number of ConfigMaps in the tenant namespace.
+// What a tenant gets when its request leaves a field out.
+type TenantPlatformQuotaDefaultArgs struct {
+	// ConfigMaps of a tenant that sets no count.
 	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
-	// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
+	// CPU of a tenant that asks for none.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
-	// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
+	// Memory of a tenant that asks for none.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
-	// Maximum number of PersistentVolumeClaims in the tenant namespace.
+	// PersistentVolumeClaims of a tenant that sets no count.
 	PersistentVolumeClaims pulumi.IntPtrInput `pulumi:"persistentVolumeClaims"`
-	// Maximum number of Pods in the tenant namespace.
+	// Pods of a tenant that sets no count.
 	Pods pulumi.IntPtrInput `pulumi:"pods"`
-	// Maximum number of Secrets in the tenant namespace.
+	// Secrets of a tenant that sets no count.
 	Secrets pulumi.IntPtrInput `pulumi:"secrets"`
-	// Maximum number of Services in the tenant namespace.
+	// Services of a tenant that sets no count.
 	Services pulumi.IntPtrInput `pulumi:"services"`
-	// Maximum number of Services of type LoadBalancer in the tenant namespace.
+	// Services of type LoadBalancer of a tenant that sets no count.
 	ServicesLoadBalancers pulumi.IntPtrInput `pulumi:"servicesLoadBalancers"`
-	// Maximum number of Services of type NodePort in the tenant namespace.
+	// Services of type NodePort of a tenant that sets no count.
 	ServicesNodePorts pulumi.IntPtrInput `pulumi:"servicesNodePorts"`
-	// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+	// Storage of a tenant that asks for none.
 	Storage pulumi.StringPtrInput `pulumi:"storage"`
 }
 
-// Defaults sets the appropriate defaults for TenantResourcesArgs
-func (val *TenantResourcesArgs) Defaults() *TenantResourcesArgs {
+// Defaults sets the appropriate defaults for TenantPlatformQuotaDefaultArgs
+func (val *TenantPlatformQuotaDefaultArgs) Defaults() *TenantPlatformQuotaDefaultArgs {
 	if val == nil {
 		return nil
 	}
@@ -1977,6 +3630,317 @@ func (val *TenantResourcesArgs) Defaults() *TenantResourcesArgs {
 	}
 	return &tmp
 }
+func (TenantPlatformQuotaDefaultArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformQuotaDefault)(nil)).Elem()
+}
+
+func (i TenantPlatformQuotaDefaultArgs) ToTenantPlatformQuotaDefaultOutput() TenantPlatformQuotaDefaultOutput {
+	return i.ToTenantPlatformQuotaDefaultOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformQuotaDefaultArgs) ToTenantPlatformQuotaDefaultOutputWithContext(ctx context.Context) TenantPlatformQuotaDefaultOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaDefaultOutput)
+}
+
+func (i TenantPlatformQuotaDefaultArgs) ToTenantPlatformQuotaDefaultPtrOutput() TenantPlatformQuotaDefaultPtrOutput {
+	return i.ToTenantPlatformQuotaDefaultPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformQuotaDefaultArgs) ToTenantPlatformQuotaDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaDefaultPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaDefaultOutput).ToTenantPlatformQuotaDefaultPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformQuotaDefaultPtrInput is an input type that accepts TenantPlatformQuotaDefaultArgs, TenantPlatformQuotaDefaultPtr and TenantPlatformQuotaDefaultPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformQuotaDefaultPtrInput` via:
+//
+//	        TenantPlatformQuotaDefaultArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformQuotaDefaultPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformQuotaDefaultPtrOutput() TenantPlatformQuotaDefaultPtrOutput
+	ToTenantPlatformQuotaDefaultPtrOutputWithContext(context.Context) TenantPlatformQuotaDefaultPtrOutput
+}
+
+type tenantPlatformQuotaDefaultPtrType TenantPlatformQuotaDefaultArgs
+
+func TenantPlatformQuotaDefaultPtr(v *TenantPlatformQuotaDefaultArgs) TenantPlatformQuotaDefaultPtrInput {
+	return (*tenantPlatformQuotaDefaultPtrType)(v)
+}
+
+func (*tenantPlatformQuotaDefaultPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformQuotaDefault)(nil)).Elem()
+}
+
+func (i *tenantPlatformQuotaDefaultPtrType) ToTenantPlatformQuotaDefaultPtrOutput() TenantPlatformQuotaDefaultPtrOutput {
+	return i.ToTenantPlatformQuotaDefaultPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformQuotaDefaultPtrType) ToTenantPlatformQuotaDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaDefaultPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformQuotaDefaultPtrOutput)
+}
+
+// What a tenant gets when its request leaves a field out.
+type TenantPlatformQuotaDefaultOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformQuotaDefaultOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformQuotaDefault)(nil)).Elem()
+}
+
+func (o TenantPlatformQuotaDefaultOutput) ToTenantPlatformQuotaDefaultOutput() TenantPlatformQuotaDefaultOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaDefaultOutput) ToTenantPlatformQuotaDefaultOutputWithContext(ctx context.Context) TenantPlatformQuotaDefaultOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaDefaultOutput) ToTenantPlatformQuotaDefaultPtrOutput() TenantPlatformQuotaDefaultPtrOutput {
+	return o.ToTenantPlatformQuotaDefaultPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformQuotaDefaultOutput) ToTenantPlatformQuotaDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaDefaultPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformQuotaDefault) *TenantPlatformQuotaDefault {
+		return &v
+	}).(TenantPlatformQuotaDefaultPtrOutput)
+}
+
+// ConfigMaps of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) ConfigMaps() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.ConfigMaps }).(pulumi.IntPtrOutput)
+}
+
+// CPU of a tenant that asks for none.
+func (o TenantPlatformQuotaDefaultOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.Cpu }).(pulumi.StringPtrOutput)
+}
+
+// Memory of a tenant that asks for none.
+func (o TenantPlatformQuotaDefaultOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.Memory }).(pulumi.StringPtrOutput)
+}
+
+// PersistentVolumeClaims of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.PersistentVolumeClaims }).(pulumi.IntPtrOutput)
+}
+
+// Pods of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) Pods() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.Pods }).(pulumi.IntPtrOutput)
+}
+
+// Secrets of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) Secrets() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.Secrets }).(pulumi.IntPtrOutput)
+}
+
+// Services of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) Services() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.Services }).(pulumi.IntPtrOutput)
+}
+
+// Services of type LoadBalancer of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.ServicesLoadBalancers }).(pulumi.IntPtrOutput)
+}
+
+// Services of type NodePort of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultOutput) ServicesNodePorts() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.ServicesNodePorts }).(pulumi.IntPtrOutput)
+}
+
+// Storage of a tenant that asks for none.
+func (o TenantPlatformQuotaDefaultOutput) Storage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.Storage }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformQuotaDefaultPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformQuotaDefaultPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformQuotaDefault)(nil)).Elem()
+}
+
+func (o TenantPlatformQuotaDefaultPtrOutput) ToTenantPlatformQuotaDefaultPtrOutput() TenantPlatformQuotaDefaultPtrOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaDefaultPtrOutput) ToTenantPlatformQuotaDefaultPtrOutputWithContext(ctx context.Context) TenantPlatformQuotaDefaultPtrOutput {
+	return o
+}
+
+func (o TenantPlatformQuotaDefaultPtrOutput) Elem() TenantPlatformQuotaDefaultOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) TenantPlatformQuotaDefault {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformQuotaDefault
+		return ret
+	}).(TenantPlatformQuotaDefaultOutput)
+}
+
+// ConfigMaps of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) ConfigMaps() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMaps
+	}).(pulumi.IntPtrOutput)
+}
+
+// CPU of a tenant that asks for none.
+func (o TenantPlatformQuotaDefaultPtrOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Cpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// Memory of a tenant that asks for none.
+func (o TenantPlatformQuotaDefaultPtrOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Memory
+	}).(pulumi.StringPtrOutput)
+}
+
+// PersistentVolumeClaims of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PersistentVolumeClaims
+	}).(pulumi.IntPtrOutput)
+}
+
+// Pods of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) Pods() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Pods
+	}).(pulumi.IntPtrOutput)
+}
+
+// Secrets of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) Secrets() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Secrets
+	}).(pulumi.IntPtrOutput)
+}
+
+// Services of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) Services() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Services
+	}).(pulumi.IntPtrOutput)
+}
+
+// Services of type LoadBalancer of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ServicesLoadBalancers
+	}).(pulumi.IntPtrOutput)
+}
+
+// Services of type NodePort of a tenant that sets no count.
+func (o TenantPlatformQuotaDefaultPtrOutput) ServicesNodePorts() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ServicesNodePorts
+	}).(pulumi.IntPtrOutput)
+}
+
+// Storage of a tenant that asks for none.
+func (o TenantPlatformQuotaDefaultPtrOutput) Storage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Storage
+	}).(pulumi.StringPtrOutput)
+}
+
+// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+type TenantResources struct {
+	// Maximum number of ConfigMaps in the tenant namespace.
+	ConfigMaps *int `pulumi:"configMaps"`
+	// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
+	Cpu *string `pulumi:"cpu"`
+	// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
+	Memory *string `pulumi:"memory"`
+	// Maximum number of PersistentVolumeClaims in the tenant namespace.
+	PersistentVolumeClaims *int `pulumi:"persistentVolumeClaims"`
+	// Maximum number of Pods in the tenant namespace.
+	Pods *int `pulumi:"pods"`
+	// Maximum number of Secrets in the tenant namespace.
+	Secrets *int `pulumi:"secrets"`
+	// Maximum number of Services in the tenant namespace.
+	Services *int `pulumi:"services"`
+	// Maximum number of Services of type LoadBalancer in the tenant namespace.
+	ServicesLoadBalancers *int `pulumi:"servicesLoadBalancers"`
+	// Maximum number of Services of type NodePort in the tenant namespace.
+	ServicesNodePorts *int `pulumi:"servicesNodePorts"`
+	// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
+	Storage *string `pulumi:"storage"`
+}
+
+// TenantResourcesInput is an input type that accepts TenantResourcesArgs and TenantResourcesOutput values.
+// You can construct a concrete instance of `TenantResourcesInput` via:
+//
+//	TenantResourcesArgs{...}
+type TenantResourcesInput interface {
+	pulumi.Input
+
+	ToTenantResourcesOutput() TenantResourcesOutput
+	ToTenantResourcesOutputWithContext(context.Context) TenantResourcesOutput
+}
+
+// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+type TenantResourcesArgs struct {
+	// Maximum number of ConfigMaps in the tenant namespace.
+	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
+	// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
+	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
+	Memory pulumi.StringPtrInput `pulumi:"memory"`
+	// Maximum number of PersistentVolumeClaims in the tenant namespace.
+	PersistentVolumeClaims pulumi.IntPtrInput `pulumi:"persistentVolumeClaims"`
+	// Maximum number of Pods in the tenant namespace.
+	Pods pulumi.IntPtrInput `pulumi:"pods"`
+	// Maximum number of Secrets in the tenant namespace.
+	Secrets pulumi.IntPtrInput `pulumi:"secrets"`
+	// Maximum number of Services in the tenant namespace.
+	Services pulumi.IntPtrInput `pulumi:"services"`
+	// Maximum number of Services of type LoadBalancer in the tenant namespace.
+	ServicesLoadBalancers pulumi.IntPtrInput `pulumi:"servicesLoadBalancers"`
+	// Maximum number of Services of type NodePort in the tenant namespace.
+	ServicesNodePorts pulumi.IntPtrInput `pulumi:"servicesNodePorts"`
+	// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
+	Storage pulumi.StringPtrInput `pulumi:"storage"`
+}
+
 func (TenantResourcesArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*TenantResources)(nil)).Elem()
 }
@@ -2030,7 +3994,7 @@ func (i *tenantResourcesPtrType) ToTenantResourcesPtrOutputWithContext(ctx conte
 	return pulumi.ToOutputWithContext(ctx, i).(TenantResourcesPtrOutput)
 }
 
-// What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 type TenantResourcesOutput struct{ *pulumi.OutputState }
 
 func (TenantResourcesOutput) ElementType() reflect.Type {
@@ -2060,12 +4024,12 @@ func (o TenantResourcesOutput) ConfigMaps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.ConfigMaps }).(pulumi.IntPtrOutput)
 }
 
-// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
+// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
 func (o TenantResourcesOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantResources) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
-// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
+// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
 func (o TenantResourcesOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantResources) *string { return v.Memory }).(pulumi.StringPtrOutput)
 }
@@ -2100,7 +4064,7 @@ func (o TenantResourcesOutput) ServicesNodePorts() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.ServicesNodePorts }).(pulumi.IntPtrOutput)
 }
 
-// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
 func (o TenantResourcesOutput) Storage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantResources) *string { return v.Storage }).(pulumi.StringPtrOutput)
 }
@@ -2139,7 +4103,7 @@ func (o TenantResourcesPtrOutput) ConfigMaps() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
+// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
 func (o TenantResourcesPtrOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *string {
 		if v == nil {
@@ -2149,7 +4113,7 @@ func (o TenantResourcesPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
+// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
 func (o TenantResourcesPtrOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *string {
 		if v == nil {
@@ -2219,7 +4183,7 @@ func (o TenantResourcesPtrOutput) ServicesNodePorts() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
 func (o TenantResourcesPtrOutput) Storage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *string {
 		if v == nil {
@@ -2269,19 +4233,13 @@ func (o TenantStatusOutput) Phase() TenantStatusPhaseOutput {
 	return o.ApplyT(func(v TenantStatus) TenantStatusPhase { return v.Phase }).(TenantStatusPhaseOutput)
 }
 
-// The vCluster Helm release: the tenant's own control plane.
+// The tenant's own control plane.
 type TenantVcluster struct {
-	// Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-	AllowUnsafeOverrides *bool `pulumi:"allowUnsafeOverrides"`
-	// Where the vCluster chart comes from.
-	Chart *TenantVclusterChart `pulumi:"chart"`
-	// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+	// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 	ControlPlaneResources *TenantVclusterControlPlaneResources `pulumi:"controlPlaneResources"`
 	// Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the chart).
 	KubernetesVersion *string `pulumi:"kubernetesVersion"`
-	// How long Helm may take to install or upgrade the release.
-	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
-	// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+	// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
 	ValuesOverrides map[string]interface{} `pulumi:"valuesOverrides"`
 }
 
@@ -2291,21 +4249,9 @@ func (val *TenantVcluster) Defaults() *TenantVcluster {
 		return nil
 	}
 	tmp := *val
-	if tmp.AllowUnsafeOverrides == nil {
-		allowUnsafeOverrides_ := false
-		tmp.AllowUnsafeOverrides = &allowUnsafeOverrides_
-	}
-	tmp.Chart = tmp.Chart.Defaults()
-
-	tmp.ControlPlaneResources = tmp.ControlPlaneResources.Defaults()
-
 	if tmp.KubernetesVersion == nil {
 		kubernetesVersion_ := "v1.36.0"
 		tmp.KubernetesVersion = &kubernetesVersion_
-	}
-	if tmp.TimeoutSeconds == nil {
-		timeoutSeconds_ := 900
-		tmp.TimeoutSeconds = &timeoutSeconds_
 	}
 	return &tmp
 }
@@ -2321,19 +4267,13 @@ type TenantVclusterInput interface {
 	ToTenantVclusterOutputWithContext(context.Context) TenantVclusterOutput
 }
 
-// The vCluster Helm release: the tenant's own control plane.
+// The tenant's own control plane.
 type TenantVclusterArgs struct {
-	// Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-	AllowUnsafeOverrides pulumi.BoolPtrInput `pulumi:"allowUnsafeOverrides"`
-	// Where the vCluster chart comes from.
-	Chart TenantVclusterChartPtrInput `pulumi:"chart"`
-	// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+	// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 	ControlPlaneResources TenantVclusterControlPlaneResourcesPtrInput `pulumi:"controlPlaneResources"`
 	// Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the chart).
 	KubernetesVersion pulumi.StringPtrInput `pulumi:"kubernetesVersion"`
-	// How long Helm may take to install or upgrade the release.
-	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
-	// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+	// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
 	ValuesOverrides pulumi.MapInput `pulumi:"valuesOverrides"`
 }
 
@@ -2343,15 +4283,8 @@ func (val *TenantVclusterArgs) Defaults() *TenantVclusterArgs {
 		return nil
 	}
 	tmp := *val
-	if tmp.AllowUnsafeOverrides == nil {
-		tmp.AllowUnsafeOverrides = pulumi.BoolPtr(false)
-	}
-
 	if tmp.KubernetesVersion == nil {
 		tmp.KubernetesVersion = pulumi.StringPtr("v1.36.0")
-	}
-	if tmp.TimeoutSeconds == nil {
-		tmp.TimeoutSeconds = pulumi.IntPtr(900)
 	}
 	return &tmp
 }
@@ -2408,7 +4341,7 @@ func (i *tenantVclusterPtrType) ToTenantVclusterPtrOutputWithContext(ctx context
 	return pulumi.ToOutputWithContext(ctx, i).(TenantVclusterPtrOutput)
 }
 
-// The vCluster Helm release: the tenant's own control plane.
+// The tenant's own control plane.
 type TenantVclusterOutput struct{ *pulumi.OutputState }
 
 func (TenantVclusterOutput) ElementType() reflect.Type {
@@ -2433,17 +4366,7 @@ func (o TenantVclusterOutput) ToTenantVclusterPtrOutputWithContext(ctx context.C
 	}).(TenantVclusterPtrOutput)
 }
 
-// Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-func (o TenantVclusterOutput) AllowUnsafeOverrides() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v TenantVcluster) *bool { return v.AllowUnsafeOverrides }).(pulumi.BoolPtrOutput)
-}
-
-// Where the vCluster chart comes from.
-func (o TenantVclusterOutput) Chart() TenantVclusterChartPtrOutput {
-	return o.ApplyT(func(v TenantVcluster) *TenantVclusterChart { return v.Chart }).(TenantVclusterChartPtrOutput)
-}
-
-// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 func (o TenantVclusterOutput) ControlPlaneResources() TenantVclusterControlPlaneResourcesPtrOutput {
 	return o.ApplyT(func(v TenantVcluster) *TenantVclusterControlPlaneResources { return v.ControlPlaneResources }).(TenantVclusterControlPlaneResourcesPtrOutput)
 }
@@ -2453,12 +4376,7 @@ func (o TenantVclusterOutput) KubernetesVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantVcluster) *string { return v.KubernetesVersion }).(pulumi.StringPtrOutput)
 }
 
-// How long Helm may take to install or upgrade the release.
-func (o TenantVclusterOutput) TimeoutSeconds() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TenantVcluster) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
-}
-
-// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
 func (o TenantVclusterOutput) ValuesOverrides() pulumi.MapOutput {
 	return o.ApplyT(func(v TenantVcluster) map[string]interface{} { return v.ValuesOverrides }).(pulumi.MapOutput)
 }
@@ -2487,27 +4405,7 @@ func (o TenantVclusterPtrOutput) Elem() TenantVclusterOutput {
 	}).(TenantVclusterOutput)
 }
 
-// Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-func (o TenantVclusterPtrOutput) AllowUnsafeOverrides() pulumi.BoolPtrOutput {
-	return o.ApplyT(func(v *TenantVcluster) *bool {
-		if v == nil {
-			return nil
-		}
-		return v.AllowUnsafeOverrides
-	}).(pulumi.BoolPtrOutput)
-}
-
-// Where the vCluster chart comes from.
-func (o TenantVclusterPtrOutput) Chart() TenantVclusterChartPtrOutput {
-	return o.ApplyT(func(v *TenantVcluster) *TenantVclusterChart {
-		if v == nil {
-			return nil
-		}
-		return v.Chart
-	}).(TenantVclusterChartPtrOutput)
-}
-
-// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 func (o TenantVclusterPtrOutput) ControlPlaneResources() TenantVclusterControlPlaneResourcesPtrOutput {
 	return o.ApplyT(func(v *TenantVcluster) *TenantVclusterControlPlaneResources {
 		if v == nil {
@@ -2527,17 +4425,7 @@ func (o TenantVclusterPtrOutput) KubernetesVersion() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// How long Helm may take to install or upgrade the release.
-func (o TenantVclusterPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *TenantVcluster) *int {
-		if v == nil {
-			return nil
-		}
-		return v.TimeoutSeconds
-	}).(pulumi.IntPtrOutput)
-}
-
-// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+// Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
 func (o TenantVclusterPtrOutput) ValuesOverrides() pulumi.MapOutput {
 	return o.ApplyT(func(v *TenantVcluster) map[string]interface{} {
 		if v == nil {
@@ -2547,260 +4435,12 @@ func (o TenantVclusterPtrOutput) ValuesOverrides() pulumi.MapOutput {
 	}).(pulumi.MapOutput)
 }
 
-// Where the vCluster chart comes from.
-type TenantVclusterChart struct {
-	// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-	LocalPath *string `pulumi:"localPath"`
-	// Chart name in the repository.
-	Name *string `pulumi:"name"`
-	// Helm repository (the pinned chart mirror).
-	Repository *string `pulumi:"repository"`
-	// Pinned chart version.
-	Version *string `pulumi:"version"`
-}
-
-// Defaults sets the appropriate defaults for TenantVclusterChart
-func (val *TenantVclusterChart) Defaults() *TenantVclusterChart {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Name == nil {
-		name_ := "vcluster"
-		tmp.Name = &name_
-	}
-	if tmp.Repository == nil {
-		repository_ := "https://charts.loft.sh"
-		tmp.Repository = &repository_
-	}
-	if tmp.Version == nil {
-		version_ := "0.36.1"
-		tmp.Version = &version_
-	}
-	return &tmp
-}
-
-// TenantVclusterChartInput is an input type that accepts TenantVclusterChartArgs and TenantVclusterChartOutput values.
-// You can construct a concrete instance of `TenantVclusterChartInput` via:
-//
-//	TenantVclusterChartArgs{...}
-type TenantVclusterChartInput interface {
-	pulumi.Input
-
-	ToTenantVclusterChartOutput() TenantVclusterChartOutput
-	ToTenantVclusterChartOutputWithContext(context.Context) TenantVclusterChartOutput
-}
-
-// Where the vCluster chart comes from.
-type TenantVclusterChartArgs struct {
-	// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-	LocalPath pulumi.StringPtrInput `pulumi:"localPath"`
-	// Chart name in the repository.
-	Name pulumi.StringPtrInput `pulumi:"name"`
-	// Helm repository (the pinned chart mirror).
-	Repository pulumi.StringPtrInput `pulumi:"repository"`
-	// Pinned chart version.
-	Version pulumi.StringPtrInput `pulumi:"version"`
-}
-
-// Defaults sets the appropriate defaults for TenantVclusterChartArgs
-func (val *TenantVclusterChartArgs) Defaults() *TenantVclusterChartArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Name == nil {
-		tmp.Name = pulumi.StringPtr("vcluster")
-	}
-	if tmp.Repository == nil {
-		tmp.Repository = pulumi.StringPtr("https://charts.loft.sh")
-	}
-	if tmp.Version == nil {
-		tmp.Version = pulumi.StringPtr("0.36.1")
-	}
-	return &tmp
-}
-func (TenantVclusterChartArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantVclusterChart)(nil)).Elem()
-}
-
-func (i TenantVclusterChartArgs) ToTenantVclusterChartOutput() TenantVclusterChartOutput {
-	return i.ToTenantVclusterChartOutputWithContext(context.Background())
-}
-
-func (i TenantVclusterChartArgs) ToTenantVclusterChartOutputWithContext(ctx context.Context) TenantVclusterChartOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantVclusterChartOutput)
-}
-
-func (i TenantVclusterChartArgs) ToTenantVclusterChartPtrOutput() TenantVclusterChartPtrOutput {
-	return i.ToTenantVclusterChartPtrOutputWithContext(context.Background())
-}
-
-func (i TenantVclusterChartArgs) ToTenantVclusterChartPtrOutputWithContext(ctx context.Context) TenantVclusterChartPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantVclusterChartOutput).ToTenantVclusterChartPtrOutputWithContext(ctx)
-}
-
-// TenantVclusterChartPtrInput is an input type that accepts TenantVclusterChartArgs, TenantVclusterChartPtr and TenantVclusterChartPtrOutput values.
-// You can construct a concrete instance of `TenantVclusterChartPtrInput` via:
-//
-//	        TenantVclusterChartArgs{...}
-//
-//	or:
-//
-//	        nil
-type TenantVclusterChartPtrInput interface {
-	pulumi.Input
-
-	ToTenantVclusterChartPtrOutput() TenantVclusterChartPtrOutput
-	ToTenantVclusterChartPtrOutputWithContext(context.Context) TenantVclusterChartPtrOutput
-}
-
-type tenantVclusterChartPtrType TenantVclusterChartArgs
-
-func TenantVclusterChartPtr(v *TenantVclusterChartArgs) TenantVclusterChartPtrInput {
-	return (*tenantVclusterChartPtrType)(v)
-}
-
-func (*tenantVclusterChartPtrType) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantVclusterChart)(nil)).Elem()
-}
-
-func (i *tenantVclusterChartPtrType) ToTenantVclusterChartPtrOutput() TenantVclusterChartPtrOutput {
-	return i.ToTenantVclusterChartPtrOutputWithContext(context.Background())
-}
-
-func (i *tenantVclusterChartPtrType) ToTenantVclusterChartPtrOutputWithContext(ctx context.Context) TenantVclusterChartPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(TenantVclusterChartPtrOutput)
-}
-
-// Where the vCluster chart comes from.
-type TenantVclusterChartOutput struct{ *pulumi.OutputState }
-
-func (TenantVclusterChartOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*TenantVclusterChart)(nil)).Elem()
-}
-
-func (o TenantVclusterChartOutput) ToTenantVclusterChartOutput() TenantVclusterChartOutput {
-	return o
-}
-
-func (o TenantVclusterChartOutput) ToTenantVclusterChartOutputWithContext(ctx context.Context) TenantVclusterChartOutput {
-	return o
-}
-
-func (o TenantVclusterChartOutput) ToTenantVclusterChartPtrOutput() TenantVclusterChartPtrOutput {
-	return o.ToTenantVclusterChartPtrOutputWithContext(context.Background())
-}
-
-func (o TenantVclusterChartOutput) ToTenantVclusterChartPtrOutputWithContext(ctx context.Context) TenantVclusterChartPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantVclusterChart) *TenantVclusterChart {
-		return &v
-	}).(TenantVclusterChartPtrOutput)
-}
-
-// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-func (o TenantVclusterChartOutput) LocalPath() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantVclusterChart) *string { return v.LocalPath }).(pulumi.StringPtrOutput)
-}
-
-// Chart name in the repository.
-func (o TenantVclusterChartOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantVclusterChart) *string { return v.Name }).(pulumi.StringPtrOutput)
-}
-
-// Helm repository (the pinned chart mirror).
-func (o TenantVclusterChartOutput) Repository() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantVclusterChart) *string { return v.Repository }).(pulumi.StringPtrOutput)
-}
-
-// Pinned chart version.
-func (o TenantVclusterChartOutput) Version() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v TenantVclusterChart) *string { return v.Version }).(pulumi.StringPtrOutput)
-}
-
-type TenantVclusterChartPtrOutput struct{ *pulumi.OutputState }
-
-func (TenantVclusterChartPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**TenantVclusterChart)(nil)).Elem()
-}
-
-func (o TenantVclusterChartPtrOutput) ToTenantVclusterChartPtrOutput() TenantVclusterChartPtrOutput {
-	return o
-}
-
-func (o TenantVclusterChartPtrOutput) ToTenantVclusterChartPtrOutputWithContext(ctx context.Context) TenantVclusterChartPtrOutput {
-	return o
-}
-
-func (o TenantVclusterChartPtrOutput) Elem() TenantVclusterChartOutput {
-	return o.ApplyT(func(v *TenantVclusterChart) TenantVclusterChart {
-		if v != nil {
-			return *v
-		}
-		var ret TenantVclusterChart
-		return ret
-	}).(TenantVclusterChartOutput)
-}
-
-// Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-func (o TenantVclusterChartPtrOutput) LocalPath() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantVclusterChart) *string {
-		if v == nil {
-			return nil
-		}
-		return v.LocalPath
-	}).(pulumi.StringPtrOutput)
-}
-
-// Chart name in the repository.
-func (o TenantVclusterChartPtrOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantVclusterChart) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Name
-	}).(pulumi.StringPtrOutput)
-}
-
-// Helm repository (the pinned chart mirror).
-func (o TenantVclusterChartPtrOutput) Repository() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantVclusterChart) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Repository
-	}).(pulumi.StringPtrOutput)
-}
-
-// Pinned chart version.
-func (o TenantVclusterChartPtrOutput) Version() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantVclusterChart) *string {
-		if v == nil {
-			return nil
-		}
-		return v.Version
-	}).(pulumi.StringPtrOutput)
-}
-
-// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 type TenantVclusterControlPlaneResources struct {
 	// Limits of the control-plane container.
 	Limits *TenantVclusterControlPlaneResourcesLimits `pulumi:"limits"`
 	// Requests of the control-plane container.
 	Requests *TenantVclusterControlPlaneResourcesRequests `pulumi:"requests"`
-}
-
-// Defaults sets the appropriate defaults for TenantVclusterControlPlaneResources
-func (val *TenantVclusterControlPlaneResources) Defaults() *TenantVclusterControlPlaneResources {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	tmp.Limits = tmp.Limits.Defaults()
-
-	tmp.Requests = tmp.Requests.Defaults()
-
-	return &tmp
 }
 
 // TenantVclusterControlPlaneResourcesInput is an input type that accepts TenantVclusterControlPlaneResourcesArgs and TenantVclusterControlPlaneResourcesOutput values.
@@ -2814,7 +4454,7 @@ type TenantVclusterControlPlaneResourcesInput interface {
 	ToTenantVclusterControlPlaneResourcesOutputWithContext(context.Context) TenantVclusterControlPlaneResourcesOutput
 }
 
-// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 type TenantVclusterControlPlaneResourcesArgs struct {
 	// Limits of the control-plane container.
 	Limits TenantVclusterControlPlaneResourcesLimitsPtrInput `pulumi:"limits"`
@@ -2822,15 +4462,6 @@ type TenantVclusterControlPlaneResourcesArgs struct {
 	Requests TenantVclusterControlPlaneResourcesRequestsPtrInput `pulumi:"requests"`
 }
 
-// Defaults sets the appropriate defaults for TenantVclusterControlPlaneResourcesArgs
-func (val *TenantVclusterControlPlaneResourcesArgs) Defaults() *TenantVclusterControlPlaneResourcesArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-
-	return &tmp
-}
 func (TenantVclusterControlPlaneResourcesArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*TenantVclusterControlPlaneResources)(nil)).Elem()
 }
@@ -2884,7 +4515,7 @@ func (i *tenantVclusterControlPlaneResourcesPtrType) ToTenantVclusterControlPlan
 	return pulumi.ToOutputWithContext(ctx, i).(TenantVclusterControlPlaneResourcesPtrOutput)
 }
 
-// Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+// Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 type TenantVclusterControlPlaneResourcesOutput struct{ *pulumi.OutputState }
 
 func (TenantVclusterControlPlaneResourcesOutput) ElementType() reflect.Type {
@@ -2975,23 +4606,6 @@ type TenantVclusterControlPlaneResourcesLimits struct {
 	Memory *string `pulumi:"memory"`
 }
 
-// Defaults sets the appropriate defaults for TenantVclusterControlPlaneResourcesLimits
-func (val *TenantVclusterControlPlaneResourcesLimits) Defaults() *TenantVclusterControlPlaneResourcesLimits {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Cpu == nil {
-		cpu_ := "1"
-		tmp.Cpu = &cpu_
-	}
-	if tmp.Memory == nil {
-		memory_ := "2Gi"
-		tmp.Memory = &memory_
-	}
-	return &tmp
-}
-
 // TenantVclusterControlPlaneResourcesLimitsInput is an input type that accepts TenantVclusterControlPlaneResourcesLimitsArgs and TenantVclusterControlPlaneResourcesLimitsOutput values.
 // You can construct a concrete instance of `TenantVclusterControlPlaneResourcesLimitsInput` via:
 //
@@ -3011,20 +4625,6 @@ type TenantVclusterControlPlaneResourcesLimitsArgs struct {
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
 }
 
-// Defaults sets the appropriate defaults for TenantVclusterControlPlaneResourcesLimitsArgs
-func (val *TenantVclusterControlPlaneResourcesLimitsArgs) Defaults() *TenantVclusterControlPlaneResourcesLimitsArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Cpu == nil {
-		tmp.Cpu = pulumi.StringPtr("1")
-	}
-	if tmp.Memory == nil {
-		tmp.Memory = pulumi.StringPtr("2Gi")
-	}
-	return &tmp
-}
 func (TenantVclusterControlPlaneResourcesLimitsArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*TenantVclusterControlPlaneResourcesLimits)(nil)).Elem()
 }
@@ -3165,23 +4765,6 @@ type TenantVclusterControlPlaneResourcesRequests struct {
 	Memory *string `pulumi:"memory"`
 }
 
-// Defaults sets the appropriate defaults for TenantVclusterControlPlaneResourcesRequests
-func (val *TenantVclusterControlPlaneResourcesRequests) Defaults() *TenantVclusterControlPlaneResourcesRequests {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Cpu == nil {
-		cpu_ := "200m"
-		tmp.Cpu = &cpu_
-	}
-	if tmp.Memory == nil {
-		memory_ := "256Mi"
-		tmp.Memory = &memory_
-	}
-	return &tmp
-}
-
 // TenantVclusterControlPlaneResourcesRequestsInput is an input type that accepts TenantVclusterControlPlaneResourcesRequestsArgs and TenantVclusterControlPlaneResourcesRequestsOutput values.
 // You can construct a concrete instance of `TenantVclusterControlPlaneResourcesRequestsInput` via:
 //
@@ -3201,20 +4784,6 @@ type TenantVclusterControlPlaneResourcesRequestsArgs struct {
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
 }
 
-// Defaults sets the appropriate defaults for TenantVclusterControlPlaneResourcesRequestsArgs
-func (val *TenantVclusterControlPlaneResourcesRequestsArgs) Defaults() *TenantVclusterControlPlaneResourcesRequestsArgs {
-	if val == nil {
-		return nil
-	}
-	tmp := *val
-	if tmp.Cpu == nil {
-		tmp.Cpu = pulumi.StringPtr("200m")
-	}
-	if tmp.Memory == nil {
-		tmp.Memory = pulumi.StringPtr("256Mi")
-	}
-	return &tmp
-}
 func (TenantVclusterControlPlaneResourcesRequestsArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*TenantVclusterControlPlaneResourcesRequests)(nil)).Elem()
 }
@@ -3350,12 +4919,6 @@ func (o TenantVclusterControlPlaneResourcesRequestsPtrOutput) Memory() pulumi.St
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CertificateSecretRefInput)(nil)).Elem(), CertificateSecretRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertificateSecretRefPtrInput)(nil)).Elem(), CertificateSecretRefArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureInput)(nil)).Elem(), TenantExposureArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposurePtrInput)(nil)).Elem(), TenantExposureArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureGatewayInput)(nil)).Elem(), TenantExposureGatewayArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureGatewayPtrInput)(nil)).Elem(), TenantExposureGatewayArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureIssuerRefInput)(nil)).Elem(), TenantExposureIssuerRefArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantExposureIssuerRefPtrInput)(nil)).Elem(), TenantExposureIssuerRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantIsolationInput)(nil)).Elem(), TenantIsolationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantIsolationPtrInput)(nil)).Elem(), TenantIsolationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitRangeInput)(nil)).Elem(), TenantLimitRangeArgs{})
@@ -3364,14 +4927,34 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitRangeDefaultLimitPtrInput)(nil)).Elem(), TenantLimitRangeDefaultLimitArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitRangeDefaultRequestInput)(nil)).Elem(), TenantLimitRangeDefaultRequestArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitRangeDefaultRequestPtrInput)(nil)).Elem(), TenantLimitRangeDefaultRequestArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantReadinessOptionsInput)(nil)).Elem(), TenantReadinessOptionsArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantReadinessOptionsPtrInput)(nil)).Elem(), TenantReadinessOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformInput)(nil)).Elem(), TenantPlatformArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPtrInput)(nil)).Elem(), TenantPlatformArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformChartInput)(nil)).Elem(), TenantPlatformChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformChartPtrInput)(nil)).Elem(), TenantPlatformChartArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsPtrInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsLimitsInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsLimitsPtrInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsRequestsInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsRequestsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsRequestsPtrInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsRequestsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureInput)(nil)).Elem(), TenantPlatformExposureArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposurePtrInput)(nil)).Elem(), TenantPlatformExposureArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureGatewayInput)(nil)).Elem(), TenantPlatformExposureGatewayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureGatewayPtrInput)(nil)).Elem(), TenantPlatformExposureGatewayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefInput)(nil)).Elem(), TenantPlatformExposureIssuerRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefPtrInput)(nil)).Elem(), TenantPlatformExposureIssuerRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityInput)(nil)).Elem(), TenantPlatformPodSecurityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityPtrInput)(nil)).Elem(), TenantPlatformPodSecurityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaInput)(nil)).Elem(), TenantPlatformQuotaArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaPtrInput)(nil)).Elem(), TenantPlatformQuotaArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaCeilingsInput)(nil)).Elem(), TenantPlatformQuotaCeilingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaCeilingsPtrInput)(nil)).Elem(), TenantPlatformQuotaCeilingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaDefaultInput)(nil)).Elem(), TenantPlatformQuotaDefaultArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaDefaultPtrInput)(nil)).Elem(), TenantPlatformQuotaDefaultArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantResourcesInput)(nil)).Elem(), TenantResourcesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantResourcesPtrInput)(nil)).Elem(), TenantResourcesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterInput)(nil)).Elem(), TenantVclusterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterPtrInput)(nil)).Elem(), TenantVclusterArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterChartInput)(nil)).Elem(), TenantVclusterChartArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterChartPtrInput)(nil)).Elem(), TenantVclusterChartArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterControlPlaneResourcesInput)(nil)).Elem(), TenantVclusterControlPlaneResourcesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterControlPlaneResourcesPtrInput)(nil)).Elem(), TenantVclusterControlPlaneResourcesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantVclusterControlPlaneResourcesLimitsInput)(nil)).Elem(), TenantVclusterControlPlaneResourcesLimitsArgs{})
@@ -3383,12 +4966,6 @@ func init() {
 	pulumi.RegisterOutputType(KubeconfigSecretRefOutput{})
 	pulumi.RegisterOutputType(TenantConditionOutput{})
 	pulumi.RegisterOutputType(TenantConditionArrayOutput{})
-	pulumi.RegisterOutputType(TenantExposureOutput{})
-	pulumi.RegisterOutputType(TenantExposurePtrOutput{})
-	pulumi.RegisterOutputType(TenantExposureGatewayOutput{})
-	pulumi.RegisterOutputType(TenantExposureGatewayPtrOutput{})
-	pulumi.RegisterOutputType(TenantExposureIssuerRefOutput{})
-	pulumi.RegisterOutputType(TenantExposureIssuerRefPtrOutput{})
 	pulumi.RegisterOutputType(TenantIsolationOutput{})
 	pulumi.RegisterOutputType(TenantIsolationPtrOutput{})
 	pulumi.RegisterOutputType(TenantLimitRangeOutput{})
@@ -3397,15 +4974,35 @@ func init() {
 	pulumi.RegisterOutputType(TenantLimitRangeDefaultLimitPtrOutput{})
 	pulumi.RegisterOutputType(TenantLimitRangeDefaultRequestOutput{})
 	pulumi.RegisterOutputType(TenantLimitRangeDefaultRequestPtrOutput{})
-	pulumi.RegisterOutputType(TenantReadinessOptionsOutput{})
-	pulumi.RegisterOutputType(TenantReadinessOptionsPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformChartOutput{})
+	pulumi.RegisterOutputType(TenantPlatformChartPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsOutput{})
+	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsLimitsOutput{})
+	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsLimitsPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsRequestsOutput{})
+	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsRequestsPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposurePtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureGatewayOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureGatewayPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityOutput{})
+	pulumi.RegisterOutputType(TenantPlatformPodSecurityPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformQuotaOutput{})
+	pulumi.RegisterOutputType(TenantPlatformQuotaPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformQuotaCeilingsOutput{})
+	pulumi.RegisterOutputType(TenantPlatformQuotaCeilingsPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformQuotaDefaultOutput{})
+	pulumi.RegisterOutputType(TenantPlatformQuotaDefaultPtrOutput{})
 	pulumi.RegisterOutputType(TenantResourcesOutput{})
 	pulumi.RegisterOutputType(TenantResourcesPtrOutput{})
 	pulumi.RegisterOutputType(TenantStatusOutput{})
 	pulumi.RegisterOutputType(TenantVclusterOutput{})
 	pulumi.RegisterOutputType(TenantVclusterPtrOutput{})
-	pulumi.RegisterOutputType(TenantVclusterChartOutput{})
-	pulumi.RegisterOutputType(TenantVclusterChartPtrOutput{})
 	pulumi.RegisterOutputType(TenantVclusterControlPlaneResourcesOutput{})
 	pulumi.RegisterOutputType(TenantVclusterControlPlaneResourcesPtrOutput{})
 	pulumi.RegisterOutputType(TenantVclusterControlPlaneResourcesLimitsOutput{})

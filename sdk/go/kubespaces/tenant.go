@@ -40,26 +40,14 @@ func NewTenant(ctx *pulumi.Context,
 	if args.Owner == nil {
 		return nil, errors.New("invalid value for required argument 'Owner'")
 	}
-	if args.Exposure != nil {
-		args.Exposure = args.Exposure.Defaults()
-	}
-	if args.Isolation != nil {
-		args.Isolation = args.Isolation.Defaults()
-	}
 	if args.LimitRange != nil {
 		args.LimitRange = args.LimitRange.ToTenantLimitRangePtrOutput().ApplyT(func(v *TenantLimitRange) *TenantLimitRange { return v.Defaults() }).(TenantLimitRangePtrOutput)
 	}
-	if args.Readiness != nil {
-		args.Readiness = args.Readiness.ToTenantReadinessOptionsPtrOutput().ApplyT(func(v *TenantReadinessOptions) *TenantReadinessOptions { return v.Defaults() }).(TenantReadinessOptionsPtrOutput)
-	}
-	if args.Resources != nil {
-		args.Resources = args.Resources.ToTenantResourcesPtrOutput().ApplyT(func(v *TenantResources) *TenantResources { return v.Defaults() }).(TenantResourcesPtrOutput)
+	if args.Platform != nil {
+		args.Platform = args.Platform.Defaults()
 	}
 	if args.Vcluster != nil {
 		args.Vcluster = args.Vcluster.ToTenantVclusterPtrOutput().ApplyT(func(v *TenantVcluster) *TenantVcluster { return v.Defaults() }).(TenantVclusterPtrOutput)
-	}
-	if args.HostKubeconfig != nil {
-		args.HostKubeconfig = pulumi.ToSecret(args.HostKubeconfig).(pulumi.StringPtrInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"kubeconfig",
@@ -75,45 +63,33 @@ func NewTenant(ctx *pulumi.Context,
 }
 
 type tenantArgs struct {
-	// Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-	Exposure *TenantExposure `pulumi:"exposure"`
-	// Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.
-	HostKubeconfig *string `pulumi:"hostKubeconfig"`
-	// How the tenant namespace is fenced off on the host.
+	// How the tenant namespace is fenced off on the host, within the platform's policy.
 	Isolation *TenantIsolation `pulumi:"isolation"`
 	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
 	LimitRange *TenantLimitRange `pulumi:"limitRange"`
 	// Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
 	Owner string `pulumi:"owner"`
-	// The wait for the virtual cluster.
-	Readiness *TenantReadinessOptions `pulumi:"readiness"`
-	// What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+	// The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+	Platform *TenantPlatform `pulumi:"platform"`
+	// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 	Resources *TenantResources `pulumi:"resources"`
-	// Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.
-	TargetNamespace *string `pulumi:"targetNamespace"`
-	// The vCluster Helm release: the tenant's own control plane.
+	// The tenant's own control plane.
 	Vcluster *TenantVcluster `pulumi:"vcluster"`
 }
 
 // The set of arguments for constructing a Tenant resource.
 type TenantArgs struct {
-	// Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-	Exposure *TenantExposureArgs
-	// Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.
-	HostKubeconfig pulumi.StringPtrInput
-	// How the tenant namespace is fenced off on the host.
-	Isolation *TenantIsolationArgs
+	// How the tenant namespace is fenced off on the host, within the platform's policy.
+	Isolation TenantIsolationPtrInput
 	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
 	LimitRange TenantLimitRangePtrInput
 	// Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
 	Owner pulumi.StringInput
-	// The wait for the virtual cluster.
-	Readiness TenantReadinessOptionsPtrInput
-	// What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+	// The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+	Platform *TenantPlatformArgs
+	// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 	Resources TenantResourcesPtrInput
-	// Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.
-	TargetNamespace pulumi.StringPtrInput
-	// The vCluster Helm release: the tenant's own control plane.
+	// The tenant's own control plane.
 	Vcluster TenantVclusterPtrInput
 }
 

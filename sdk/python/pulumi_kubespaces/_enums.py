@@ -8,9 +8,11 @@ from enum import Enum
 
 __all__ = [
     'TenantConditionStatus',
-    'TenantExposureIssuerRefKind',
-    'TenantExposureTlsRouteVersion',
     'TenantIsolationPodSecurity',
+    'TenantPlatformExposureIssuerRefKind',
+    'TenantPlatformExposureTlsRouteVersion',
+    'TenantPlatformPodSecurityAllowed',
+    'TenantPlatformPodSecurityDefault',
     'TenantStatusPhase',
 ]
 
@@ -25,8 +27,17 @@ class TenantConditionStatus(_builtins.str, Enum):
     UNKNOWN = "Unknown"
 
 
-@pulumi.type_token("kubespaces:index:TenantExposureIssuerRefKind")
-class TenantExposureIssuerRefKind(_builtins.str, Enum):
+@pulumi.type_token("kubespaces:index:TenantIsolationPodSecurity")
+class TenantIsolationPodSecurity(_builtins.str, Enum):
+    """
+    Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
+    """
+    BASELINE = "baseline"
+    RESTRICTED = "restricted"
+
+
+@pulumi.type_token("kubespaces:index:TenantPlatformExposureIssuerRefKind")
+class TenantPlatformExposureIssuerRefKind(_builtins.str, Enum):
     """
     Kind of the issuer; an `Issuer` must live in the gateway namespace.
     """
@@ -34,8 +45,8 @@ class TenantExposureIssuerRefKind(_builtins.str, Enum):
     ISSUER = "Issuer"
 
 
-@pulumi.type_token("kubespaces:index:TenantExposureTlsRouteVersion")
-class TenantExposureTlsRouteVersion(_builtins.str, Enum):
+@pulumi.type_token("kubespaces:index:TenantPlatformExposureTlsRouteVersion")
+class TenantPlatformExposureTlsRouteVersion(_builtins.str, Enum):
     """
     API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
     """
@@ -43,10 +54,19 @@ class TenantExposureTlsRouteVersion(_builtins.str, Enum):
     V1ALPHA2 = "v1alpha2"
 
 
-@pulumi.type_token("kubespaces:index:TenantIsolationPodSecurity")
-class TenantIsolationPodSecurity(_builtins.str, Enum):
+@pulumi.type_token("kubespaces:index:TenantPlatformPodSecurityAllowed")
+class TenantPlatformPodSecurityAllowed(_builtins.str, Enum):
     """
-    Pod Security Admission level enforced on the tenant namespace.
+    A level.
+    """
+    BASELINE = "baseline"
+    RESTRICTED = "restricted"
+
+
+@pulumi.type_token("kubespaces:index:TenantPlatformPodSecurityDefault")
+class TenantPlatformPodSecurityDefault(_builtins.str, Enum):
+    """
+    Level of a tenant that asks for none.
     """
     BASELINE = "baseline"
     RESTRICTED = "restricted"

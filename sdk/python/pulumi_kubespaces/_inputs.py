@@ -18,12 +18,6 @@ from ._enums import *
 __all__ = [
     'CertificateSecretRefArgs',
     'CertificateSecretRefArgsDict',
-    'TenantExposureArgs',
-    'TenantExposureArgsDict',
-    'TenantExposureGatewayArgs',
-    'TenantExposureGatewayArgsDict',
-    'TenantExposureIssuerRefArgs',
-    'TenantExposureIssuerRefArgsDict',
     'TenantIsolationArgs',
     'TenantIsolationArgsDict',
     'TenantLimitRangeArgs',
@@ -32,14 +26,34 @@ __all__ = [
     'TenantLimitRangeDefaultLimitArgsDict',
     'TenantLimitRangeDefaultRequestArgs',
     'TenantLimitRangeDefaultRequestArgsDict',
-    'TenantReadinessOptionsArgs',
-    'TenantReadinessOptionsArgsDict',
+    'TenantPlatformArgs',
+    'TenantPlatformArgsDict',
+    'TenantPlatformChartArgs',
+    'TenantPlatformChartArgsDict',
+    'TenantPlatformControlPlaneDefaultsArgs',
+    'TenantPlatformControlPlaneDefaultsArgsDict',
+    'TenantPlatformControlPlaneDefaultsLimitsArgs',
+    'TenantPlatformControlPlaneDefaultsLimitsArgsDict',
+    'TenantPlatformControlPlaneDefaultsRequestsArgs',
+    'TenantPlatformControlPlaneDefaultsRequestsArgsDict',
+    'TenantPlatformExposureArgs',
+    'TenantPlatformExposureArgsDict',
+    'TenantPlatformExposureGatewayArgs',
+    'TenantPlatformExposureGatewayArgsDict',
+    'TenantPlatformExposureIssuerRefArgs',
+    'TenantPlatformExposureIssuerRefArgsDict',
+    'TenantPlatformPodSecurityArgs',
+    'TenantPlatformPodSecurityArgsDict',
+    'TenantPlatformQuotaArgs',
+    'TenantPlatformQuotaArgsDict',
+    'TenantPlatformQuotaCeilingsArgs',
+    'TenantPlatformQuotaCeilingsArgsDict',
+    'TenantPlatformQuotaDefaultArgs',
+    'TenantPlatformQuotaDefaultArgsDict',
     'TenantResourcesArgs',
     'TenantResourcesArgsDict',
     'TenantVclusterArgs',
     'TenantVclusterArgsDict',
-    'TenantVclusterChartArgs',
-    'TenantVclusterChartArgsDict',
     'TenantVclusterControlPlaneResourcesArgs',
     'TenantVclusterControlPlaneResourcesArgsDict',
     'TenantVclusterControlPlaneResourcesLimitsArgs',
@@ -100,329 +114,32 @@ class CertificateSecretRefArgs:
         pulumi.set(self, "namespace", value)
 
 
-class TenantExposureArgsDict(TypedDict):
-    """
-    Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-    """
-    base_domain: pulumi.Input[_builtins.str]
-    """
-    Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-    """
-    issuer_ref: pulumi.Input['TenantExposureIssuerRefArgsDict']
-    """
-    The cert-manager issuer that signs the apps certificate.
-    """
-    gateway: NotRequired[pulumi.Input[Optional['TenantExposureGatewayArgsDict']]]
-    """
-    The shared Gateway that carries tenant traffic.
-    """
-    tls_route_version: NotRequired['TenantExposureTlsRouteVersion']
-    """
-    API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-    """
-    verify_crds: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
-    """
-    Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-    """
-
-@pulumi.input_type
-class TenantExposureArgs:
-    def __init__(__self__, *,
-                 base_domain: pulumi.Input[_builtins.str],
-                 issuer_ref: pulumi.Input['TenantExposureIssuerRefArgs'],
-                 gateway: pulumi.Input[Optional['TenantExposureGatewayArgs']] = None,
-                 tls_route_version: Optional['TenantExposureTlsRouteVersion'] = None,
-                 verify_crds: pulumi.Input[Optional[_builtins.bool]] = None):
-        """
-        Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-
-        :param pulumi.Input[_builtins.str] base_domain: Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-        :param pulumi.Input['TenantExposureIssuerRefArgs'] issuer_ref: The cert-manager issuer that signs the apps certificate.
-        :param pulumi.Input['TenantExposureGatewayArgs'] gateway: The shared Gateway that carries tenant traffic.
-        :param 'TenantExposureTlsRouteVersion' tls_route_version: API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-        :param pulumi.Input[_builtins.bool] verify_crds: Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-        """
-        pulumi.set(__self__, "base_domain", base_domain)
-        pulumi.set(__self__, "issuer_ref", issuer_ref)
-        if gateway is not None:
-            pulumi.set(__self__, "gateway", gateway)
-        if tls_route_version is None:
-            tls_route_version = 'v1'
-        if tls_route_version is not None:
-            pulumi.set(__self__, "tls_route_version", tls_route_version)
-        if verify_crds is None:
-            verify_crds = True
-        if verify_crds is not None:
-            pulumi.set(__self__, "verify_crds", verify_crds)
-
-    @_builtins.property
-    @pulumi.getter(name="baseDomain")
-    def base_domain(self) -> pulumi.Input[_builtins.str]:
-        """
-        Domain under which the tenant is published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
-        """
-        return pulumi.get(self, "base_domain")
-
-    @base_domain.setter
-    def base_domain(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "base_domain", value)
-
-    @_builtins.property
-    @pulumi.getter(name="issuerRef")
-    def issuer_ref(self) -> pulumi.Input['TenantExposureIssuerRefArgs']:
-        """
-        The cert-manager issuer that signs the apps certificate.
-        """
-        return pulumi.get(self, "issuer_ref")
-
-    @issuer_ref.setter
-    def issuer_ref(self, value: pulumi.Input['TenantExposureIssuerRefArgs']):
-        pulumi.set(self, "issuer_ref", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def gateway(self) -> pulumi.Input[Optional['TenantExposureGatewayArgs']]:
-        """
-        The shared Gateway that carries tenant traffic.
-        """
-        return pulumi.get(self, "gateway")
-
-    @gateway.setter
-    def gateway(self, value: pulumi.Input[Optional['TenantExposureGatewayArgs']]):
-        pulumi.set(self, "gateway", value)
-
-    @_builtins.property
-    @pulumi.getter(name="tlsRouteVersion")
-    def tls_route_version(self) -> Optional['TenantExposureTlsRouteVersion']:
-        """
-        API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
-        """
-        return pulumi.get(self, "tls_route_version")
-
-    @tls_route_version.setter
-    def tls_route_version(self, value: Optional['TenantExposureTlsRouteVersion']):
-        pulumi.set(self, "tls_route_version", value)
-
-    @_builtins.property
-    @pulumi.getter(name="verifyCrds")
-    def verify_crds(self) -> pulumi.Input[Optional[_builtins.bool]]:
-        """
-        Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
-        """
-        return pulumi.get(self, "verify_crds")
-
-    @verify_crds.setter
-    def verify_crds(self, value: pulumi.Input[Optional[_builtins.bool]]):
-        pulumi.set(self, "verify_crds", value)
-
-
-class TenantExposureGatewayArgsDict(TypedDict):
-    """
-    The shared Gateway that carries tenant traffic.
-    """
-    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Name of the shared Gateway.
-    """
-    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-    """
-    section_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-    """
-
-@pulumi.input_type
-class TenantExposureGatewayArgs:
-    def __init__(__self__, *,
-                 name: pulumi.Input[Optional[_builtins.str]] = None,
-                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
-                 section_name: pulumi.Input[Optional[_builtins.str]] = None):
-        """
-        The shared Gateway that carries tenant traffic.
-
-        :param pulumi.Input[_builtins.str] name: Name of the shared Gateway.
-        :param pulumi.Input[_builtins.str] namespace: Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-        :param pulumi.Input[_builtins.str] section_name: Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-        """
-        if name is None:
-            name = 'shared'
-        if name is not None:
-            pulumi.set(__self__, "name", name)
-        if namespace is None:
-            namespace = 'kubespaces-gateway'
-        if namespace is not None:
-            pulumi.set(__self__, "namespace", namespace)
-        if section_name is None:
-            section_name = 'tls-passthrough'
-        if section_name is not None:
-            pulumi.set(__self__, "section_name", section_name)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Name of the shared Gateway.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
-        """
-        return pulumi.get(self, "namespace")
-
-    @namespace.setter
-    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "namespace", value)
-
-    @_builtins.property
-    @pulumi.getter(name="sectionName")
-    def section_name(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
-        """
-        return pulumi.get(self, "section_name")
-
-    @section_name.setter
-    def section_name(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "section_name", value)
-
-
-class TenantExposureIssuerRefArgsDict(TypedDict):
-    """
-    The cert-manager issuer that signs the apps certificate.
-    """
-    name: pulumi.Input[_builtins.str]
-    """
-    Name of the cert-manager issuer.
-    """
-    group: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    API group of the issuer.
-    """
-    kind: NotRequired[pulumi.Input[Optional['TenantExposureIssuerRefKind']]]
-    """
-    Kind of the issuer; an `Issuer` must live in the gateway namespace.
-    """
-
-@pulumi.input_type
-class TenantExposureIssuerRefArgs:
-    def __init__(__self__, *,
-                 name: pulumi.Input[_builtins.str],
-                 group: pulumi.Input[Optional[_builtins.str]] = None,
-                 kind: pulumi.Input[Optional['TenantExposureIssuerRefKind']] = None):
-        """
-        The cert-manager issuer that signs the apps certificate.
-
-        :param pulumi.Input[_builtins.str] name: Name of the cert-manager issuer.
-        :param pulumi.Input[_builtins.str] group: API group of the issuer.
-        :param pulumi.Input['TenantExposureIssuerRefKind'] kind: Kind of the issuer; an `Issuer` must live in the gateway namespace.
-        """
-        pulumi.set(__self__, "name", name)
-        if group is None:
-            group = 'cert-manager.io'
-        if group is not None:
-            pulumi.set(__self__, "group", group)
-        if kind is None:
-            kind = 'ClusterIssuer'
-        if kind is not None:
-            pulumi.set(__self__, "kind", kind)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[_builtins.str]:
-        """
-        Name of the cert-manager issuer.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def group(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        API group of the issuer.
-        """
-        return pulumi.get(self, "group")
-
-    @group.setter
-    def group(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "group", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def kind(self) -> pulumi.Input[Optional['TenantExposureIssuerRefKind']]:
-        """
-        Kind of the issuer; an `Issuer` must live in the gateway namespace.
-        """
-        return pulumi.get(self, "kind")
-
-    @kind.setter
-    def kind(self, value: pulumi.Input[Optional['TenantExposureIssuerRefKind']]):
-        pulumi.set(self, "kind", value)
-
-
 class TenantIsolationArgsDict(TypedDict):
     """
-    How the tenant namespace is fenced off on the host.
-    """
-    network_policy: NotRequired[_builtins.bool]
-    """
-    Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+    How the tenant namespace is fenced off on the host, within the platform's policy.
     """
     pod_security: NotRequired[pulumi.Input[Optional['TenantIsolationPodSecurity']]]
     """
-    Pod Security Admission level enforced on the tenant namespace.
+    Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
     """
 
 @pulumi.input_type
 class TenantIsolationArgs:
     def __init__(__self__, *,
-                 network_policy: Optional[_builtins.bool] = None,
                  pod_security: pulumi.Input[Optional['TenantIsolationPodSecurity']] = None):
         """
-        How the tenant namespace is fenced off on the host.
+        How the tenant namespace is fenced off on the host, within the platform's policy.
 
-        :param _builtins.bool network_policy: Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
-        :param pulumi.Input['TenantIsolationPodSecurity'] pod_security: Pod Security Admission level enforced on the tenant namespace.
+        :param pulumi.Input['TenantIsolationPodSecurity'] pod_security: Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
         """
-        if network_policy is None:
-            network_policy = True
-        if network_policy is not None:
-            pulumi.set(__self__, "network_policy", network_policy)
-        if pod_security is None:
-            pod_security = 'baseline'
         if pod_security is not None:
             pulumi.set(__self__, "pod_security", pod_security)
-
-    @_builtins.property
-    @pulumi.getter(name="networkPolicy")
-    def network_policy(self) -> Optional[_builtins.bool]:
-        """
-        Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
-        """
-        return pulumi.get(self, "network_policy")
-
-    @network_policy.setter
-    def network_policy(self, value: Optional[_builtins.bool]):
-        pulumi.set(self, "network_policy", value)
 
     @_builtins.property
     @pulumi.getter(name="podSecurity")
     def pod_security(self) -> pulumi.Input[Optional['TenantIsolationPodSecurity']]:
         """
-        Pod Security Admission level enforced on the tenant namespace.
+        Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.
         """
         return pulumi.get(self, "pod_security")
 
@@ -601,89 +318,950 @@ class TenantLimitRangeDefaultRequestArgs:
         pulumi.set(self, "memory", value)
 
 
-class TenantReadinessOptionsArgsDict(TypedDict):
+class TenantPlatformArgsDict(TypedDict):
     """
-    The wait for the virtual cluster.
+    The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
     """
-    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    allow_unsafe_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    How long `pulumi up` waits for the virtual cluster to be ready.
+    Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
+    """
+    chart: NotRequired[pulumi.Input[Optional['TenantPlatformChartArgsDict']]]
+    """
+    Where the vCluster chart comes from: its templates run with the stack's credentials.
+    """
+    control_plane_defaults: NotRequired[pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgsDict']]]
+    """
+    Resources of a tenant's control plane when its request sets none.
+    """
+    exposure: NotRequired['TenantPlatformExposureArgsDict']
+    """
+    Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+    """
+    helm_timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long Helm may take to install or upgrade a release.
+    """
+    host_kubeconfig: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+    """
+    namespace_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Host namespaces are `<namespacePrefix><name>`.
+    """
+    network_policy: NotRequired[_builtins.bool]
+    """
+    Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+    """
+    pod_security: NotRequired[pulumi.Input[Optional['TenantPlatformPodSecurityArgsDict']]]
+    """
+    Pod Security Admission levels of tenant namespaces.
+    """
+    quota: NotRequired[pulumi.Input[Optional['TenantPlatformQuotaArgsDict']]]
+    """
+    Quota defaults and ceilings.
+    """
+    readiness_timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long `pulumi up` waits for a virtual cluster to be ready.
     """
 
 @pulumi.input_type
-class TenantReadinessOptionsArgs:
+class TenantPlatformArgs:
     def __init__(__self__, *,
-                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+                 allow_unsafe_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
+                 chart: pulumi.Input[Optional['TenantPlatformChartArgs']] = None,
+                 control_plane_defaults: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgs']] = None,
+                 exposure: Optional['TenantPlatformExposureArgs'] = None,
+                 helm_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_policy: Optional[_builtins.bool] = None,
+                 pod_security: pulumi.Input[Optional['TenantPlatformPodSecurityArgs']] = None,
+                 quota: pulumi.Input[Optional['TenantPlatformQuotaArgs']] = None,
+                 readiness_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
         """
-        The wait for the virtual cluster.
+        The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
 
-        :param pulumi.Input[_builtins.int] timeout_seconds: How long `pulumi up` waits for the virtual cluster to be ready.
+        :param pulumi.Input[_builtins.bool] allow_unsafe_overrides: Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
+        :param pulumi.Input['TenantPlatformChartArgs'] chart: Where the vCluster chart comes from: its templates run with the stack's credentials.
+        :param pulumi.Input['TenantPlatformControlPlaneDefaultsArgs'] control_plane_defaults: Resources of a tenant's control plane when its request sets none.
+        :param 'TenantPlatformExposureArgs' exposure: Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+        :param pulumi.Input[_builtins.int] helm_timeout_seconds: How long Helm may take to install or upgrade a release.
+        :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+        :param pulumi.Input[_builtins.str] namespace_prefix: Host namespaces are `<namespacePrefix><name>`.
+        :param _builtins.bool network_policy: Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+        :param pulumi.Input['TenantPlatformPodSecurityArgs'] pod_security: Pod Security Admission levels of tenant namespaces.
+        :param pulumi.Input['TenantPlatformQuotaArgs'] quota: Quota defaults and ceilings.
+        :param pulumi.Input[_builtins.int] readiness_timeout_seconds: How long `pulumi up` waits for a virtual cluster to be ready.
         """
-        if timeout_seconds is None:
-            timeout_seconds = 600
-        if timeout_seconds is not None:
-            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+        if allow_unsafe_overrides is None:
+            allow_unsafe_overrides = False
+        if allow_unsafe_overrides is not None:
+            pulumi.set(__self__, "allow_unsafe_overrides", allow_unsafe_overrides)
+        if chart is not None:
+            pulumi.set(__self__, "chart", chart)
+        if control_plane_defaults is not None:
+            pulumi.set(__self__, "control_plane_defaults", control_plane_defaults)
+        if exposure is not None:
+            pulumi.set(__self__, "exposure", exposure)
+        if helm_timeout_seconds is None:
+            helm_timeout_seconds = 900
+        if helm_timeout_seconds is not None:
+            pulumi.set(__self__, "helm_timeout_seconds", helm_timeout_seconds)
+        if host_kubeconfig is not None:
+            pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
+        if namespace_prefix is None:
+            namespace_prefix = 'kubespaces-tenant-'
+        if namespace_prefix is not None:
+            pulumi.set(__self__, "namespace_prefix", namespace_prefix)
+        if network_policy is None:
+            network_policy = True
+        if network_policy is not None:
+            pulumi.set(__self__, "network_policy", network_policy)
+        if pod_security is not None:
+            pulumi.set(__self__, "pod_security", pod_security)
+        if quota is not None:
+            pulumi.set(__self__, "quota", quota)
+        if readiness_timeout_seconds is None:
+            readiness_timeout_seconds = 600
+        if readiness_timeout_seconds is not None:
+            pulumi.set(__self__, "readiness_timeout_seconds", readiness_timeout_seconds)
 
     @_builtins.property
-    @pulumi.getter(name="timeoutSeconds")
-    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+    @pulumi.getter(name="allowUnsafeOverrides")
+    def allow_unsafe_overrides(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        How long `pulumi up` waits for the virtual cluster to be ready.
+        Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
         """
-        return pulumi.get(self, "timeout_seconds")
+        return pulumi.get(self, "allow_unsafe_overrides")
 
-    @timeout_seconds.setter
-    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "timeout_seconds", value)
+    @allow_unsafe_overrides.setter
+    def allow_unsafe_overrides(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_unsafe_overrides", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def chart(self) -> pulumi.Input[Optional['TenantPlatformChartArgs']]:
+        """
+        Where the vCluster chart comes from: its templates run with the stack's credentials.
+        """
+        return pulumi.get(self, "chart")
+
+    @chart.setter
+    def chart(self, value: pulumi.Input[Optional['TenantPlatformChartArgs']]):
+        pulumi.set(self, "chart", value)
+
+    @_builtins.property
+    @pulumi.getter(name="controlPlaneDefaults")
+    def control_plane_defaults(self) -> pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgs']]:
+        """
+        Resources of a tenant's control plane when its request sets none.
+        """
+        return pulumi.get(self, "control_plane_defaults")
+
+    @control_plane_defaults.setter
+    def control_plane_defaults(self, value: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgs']]):
+        pulumi.set(self, "control_plane_defaults", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def exposure(self) -> Optional['TenantPlatformExposureArgs']:
+        """
+        Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+        """
+        return pulumi.get(self, "exposure")
+
+    @exposure.setter
+    def exposure(self, value: Optional['TenantPlatformExposureArgs']):
+        pulumi.set(self, "exposure", value)
+
+    @_builtins.property
+    @pulumi.getter(name="helmTimeoutSeconds")
+    def helm_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long Helm may take to install or upgrade a release.
+        """
+        return pulumi.get(self, "helm_timeout_seconds")
+
+    @helm_timeout_seconds.setter
+    def helm_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "helm_timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hostKubeconfig")
+    def host_kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+        """
+        return pulumi.get(self, "host_kubeconfig")
+
+    @host_kubeconfig.setter
+    def host_kubeconfig(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host_kubeconfig", value)
+
+    @_builtins.property
+    @pulumi.getter(name="namespacePrefix")
+    def namespace_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Host namespaces are `<namespacePrefix><name>`.
+        """
+        return pulumi.get(self, "namespace_prefix")
+
+    @namespace_prefix.setter
+    def namespace_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace_prefix", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkPolicy")
+    def network_policy(self) -> Optional[_builtins.bool]:
+        """
+        Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+        """
+        return pulumi.get(self, "network_policy")
+
+    @network_policy.setter
+    def network_policy(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "network_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podSecurity")
+    def pod_security(self) -> pulumi.Input[Optional['TenantPlatformPodSecurityArgs']]:
+        """
+        Pod Security Admission levels of tenant namespaces.
+        """
+        return pulumi.get(self, "pod_security")
+
+    @pod_security.setter
+    def pod_security(self, value: pulumi.Input[Optional['TenantPlatformPodSecurityArgs']]):
+        pulumi.set(self, "pod_security", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def quota(self) -> pulumi.Input[Optional['TenantPlatformQuotaArgs']]:
+        """
+        Quota defaults and ceilings.
+        """
+        return pulumi.get(self, "quota")
+
+    @quota.setter
+    def quota(self, value: pulumi.Input[Optional['TenantPlatformQuotaArgs']]):
+        pulumi.set(self, "quota", value)
+
+    @_builtins.property
+    @pulumi.getter(name="readinessTimeoutSeconds")
+    def readiness_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long `pulumi up` waits for a virtual cluster to be ready.
+        """
+        return pulumi.get(self, "readiness_timeout_seconds")
+
+    @readiness_timeout_seconds.setter
+    def readiness_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "readiness_timeout_seconds", value)
 
 
-class TenantResourcesArgsDict(TypedDict):
+class TenantPlatformChartArgsDict(TypedDict):
     """
-    What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+    Where the vCluster chart comes from: its templates run with the stack's credentials.
     """
-    config_maps: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    local_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Maximum number of ConfigMaps in the tenant namespace.
+    Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Chart name in the repository.
+    """
+    repository: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Helm repository (the pinned chart mirror).
+    """
+    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Pinned chart version.
+    """
+
+@pulumi.input_type
+class TenantPlatformChartArgs:
+    def __init__(__self__, *,
+                 local_path: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository: pulumi.Input[Optional[_builtins.str]] = None,
+                 version: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where the vCluster chart comes from: its templates run with the stack's credentials.
+
+        :param pulumi.Input[_builtins.str] local_path: Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+        :param pulumi.Input[_builtins.str] name: Chart name in the repository.
+        :param pulumi.Input[_builtins.str] repository: Helm repository (the pinned chart mirror).
+        :param pulumi.Input[_builtins.str] version: Pinned chart version.
+        """
+        if local_path is not None:
+            pulumi.set(__self__, "local_path", local_path)
+        if name is None:
+            name = 'vcluster'
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if repository is None:
+            repository = 'https://charts.loft.sh'
+        if repository is not None:
+            pulumi.set(__self__, "repository", repository)
+        if version is None:
+            version = '0.36.1'
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter(name="localPath")
+    def local_path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
+        """
+        return pulumi.get(self, "local_path")
+
+    @local_path.setter
+    def local_path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "local_path", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Chart name in the repository.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Helm repository (the pinned chart mirror).
+        """
+        return pulumi.get(self, "repository")
+
+    @repository.setter
+    def repository(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repository", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Pinned chart version.
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version", value)
+
+
+class TenantPlatformControlPlaneDefaultsArgsDict(TypedDict):
+    """
+    Resources of a tenant's control plane when its request sets none.
+    """
+    limits: NotRequired[pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsLimitsArgsDict']]]
+    """
+    Limits of the control-plane container.
+    """
+    requests: NotRequired[pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsRequestsArgsDict']]]
+    """
+    Requests of the control-plane container.
+    """
+
+@pulumi.input_type
+class TenantPlatformControlPlaneDefaultsArgs:
+    def __init__(__self__, *,
+                 limits: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsLimitsArgs']] = None,
+                 requests: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsRequestsArgs']] = None):
+        """
+        Resources of a tenant's control plane when its request sets none.
+
+        :param pulumi.Input['TenantPlatformControlPlaneDefaultsLimitsArgs'] limits: Limits of the control-plane container.
+        :param pulumi.Input['TenantPlatformControlPlaneDefaultsRequestsArgs'] requests: Requests of the control-plane container.
+        """
+        if limits is not None:
+            pulumi.set(__self__, "limits", limits)
+        if requests is not None:
+            pulumi.set(__self__, "requests", requests)
+
+    @_builtins.property
+    @pulumi.getter
+    def limits(self) -> pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsLimitsArgs']]:
+        """
+        Limits of the control-plane container.
+        """
+        return pulumi.get(self, "limits")
+
+    @limits.setter
+    def limits(self, value: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsLimitsArgs']]):
+        pulumi.set(self, "limits", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def requests(self) -> pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsRequestsArgs']]:
+        """
+        Requests of the control-plane container.
+        """
+        return pulumi.get(self, "requests")
+
+    @requests.setter
+    def requests(self, value: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsRequestsArgs']]):
+        pulumi.set(self, "requests", value)
+
+
+class TenantPlatformControlPlaneDefaultsLimitsArgsDict(TypedDict):
+    """
+    Limits of the control-plane container.
     """
     cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
+    CPU.
     """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
-    """
-    persistent_volume_claims: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Maximum number of PersistentVolumeClaims in the tenant namespace.
-    """
-    pods: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Maximum number of Pods in the tenant namespace.
-    """
-    secrets: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Maximum number of Secrets in the tenant namespace.
-    """
-    services: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Maximum number of Services in the tenant namespace.
-    """
-    services_load_balancers: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Maximum number of Services of type LoadBalancer in the tenant namespace.
-    """
-    services_node_ports: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    Maximum number of Services of type NodePort in the tenant namespace.
-    """
-    storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+    Memory.
     """
 
 @pulumi.input_type
-class TenantResourcesArgs:
+class TenantPlatformControlPlaneDefaultsLimitsArgs:
+    def __init__(__self__, *,
+                 cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 memory: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Limits of the control-plane container.
+
+        :param pulumi.Input[_builtins.str] cpu: CPU.
+        :param pulumi.Input[_builtins.str] memory: Memory.
+        """
+        if cpu is None:
+            cpu = '1'
+        if cpu is not None:
+            pulumi.set(__self__, "cpu", cpu)
+        if memory is None:
+            memory = '2Gi'
+        if memory is not None:
+            pulumi.set(__self__, "memory", memory)
+
+    @_builtins.property
+    @pulumi.getter
+    def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CPU.
+        """
+        return pulumi.get(self, "cpu")
+
+    @cpu.setter
+    def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Memory.
+        """
+        return pulumi.get(self, "memory")
+
+    @memory.setter
+    def memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "memory", value)
+
+
+class TenantPlatformControlPlaneDefaultsRequestsArgsDict(TypedDict):
+    """
+    Requests of the control-plane container.
+    """
+    cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CPU.
+    """
+    memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Memory.
+    """
+
+@pulumi.input_type
+class TenantPlatformControlPlaneDefaultsRequestsArgs:
+    def __init__(__self__, *,
+                 cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 memory: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Requests of the control-plane container.
+
+        :param pulumi.Input[_builtins.str] cpu: CPU.
+        :param pulumi.Input[_builtins.str] memory: Memory.
+        """
+        if cpu is None:
+            cpu = '200m'
+        if cpu is not None:
+            pulumi.set(__self__, "cpu", cpu)
+        if memory is None:
+            memory = '256Mi'
+        if memory is not None:
+            pulumi.set(__self__, "memory", memory)
+
+    @_builtins.property
+    @pulumi.getter
+    def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CPU.
+        """
+        return pulumi.get(self, "cpu")
+
+    @cpu.setter
+    def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Memory.
+        """
+        return pulumi.get(self, "memory")
+
+    @memory.setter
+    def memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "memory", value)
+
+
+class TenantPlatformExposureArgsDict(TypedDict):
+    """
+    Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+    """
+    base_domain: pulumi.Input[_builtins.str]
+    """
+    Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+    """
+    issuer_ref: pulumi.Input['TenantPlatformExposureIssuerRefArgsDict']
+    """
+    The cert-manager issuer that signs the apps certificate.
+    """
+    gateway: NotRequired[pulumi.Input[Optional['TenantPlatformExposureGatewayArgsDict']]]
+    """
+    The shared Gateway that carries tenant traffic.
+    """
+    tls_route_version: NotRequired['TenantPlatformExposureTlsRouteVersion']
+    """
+    API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+    """
+    verify_crds: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+    """
+
+@pulumi.input_type
+class TenantPlatformExposureArgs:
+    def __init__(__self__, *,
+                 base_domain: pulumi.Input[_builtins.str],
+                 issuer_ref: pulumi.Input['TenantPlatformExposureIssuerRefArgs'],
+                 gateway: pulumi.Input[Optional['TenantPlatformExposureGatewayArgs']] = None,
+                 tls_route_version: Optional['TenantPlatformExposureTlsRouteVersion'] = None,
+                 verify_crds: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
+
+        :param pulumi.Input[_builtins.str] base_domain: Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+        :param pulumi.Input['TenantPlatformExposureIssuerRefArgs'] issuer_ref: The cert-manager issuer that signs the apps certificate.
+        :param pulumi.Input['TenantPlatformExposureGatewayArgs'] gateway: The shared Gateway that carries tenant traffic.
+        :param 'TenantPlatformExposureTlsRouteVersion' tls_route_version: API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+        :param pulumi.Input[_builtins.bool] verify_crds: Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+        """
+        pulumi.set(__self__, "base_domain", base_domain)
+        pulumi.set(__self__, "issuer_ref", issuer_ref)
+        if gateway is not None:
+            pulumi.set(__self__, "gateway", gateway)
+        if tls_route_version is None:
+            tls_route_version = 'v1'
+        if tls_route_version is not None:
+            pulumi.set(__self__, "tls_route_version", tls_route_version)
+        if verify_crds is None:
+            verify_crds = True
+        if verify_crds is not None:
+            pulumi.set(__self__, "verify_crds", verify_crds)
+
+    @_builtins.property
+    @pulumi.getter(name="baseDomain")
+    def base_domain(self) -> pulumi.Input[_builtins.str]:
+        """
+        Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.
+        """
+        return pulumi.get(self, "base_domain")
+
+    @base_domain.setter
+    def base_domain(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "base_domain", value)
+
+    @_builtins.property
+    @pulumi.getter(name="issuerRef")
+    def issuer_ref(self) -> pulumi.Input['TenantPlatformExposureIssuerRefArgs']:
+        """
+        The cert-manager issuer that signs the apps certificate.
+        """
+        return pulumi.get(self, "issuer_ref")
+
+    @issuer_ref.setter
+    def issuer_ref(self, value: pulumi.Input['TenantPlatformExposureIssuerRefArgs']):
+        pulumi.set(self, "issuer_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def gateway(self) -> pulumi.Input[Optional['TenantPlatformExposureGatewayArgs']]:
+        """
+        The shared Gateway that carries tenant traffic.
+        """
+        return pulumi.get(self, "gateway")
+
+    @gateway.setter
+    def gateway(self, value: pulumi.Input[Optional['TenantPlatformExposureGatewayArgs']]):
+        pulumi.set(self, "gateway", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tlsRouteVersion")
+    def tls_route_version(self) -> Optional['TenantPlatformExposureTlsRouteVersion']:
+        """
+        API version of the TLSRoute: `v1` for Gateway API 1.5 and later, `v1alpha2` for 1.4 and earlier.
+        """
+        return pulumi.get(self, "tls_route_version")
+
+    @tls_route_version.setter
+    def tls_route_version(self, value: Optional['TenantPlatformExposureTlsRouteVersion']):
+        pulumi.set(self, "tls_route_version", value)
+
+    @_builtins.property
+    @pulumi.getter(name="verifyCrds")
+    def verify_crds(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.
+        """
+        return pulumi.get(self, "verify_crds")
+
+    @verify_crds.setter
+    def verify_crds(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "verify_crds", value)
+
+
+class TenantPlatformExposureGatewayArgsDict(TypedDict):
+    """
+    The shared Gateway that carries tenant traffic.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name of the shared Gateway.
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+    """
+    section_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+    """
+
+@pulumi.input_type
+class TenantPlatformExposureGatewayArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 section_name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The shared Gateway that carries tenant traffic.
+
+        :param pulumi.Input[_builtins.str] name: Name of the shared Gateway.
+        :param pulumi.Input[_builtins.str] namespace: Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+        :param pulumi.Input[_builtins.str] section_name: Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+        """
+        if name is None:
+            name = 'shared'
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if namespace is None:
+            namespace = 'kubespaces-gateway'
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if section_name is None:
+            section_name = 'tls-passthrough'
+        if section_name is not None:
+            pulumi.set(__self__, "section_name", section_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name of the shared Gateway.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sectionName")
+    def section_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.
+        """
+        return pulumi.get(self, "section_name")
+
+    @section_name.setter
+    def section_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "section_name", value)
+
+
+class TenantPlatformExposureIssuerRefArgsDict(TypedDict):
+    """
+    The cert-manager issuer that signs the apps certificate.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name of the cert-manager issuer.
+    """
+    group: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    API group of the issuer.
+    """
+    kind: NotRequired[pulumi.Input[Optional['TenantPlatformExposureIssuerRefKind']]]
+    """
+    Kind of the issuer; an `Issuer` must live in the gateway namespace.
+    """
+
+@pulumi.input_type
+class TenantPlatformExposureIssuerRefArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 group: pulumi.Input[Optional[_builtins.str]] = None,
+                 kind: pulumi.Input[Optional['TenantPlatformExposureIssuerRefKind']] = None):
+        """
+        The cert-manager issuer that signs the apps certificate.
+
+        :param pulumi.Input[_builtins.str] name: Name of the cert-manager issuer.
+        :param pulumi.Input[_builtins.str] group: API group of the issuer.
+        :param pulumi.Input['TenantPlatformExposureIssuerRefKind'] kind: Kind of the issuer; an `Issuer` must live in the gateway namespace.
+        """
+        pulumi.set(__self__, "name", name)
+        if group is None:
+            group = 'cert-manager.io'
+        if group is not None:
+            pulumi.set(__self__, "group", group)
+        if kind is None:
+            kind = 'ClusterIssuer'
+        if kind is not None:
+            pulumi.set(__self__, "kind", kind)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name of the cert-manager issuer.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def group(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        API group of the issuer.
+        """
+        return pulumi.get(self, "group")
+
+    @group.setter
+    def group(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "group", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> pulumi.Input[Optional['TenantPlatformExposureIssuerRefKind']]:
+        """
+        Kind of the issuer; an `Issuer` must live in the gateway namespace.
+        """
+        return pulumi.get(self, "kind")
+
+    @kind.setter
+    def kind(self, value: pulumi.Input[Optional['TenantPlatformExposureIssuerRefKind']]):
+        pulumi.set(self, "kind", value)
+
+
+class TenantPlatformPodSecurityArgsDict(TypedDict):
+    """
+    Pod Security Admission levels of tenant namespaces.
+    """
+    allowed: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantPlatformPodSecurityAllowed']]]]]
+    """
+    Levels a tenant may ask for.
+    """
+    default: NotRequired[pulumi.Input[Optional['TenantPlatformPodSecurityDefault']]]
+    """
+    Level of a tenant that asks for none.
+    """
+
+@pulumi.input_type
+class TenantPlatformPodSecurityArgs:
+    def __init__(__self__, *,
+                 allowed: pulumi.Input[Optional[Sequence[pulumi.Input['TenantPlatformPodSecurityAllowed']]]] = None,
+                 default: pulumi.Input[Optional['TenantPlatformPodSecurityDefault']] = None):
+        """
+        Pod Security Admission levels of tenant namespaces.
+
+        :param pulumi.Input[Sequence[pulumi.Input['TenantPlatformPodSecurityAllowed']]] allowed: Levels a tenant may ask for.
+        :param pulumi.Input['TenantPlatformPodSecurityDefault'] default: Level of a tenant that asks for none.
+        """
+        if allowed is not None:
+            pulumi.set(__self__, "allowed", allowed)
+        if default is None:
+            default = 'baseline'
+        if default is not None:
+            pulumi.set(__self__, "default", default)
+
+    @_builtins.property
+    @pulumi.getter
+    def allowed(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantPlatformPodSecurityAllowed']]]]:
+        """
+        Levels a tenant may ask for.
+        """
+        return pulumi.get(self, "allowed")
+
+    @allowed.setter
+    def allowed(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TenantPlatformPodSecurityAllowed']]]]):
+        pulumi.set(self, "allowed", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> pulumi.Input[Optional['TenantPlatformPodSecurityDefault']]:
+        """
+        Level of a tenant that asks for none.
+        """
+        return pulumi.get(self, "default")
+
+    @default.setter
+    def default(self, value: pulumi.Input[Optional['TenantPlatformPodSecurityDefault']]):
+        pulumi.set(self, "default", value)
+
+
+class TenantPlatformQuotaArgsDict(TypedDict):
+    """
+    Quota defaults and ceilings.
+    """
+    ceilings: NotRequired[pulumi.Input[Optional['TenantPlatformQuotaCeilingsArgsDict']]]
+    """
+    The most a tenant may ask for; unset means no ceiling.
+    """
+    default: NotRequired[pulumi.Input[Optional['TenantPlatformQuotaDefaultArgsDict']]]
+    """
+    What a tenant gets when its request leaves a field out.
+    """
+
+@pulumi.input_type
+class TenantPlatformQuotaArgs:
+    def __init__(__self__, *,
+                 ceilings: pulumi.Input[Optional['TenantPlatformQuotaCeilingsArgs']] = None,
+                 default: pulumi.Input[Optional['TenantPlatformQuotaDefaultArgs']] = None):
+        """
+        Quota defaults and ceilings.
+
+        :param pulumi.Input['TenantPlatformQuotaCeilingsArgs'] ceilings: The most a tenant may ask for; unset means no ceiling.
+        :param pulumi.Input['TenantPlatformQuotaDefaultArgs'] default: What a tenant gets when its request leaves a field out.
+        """
+        if ceilings is not None:
+            pulumi.set(__self__, "ceilings", ceilings)
+        if default is not None:
+            pulumi.set(__self__, "default", default)
+
+    @_builtins.property
+    @pulumi.getter
+    def ceilings(self) -> pulumi.Input[Optional['TenantPlatformQuotaCeilingsArgs']]:
+        """
+        The most a tenant may ask for; unset means no ceiling.
+        """
+        return pulumi.get(self, "ceilings")
+
+    @ceilings.setter
+    def ceilings(self, value: pulumi.Input[Optional['TenantPlatformQuotaCeilingsArgs']]):
+        pulumi.set(self, "ceilings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def default(self) -> pulumi.Input[Optional['TenantPlatformQuotaDefaultArgs']]:
+        """
+        What a tenant gets when its request leaves a field out.
+        """
+        return pulumi.get(self, "default")
+
+    @default.setter
+    def default(self, value: pulumi.Input[Optional['TenantPlatformQuotaDefaultArgs']]):
+        pulumi.set(self, "default", value)
+
+
+class TenantPlatformQuotaCeilingsArgsDict(TypedDict):
+    """
+    The most a tenant may ask for; unset means no ceiling.
+    """
+    config_maps: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Most CPU a tenant may ask for.
+    """
+    memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Most memory a tenant may ask for.
+    """
+    persistent_volume_claims: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    pods: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    secrets: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    services: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    services_load_balancers: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    services_node_ports: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
+    """
+    storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Most storage a tenant may ask for.
+    """
+
+@pulumi.input_type
+class TenantPlatformQuotaCeilingsArgs:
     def __init__(__self__, *,
                  config_maps: pulumi.Input[Optional[_builtins.int]] = None,
                  cpu: pulumi.Input[Optional[_builtins.str]] = None,
@@ -696,18 +1274,232 @@ class TenantResourcesArgs:
                  services_node_ports: pulumi.Input[Optional[_builtins.int]] = None,
                  storage: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+        The most a tenant may ask for; unset means no ceiling.
 
-        :param pulumi.Input[_builtins.int] config_maps: Maximum number of ConfigMaps in the tenant namespace.
-        :param pulumi.Input[_builtins.str] cpu: CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
-        :param pulumi.Input[_builtins.str] memory: Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
-        :param pulumi.Input[_builtins.int] persistent_volume_claims: Maximum number of PersistentVolumeClaims in the tenant namespace.
-        :param pulumi.Input[_builtins.int] pods: Maximum number of Pods in the tenant namespace.
-        :param pulumi.Input[_builtins.int] secrets: Maximum number of Secrets in the tenant namespace.
-        :param pulumi.Input[_builtins.int] services: Maximum number of Services in the tenant namespace.
-        :param pulumi.Input[_builtins.int] services_load_balancers: Maximum number of Services of type LoadBalancer in the tenant namespace.
-        :param pulumi.Input[_builtins.int] services_node_ports: Maximum number of Services of type NodePort in the tenant namespace.
-        :param pulumi.Input[_builtins.str] storage: Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+        :param pulumi.Input[_builtins.int] config_maps: Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.str] cpu: Most CPU a tenant may ask for.
+        :param pulumi.Input[_builtins.str] memory: Most memory a tenant may ask for.
+        :param pulumi.Input[_builtins.int] persistent_volume_claims: Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.int] pods: Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.int] secrets: Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.int] services: Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.int] services_load_balancers: Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.int] services_node_ports: Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
+        :param pulumi.Input[_builtins.str] storage: Most storage a tenant may ask for.
+        """
+        if config_maps is not None:
+            pulumi.set(__self__, "config_maps", config_maps)
+        if cpu is not None:
+            pulumi.set(__self__, "cpu", cpu)
+        if memory is not None:
+            pulumi.set(__self__, "memory", memory)
+        if persistent_volume_claims is not None:
+            pulumi.set(__self__, "persistent_volume_claims", persistent_volume_claims)
+        if pods is not None:
+            pulumi.set(__self__, "pods", pods)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+        if services is not None:
+            pulumi.set(__self__, "services", services)
+        if services_load_balancers is not None:
+            pulumi.set(__self__, "services_load_balancers", services_load_balancers)
+        if services_node_ports is not None:
+            pulumi.set(__self__, "services_node_ports", services_node_ports)
+        if storage is not None:
+            pulumi.set(__self__, "storage", storage)
+
+    @_builtins.property
+    @pulumi.getter(name="configMaps")
+    def config_maps(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "config_maps")
+
+    @config_maps.setter
+    def config_maps(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "config_maps", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Most CPU a tenant may ask for.
+        """
+        return pulumi.get(self, "cpu")
+
+    @cpu.setter
+    def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Most memory a tenant may ask for.
+        """
+        return pulumi.get(self, "memory")
+
+    @memory.setter
+    def memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "memory", value)
+
+    @_builtins.property
+    @pulumi.getter(name="persistentVolumeClaims")
+    def persistent_volume_claims(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "persistent_volume_claims")
+
+    @persistent_volume_claims.setter
+    def persistent_volume_claims(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "persistent_volume_claims", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def pods(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "pods")
+
+    @pods.setter
+    def pods(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "pods", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most Secrets a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "secrets")
+
+    @secrets.setter
+    def secrets(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "secrets", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def services(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most Services a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "services")
+
+    @services.setter
+    def services(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "services", value)
+
+    @_builtins.property
+    @pulumi.getter(name="servicesLoadBalancers")
+    def services_load_balancers(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "services_load_balancers")
+
+    @services_load_balancers.setter
+    def services_load_balancers(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "services_load_balancers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="servicesNodePorts")
+    def services_node_ports(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request sets no count.
+        """
+        return pulumi.get(self, "services_node_ports")
+
+    @services_node_ports.setter
+    def services_node_ports(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "services_node_ports", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Most storage a tenant may ask for.
+        """
+        return pulumi.get(self, "storage")
+
+    @storage.setter
+    def storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "storage", value)
+
+
+class TenantPlatformQuotaDefaultArgsDict(TypedDict):
+    """
+    What a tenant gets when its request leaves a field out.
+    """
+    config_maps: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    ConfigMaps of a tenant that sets no count.
+    """
+    cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CPU of a tenant that asks for none.
+    """
+    memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Memory of a tenant that asks for none.
+    """
+    persistent_volume_claims: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    PersistentVolumeClaims of a tenant that sets no count.
+    """
+    pods: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Pods of a tenant that sets no count.
+    """
+    secrets: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Secrets of a tenant that sets no count.
+    """
+    services: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Services of a tenant that sets no count.
+    """
+    services_load_balancers: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Services of type LoadBalancer of a tenant that sets no count.
+    """
+    services_node_ports: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Services of type NodePort of a tenant that sets no count.
+    """
+    storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Storage of a tenant that asks for none.
+    """
+
+@pulumi.input_type
+class TenantPlatformQuotaDefaultArgs:
+    def __init__(__self__, *,
+                 config_maps: pulumi.Input[Optional[_builtins.int]] = None,
+                 cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 memory: pulumi.Input[Optional[_builtins.str]] = None,
+                 persistent_volume_claims: pulumi.Input[Optional[_builtins.int]] = None,
+                 pods: pulumi.Input[Optional[_builtins.int]] = None,
+                 secrets: pulumi.Input[Optional[_builtins.int]] = None,
+                 services: pulumi.Input[Optional[_builtins.int]] = None,
+                 services_load_balancers: pulumi.Input[Optional[_builtins.int]] = None,
+                 services_node_ports: pulumi.Input[Optional[_builtins.int]] = None,
+                 storage: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        What a tenant gets when its request leaves a field out.
+
+        :param pulumi.Input[_builtins.int] config_maps: ConfigMaps of a tenant that sets no count.
+        :param pulumi.Input[_builtins.str] cpu: CPU of a tenant that asks for none.
+        :param pulumi.Input[_builtins.str] memory: Memory of a tenant that asks for none.
+        :param pulumi.Input[_builtins.int] persistent_volume_claims: PersistentVolumeClaims of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] pods: Pods of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] secrets: Secrets of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] services: Services of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] services_load_balancers: Services of type LoadBalancer of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] services_node_ports: Services of type NodePort of a tenant that sets no count.
+        :param pulumi.Input[_builtins.str] storage: Storage of a tenant that asks for none.
         """
         if config_maps is not None:
             pulumi.set(__self__, "config_maps", config_maps)
@@ -740,6 +1532,220 @@ class TenantResourcesArgs:
     @pulumi.getter(name="configMaps")
     def config_maps(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
+        ConfigMaps of a tenant that sets no count.
+        """
+        return pulumi.get(self, "config_maps")
+
+    @config_maps.setter
+    def config_maps(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "config_maps", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CPU of a tenant that asks for none.
+        """
+        return pulumi.get(self, "cpu")
+
+    @cpu.setter
+    def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Memory of a tenant that asks for none.
+        """
+        return pulumi.get(self, "memory")
+
+    @memory.setter
+    def memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "memory", value)
+
+    @_builtins.property
+    @pulumi.getter(name="persistentVolumeClaims")
+    def persistent_volume_claims(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        PersistentVolumeClaims of a tenant that sets no count.
+        """
+        return pulumi.get(self, "persistent_volume_claims")
+
+    @persistent_volume_claims.setter
+    def persistent_volume_claims(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "persistent_volume_claims", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def pods(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Pods of a tenant that sets no count.
+        """
+        return pulumi.get(self, "pods")
+
+    @pods.setter
+    def pods(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "pods", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Secrets of a tenant that sets no count.
+        """
+        return pulumi.get(self, "secrets")
+
+    @secrets.setter
+    def secrets(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "secrets", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def services(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Services of a tenant that sets no count.
+        """
+        return pulumi.get(self, "services")
+
+    @services.setter
+    def services(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "services", value)
+
+    @_builtins.property
+    @pulumi.getter(name="servicesLoadBalancers")
+    def services_load_balancers(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Services of type LoadBalancer of a tenant that sets no count.
+        """
+        return pulumi.get(self, "services_load_balancers")
+
+    @services_load_balancers.setter
+    def services_load_balancers(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "services_load_balancers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="servicesNodePorts")
+    def services_node_ports(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Services of type NodePort of a tenant that sets no count.
+        """
+        return pulumi.get(self, "services_node_ports")
+
+    @services_node_ports.setter
+    def services_node_ports(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "services_node_ports", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Storage of a tenant that asks for none.
+        """
+        return pulumi.get(self, "storage")
+
+    @storage.setter
+    def storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "storage", value)
+
+
+class TenantResourcesArgsDict(TypedDict):
+    """
+    What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+    """
+    config_maps: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of ConfigMaps in the tenant namespace.
+    """
+    cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
+    """
+    memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
+    """
+    persistent_volume_claims: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of PersistentVolumeClaims in the tenant namespace.
+    """
+    pods: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of Pods in the tenant namespace.
+    """
+    secrets: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of Secrets in the tenant namespace.
+    """
+    services: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of Services in the tenant namespace.
+    """
+    services_load_balancers: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of Services of type LoadBalancer in the tenant namespace.
+    """
+    services_node_ports: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Maximum number of Services of type NodePort in the tenant namespace.
+    """
+    storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
+    """
+
+@pulumi.input_type
+class TenantResourcesArgs:
+    def __init__(__self__, *,
+                 config_maps: pulumi.Input[Optional[_builtins.int]] = None,
+                 cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 memory: pulumi.Input[Optional[_builtins.str]] = None,
+                 persistent_volume_claims: pulumi.Input[Optional[_builtins.int]] = None,
+                 pods: pulumi.Input[Optional[_builtins.int]] = None,
+                 secrets: pulumi.Input[Optional[_builtins.int]] = None,
+                 services: pulumi.Input[Optional[_builtins.int]] = None,
+                 services_load_balancers: pulumi.Input[Optional[_builtins.int]] = None,
+                 services_node_ports: pulumi.Input[Optional[_builtins.int]] = None,
+                 storage: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+
+        :param pulumi.Input[_builtins.int] config_maps: Maximum number of ConfigMaps in the tenant namespace.
+        :param pulumi.Input[_builtins.str] cpu: CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
+        :param pulumi.Input[_builtins.str] memory: Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
+        :param pulumi.Input[_builtins.int] persistent_volume_claims: Maximum number of PersistentVolumeClaims in the tenant namespace.
+        :param pulumi.Input[_builtins.int] pods: Maximum number of Pods in the tenant namespace.
+        :param pulumi.Input[_builtins.int] secrets: Maximum number of Secrets in the tenant namespace.
+        :param pulumi.Input[_builtins.int] services: Maximum number of Services in the tenant namespace.
+        :param pulumi.Input[_builtins.int] services_load_balancers: Maximum number of Services of type LoadBalancer in the tenant namespace.
+        :param pulumi.Input[_builtins.int] services_node_ports: Maximum number of Services of type NodePort in the tenant namespace.
+        :param pulumi.Input[_builtins.str] storage: Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
+        """
+        if config_maps is not None:
+            pulumi.set(__self__, "config_maps", config_maps)
+        if cpu is not None:
+            pulumi.set(__self__, "cpu", cpu)
+        if memory is not None:
+            pulumi.set(__self__, "memory", memory)
+        if persistent_volume_claims is not None:
+            pulumi.set(__self__, "persistent_volume_claims", persistent_volume_claims)
+        if pods is not None:
+            pulumi.set(__self__, "pods", pods)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+        if services is not None:
+            pulumi.set(__self__, "services", services)
+        if services_load_balancers is not None:
+            pulumi.set(__self__, "services_load_balancers", services_load_balancers)
+        if services_node_ports is not None:
+            pulumi.set(__self__, "services_node_ports", services_node_ports)
+        if storage is not None:
+            pulumi.set(__self__, "storage", storage)
+
+    @_builtins.property
+    @pulumi.getter(name="configMaps")
+    def config_maps(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
         Maximum number of ConfigMaps in the tenant namespace.
         """
         return pulumi.get(self, "config_maps")
@@ -752,7 +1758,7 @@ class TenantResourcesArgs:
     @pulumi.getter
     def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota.
+        CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
         """
         return pulumi.get(self, "cpu")
 
@@ -764,7 +1770,7 @@ class TenantResourcesArgs:
     @pulumi.getter
     def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota.
+        Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
         """
         return pulumi.get(self, "memory")
 
@@ -848,7 +1854,7 @@ class TenantResourcesArgs:
     @pulumi.getter
     def storage(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota.
+        Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
         """
         return pulumi.get(self, "storage")
 
@@ -859,100 +1865,48 @@ class TenantResourcesArgs:
 
 class TenantVclusterArgsDict(TypedDict):
     """
-    The vCluster Helm release: the tenant's own control plane.
-    """
-    allow_unsafe_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
-    """
-    Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-    """
-    chart: NotRequired[pulumi.Input[Optional['TenantVclusterChartArgsDict']]]
-    """
-    Where the vCluster chart comes from.
+    The tenant's own control plane.
     """
     control_plane_resources: NotRequired[pulumi.Input[Optional['TenantVclusterControlPlaneResourcesArgsDict']]]
     """
-    Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+    Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
     """
     kubernetes_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the chart).
     """
-    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
-    """
-    How long Helm may take to install or upgrade the release.
-    """
     values_overrides: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+    Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
     """
 
 @pulumi.input_type
 class TenantVclusterArgs:
     def __init__(__self__, *,
-                 allow_unsafe_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
-                 chart: pulumi.Input[Optional['TenantVclusterChartArgs']] = None,
                  control_plane_resources: pulumi.Input[Optional['TenantVclusterControlPlaneResourcesArgs']] = None,
                  kubernetes_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  values_overrides: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
-        The vCluster Helm release: the tenant's own control plane.
+        The tenant's own control plane.
 
-        :param pulumi.Input[_builtins.bool] allow_unsafe_overrides: Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-        :param pulumi.Input['TenantVclusterChartArgs'] chart: Where the vCluster chart comes from.
-        :param pulumi.Input['TenantVclusterControlPlaneResourcesArgs'] control_plane_resources: Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+        :param pulumi.Input['TenantVclusterControlPlaneResourcesArgs'] control_plane_resources: Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
         :param pulumi.Input[_builtins.str] kubernetes_version: Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the chart).
-        :param pulumi.Input[_builtins.int] timeout_seconds: How long Helm may take to install or upgrade the release.
-        :param pulumi.Input[Mapping[str, Any]] values_overrides: Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+        :param pulumi.Input[Mapping[str, Any]] values_overrides: Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
         """
-        if allow_unsafe_overrides is None:
-            allow_unsafe_overrides = False
-        if allow_unsafe_overrides is not None:
-            pulumi.set(__self__, "allow_unsafe_overrides", allow_unsafe_overrides)
-        if chart is not None:
-            pulumi.set(__self__, "chart", chart)
         if control_plane_resources is not None:
             pulumi.set(__self__, "control_plane_resources", control_plane_resources)
         if kubernetes_version is None:
             kubernetes_version = 'v1.36.0'
         if kubernetes_version is not None:
             pulumi.set(__self__, "kubernetes_version", kubernetes_version)
-        if timeout_seconds is None:
-            timeout_seconds = 900
-        if timeout_seconds is not None:
-            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
         if values_overrides is not None:
             pulumi.set(__self__, "values_overrides", values_overrides)
-
-    @_builtins.property
-    @pulumi.getter(name="allowUnsafeOverrides")
-    def allow_unsafe_overrides(self) -> pulumi.Input[Optional[_builtins.bool]]:
-        """
-        Let `valuesOverrides` touch paths outside the self-service allowlist. For platform admins only.
-        """
-        return pulumi.get(self, "allow_unsafe_overrides")
-
-    @allow_unsafe_overrides.setter
-    def allow_unsafe_overrides(self, value: pulumi.Input[Optional[_builtins.bool]]):
-        pulumi.set(self, "allow_unsafe_overrides", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def chart(self) -> pulumi.Input[Optional['TenantVclusterChartArgs']]:
-        """
-        Where the vCluster chart comes from.
-        """
-        return pulumi.get(self, "chart")
-
-    @chart.setter
-    def chart(self, value: pulumi.Input[Optional['TenantVclusterChartArgs']]):
-        pulumi.set(self, "chart", value)
 
     @_builtins.property
     @pulumi.getter(name="controlPlaneResources")
     def control_plane_resources(self) -> pulumi.Input[Optional['TenantVclusterControlPlaneResourcesArgs']]:
         """
-        Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+        Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
         """
         return pulumi.get(self, "control_plane_resources")
 
@@ -973,22 +1927,10 @@ class TenantVclusterArgs:
         pulumi.set(self, "kubernetes_version", value)
 
     @_builtins.property
-    @pulumi.getter(name="timeoutSeconds")
-    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        How long Helm may take to install or upgrade the release.
-        """
-        return pulumi.get(self, "timeout_seconds")
-
-    @timeout_seconds.setter
-    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "timeout_seconds", value)
-
-    @_builtins.property
     @pulumi.getter(name="valuesOverrides")
     def values_overrides(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only allowlisted paths unless `allowUnsafeOverrides`.
+        Chart values merged over the component's values with Helm semantics: maps merge, lists replace, overrides win, `null` removes a key. Only the self-service allowlist, unless the platform sets `allowUnsafeOverrides`.
         """
         return pulumi.get(self, "values_overrides")
 
@@ -997,109 +1939,9 @@ class TenantVclusterArgs:
         pulumi.set(self, "values_overrides", value)
 
 
-class TenantVclusterChartArgsDict(TypedDict):
-    """
-    Where the vCluster chart comes from.
-    """
-    local_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-    """
-    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Chart name in the repository.
-    """
-    repository: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Helm repository (the pinned chart mirror).
-    """
-    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
-    """
-    Pinned chart version.
-    """
-
-@pulumi.input_type
-class TenantVclusterChartArgs:
-    def __init__(__self__, *,
-                 local_path: pulumi.Input[Optional[_builtins.str]] = None,
-                 name: pulumi.Input[Optional[_builtins.str]] = None,
-                 repository: pulumi.Input[Optional[_builtins.str]] = None,
-                 version: pulumi.Input[Optional[_builtins.str]] = None):
-        """
-        Where the vCluster chart comes from.
-
-        :param pulumi.Input[_builtins.str] local_path: Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-        :param pulumi.Input[_builtins.str] name: Chart name in the repository.
-        :param pulumi.Input[_builtins.str] repository: Helm repository (the pinned chart mirror).
-        :param pulumi.Input[_builtins.str] version: Pinned chart version.
-        """
-        if local_path is not None:
-            pulumi.set(__self__, "local_path", local_path)
-        if name is None:
-            name = 'vcluster'
-        if name is not None:
-            pulumi.set(__self__, "name", name)
-        if repository is None:
-            repository = 'https://charts.loft.sh'
-        if repository is not None:
-            pulumi.set(__self__, "repository", repository)
-        if version is None:
-            version = '0.36.1'
-        if version is not None:
-            pulumi.set(__self__, "version", version)
-
-    @_builtins.property
-    @pulumi.getter(name="localPath")
-    def local_path(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Path to a chart on disk; when set, `repository`, `name` and `version` are not used.
-        """
-        return pulumi.get(self, "local_path")
-
-    @local_path.setter
-    def local_path(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "local_path", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Chart name in the repository.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def repository(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Helm repository (the pinned chart mirror).
-        """
-        return pulumi.get(self, "repository")
-
-    @repository.setter
-    def repository(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "repository", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Pinned chart version.
-        """
-        return pulumi.get(self, "version")
-
-    @version.setter
-    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "version", value)
-
-
 class TenantVclusterControlPlaneResourcesArgsDict(TypedDict):
     """
-    Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+    Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
     """
     limits: NotRequired[pulumi.Input[Optional['TenantVclusterControlPlaneResourcesLimitsArgsDict']]]
     """
@@ -1116,7 +1958,7 @@ class TenantVclusterControlPlaneResourcesArgs:
                  limits: pulumi.Input[Optional['TenantVclusterControlPlaneResourcesLimitsArgs']] = None,
                  requests: pulumi.Input[Optional['TenantVclusterControlPlaneResourcesRequestsArgs']] = None):
         """
-        Resources of the vCluster control plane; it always gets a CPU limit so that it schedules under the quota.
+        Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.
 
         :param pulumi.Input['TenantVclusterControlPlaneResourcesLimitsArgs'] limits: Limits of the control-plane container.
         :param pulumi.Input['TenantVclusterControlPlaneResourcesRequestsArgs'] requests: Requests of the control-plane container.
@@ -1175,12 +2017,8 @@ class TenantVclusterControlPlaneResourcesLimitsArgs:
         :param pulumi.Input[_builtins.str] cpu: CPU.
         :param pulumi.Input[_builtins.str] memory: Memory.
         """
-        if cpu is None:
-            cpu = '1'
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
-        if memory is None:
-            memory = '2Gi'
         if memory is not None:
             pulumi.set(__self__, "memory", memory)
 
@@ -1233,12 +2071,8 @@ class TenantVclusterControlPlaneResourcesRequestsArgs:
         :param pulumi.Input[_builtins.str] cpu: CPU.
         :param pulumi.Input[_builtins.str] memory: Memory.
         """
-        if cpu is None:
-            cpu = '200m'
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
-        if memory is None:
-            memory = '256Mi'
         if memory is not None:
             pulumi.set(__self__, "memory", memory)
 

@@ -23,42 +23,30 @@ __all__ = ['TenantArgs', 'Tenant']
 class TenantArgs:
     def __init__(__self__, *,
                  owner: pulumi.Input[_builtins.str],
-                 exposure: Optional['TenantExposureArgs'] = None,
-                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
-                 isolation: Optional['TenantIsolationArgs'] = None,
+                 isolation: pulumi.Input[Optional['TenantIsolationArgs']] = None,
                  limit_range: pulumi.Input[Optional['TenantLimitRangeArgs']] = None,
-                 readiness: pulumi.Input[Optional['TenantReadinessOptionsArgs']] = None,
+                 platform: Optional['TenantPlatformArgs'] = None,
                  resources: pulumi.Input[Optional['TenantResourcesArgs']] = None,
-                 target_namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  vcluster: pulumi.Input[Optional['TenantVclusterArgs']] = None):
         """
         The set of arguments for constructing a Tenant resource.
 
         :param pulumi.Input[_builtins.str] owner: Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
-        :param 'TenantExposureArgs' exposure: Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-        :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.
-        :param 'TenantIsolationArgs' isolation: How the tenant namespace is fenced off on the host.
+        :param pulumi.Input['TenantIsolationArgs'] isolation: How the tenant namespace is fenced off on the host, within the platform's policy.
         :param pulumi.Input['TenantLimitRangeArgs'] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
-        :param pulumi.Input['TenantReadinessOptionsArgs'] readiness: The wait for the virtual cluster.
-        :param pulumi.Input['TenantResourcesArgs'] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
-        :param pulumi.Input[_builtins.str] target_namespace: Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.
-        :param pulumi.Input['TenantVclusterArgs'] vcluster: The vCluster Helm release: the tenant's own control plane.
+        :param 'TenantPlatformArgs' platform: The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+        :param pulumi.Input['TenantResourcesArgs'] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+        :param pulumi.Input['TenantVclusterArgs'] vcluster: The tenant's own control plane.
         """
         pulumi.set(__self__, "owner", owner)
-        if exposure is not None:
-            pulumi.set(__self__, "exposure", exposure)
-        if host_kubeconfig is not None:
-            pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
         if isolation is not None:
             pulumi.set(__self__, "isolation", isolation)
         if limit_range is not None:
             pulumi.set(__self__, "limit_range", limit_range)
-        if readiness is not None:
-            pulumi.set(__self__, "readiness", readiness)
+        if platform is not None:
+            pulumi.set(__self__, "platform", platform)
         if resources is not None:
             pulumi.set(__self__, "resources", resources)
-        if target_namespace is not None:
-            pulumi.set(__self__, "target_namespace", target_namespace)
         if vcluster is not None:
             pulumi.set(__self__, "vcluster", vcluster)
 
@@ -76,38 +64,14 @@ class TenantArgs:
 
     @_builtins.property
     @pulumi.getter
-    def exposure(self) -> Optional['TenantExposureArgs']:
+    def isolation(self) -> pulumi.Input[Optional['TenantIsolationArgs']]:
         """
-        Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-        """
-        return pulumi.get(self, "exposure")
-
-    @exposure.setter
-    def exposure(self, value: Optional['TenantExposureArgs']):
-        pulumi.set(self, "exposure", value)
-
-    @_builtins.property
-    @pulumi.getter(name="hostKubeconfig")
-    def host_kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.
-        """
-        return pulumi.get(self, "host_kubeconfig")
-
-    @host_kubeconfig.setter
-    def host_kubeconfig(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "host_kubeconfig", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def isolation(self) -> Optional['TenantIsolationArgs']:
-        """
-        How the tenant namespace is fenced off on the host.
+        How the tenant namespace is fenced off on the host, within the platform's policy.
         """
         return pulumi.get(self, "isolation")
 
     @isolation.setter
-    def isolation(self, value: Optional['TenantIsolationArgs']):
+    def isolation(self, value: pulumi.Input[Optional['TenantIsolationArgs']]):
         pulumi.set(self, "isolation", value)
 
     @_builtins.property
@@ -124,21 +88,21 @@ class TenantArgs:
 
     @_builtins.property
     @pulumi.getter
-    def readiness(self) -> pulumi.Input[Optional['TenantReadinessOptionsArgs']]:
+    def platform(self) -> Optional['TenantPlatformArgs']:
         """
-        The wait for the virtual cluster.
+        The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
         """
-        return pulumi.get(self, "readiness")
+        return pulumi.get(self, "platform")
 
-    @readiness.setter
-    def readiness(self, value: pulumi.Input[Optional['TenantReadinessOptionsArgs']]):
-        pulumi.set(self, "readiness", value)
+    @platform.setter
+    def platform(self, value: Optional['TenantPlatformArgs']):
+        pulumi.set(self, "platform", value)
 
     @_builtins.property
     @pulumi.getter
     def resources(self) -> pulumi.Input[Optional['TenantResourcesArgs']]:
         """
-        What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
+        What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
         """
         return pulumi.get(self, "resources")
 
@@ -147,22 +111,10 @@ class TenantArgs:
         pulumi.set(self, "resources", value)
 
     @_builtins.property
-    @pulumi.getter(name="targetNamespace")
-    def target_namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.
-        """
-        return pulumi.get(self, "target_namespace")
-
-    @target_namespace.setter
-    def target_namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "target_namespace", value)
-
-    @_builtins.property
     @pulumi.getter
     def vcluster(self) -> pulumi.Input[Optional['TenantVclusterArgs']]:
         """
-        The vCluster Helm release: the tenant's own control plane.
+        The tenant's own control plane.
         """
         return pulumi.get(self, "vcluster")
 
@@ -177,14 +129,11 @@ class Tenant(pulumi.ComponentResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 exposure: Optional[Union['TenantExposureArgs', 'TenantExposureArgsDict']] = None,
-                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
-                 isolation: Optional[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']] = None,
+                 isolation: pulumi.Input[Optional[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']]] = None,
                  limit_range: pulumi.Input[Optional[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
-                 readiness: pulumi.Input[Optional[Union['TenantReadinessOptionsArgs', 'TenantReadinessOptionsArgsDict']]] = None,
+                 platform: Optional[Union['TenantPlatformArgs', 'TenantPlatformArgsDict']] = None,
                  resources: pulumi.Input[Optional[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']]] = None,
-                 target_namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  vcluster: pulumi.Input[Optional[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']]] = None,
                  __props__=None):
         """
@@ -192,15 +141,12 @@ class Tenant(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param Union['TenantExposureArgs', 'TenantExposureArgsDict'] exposure: Publish the tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
-        :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The readiness wait reads the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does.
-        :param Union['TenantIsolationArgs', 'TenantIsolationArgsDict'] isolation: How the tenant namespace is fenced off on the host.
+        :param pulumi.Input[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']] isolation: How the tenant namespace is fenced off on the host, within the platform's policy.
         :param pulumi.Input[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
         :param pulumi.Input[_builtins.str] owner: Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
-        :param pulumi.Input[Union['TenantReadinessOptionsArgs', 'TenantReadinessOptionsArgsDict']] readiness: The wait for the virtual cluster.
-        :param pulumi.Input[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace.
-        :param pulumi.Input[_builtins.str] target_namespace: Host namespace of the tenant; defaults to `kubespaces-tenant-<name>`.
-        :param pulumi.Input[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']] vcluster: The vCluster Helm release: the tenant's own control plane.
+        :param Union['TenantPlatformArgs', 'TenantPlatformArgsDict'] platform: The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
+        :param pulumi.Input[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+        :param pulumi.Input[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']] vcluster: The tenant's own control plane.
         """
         ...
     @overload
@@ -226,14 +172,11 @@ class Tenant(pulumi.ComponentResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 exposure: Optional[Union['TenantExposureArgs', 'TenantExposureArgsDict']] = None,
-                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
-                 isolation: Optional[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']] = None,
+                 isolation: pulumi.Input[Optional[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']]] = None,
                  limit_range: pulumi.Input[Optional[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
-                 readiness: pulumi.Input[Optional[Union['TenantReadinessOptionsArgs', 'TenantReadinessOptionsArgsDict']]] = None,
+                 platform: Optional[Union['TenantPlatformArgs', 'TenantPlatformArgsDict']] = None,
                  resources: pulumi.Input[Optional[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']]] = None,
-                 target_namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  vcluster: pulumi.Input[Optional[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -246,16 +189,13 @@ class Tenant(pulumi.ComponentResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TenantArgs.__new__(TenantArgs)
 
-            __props__.__dict__["exposure"] = exposure
-            __props__.__dict__["host_kubeconfig"] = None if host_kubeconfig is None else pulumi.Output.secret(host_kubeconfig)
             __props__.__dict__["isolation"] = isolation
             __props__.__dict__["limit_range"] = limit_range
             if owner is None and not opts.urn:
                 raise TypeError("Missing required property 'owner'")
             __props__.__dict__["owner"] = owner
-            __props__.__dict__["readiness"] = readiness
+            __props__.__dict__["platform"] = platform
             __props__.__dict__["resources"] = resources
-            __props__.__dict__["target_namespace"] = target_namespace
             __props__.__dict__["vcluster"] = vcluster
             __props__.__dict__["api_server_url"] = None
             __props__.__dict__["apps_domain"] = None
