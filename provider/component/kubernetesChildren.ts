@@ -76,6 +76,7 @@ export function registerHelmRelease(context: KubernetesChildContext, opts: pulum
       repositoryOpts: release((r) => (r.repository ? { repo: r.repository } : {})),
       values: release((r) => r.values),
       timeout: release((r) => r.timeoutSeconds),
+      maxHistory: release((r) => r.maxHistory),
       // A failed install is rolled back, so the next `up` does not hit "cannot re-use a name".
       atomic: true,
       cleanupOnFail: true,

@@ -1,5 +1,6 @@
 /** Everything the Helm release of the tenant's vCluster needs, as plain data. */
 import type { TenantSpec } from "../model/tenantSpec";
+import { HELM_MAX_HISTORY } from "../model/vclusterFootprint";
 import type { Values } from "./helmMerge";
 import { renderVclusterValues } from "./vclusterValues";
 
@@ -19,6 +20,8 @@ export interface RenderedHelmRelease {
   readonly values: Values;
   /** Seconds Helm may take. */
   readonly timeoutSeconds: number;
+  /** Revisions Helm keeps, each a Secret in the tenant namespace under its quota. */
+  readonly maxHistory: number;
 }
 
 /** Renders the vCluster release. */
@@ -31,5 +34,6 @@ export function renderHelmRelease(spec: TenantSpec): RenderedHelmRelease {
     ...source,
     values: renderVclusterValues(spec),
     timeoutSeconds: spec.vcluster.timeoutSeconds,
+    maxHistory: HELM_MAX_HISTORY,
   };
 }

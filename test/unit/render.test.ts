@@ -83,6 +83,7 @@ describe("renderTenant for a minimal tenant", () => {
       repository: "https://charts.loft.sh",
       version: "0.36.1",
       timeoutSeconds: 900,
+      maxHistory: 3,
     });
     expect(rendered.helmRelease.values).toMatchObject({
       exportKubeConfig: { server: "https://team-atlas.kubespaces-tenant-team-atlas.svc:443", context: "team-atlas" },

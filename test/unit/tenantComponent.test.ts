@@ -86,6 +86,7 @@ describe("Tenant graph", () => {
       repositoryOpts: { repo: "https://charts.loft.sh" },
       atomic: true,
       cleanupOnFail: true,
+      maxHistory: 3,
     });
     expect(byName("team-atlas-readiness")?.inputs).toMatchObject({
       tenantName: "team-atlas",
