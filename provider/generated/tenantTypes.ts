@@ -297,6 +297,13 @@ export interface TenantPlatformArgs {
    */
   readonly controlPlaneDefaults?: pulumi.Input<TenantPlatformControlPlaneDefaultsArgs>;
   /**
+   * Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the
+   * namespace, and deleting the old one deletes everything in it, the virtual clusters' data
+   * included; without this switch the update stops before the move.
+   * @default false
+   */
+  readonly allowNamespaceMoves?: pulumi.Input<boolean>;
+  /**
    * Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only
    * for requests the platform team writes itself.
    * @default false

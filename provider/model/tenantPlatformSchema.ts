@@ -129,6 +129,12 @@ export const tenantPlatformSchema = z
       })
       .prefault({})
       .describe("Resources of a tenant's control plane when its request sets none."),
+    allowNamespaceMoves: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.",
+      ),
     allowUnsafeOverrides: z
       .boolean()
       .default(false)

@@ -43,6 +43,8 @@ export interface TenantSpec {
     readonly allowUnsafeOverrides: boolean;
     readonly timeoutSeconds: number;
   };
+  /** Whether an update may move the tenant to another namespace (losing what the old one holds). */
+  readonly allowNamespaceMove: boolean;
   /** The readiness wait. */
   readonly readiness: { readonly timeoutSeconds: number };
   /** Public names, present when the tenant is exposed. */

@@ -43,6 +43,7 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
       allowUnsafeOverrides: platform.allowUnsafeOverrides,
       timeoutSeconds: platform.helmTimeoutSeconds,
     },
+    allowNamespaceMove: platform.allowNamespaceMoves,
     readiness: { timeoutSeconds: platform.readinessTimeoutSeconds },
     ...(platform.exposure && {
       endpoints: {

@@ -21,7 +21,7 @@ export type RenderedHostCheck = Omit<HostCheckInputs, "hostKubeconfig" | "provid
 
 /** Renders what the host check looks at. */
 export function renderHostCheck(spec: TenantSpec): RenderedHostCheck {
-  return { tenantName: spec.name, namespace: spec.namespace };
+  return { tenantName: spec.name, namespace: spec.namespace, allowNamespaceMove: spec.allowNamespaceMove };
 }
 
 /** Renders the readiness wait's target and limits. */

@@ -16,6 +16,11 @@ export async function checkNewHost(inputs: HostCheckInputs): Promise<HostCheckOu
   return { ...inputs, hostUid };
 }
 
+/** The message for an update that would move a tenant, and so delete its old namespace. */
+export function namespaceMoveMessage(tenant: string, from: string, to: string): string {
+  return `tenant ${tenant}: this update moves it from namespace ${from} to ${to}, which replaces the namespace and deletes ${from} with everything in it, the virtual cluster's data included; stopped before anything changed. Set platform.allowNamespaceMoves: true for this update if that is what you want.`;
+}
+
 /** The message for lifecycle operations that would read another cluster than the Kubernetes resources go to. */
 export function providerMismatchMessage(tenant: string): string {
   return `tenant ${tenant}: the Kubernetes provider and the host kubeconfig (hostKubeconfig, else the ambient KUBECONFIG or ~/.kube/config) reach different clusters; give the Tenant the hostKubeconfig of its provider's cluster, so that the readiness wait and the cleanup work on the cluster its objects are on`;
@@ -25,6 +30,7 @@ export function providerMismatchMessage(tenant: string): string {
 export async function recheckHost(olds: HostCheckOutputs, news: HostCheckInputs): Promise<HostCheckOutputs> {
   await assertSameHost(news.tenantName, "update", olds.hostUid, news.hostKubeconfig);
   if (news.namespace !== olds.namespace) {
+    if (!news.allowNamespaceMove) throw new Error(namespaceMoveMessage(news.tenantName, olds.namespace, news.namespace));
     const refusal = await namespaceRefusal(news.tenantName, news.namespace, news.hostKubeconfig);
     if (refusal) throw new Error(refusal);
   }

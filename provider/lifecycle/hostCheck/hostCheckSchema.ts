@@ -6,6 +6,10 @@ export const hostCheckInputsSchema = z.object({
   tenantName: z.string().min(1).describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
   namespace: z.string().min(1).describe("Tenant namespace."),
   hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
+  allowNamespaceMove: z
+    .boolean()
+    .optional()
+    .describe("Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost."),
   providerHostUid: z
     .string()
     .optional()
