@@ -989,6 +989,8 @@ func (o TenantLimitRangeDefaultRequestPtrOutput) Memory() pulumi.StringPtrOutput
 
 // The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
 type TenantPlatform struct {
+	// Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
+	AllowNamespaceMoves *bool `pulumi:"allowNamespaceMoves"`
 	// Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
 	AllowUnsafeOverrides *bool `pulumi:"allowUnsafeOverrides"`
 	// Where the vCluster chart comes from: its templates run with the stack's credentials.
@@ -1019,6 +1021,10 @@ func (val *TenantPlatform) Defaults() *TenantPlatform {
 		return nil
 	}
 	tmp := *val
+	if tmp.AllowNamespaceMoves == nil {
+		allowNamespaceMoves_ := false
+		tmp.AllowNamespaceMoves = &allowNamespaceMoves_
+	}
 	if tmp.AllowUnsafeOverrides == nil {
 		allowUnsafeOverrides_ := false
 		tmp.AllowUnsafeOverrides = &allowUnsafeOverrides_
@@ -1065,6 +1071,8 @@ type TenantPlatformInput interface {
 
 // The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
 type TenantPlatformArgs struct {
+	// Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
+	AllowNamespaceMoves pulumi.BoolPtrInput `pulumi:"allowNamespaceMoves"`
 	// Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
 	AllowUnsafeOverrides pulumi.BoolPtrInput `pulumi:"allowUnsafeOverrides"`
 	// Where the vCluster chart comes from: its templates run with the stack's credentials.
@@ -1095,6 +1103,9 @@ func (val *TenantPlatformArgs) Defaults() *TenantPlatformArgs {
 		return nil
 	}
 	tmp := *val
+	if tmp.AllowNamespaceMoves == nil {
+		tmp.AllowNamespaceMoves = pulumi.BoolPtr(false)
+	}
 	if tmp.AllowUnsafeOverrides == nil {
 		tmp.AllowUnsafeOverrides = pulumi.BoolPtr(false)
 	}
@@ -1195,6 +1206,11 @@ func (o TenantPlatformOutput) ToTenantPlatformPtrOutputWithContext(ctx context.C
 	}).(TenantPlatformPtrOutput)
 }
 
+// Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
+func (o TenantPlatformOutput) AllowNamespaceMoves() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *bool { return v.AllowNamespaceMoves }).(pulumi.BoolPtrOutput)
+}
+
 // Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
 func (o TenantPlatformOutput) AllowUnsafeOverrides() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *bool { return v.AllowUnsafeOverrides }).(pulumi.BoolPtrOutput)
@@ -1272,6 +1288,16 @@ func (o TenantPlatformPtrOutput) Elem() TenantPlatformOutput {
 		var ret TenantPlatform
 		return ret
 	}).(TenantPlatformOutput)
+}
+
+// Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
+func (o TenantPlatformPtrOutput) AllowNamespaceMoves() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AllowNamespaceMoves
+	}).(pulumi.BoolPtrOutput)
 }
 
 // Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.

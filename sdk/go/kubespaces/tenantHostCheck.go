@@ -16,6 +16,8 @@ import (
 type TenantHostCheck struct {
 	pulumi.CustomResourceState
 
+	// Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
+	AllowNamespaceMove pulumi.BoolPtrOutput `pulumi:"allowNamespaceMove"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrOutput `pulumi:"hostKubeconfig"`
 	// UID of the host cluster's kube-system namespace when the tenant was created: its identity.
@@ -81,6 +83,8 @@ func (TenantHostCheckState) ElementType() reflect.Type {
 }
 
 type tenantHostCheckArgs struct {
+	// Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
+	AllowNamespaceMove *bool `pulumi:"allowNamespaceMove"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
 	// Tenant namespace.
@@ -93,6 +97,8 @@ type tenantHostCheckArgs struct {
 
 // The set of arguments for constructing a TenantHostCheck resource.
 type TenantHostCheckArgs struct {
+	// Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
+	AllowNamespaceMove pulumi.BoolPtrInput
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrInput
 	// Tenant namespace.
@@ -188,6 +194,11 @@ func (o TenantHostCheckOutput) ToTenantHostCheckOutput() TenantHostCheckOutput {
 
 func (o TenantHostCheckOutput) ToTenantHostCheckOutputWithContext(ctx context.Context) TenantHostCheckOutput {
 	return o
+}
+
+// Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
+func (o TenantHostCheckOutput) AllowNamespaceMove() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TenantHostCheck) pulumi.BoolPtrOutput { return v.AllowNamespaceMove }).(pulumi.BoolPtrOutput)
 }
 
 // Host kubeconfig; absent means the ambient one.

@@ -322,6 +322,10 @@ class TenantPlatformArgsDict(TypedDict):
     """
     The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
     """
+    allow_namespace_moves: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
+    """
     allow_unsafe_overrides: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
@@ -370,6 +374,7 @@ class TenantPlatformArgsDict(TypedDict):
 @pulumi.input_type
 class TenantPlatformArgs:
     def __init__(__self__, *,
+                 allow_namespace_moves: pulumi.Input[Optional[_builtins.bool]] = None,
                  allow_unsafe_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
                  chart: pulumi.Input[Optional['TenantPlatformChartArgs']] = None,
                  control_plane_defaults: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgs']] = None,
@@ -384,6 +389,7 @@ class TenantPlatformArgs:
         """
         The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
 
+        :param pulumi.Input[_builtins.bool] allow_namespace_moves: Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
         :param pulumi.Input[_builtins.bool] allow_unsafe_overrides: Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
         :param pulumi.Input['TenantPlatformChartArgs'] chart: Where the vCluster chart comes from: its templates run with the stack's credentials.
         :param pulumi.Input['TenantPlatformControlPlaneDefaultsArgs'] control_plane_defaults: Resources of a tenant's control plane when its request sets none.
@@ -396,6 +402,10 @@ class TenantPlatformArgs:
         :param pulumi.Input['TenantPlatformQuotaArgs'] quota: Quota defaults and ceilings.
         :param pulumi.Input[_builtins.int] readiness_timeout_seconds: How long `pulumi up` waits for a virtual cluster to be ready.
         """
+        if allow_namespace_moves is None:
+            allow_namespace_moves = False
+        if allow_namespace_moves is not None:
+            pulumi.set(__self__, "allow_namespace_moves", allow_namespace_moves)
         if allow_unsafe_overrides is None:
             allow_unsafe_overrides = False
         if allow_unsafe_overrides is not None:
@@ -428,6 +438,18 @@ class TenantPlatformArgs:
             readiness_timeout_seconds = 600
         if readiness_timeout_seconds is not None:
             pulumi.set(__self__, "readiness_timeout_seconds", readiness_timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNamespaceMoves")
+    def allow_namespace_moves(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the namespace, and deleting the old one deletes everything in it, the virtual clusters' data included; without this switch the update stops before the move.
+        """
+        return pulumi.get(self, "allow_namespace_moves")
+
+    @allow_namespace_moves.setter
+    def allow_namespace_moves(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_namespace_moves", value)
 
     @_builtins.property
     @pulumi.getter(name="allowUnsafeOverrides")

@@ -21,6 +21,7 @@ class TenantHostCheckArgs:
     def __init__(__self__, *,
                  namespace: pulumi.Input[_builtins.str],
                  tenant_name: pulumi.Input[_builtins.str],
+                 allow_namespace_move: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  provider_host_uid: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -28,11 +29,14 @@ class TenantHostCheckArgs:
 
         :param pulumi.Input[_builtins.str] namespace: Tenant namespace.
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
+        :param pulumi.Input[_builtins.bool] allow_namespace_move: Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
         :param pulumi.Input[_builtins.str] provider_host_uid: UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
         """
         pulumi.set(__self__, "namespace", namespace)
         pulumi.set(__self__, "tenant_name", tenant_name)
+        if allow_namespace_move is not None:
+            pulumi.set(__self__, "allow_namespace_move", allow_namespace_move)
         if host_kubeconfig is not None:
             pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
         if provider_host_uid is not None:
@@ -61,6 +65,18 @@ class TenantHostCheckArgs:
     @tenant_name.setter
     def tenant_name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "tenant_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNamespaceMove")
+    def allow_namespace_move(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
+        """
+        return pulumi.get(self, "allow_namespace_move")
+
+    @allow_namespace_move.setter
+    def allow_namespace_move(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_namespace_move", value)
 
     @_builtins.property
     @pulumi.getter(name="hostKubeconfig")
@@ -93,6 +109,7 @@ class TenantHostCheck(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_namespace_move: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  provider_host_uid: pulumi.Input[Optional[_builtins.str]] = None,
@@ -103,6 +120,7 @@ class TenantHostCheck(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] allow_namespace_move: Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
         :param pulumi.Input[_builtins.str] namespace: Tenant namespace.
         :param pulumi.Input[_builtins.str] provider_host_uid: UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
@@ -132,6 +150,7 @@ class TenantHostCheck(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_namespace_move: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  provider_host_uid: pulumi.Input[Optional[_builtins.str]] = None,
@@ -145,6 +164,7 @@ class TenantHostCheck(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TenantHostCheckArgs.__new__(TenantHostCheckArgs)
 
+            __props__.__dict__["allow_namespace_move"] = allow_namespace_move
             __props__.__dict__["host_kubeconfig"] = None if host_kubeconfig is None else pulumi.Output.secret(host_kubeconfig)
             if namespace is None and not opts.urn:
                 raise TypeError("Missing required property 'namespace'")
@@ -178,12 +198,21 @@ class TenantHostCheck(pulumi.CustomResource):
 
         __props__ = TenantHostCheckArgs.__new__(TenantHostCheckArgs)
 
+        __props__.__dict__["allow_namespace_move"] = None
         __props__.__dict__["host_kubeconfig"] = None
         __props__.__dict__["host_uid"] = None
         __props__.__dict__["namespace"] = None
         __props__.__dict__["provider_host_uid"] = None
         __props__.__dict__["tenant_name"] = None
         return TenantHostCheck(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="allowNamespaceMove")
+    def allow_namespace_move(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
+        """
+        return pulumi.get(self, "allow_namespace_move")
 
     @_builtins.property
     @pulumi.getter(name="hostKubeconfig")
