@@ -2,6 +2,7 @@
  * Turns a tenant's raw inputs into a TenantSpec, or reports every problem at once: the zod rules of
  * the request and the platform's policy first, then the rules of policyRules.ts.
  */
+import { chartValuesProblems } from "./chartValuesRule";
 import { policyProblems, type ValidationContext } from "./policyRules";
 import { DNS_LABEL, tenantArgsSchema } from "./tenantArgsSchema";
 import type { TenantPlatformInput } from "./tenantPlatformSchema";
@@ -23,6 +24,8 @@ export function validateTenant(name: string, input: unknown, context: Validation
   if (!parsed.success) throw new TenantValidationError(name, [...problems, ...parsed.error.issues.map((issue) => toProblem(issue))]);
   const spec = tenantSpecOf(name, parsed.data);
   problems.push(...policyProblems(spec, parsed.data, context));
+  // The chart's schema speaks of the merged values, which mean something only once the rest holds.
+  if (problems.length === 0) problems.push(...chartValuesProblems(spec));
   if (problems.length > 0) throw new TenantValidationError(name, problems);
   return spec;
 }

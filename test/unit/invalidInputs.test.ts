@@ -77,6 +77,16 @@ const cases: Case[] = [
     args: { owner, resources: { cpu: "500m" }, limitRange: { defaultLimit: { cpu: "500m" }, defaultRequest: { cpu: "100m" } } },
     expected: ["vcluster.controlPlaneResources.limits.cpu: 1 must not exceed resources.cpu (500m)"],
   },
+  {
+    why: "an allowlisted override of the wrong type",
+    args: { owner, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: "three" } } } } } },
+    expected: ["vcluster.valuesOverrides: make values the vCluster 0.36.1 chart's schema rejects: /controlPlane/statefulSet/highAvailability/replicas must be integer"],
+  },
+  {
+    why: "a storage class that is not a string",
+    args: { owner, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { storageClass: 5 } } } } } } },
+    expected: ["/controlPlane/statefulSet/persistence/volumeClaim/storageClass must be string"],
+  },
   { why: "helm timeout too short", args: { owner, platform: { helmTimeoutSeconds: 5 } }, expected: ["platform.helmTimeoutSeconds: must be at least 60"] },
   { why: "readiness timeout zero", args: { owner, platform: { readinessTimeoutSeconds: 0 } }, expected: ["platform.readinessTimeoutSeconds: must be at least 1"] },
   { why: "readiness timeout over an hour", args: { owner, platform: { readinessTimeoutSeconds: 7200 } }, expected: ["platform.readinessTimeoutSeconds: must be at most 3600"] },

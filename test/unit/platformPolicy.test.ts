@@ -34,3 +34,15 @@ describe("a request under the platform's policy", () => {
     expect(spec.exposure).toBeUndefined();
   });
 });
+
+describe("the chart's schema", () => {
+  const wrongType = { owner: "a", vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: "three" } } } } } };
+
+  it("checks the values of the chart version whose schema is vendored", () => {
+    expect(() => validateRequest("team-atlas", wrongType)).toThrow("chart's schema rejects");
+  });
+
+  it("leaves another chart version's values to Helm, having no schema for it", () => {
+    expect(() => validateRequest("team-atlas", wrongType, { chart: { version: "0.37.0" } })).not.toThrow();
+  });
+});
