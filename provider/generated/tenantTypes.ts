@@ -285,6 +285,10 @@ export interface TenantPlatformArgs {
    */
   readonly networkPolicy?: boolean;
   /**
+   * The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+   */
+  readonly network?: pulumi.Input<TenantPlatformNetworkArgs>;
+  /**
    * Pod Security Admission levels of tenant namespaces.
    */
   readonly podSecurity?: pulumi.Input<TenantPlatformPodSecurityArgs>;
@@ -414,6 +418,31 @@ export interface TenantPlatformExposureIssuerRefArgs {
    * @default "cert-manager.io"
    */
   readonly group?: pulumi.Input<string>;
+}
+
+/**
+ * The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+ */
+export interface TenantPlatformNetworkArgs {
+  /**
+   * Where the host API server's endpoints are: the vCluster syncer may reach these, on
+   * `apiServerPorts`.
+   */
+  readonly apiServerCidrs?: pulumi.Input<string[]>;
+  /**
+   * Ports the host API server's endpoints listen on.
+   */
+  readonly apiServerPorts?: pulumi.Input<number[]>;
+  /**
+   * What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata
+   * ranges.
+   */
+  readonly internetExceptCidrs?: pulumi.Input<string[]>;
+  /**
+   * Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach
+   * tenants.
+   */
+  readonly gatewayPodLabels?: pulumi.Input<Record<string, unknown>>;
 }
 
 /**

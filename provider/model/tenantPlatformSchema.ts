@@ -5,6 +5,7 @@
  * (Tenant files, the CLI) accept requests only and add the platform's own policy.
  */
 import { z } from "zod";
+import { DEFAULT_API_SERVER_CIDRS, DEFAULT_API_SERVER_PORTS, DEFAULT_INTERNET_EXCEPT_CIDRS } from "./networkDefaults";
 import { cpuAndMemory, DNS_SUBDOMAIN, dnsLabel, objectCountFields, podSecurityLevel, quantity } from "./schemaParts";
 
 const gatewayRef = z
@@ -58,6 +59,26 @@ const chart = z
     localPath: z.string().min(1).optional().describe("Path to a chart on disk; when set, `repository`, `name` and `version` are not used."),
   })
   .describe("Where the vCluster chart comes from: its templates run with the stack's credentials.");
+
+const cidr = z
+  .string()
+  .regex(/^[0-9a-fA-F.:]+\/\d{1,3}$/, { error: "must be a CIDR such as 10.0.0.0/8 or fc00::/7" })
+  .describe("A CIDR.");
+
+const network = z
+  .strictObject({
+    apiServerCidrs: z.array(cidr).min(1, { error: "must name at least one range" }).default(DEFAULT_API_SERVER_CIDRS).describe("Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`."),
+    apiServerPorts: z.array(z.int().min(1).max(65535)).min(1).default(DEFAULT_API_SERVER_PORTS).describe("Ports the host API server's endpoints listen on."),
+    internetExceptCidrs: z
+      .array(cidr)
+      .default(DEFAULT_INTERNET_EXCEPT_CIDRS)
+      .describe("What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges."),
+    gatewayPodLabels: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants."),
+  })
+  .describe("The tenants' NetworkPolicy: what their pods may reach, and who may reach them.");
 
 const podSecurity = z
   .strictObject({
@@ -120,6 +141,7 @@ export const tenantPlatformSchema = z
       .describe(
         "Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).",
       ),
+    network: network.prefault({}),
     podSecurity: podSecurity.prefault({}),
     quota: quota.prefault({}),
     controlPlaneDefaults: z

@@ -32,6 +32,8 @@ export interface TenantSpec {
   readonly limitRange: TenantRequest["limitRange"];
   /** How the namespace is fenced. */
   readonly isolation: { readonly networkPolicy: boolean; readonly podSecurity: TenantPlatform["podSecurity"]["default"] };
+  /** What the NetworkPolicy lets through: the platform's ranges and gateway pods. */
+  readonly network: TenantPlatform["network"];
   /** Gateway API exposure, when the platform publishes tenants. */
   readonly exposure?: NonNullable<TenantPlatform["exposure"]>;
   /** The vCluster release. */

@@ -30,6 +30,7 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
       ...counts,
     },
     limitRange: args.limitRange,
+    network: platform.network,
     isolation: { networkPolicy: platform.networkPolicy, podSecurity: args.isolation.podSecurity ?? platform.podSecurity.default },
     ...(platform.exposure && { exposure: platform.exposure }),
     vcluster: {

@@ -1,6 +1,8 @@
 /** How the platform's policy fills in and bounds a team's request. */
 import { describe, expect, it } from "vitest";
 import { validateRequest } from "../../provider/index";
+import { renderNetworkPolicy } from "../../provider/render/networkPolicy";
+import { allows, type Peer } from "./support/networkPolicyEvaluator";
 
 const platform = {
   namespacePrefix: "teams-",
@@ -44,5 +46,30 @@ describe("the chart's schema", () => {
 
   it("leaves another chart version's values to Helm, having no schema for it", () => {
     expect(() => validateRequest("team-atlas", wrongType, { chart: { version: "0.37.0" } })).not.toThrow();
+  });
+});
+
+describe("the platform's network ranges", () => {
+  const gatewayPod = (labels: Record<string, string>): Peer => ({
+    pod: { namespace: "kubespaces-gateway", ip: "10.1.0.5", labels, namespaceLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } },
+  });
+  const narrowed = renderNetworkPolicy(
+    validateRequest("team-atlas", { owner: "a" }, {
+      exposure: { baseDomain: "example.com", issuerRef: { name: "le" } },
+      network: { apiServerCidrs: ["10.0.0.1/32"], apiServerPorts: [6443], gatewayPodLabels: { app: "envoy" } },
+    }),
+  );
+
+  it.each([
+    ["the API server the platform names", { ip: "10.0.0.1" }, 6443, true],
+    ["another private address on the API server's port", { ip: "10.0.0.2" }, 6443, false],
+    ["the API server on a port the platform did not name", { ip: "10.0.0.1" }, 443, false],
+  ])("egress to %s: allowed %s", (_what, peer, port, allowed) => {
+    expect(allows(narrowed, { direction: "Egress", peer, protocol: "TCP", port })).toBe(allowed);
+  });
+
+  it("admits only the gateway's pods the platform names", () => {
+    expect(allows(narrowed, { direction: "Ingress", peer: gatewayPod({ app: "envoy" }), protocol: "TCP", port: 8443 })).toBe(true);
+    expect(allows(narrowed, { direction: "Ingress", peer: gatewayPod({ app: "debug-shell" }), protocol: "TCP", port: 8443 })).toBe(false);
   });
 });
