@@ -1005,6 +1005,8 @@ type TenantPlatform struct {
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
 	// Host namespaces are `<namespacePrefix><name>`.
 	NamespacePrefix *string `pulumi:"namespacePrefix"`
+	// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+	Network *TenantPlatformNetwork `pulumi:"network"`
 	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// Pod Security Admission levels of tenant namespaces.
@@ -1087,6 +1089,8 @@ type TenantPlatformArgs struct {
 	HostKubeconfig pulumi.StringPtrInput `pulumi:"hostKubeconfig"`
 	// Host namespaces are `<namespacePrefix><name>`.
 	NamespacePrefix pulumi.StringPtrInput `pulumi:"namespacePrefix"`
+	// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+	Network TenantPlatformNetworkPtrInput `pulumi:"network"`
 	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// Pod Security Admission levels of tenant namespaces.
@@ -1246,6 +1250,11 @@ func (o TenantPlatformOutput) NamespacePrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *string { return v.NamespacePrefix }).(pulumi.StringPtrOutput)
 }
 
+// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+func (o TenantPlatformOutput) Network() TenantPlatformNetworkPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformNetwork { return v.Network }).(TenantPlatformNetworkPtrOutput)
+}
+
 // Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
 func (o TenantPlatformOutput) NetworkPolicy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *bool { return v.NetworkPolicy }).(pulumi.BoolPtrOutput)
@@ -1368,6 +1377,16 @@ func (o TenantPlatformPtrOutput) NamespacePrefix() pulumi.StringPtrOutput {
 		}
 		return v.NamespacePrefix
 	}).(pulumi.StringPtrOutput)
+}
+
+// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+func (o TenantPlatformPtrOutput) Network() TenantPlatformNetworkPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformNetwork {
+		if v == nil {
+			return nil
+		}
+		return v.Network
+	}).(TenantPlatformNetworkPtrOutput)
 }
 
 // Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
@@ -2884,6 +2903,203 @@ func (o TenantPlatformExposureIssuerRefPtrOutput) Name() pulumi.StringPtrOutput 
 		}
 		return &v.Name
 	}).(pulumi.StringPtrOutput)
+}
+
+// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+type TenantPlatformNetwork struct {
+	// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+	ApiServerCidrs []string `pulumi:"apiServerCidrs"`
+	// Ports the host API server's endpoints listen on.
+	ApiServerPorts []int `pulumi:"apiServerPorts"`
+	// Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+	GatewayPodLabels map[string]interface{} `pulumi:"gatewayPodLabels"`
+	// What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+	InternetExceptCidrs []string `pulumi:"internetExceptCidrs"`
+}
+
+// TenantPlatformNetworkInput is an input type that accepts TenantPlatformNetworkArgs and TenantPlatformNetworkOutput values.
+// You can construct a concrete instance of `TenantPlatformNetworkInput` via:
+//
+//	TenantPlatformNetworkArgs{...}
+type TenantPlatformNetworkInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNetworkOutput() TenantPlatformNetworkOutput
+	ToTenantPlatformNetworkOutputWithContext(context.Context) TenantPlatformNetworkOutput
+}
+
+// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+type TenantPlatformNetworkArgs struct {
+	// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+	ApiServerCidrs pulumi.StringArrayInput `pulumi:"apiServerCidrs"`
+	// Ports the host API server's endpoints listen on.
+	ApiServerPorts pulumi.IntArrayInput `pulumi:"apiServerPorts"`
+	// Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+	GatewayPodLabels pulumi.MapInput `pulumi:"gatewayPodLabels"`
+	// What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+	InternetExceptCidrs pulumi.StringArrayInput `pulumi:"internetExceptCidrs"`
+}
+
+func (TenantPlatformNetworkArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNetwork)(nil)).Elem()
+}
+
+func (i TenantPlatformNetworkArgs) ToTenantPlatformNetworkOutput() TenantPlatformNetworkOutput {
+	return i.ToTenantPlatformNetworkOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformNetworkArgs) ToTenantPlatformNetworkOutputWithContext(ctx context.Context) TenantPlatformNetworkOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNetworkOutput)
+}
+
+func (i TenantPlatformNetworkArgs) ToTenantPlatformNetworkPtrOutput() TenantPlatformNetworkPtrOutput {
+	return i.ToTenantPlatformNetworkPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformNetworkArgs) ToTenantPlatformNetworkPtrOutputWithContext(ctx context.Context) TenantPlatformNetworkPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNetworkOutput).ToTenantPlatformNetworkPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformNetworkPtrInput is an input type that accepts TenantPlatformNetworkArgs, TenantPlatformNetworkPtr and TenantPlatformNetworkPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformNetworkPtrInput` via:
+//
+//	        TenantPlatformNetworkArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformNetworkPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNetworkPtrOutput() TenantPlatformNetworkPtrOutput
+	ToTenantPlatformNetworkPtrOutputWithContext(context.Context) TenantPlatformNetworkPtrOutput
+}
+
+type tenantPlatformNetworkPtrType TenantPlatformNetworkArgs
+
+func TenantPlatformNetworkPtr(v *TenantPlatformNetworkArgs) TenantPlatformNetworkPtrInput {
+	return (*tenantPlatformNetworkPtrType)(v)
+}
+
+func (*tenantPlatformNetworkPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNetwork)(nil)).Elem()
+}
+
+func (i *tenantPlatformNetworkPtrType) ToTenantPlatformNetworkPtrOutput() TenantPlatformNetworkPtrOutput {
+	return i.ToTenantPlatformNetworkPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformNetworkPtrType) ToTenantPlatformNetworkPtrOutputWithContext(ctx context.Context) TenantPlatformNetworkPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNetworkPtrOutput)
+}
+
+// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+type TenantPlatformNetworkOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNetworkOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNetwork)(nil)).Elem()
+}
+
+func (o TenantPlatformNetworkOutput) ToTenantPlatformNetworkOutput() TenantPlatformNetworkOutput {
+	return o
+}
+
+func (o TenantPlatformNetworkOutput) ToTenantPlatformNetworkOutputWithContext(ctx context.Context) TenantPlatformNetworkOutput {
+	return o
+}
+
+func (o TenantPlatformNetworkOutput) ToTenantPlatformNetworkPtrOutput() TenantPlatformNetworkPtrOutput {
+	return o.ToTenantPlatformNetworkPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNetworkOutput) ToTenantPlatformNetworkPtrOutputWithContext(ctx context.Context) TenantPlatformNetworkPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformNetwork) *TenantPlatformNetwork {
+		return &v
+	}).(TenantPlatformNetworkPtrOutput)
+}
+
+// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+func (o TenantPlatformNetworkOutput) ApiServerCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantPlatformNetwork) []string { return v.ApiServerCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Ports the host API server's endpoints listen on.
+func (o TenantPlatformNetworkOutput) ApiServerPorts() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v TenantPlatformNetwork) []int { return v.ApiServerPorts }).(pulumi.IntArrayOutput)
+}
+
+// Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+func (o TenantPlatformNetworkOutput) GatewayPodLabels() pulumi.MapOutput {
+	return o.ApplyT(func(v TenantPlatformNetwork) map[string]interface{} { return v.GatewayPodLabels }).(pulumi.MapOutput)
+}
+
+// What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+func (o TenantPlatformNetworkOutput) InternetExceptCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantPlatformNetwork) []string { return v.InternetExceptCidrs }).(pulumi.StringArrayOutput)
+}
+
+type TenantPlatformNetworkPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNetworkPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNetwork)(nil)).Elem()
+}
+
+func (o TenantPlatformNetworkPtrOutput) ToTenantPlatformNetworkPtrOutput() TenantPlatformNetworkPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNetworkPtrOutput) ToTenantPlatformNetworkPtrOutputWithContext(ctx context.Context) TenantPlatformNetworkPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNetworkPtrOutput) Elem() TenantPlatformNetworkOutput {
+	return o.ApplyT(func(v *TenantPlatformNetwork) TenantPlatformNetwork {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformNetwork
+		return ret
+	}).(TenantPlatformNetworkOutput)
+}
+
+// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+func (o TenantPlatformNetworkPtrOutput) ApiServerCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TenantPlatformNetwork) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiServerCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Ports the host API server's endpoints listen on.
+func (o TenantPlatformNetworkPtrOutput) ApiServerPorts() pulumi.IntArrayOutput {
+	return o.ApplyT(func(v *TenantPlatformNetwork) []int {
+		if v == nil {
+			return nil
+		}
+		return v.ApiServerPorts
+	}).(pulumi.IntArrayOutput)
+}
+
+// Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+func (o TenantPlatformNetworkPtrOutput) GatewayPodLabels() pulumi.MapOutput {
+	return o.ApplyT(func(v *TenantPlatformNetwork) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.GatewayPodLabels
+	}).(pulumi.MapOutput)
+}
+
+// What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+func (o TenantPlatformNetworkPtrOutput) InternetExceptCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TenantPlatformNetwork) []string {
+		if v == nil {
+			return nil
+		}
+		return v.InternetExceptCidrs
+	}).(pulumi.StringArrayOutput)
 }
 
 // Pod Security Admission levels of tenant namespaces.
@@ -4969,6 +5185,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureGatewayPtrInput)(nil)).Elem(), TenantPlatformExposureGatewayArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefInput)(nil)).Elem(), TenantPlatformExposureIssuerRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefPtrInput)(nil)).Elem(), TenantPlatformExposureIssuerRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNetworkInput)(nil)).Elem(), TenantPlatformNetworkArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNetworkPtrInput)(nil)).Elem(), TenantPlatformNetworkArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityInput)(nil)).Elem(), TenantPlatformPodSecurityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityPtrInput)(nil)).Elem(), TenantPlatformPodSecurityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformQuotaInput)(nil)).Elem(), TenantPlatformQuotaArgs{})
@@ -5016,6 +5234,8 @@ func init() {
 	pulumi.RegisterOutputType(TenantPlatformExposureGatewayPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNetworkOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNetworkPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformPodSecurityOutput{})
 	pulumi.RegisterOutputType(TenantPlatformPodSecurityPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformQuotaOutput{})

@@ -42,6 +42,8 @@ __all__ = [
     'TenantPlatformExposureGatewayArgsDict',
     'TenantPlatformExposureIssuerRefArgs',
     'TenantPlatformExposureIssuerRefArgsDict',
+    'TenantPlatformNetworkArgs',
+    'TenantPlatformNetworkArgsDict',
     'TenantPlatformPodSecurityArgs',
     'TenantPlatformPodSecurityArgsDict',
     'TenantPlatformQuotaArgs',
@@ -354,6 +356,10 @@ class TenantPlatformArgsDict(TypedDict):
     """
     Host namespaces are `<namespacePrefix><name>`.
     """
+    network: NotRequired[pulumi.Input[Optional['TenantPlatformNetworkArgsDict']]]
+    """
+    The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+    """
     network_policy: NotRequired[_builtins.bool]
     """
     Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
@@ -382,6 +388,7 @@ class TenantPlatformArgs:
                  helm_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 network: pulumi.Input[Optional['TenantPlatformNetworkArgs']] = None,
                  network_policy: Optional[_builtins.bool] = None,
                  pod_security: pulumi.Input[Optional['TenantPlatformPodSecurityArgs']] = None,
                  quota: pulumi.Input[Optional['TenantPlatformQuotaArgs']] = None,
@@ -397,6 +404,7 @@ class TenantPlatformArgs:
         :param pulumi.Input[_builtins.int] helm_timeout_seconds: How long Helm may take to install or upgrade a release.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
         :param pulumi.Input[_builtins.str] namespace_prefix: Host namespaces are `<namespacePrefix><name>`.
+        :param pulumi.Input['TenantPlatformNetworkArgs'] network: The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
         :param _builtins.bool network_policy: Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
         :param pulumi.Input['TenantPlatformPodSecurityArgs'] pod_security: Pod Security Admission levels of tenant namespaces.
         :param pulumi.Input['TenantPlatformQuotaArgs'] quota: Quota defaults and ceilings.
@@ -426,6 +434,8 @@ class TenantPlatformArgs:
             namespace_prefix = 'kubespaces-tenant-'
         if namespace_prefix is not None:
             pulumi.set(__self__, "namespace_prefix", namespace_prefix)
+        if network is not None:
+            pulumi.set(__self__, "network", network)
         if network_policy is None:
             network_policy = True
         if network_policy is not None:
@@ -534,6 +544,18 @@ class TenantPlatformArgs:
     @namespace_prefix.setter
     def namespace_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "namespace_prefix", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def network(self) -> pulumi.Input[Optional['TenantPlatformNetworkArgs']]:
+        """
+        The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+        """
+        return pulumi.get(self, "network")
+
+    @network.setter
+    def network(self, value: pulumi.Input[Optional['TenantPlatformNetworkArgs']]):
+        pulumi.set(self, "network", value)
 
     @_builtins.property
     @pulumi.getter(name="networkPolicy")
@@ -1125,6 +1147,100 @@ class TenantPlatformExposureIssuerRefArgs:
     @kind.setter
     def kind(self, value: pulumi.Input[Optional['TenantPlatformExposureIssuerRefKind']]):
         pulumi.set(self, "kind", value)
+
+
+class TenantPlatformNetworkArgsDict(TypedDict):
+    """
+    The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+    """
+    api_server_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+    """
+    api_server_ports: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]]
+    """
+    Ports the host API server's endpoints listen on.
+    """
+    gateway_pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+    """
+    internet_except_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+    """
+
+@pulumi.input_type
+class TenantPlatformNetworkArgs:
+    def __init__(__self__, *,
+                 api_server_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 api_server_ports: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 gateway_pod_labels: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 internet_except_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] api_server_cidrs: Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] api_server_ports: Ports the host API server's endpoints listen on.
+        :param pulumi.Input[Mapping[str, Any]] gateway_pod_labels: Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] internet_except_cidrs: What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+        """
+        if api_server_cidrs is not None:
+            pulumi.set(__self__, "api_server_cidrs", api_server_cidrs)
+        if api_server_ports is not None:
+            pulumi.set(__self__, "api_server_ports", api_server_ports)
+        if gateway_pod_labels is not None:
+            pulumi.set(__self__, "gateway_pod_labels", gateway_pod_labels)
+        if internet_except_cidrs is not None:
+            pulumi.set(__self__, "internet_except_cidrs", internet_except_cidrs)
+
+    @_builtins.property
+    @pulumi.getter(name="apiServerCidrs")
+    def api_server_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+        """
+        return pulumi.get(self, "api_server_cidrs")
+
+    @api_server_cidrs.setter
+    def api_server_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "api_server_cidrs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiServerPorts")
+    def api_server_ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]:
+        """
+        Ports the host API server's endpoints listen on.
+        """
+        return pulumi.get(self, "api_server_ports")
+
+    @api_server_ports.setter
+    def api_server_ports(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
+        pulumi.set(self, "api_server_ports", value)
+
+    @_builtins.property
+    @pulumi.getter(name="gatewayPodLabels")
+    def gateway_pod_labels(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
+        """
+        return pulumi.get(self, "gateway_pod_labels")
+
+    @gateway_pod_labels.setter
+    def gateway_pod_labels(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "gateway_pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter(name="internetExceptCidrs")
+    def internet_except_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
+        """
+        return pulumi.get(self, "internet_except_cidrs")
+
+    @internet_except_cidrs.setter
+    def internet_except_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "internet_except_cidrs", value)
 
 
 class TenantPlatformPodSecurityArgsDict(TypedDict):
