@@ -5,6 +5,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import type { InputProblem } from "../model/validationError";
 
 /** Options that put Kubernetes children on the host provider. */
 export interface HostProviderOptions {
@@ -22,6 +23,23 @@ export function hostProviderOptions(
   const given = opts.provider !== undefined || hasKubernetesProvider(opts.providers);
   if (given || hostKubeconfig === undefined) return {};
   return { provider: new k8s.Provider(`${name}-host`, { kubeconfig: pulumi.secret(hostKubeconfig) }, { parent }) };
+}
+
+/**
+ * A Tenant given a Kubernetes provider must also be given the kubeconfig of that provider's
+ * cluster: otherwise its host check, readiness wait and cleanup would read the ambient kubeconfig,
+ * which may be another cluster. (The provider's own kubeconfig cannot be read back from it.)
+ */
+export function hostAccessProblems(opts: pulumi.ComponentResourceOptions, hostKubeconfig: unknown): InputProblem[] {
+  const given = opts.provider instanceof k8s.Provider || hasKubernetesProvider(opts.providers);
+  if (!given || hostKubeconfig !== undefined) return [];
+  return [
+    {
+      path: "platform.hostKubeconfig",
+      message:
+        "is required when the Tenant is given a Kubernetes provider: the host check, the readiness wait and the cleanup must read that provider's cluster, not the ambient kubeconfig",
+    },
+  ];
 }
 
 function hasKubernetesProvider(providers: pulumi.ComponentResourceOptions["providers"]): boolean {

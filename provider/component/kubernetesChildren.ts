@@ -85,12 +85,3 @@ export function registerHelmRelease(context: KubernetesChildContext, opts: pulum
     withProvider(context, opts),
   );
 }
-
-/**
- * Reads the host's kube-system namespace through the Tenant's Kubernetes provider: its UID is the
- * identity of the cluster the Kubernetes children go to, which the host check compares with the
- * cluster the lifecycle operations reach.
- */
-export function readHostIdentity(context: KubernetesChildContext, opts: pulumi.CustomResourceOptions): k8s.core.v1.Namespace {
-  return k8s.core.v1.Namespace.get(`${context.name}-host-identity`, "kube-system", withProvider(context, opts));
-}

@@ -16,7 +16,7 @@ import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
 import { fieldNames } from "../util/zodFields";
 import { fieldsOf, pick } from "../util/known";
 import { childOptions, type RegisteredChildren } from "./childOptions";
-import { readHostIdentity, registerHelmRelease, registerObject, type KubernetesChildContext } from "./kubernetesChildren";
+import { registerHelmRelease, registerObject, type KubernetesChildContext } from "./kubernetesChildren";
 
 /** Everything registration needs besides the edge table. */
 export interface ChildContext extends KubernetesChildContext {
@@ -39,7 +39,7 @@ export interface TenantChildren {
 }
 
 // The inputs each lifecycle resource takes from the render: all but those from Pulumi.
-const FROM_PULUMI = new Set(["hostKubeconfig", "hostUid", "providerHostUid", "releaseRevision"]);
+const FROM_PULUMI = new Set(["hostKubeconfig", "hostUid", "releaseRevision"]);
 const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter((key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key));
 const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter((key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key));
 const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter((key): key is keyof RenderedHostCheck => !FROM_PULUMI.has(key));
@@ -52,23 +52,18 @@ export function registerChildren(context: ChildContext): TenantChildren {
   for (const role of creationOrder(edges)) {
     const opts = childOptions(edges[role]!, byRole, context.parent);
     const slot = slots.find((s) => s.role === role);
-    byRole.set(role, slot ? registerObject(context, slot, opts) : registerOtherChild(context, role, opts, byRole));
+    byRole.set(role, slot ? registerObject(context, slot, opts) : registerLifecycleChild(context, role, opts, byRole));
   }
   return { byRole, readiness: byRole.get("readiness") as ReadinessResource };
 }
 
-function registerOtherChild(context: ChildContext, role: ChildRole, opts: pulumi.CustomResourceOptions, byRole: RegisteredChildren): pulumi.Resource {
+function registerLifecycleChild(context: ChildContext, role: ChildRole, opts: pulumi.CustomResourceOptions, byRole: RegisteredChildren): pulumi.Resource {
   const { name, rendered, hostKubeconfig } = context;
   // The identity of the host, recorded by the check; the wait and the cleanup refuse another cluster.
   const hostUid = () => (byRole.get("host-check") as HostCheckResource).hostUid;
   switch (role) {
-    case "host-identity":
-      return readHostIdentity(context, opts);
-    case "host-check": {
-      const providerHostUid = (byRole.get("host-identity") as k8s.core.v1.Namespace).metadata.uid;
-      const fields = fieldsOf(pick(rendered, (r) => r.hostCheck), HOST_CHECK_FIELDS);
-      return context.lifecycle.hostCheck(`${name}-host-check`, { ...fields, hostKubeconfig, providerHostUid }, opts);
-    }
+    case "host-check":
+      return context.lifecycle.hostCheck(`${name}-host-check`, { ...fieldsOf(pick(rendered, (r) => r.hostCheck), HOST_CHECK_FIELDS), hostKubeconfig }, opts);
     case "cleanup":
       return context.lifecycle.cleanup(`${name}-cleanup`, { ...fieldsOf(pick(rendered, (r) => r.cleanup), CLEANUP_FIELDS), hostKubeconfig, hostUid: hostUid() }, opts);
     case "vcluster":

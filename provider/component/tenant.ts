@@ -12,11 +12,12 @@ import { structureOfSpec } from "../model/tenantStructure";
 import { tenantOutputsSchema, TENANT_OUTPUT_NAMES, type TenantOutputs } from "../model/tenantOutputsSchema";
 import type { TenantSpec } from "../model/tenantSpec";
 import { validateTenant } from "../model/validateTenant";
+import { TenantValidationError } from "../model/validationError";
 import { objectSlots, renderTenant, type RenderedTenant } from "../render/renderTenant";
 import { pick, type Known } from "../util/known";
 import { secretFieldNames } from "../util/zodFields";
 import { exposurePreflight } from "./exposurePreflight";
-import { hostProviderOptions } from "./hostProvider";
+import { hostAccessProblems, hostProviderOptions } from "./hostProvider";
 import { NamespaceClaims, programNamespaceClaims } from "./namespaceClaims";
 import { registerChildren } from "./registerChildren";
 import { structureOfArgs } from "./structuralInputs";
@@ -60,6 +61,8 @@ export class Tenant extends pulumi.ComponentResource {
   constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}, host?: TenantHost) {
     // Plain inputs are checked before anything is registered, the component included; with
     // Outputs among them, the structural inputs still are.
+    const accessProblems = hostAccessProblems(opts, (args.platform as { hostKubeconfig?: unknown } | undefined)?.hostKubeconfig);
+    if (accessProblems.length > 0) throw new TenantValidationError(name, accessProblems);
     const claims = host?.claims ?? programNamespaceClaims();
     const plainSpec = hasUnresolvedInputs(args) ? undefined : validateAndClaim(name, args, claims);
     const structure = plainSpec ? structureOfSpec(plainSpec) : structureOfArgs(name, args);

@@ -23,7 +23,6 @@ export type EdgeTable = Partial<Record<ChildRole, ChildEdges>>;
 type Rule = Omit<ChildEdges, "parent">;
 
 // Why each edge exists:
-// - host-check: compares the cluster the provider reads (host-identity) with the one it reaches.
 // - namespace: the host check refuses a namespace that is not the tenant's before it is created.
 // - quota, LimitRange, NetworkPolicy: live in the namespace, so they need it and go with it.
 // - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
@@ -33,8 +32,7 @@ type Rule = Omit<ChildEdges, "parent">;
 // - readiness: waits for the release; it also depends on the other leaves (the Gateway objects), so
 //   that a destroy deletes it first and its check of the host stops a destroy on the wrong cluster.
 const RULES: Record<ChildRole, Rule> = {
-  "host-identity": { dependsOn: [] },
-  "host-check": { dependsOn: ["host-identity"] },
+  "host-check": { dependsOn: [] },
   namespace: { dependsOn: ["host-check"] },
   quota: { dependsOn: ["namespace"], deletedWith: "namespace" },
   "limit-range": { dependsOn: ["namespace"], deletedWith: "namespace" },

@@ -17,7 +17,7 @@ export type RenderedReadiness = Omit<ReadinessInputs, "hostKubeconfig" | "releas
 export type RenderedCleanup = Omit<LeftoverInputs, "hostKubeconfig" | "hostUid">;
 
 /** The host check's inputs that follow from the spec. */
-export type RenderedHostCheck = Omit<HostCheckInputs, "hostKubeconfig" | "providerHostUid">;
+export type RenderedHostCheck = Omit<HostCheckInputs, "hostKubeconfig">;
 
 /** Renders what the host check looks at. */
 export function renderHostCheck(spec: TenantSpec): RenderedHostCheck {

@@ -28,7 +28,7 @@ export type ObjectRole =
   | "apps-listener-set";
 
 /** The role of every child of a Tenant: its Kubernetes objects, the release and the lifecycle resources. */
-export type ChildRole = "host-identity" | "host-check" | ObjectRole | "cleanup" | "vcluster" | "readiness";
+export type ChildRole = "host-check" | ObjectRole | "cleanup" | "vcluster" | "readiness";
 
 /** A child that is a Kubernetes object, before rendering: what it is and whether a CRD serves its kind. */
 export interface ObjectSlot extends TypeMeta {
@@ -93,7 +93,7 @@ export function objectSlots(structure: TenantStructure): ObjectSlot[] {
 
 /** Every child role of a tenant of this structure, in creation order. */
 export function childRoles(structure: TenantStructure): ChildRole[] {
-  return ["host-identity", "host-check", ...objectSlots(structure).map((slot) => slot.role), "cleanup", "vcluster", "readiness"];
+  return ["host-check", ...objectSlots(structure).map((slot) => slot.role), "cleanup", "vcluster", "readiness"];
 }
 
 /** Renders every object and value of the tenant described by `spec`. */

@@ -12,9 +12,8 @@ const FULL = childRoles({ tlsRouteVersion: "v1", networkPolicy: true });
 type OrderRule = readonly [before: ChildRole, after: ChildRole, why: string];
 
 const ORDER_RULES: readonly OrderRule[] = [
-  ["host-identity", "host-check", "the host check compares its cluster with the one the provider reads"],
   ["host-check", "namespace", "the host check refuses a namespace that is not the tenant's before it is created"],
-  ...FULL.filter((role) => !["host-identity", "host-check", "namespace"].includes(role)).map(
+  ...FULL.filter((role) => !["host-check", "namespace"].includes(role)).map(
     (role): OrderRule => ["namespace", role, "the namespace comes before every object in it, and goes last"],
   ),
   ...FULL.filter((role) => role !== "readiness").map(

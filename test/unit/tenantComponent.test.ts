@@ -43,7 +43,6 @@ describe("Tenant graph", () => {
         "pulumi-nodejs:dynamic/kubespaces:TenantCleanup team-atlas-cleanup",
         "pulumi-nodejs:dynamic/kubespaces:TenantReadiness team-atlas-readiness",
         "pulumi-nodejs:dynamic/kubespaces:TenantHostCheck team-atlas-host-check",
-        "kubernetes:core/v1:Namespace team-atlas-host-identity",
       ].sort(),
     );
     const children = registeredUrns().filter((urn) => !urn.endsWith("::team-atlas"));
@@ -101,11 +100,7 @@ describe("Tenant graph", () => {
   it("hands the host identity the check recorded to the readiness wait and the cleanup", async () => {
     new Tenant("team-atlas", { owner: "a" });
     await settle();
-    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({
-      tenantName: "team-atlas",
-      namespace: "kubespaces-tenant-team-atlas",
-      providerHostUid: "uid-of-kube-system",
-    });
+    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({ tenantName: "team-atlas", namespace: "kubespaces-tenant-team-atlas" });
     expect(byName("team-atlas-readiness")?.inputs.hostUid).toBe("uid-of-kube-system");
     expect(byName("team-atlas-cleanup")?.inputs.hostUid).toBe("uid-of-kube-system");
   });
@@ -144,6 +139,17 @@ describe("Tenant graph", () => {
     await settle();
     expect(byName("team-atlas-host")).toBeUndefined();
     expect(byName("team-atlas-namespace")?.provider).toContain("::host::");
+  });
+
+  it("refuses a Kubernetes provider without the kubeconfig of its cluster, registering nothing", async () => {
+    const host = new k8s.Provider("host", { kubeconfig: "x" });
+    await settle();
+    const before = registered.length;
+    expect(() => new Tenant("team-atlas", { owner: "a" }, { providers: [host] })).toThrow(
+      "platform.hostKubeconfig: is required when the Tenant is given a Kubernetes provider",
+    );
+    await settle();
+    expect(registered).toHaveLength(before);
   });
 
   it("accepts Outputs as inputs and validates them once they resolve", async () => {

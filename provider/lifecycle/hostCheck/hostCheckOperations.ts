@@ -9,21 +9,14 @@ import { namespaceRefusal } from "./namespaceOwnership";
 
 /** Checks the namespace and records the host's identity. */
 export async function checkNewHost(inputs: HostCheckInputs): Promise<HostCheckOutputs> {
-  const hostUid = await readHostIdentity(inputs.hostKubeconfig);
-  if (inputs.providerHostUid && inputs.providerHostUid !== hostUid) throw new Error(providerMismatchMessage(inputs.tenantName));
   const refusal = await namespaceRefusal(inputs.tenantName, inputs.namespace, inputs.hostKubeconfig);
   if (refusal) throw new Error(refusal);
-  return { ...inputs, hostUid };
+  return { ...inputs, hostUid: await readHostIdentity(inputs.hostKubeconfig) };
 }
 
 /** The message for an update that would move a tenant, and so delete its old namespace. */
 export function namespaceMoveMessage(tenant: string, from: string, to: string): string {
   return `tenant ${tenant}: this update moves it from namespace ${from} to ${to}, which replaces the namespace and deletes ${from} with everything in it, the virtual cluster's data included; stopped before anything changed. Set platform.allowNamespaceMoves: true for this update if that is what you want.`;
-}
-
-/** The message for lifecycle operations that would read another cluster than the Kubernetes resources go to. */
-export function providerMismatchMessage(tenant: string): string {
-  return `tenant ${tenant}: the Kubernetes provider and the host kubeconfig (hostKubeconfig, else the ambient KUBECONFIG or ~/.kube/config) reach different clusters; give the Tenant the hostKubeconfig of its provider's cluster, so that the readiness wait and the cleanup work on the cluster its objects are on`;
 }
 
 /** On an update: the same cluster as recorded, and a namespace that is the tenant's (it may have moved). */

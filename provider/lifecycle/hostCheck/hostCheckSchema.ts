@@ -10,10 +10,6 @@ export const hostCheckInputsSchema = z.object({
     .boolean()
     .optional()
     .describe("Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost."),
-  providerHostUid: z
-    .string()
-    .optional()
-    .describe("UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster."),
 });
 
 /** What the host check records. */

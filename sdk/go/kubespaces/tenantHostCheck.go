@@ -24,8 +24,6 @@ type TenantHostCheck struct {
 	HostUid pulumi.StringOutput `pulumi:"hostUid"`
 	// Tenant namespace.
 	Namespace pulumi.StringOutput `pulumi:"namespace"`
-	// UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
-	ProviderHostUid pulumi.StringPtrOutput `pulumi:"providerHostUid"`
 	// Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
 	TenantName pulumi.StringOutput `pulumi:"tenantName"`
 }
@@ -89,8 +87,6 @@ type tenantHostCheckArgs struct {
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
 	// Tenant namespace.
 	Namespace string `pulumi:"namespace"`
-	// UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
-	ProviderHostUid *string `pulumi:"providerHostUid"`
 	// Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
 	TenantName string `pulumi:"tenantName"`
 }
@@ -103,8 +99,6 @@ type TenantHostCheckArgs struct {
 	HostKubeconfig pulumi.StringPtrInput
 	// Tenant namespace.
 	Namespace pulumi.StringInput
-	// UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
-	ProviderHostUid pulumi.StringPtrInput
 	// Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
 	TenantName pulumi.StringInput
 }
@@ -214,11 +208,6 @@ func (o TenantHostCheckOutput) HostUid() pulumi.StringOutput {
 // Tenant namespace.
 func (o TenantHostCheckOutput) Namespace() pulumi.StringOutput {
 	return o.ApplyT(func(v *TenantHostCheck) pulumi.StringOutput { return v.Namespace }).(pulumi.StringOutput)
-}
-
-// UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
-func (o TenantHostCheckOutput) ProviderHostUid() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *TenantHostCheck) pulumi.StringPtrOutput { return v.ProviderHostUid }).(pulumi.StringPtrOutput)
 }
 
 // Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.

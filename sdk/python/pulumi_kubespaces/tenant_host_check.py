@@ -22,8 +22,7 @@ class TenantHostCheckArgs:
                  namespace: pulumi.Input[_builtins.str],
                  tenant_name: pulumi.Input[_builtins.str],
                  allow_namespace_move: pulumi.Input[Optional[_builtins.bool]] = None,
-                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
-                 provider_host_uid: pulumi.Input[Optional[_builtins.str]] = None):
+                 host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a TenantHostCheck resource.
 
@@ -31,7 +30,6 @@ class TenantHostCheckArgs:
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
         :param pulumi.Input[_builtins.bool] allow_namespace_move: Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
-        :param pulumi.Input[_builtins.str] provider_host_uid: UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
         """
         pulumi.set(__self__, "namespace", namespace)
         pulumi.set(__self__, "tenant_name", tenant_name)
@@ -39,8 +37,6 @@ class TenantHostCheckArgs:
             pulumi.set(__self__, "allow_namespace_move", allow_namespace_move)
         if host_kubeconfig is not None:
             pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
-        if provider_host_uid is not None:
-            pulumi.set(__self__, "provider_host_uid", provider_host_uid)
 
     @_builtins.property
     @pulumi.getter
@@ -90,18 +86,6 @@ class TenantHostCheckArgs:
     def host_kubeconfig(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "host_kubeconfig", value)
 
-    @_builtins.property
-    @pulumi.getter(name="providerHostUid")
-    def provider_host_uid(self) -> pulumi.Input[Optional[_builtins.str]]:
-        """
-        UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
-        """
-        return pulumi.get(self, "provider_host_uid")
-
-    @provider_host_uid.setter
-    def provider_host_uid(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "provider_host_uid", value)
-
 
 @pulumi.type_token("kubespaces:index:TenantHostCheck")
 class TenantHostCheck(pulumi.CustomResource):
@@ -112,7 +96,6 @@ class TenantHostCheck(pulumi.CustomResource):
                  allow_namespace_move: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
-                 provider_host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  tenant_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -123,7 +106,6 @@ class TenantHostCheck(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] allow_namespace_move: Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
         :param pulumi.Input[_builtins.str] namespace: Tenant namespace.
-        :param pulumi.Input[_builtins.str] provider_host_uid: UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
         """
         ...
@@ -153,7 +135,6 @@ class TenantHostCheck(pulumi.CustomResource):
                  allow_namespace_move: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
-                 provider_host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  tenant_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -169,7 +150,6 @@ class TenantHostCheck(pulumi.CustomResource):
             if namespace is None and not opts.urn:
                 raise TypeError("Missing required property 'namespace'")
             __props__.__dict__["namespace"] = namespace
-            __props__.__dict__["provider_host_uid"] = provider_host_uid
             if tenant_name is None and not opts.urn:
                 raise TypeError("Missing required property 'tenant_name'")
             __props__.__dict__["tenant_name"] = tenant_name
@@ -202,7 +182,6 @@ class TenantHostCheck(pulumi.CustomResource):
         __props__.__dict__["host_kubeconfig"] = None
         __props__.__dict__["host_uid"] = None
         __props__.__dict__["namespace"] = None
-        __props__.__dict__["provider_host_uid"] = None
         __props__.__dict__["tenant_name"] = None
         return TenantHostCheck(resource_name, opts=opts, __props__=__props__)
 
@@ -237,14 +216,6 @@ class TenantHostCheck(pulumi.CustomResource):
         Tenant namespace.
         """
         return pulumi.get(self, "namespace")
-
-    @_builtins.property
-    @pulumi.getter(name="providerHostUid")
-    def provider_host_uid(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        UID of kube-system as the Tenant's Kubernetes provider reads it: the host kubeconfig must reach the same cluster.
-        """
-        return pulumi.get(self, "provider_host_uid")
 
     @_builtins.property
     @pulumi.getter(name="tenantName")

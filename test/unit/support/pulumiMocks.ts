@@ -31,8 +31,6 @@ export const registeredEdges = new Map<string, RegisteredEdges>();
 
 /** Outputs that real providers compute and the component reads. */
 function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, unknown> {
-  // A read of the host's kube-system namespace (its UID is the host's identity).
-  if (args.type === "kubernetes:core/v1:Namespace" && args.id === "kube-system") return { metadata: { name: "kube-system", uid: "uid-of-kube-system" } };
   if (args.type === "kubernetes:helm.sh/v3:Release") return { status: { revision: 1, status: "deployed" } };
   if (args.type.endsWith(`:${TENANT_HOST_CHECK_NAME}`)) {
     const result: HostCheckResult = { hostUid: "uid-of-kube-system" };
@@ -52,9 +50,7 @@ export function installMocks(dryRun = false): Registered[] {
     {
       newResource(args) {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-        // Reads (args.id set) happen in preview too; creates are known only after an update.
-        const known = !dryRun || Boolean(args.id);
-        return { id: known ? args.id || `${args.name}-id` : undefined, state: { ...args.inputs, ...(known ? computedOutputs(args) : {}) } };
+        return { id: dryRun ? undefined : `${args.name}-id`, state: { ...args.inputs, ...(dryRun ? {} : computedOutputs(args)) } };
       },
       call(args) {
         throw new Error(`unexpected invoke ${args.token}`);
@@ -89,19 +85,16 @@ export function settle(): Promise<void> {
   return (pulumi.runtime as unknown as { waitForRPCs(): Promise<void> }).waitForRPCs();
 }
 
-/** Wraps the mock monitor so that each registration's (and read's) parent, dependencies and deletedWith are recorded. */
+/** Wraps the mock monitor so that each registration's parent, dependencies and deletedWith are recorded. */
 function recordEdges(): void {
   const monitor = pulumi.runtime.getMonitor() as any;
-  for (const method of ["registerResource", "readResource"] as const) {
-    const original = monitor[method].bind(monitor);
-    monitor[method] = (request: any, callback: unknown) => {
-      registeredEdges.set(request.getName(), {
-        parent: request.getParent(),
-        dependencies: request.getDependenciesList(),
-        // Reads have no deletedWith.
-        deletedWith: request.getDeletedwith?.() ?? "",
-      });
-      return original(request, callback);
-    };
-  }
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (request: any, callback: unknown) => {
+    registeredEdges.set(request.getName(), {
+      parent: request.getParent(),
+      dependencies: request.getDependenciesList(),
+      deletedWith: request.getDeletedwith(),
+    });
+    return register(request, callback);
+  };
 }
