@@ -60,7 +60,11 @@ export function registerObject(context: KubernetesChildContext, slot: ObjectSlot
   const name = `${context.name}-${slot.role}`;
   const sdkClass = SDK_CLASSES[typeKey(slot)];
   if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
-  return new k8s.apiextensions.CustomResource(name, { apiVersion: slot.apiVersion, kind: slot.kind, ...args }, withProvider(context, opts));
+  // Their names stay the same when they are replaced (a new TLSRoute version is a new Pulumi type):
+  // the old object must go before the new one is created, or the create would take it over and
+  // the delete then remove it.
+  const replaceFirst = { deleteBeforeReplace: true };
+  return new k8s.apiextensions.CustomResource(name, { apiVersion: slot.apiVersion, kind: slot.kind, ...args }, withProvider(context, { ...opts, ...replaceFirst }));
 }
 
 /** Registers the vCluster Helm release. */

@@ -71,6 +71,13 @@ describe("Tenant graph", () => {
     }
   });
 
+  it("replaces the Gateway objects, whose names stay the same, by deleting the old one first", async () => {
+    new Tenant("team-atlas", { owner: "a", platform: { exposure } });
+    await settle();
+    const replacedFirst = [...registeredEdges].filter(([, edges]) => edges.deleteBeforeReplace).map(([name]) => name);
+    expect(replacedFirst.sort()).toEqual(["team-atlas-api-reference-grant", "team-atlas-api-route", "team-atlas-apps-certificate", "team-atlas-apps-listener-set"]);
+  });
+
   it("passes the rendered objects as inputs", async () => {
     new Tenant("team-atlas", { owner: "alice@example.com", resources: { cpu: "2" } });
     await settle();

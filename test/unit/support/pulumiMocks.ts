@@ -24,6 +24,8 @@ export interface RegisteredEdges {
   readonly dependencies: readonly string[];
   /** URN of the `deletedWith` resource, or "". */
   readonly deletedWith: string;
+  /** Whether a replacement deletes the old object before creating the new one. */
+  readonly deleteBeforeReplace: boolean;
 }
 
 /** Edges of every registration by resource name, filled in by installMocks. */
@@ -94,6 +96,7 @@ function recordEdges(): void {
       parent: request.getParent(),
       dependencies: request.getDependenciesList(),
       deletedWith: request.getDeletedwith(),
+      deleteBeforeReplace: request.getDeletebeforereplace(),
     });
     return register(request, callback);
   };
