@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm run build:plugin: the provider plugin `pulumi-resource-kubespaces` as a folder (dist/plugin,
 # usable on PATH) and a tarball for `pulumi plugin install resource kubespaces <version> --file`.
-# It holds the compiled package, schema.json, its production dependencies and a launcher.
+# It holds what the npm package ships, its production dependencies and a launcher.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -11,7 +11,10 @@ tarball="dist/pulumi-resource-kubespaces-v${version}-linux-amd64.tar.gz"
 
 npm run build --silent
 rm -rf "${staging}" && mkdir -p "${staging}"
-cp -r bin package.json package-lock.json schema.json "${staging}/"
+# What the npm package ships (its "files"), so that the plugin has the same data (schema.json,
+# the vendored chart schema), plus the lock file for the dependencies.
+mapfile -t shipped < <(node -p 'require("./package.json").files.join("\n")')
+cp -r "${shipped[@]}" package.json package-lock.json "${staging}/"
 # Production dependencies only, from the npm cache that `npm ci` filled.
 (cd "${staging}" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error)
 install -m 0755 provider/plugin/launcher.sh "${staging}/pulumi-resource-kubespaces"
