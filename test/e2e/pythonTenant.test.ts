@@ -20,7 +20,8 @@ import {
 } from "./support/tenantAssertions";
 import { REPO_ROOT, testbedEnv } from "./support/testbed";
 
-const TENANT = { name: "team-python", resources: { cpu: "3", memory: "6Gi", storage: "10Gi" } };
+// hostKubeconfig: the platform's host access is set, secret, from the test bed's kubeconfig.
+const TENANT = { name: "team-python", resources: { cpu: "3", memory: "6Gi", storage: "10Gi" }, hostKubeconfig: true };
 const STACK = "python-e2e";
 let python = "";
 
@@ -83,13 +84,15 @@ describe("a tenant declared in Python", () => {
     });
   });
 
-  it("hands back a secret kubeconfig that works, kept out of state in plaintext", async () => {
+  it("hands back a secret kubeconfig that works; neither it nor the host kubeconfig is in state in plaintext", async () => {
     const outputs = tenantsPy("outputs");
     expect(outputs.kubeconfigs.secret).toBe(true);
     expectReadyStatus(outputs.statuses.value["team-python"]);
     const kubeconfig: string = outputs.kubeconfigs.value["team-python"];
     await expectWorkingKubeconfig(kubeconfig, "team-python", "https://team-python.kubespaces-tenant-team-python.svc:443");
-    expectNoPlaintextKubeconfig(run(python, [path.join(REPO_ROOT, "test/e2e/python/tenants.py"), "export", "--stack", STACK]), kubeconfig);
+    const state = run(python, [path.join(REPO_ROOT, "test/e2e/python/tenants.py"), "export", "--stack", STACK]);
+    expectNoPlaintextKubeconfig(state, kubeconfig);
+    expectNoPlaintextKubeconfig(state, readFileSync(testbedEnv().KUBECONFIG, "utf8"));
   });
 
   it("leaves nothing labelled for the tenant after destroy", async () => {

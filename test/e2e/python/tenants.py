@@ -59,6 +59,12 @@ def schema_names(value):
     return value
 
 
+def read_text(path):
+    """The whole text of the file at `path`."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def without_none(d):
     """An absent input is left out, not sent as null (as undefined is in JavaScript)."""
     return {k: v for k, v in d.items() if v is not None}
@@ -91,6 +97,8 @@ def program():
             # The platform's policy: the test bed's chart and short timeouts.
             platform=without_none({
                 "chart": {"local_path": CHART_PATH},
+                # The platform's host access, secret as a user would pass it (`hostKubeconfig: true`).
+                "host_kubeconfig": pulumi.Output.secret(read_text(os.environ["KUBECONFIG"])) if t.get("hostKubeconfig") else None,
                 "exposure": snake(t.get("exposure")),
                 "helm_timeout_seconds": 120,
                 "readiness_timeout_seconds": t.get("readinessTimeoutSeconds", 120),
