@@ -42,7 +42,7 @@ HELM_VERSION=v3.18.6
 
 # Order matters only for the log: dependencies are independent.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
-  pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python sdkgen)
+  pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python)
 
 log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -58,8 +58,6 @@ tool_version() {
     pulumi-language-nodejs) echo "${PULUMI_VERSION}-stand-in" ;;
     pulumi-resource-kubernetes) echo "${K8S_PROVIDER_VERSION}" ;;
     helm) echo "${HELM_VERSION}" ;;
-    # Ours (tools/sdkgen, pkg/v3 codegen): keyed by its sources too, so that edits rebuild it.
-    sdkgen) echo "${PULUMI_VERSION}-$(cd "${TESTBED_SRC}/tools/sdkgen" && cat go.mod go.sum main.go | sha256sum | cut -c1-12)" ;;
     *) die "unknown tool $1" ;;
   esac
 }
@@ -148,9 +146,6 @@ build_tool() {
         -ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}" ;;
     pulumi-language-nodejs | pulumi-language-python)
       build_language_host "${name}" "${tmp}" ;;
-    sdkgen)
-      go_build "${TESTBED_SRC}/tools/sdkgen" "${tmp}" kubespaces.io/testbed/tools/sdkgen \
-        -tags osusergo,grpcnotrace -ldflags="-s -w" ;;
   esac
   mv "${tmp}" "${out}"
 }
