@@ -1,7 +1,7 @@
 // End-to-end program: declares the tenants listed in config `tenants` (JSON) with the package as a
 // user's program would import it. JavaScript, so that each `pulumi up` skips a TypeScript compile.
-// The vCluster chart is the local stand-in (config `chartPath`): the real images cannot run on the
-// test bed.
+// The vCluster chart is the real chart 0.36.1, packaged by the test bed from the pinned
+// github.com/loft-sh/vcluster module (config `chartPath`, a local .tgz: nothing is downloaded).
 const pulumi = require("@pulumi/pulumi");
 const { Tenant } = require("@kubespaces/pulumi");
 
@@ -16,22 +16,24 @@ const tenants = declared.map(
       resources: t.resources,
       exposure: t.exposure,
       limitRange: t.limitRange,
+      isolation: t.isolation,
       vcluster: {
         chart: { localPath: chartPath },
         kubernetesVersion: t.kubernetesVersion,
         valuesOverrides: {
           controlPlane: {
             statefulSet: {
-              // Nothing provisions volumes on the test bed.
-              persistence: { volumeClaim: { enabled: false } },
-              // e.g. kubespaces.io/stand-in-withhold-secret: the stand-in then writes no kubeconfig.
+              // The chart's default (a StatefulSet whose data PVC the test bed's static provisioner
+              // binds) unless a tenant turns it off (then the chart renders a Deployment).
+              ...(t.persistence === false && { persistence: { volumeClaim: { enabled: false } } }),
+              // e.g. kubespaces.io/testbed-hold-control-plane: the test bed then does not start it.
               annotations: t.statefulSetAnnotations ?? {},
             },
           },
         },
-        timeoutSeconds: 120,
+        timeoutSeconds: 180,
       },
-      readiness: { timeoutSeconds: t.readinessTimeoutSeconds ?? 120 },
+      readiness: { timeoutSeconds: t.readinessTimeoutSeconds ?? 180 },
     }),
 );
 
