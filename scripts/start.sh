@@ -45,11 +45,12 @@ if ${on_testbed}; then
 On the local test bed the public name ${server_name} does not resolve: the test bed forwards
 ${endpoint} on this machine to team-atlas's control plane, as a port-forward would. List the
 namespaces inside the tenant (TLS still checks the name in the kubeconfig):
-  pulumi stack output kubeconfig --show-secrets > team-atlas.kubeconfig
-  KUBECONFIG=team-atlas.kubeconfig kubectl --server ${endpoint} --tls-server-name ${server_name} get namespaces
-Tear it down with:
   source "\$(bash test/testbed/testbed.sh env)"
-  PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE} pulumi destroy --stack demo
+  export PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE}
+  pulumi stack output kubeconfig --show-secrets --stack demo > team-atlas.kubeconfig
+  KUBECONFIG=team-atlas.kubeconfig kubectl --server ${endpoint} --tls-server-name ${server_name} get namespaces
+Tear it down with (same environment):
+  pulumi destroy --stack demo
 Stop the test bed with: bash test/testbed/testbed.sh down
 HOW
 fi
