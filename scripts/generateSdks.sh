@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # npm run generate:sdks: the Python and Go SDKs of the kubespaces package, generated from schema.json
 # into sdk/python and sdk/go the way `pulumi package gen-sdk` lays them out, by
-# test/testbed/tools/sdkgen (pulumi/pkg/v3 codegen; the CLI's language plugins are not served here).
+# scripts/sdkgen (pulumi/pkg/v3 codegen; the CLI's language plugins are not served here).
 #
 #   scripts/generateSdks.sh           regenerate sdk/python and sdk/go
 #   scripts/generateSdks.sh --check   regenerate into a temporary folder and fail (exit 1), naming
 #                                     the files, when sdk/ differs from it; sdk/ is left alone
 #
-# sdkgen is built into the test bed's binary cache the first time (testbed.sh build sdkgen).
+# sdkgen is built into the Go tool cache (scripts/lib/goToolCache.sh) the first time, keyed by the
+# Pulumi version it generates for and a hash of its own sources, so that edits rebuild it.
 # sdk/go/go.sum comes from `go mod tidy` (the module cache, or the Go module proxy when cold).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -21,8 +22,17 @@ case "${1:-}" in
 esac
 
 command -v go >/dev/null || { echo "generateSdks: go is not on PATH (needed to build sdkgen and tidy sdk/go)" >&2; exit 1; }
-bash test/testbed/testbed.sh build sdkgen
-sdkgen=$(bash -c 'source test/testbed/testbed.sh && tool_bin sdkgen')
+# shellcheck source=lib/goToolCache.sh
+source scripts/lib/goToolCache.sh
+
+# The pulumi/pkg/v3 release whose codegen sdkgen's go.mod pins (and whose SDK headers it writes).
+SDKGEN_PULUMI_VERSION=v3.248.0
+sdkgen_version="${SDKGEN_PULUMI_VERSION}-$(gotool_sources_key scripts/sdkgen go.mod go.sum main.go)"
+build_sdkgen() {
+  gotool_go_build "${root}/scripts/sdkgen" "$1" kubespaces.io/scripts/sdkgen -tags osusergo,grpcnotrace -ldflags="-s -w"
+}
+gotool_ensure sdkgen "${sdkgen_version}" build_sdkgen
+sdkgen=$(gotool_bin sdkgen "${sdkgen_version}")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "${tmp}"' EXIT

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm start: `pulumi up` of the demo tenant team-atlas (Pulumi.yaml at the repo root), then its
 # outputs and how to use its kubeconfig. Without KUBECONFIG (or ~/.kube/config) it brings up the
-# local test bed first and uses the vCluster stand-in chart there.
+# local test bed first and uses the real vCluster chart 0.36.1 the test bed packaged from its pinned
+# Go module; the test bed runs the tenant's real control plane and forwards a loopback port to it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -23,7 +24,7 @@ export PULUMI_SKIP_UPDATE_CHECK=true
 
 pulumi stack select demo --create --non-interactive >/dev/null
 if ${on_testbed}; then
-  pulumi config set vclusterChartPath "${PWD}/test/fixtures/vcluster-stand-in" --non-interactive
+  pulumi config set vclusterChartPath "${KUBESPACES_VCLUSTER_CHART}" --non-interactive
 fi
 pulumi up --yes --non-interactive
 
@@ -37,13 +38,19 @@ Use its kubeconfig (a secret output):
   KUBECONFIG=team-atlas.kubeconfig kubectl get namespaces
 HOW
 if ${on_testbed}; then
+  namespace="$(pulumi stack output namespace --non-interactive)"
+  endpoint="$(bash test/testbed/testbed.sh vcluster-endpoint "${namespace}" team-atlas)"
+  server_name="$(pulumi stack output apiServerUrl --non-interactive | sed -E 's#^https://([^:/]+).*#\1#')"
   cat <<HOW
-On the local test bed the vCluster is a stand-in and the public name $(pulumi stack output apiServerUrl)
-does not resolve; the stand-in's credentials are the test bed's, so point the kubeconfig there:
-  KUBECONFIG=team-atlas.kubeconfig kubectl --server "${KUBESPACES_TESTBED_SERVER}" get namespaces
-Tear it down with:
+On the local test bed the public name ${server_name} does not resolve: the test bed forwards
+${endpoint} on this machine to team-atlas's control plane, as a port-forward would. List the
+namespaces inside the tenant (TLS still checks the name in the kubeconfig):
   source "\$(bash test/testbed/testbed.sh env)"
-  PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE} pulumi destroy --stack demo
+  export PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE}
+  pulumi stack output kubeconfig --show-secrets --stack demo > team-atlas.kubeconfig
+  KUBECONFIG=team-atlas.kubeconfig kubectl --server ${endpoint} --tls-server-name ${server_name} get namespaces
+Tear it down with (same environment):
+  pulumi destroy --stack demo
 Stop the test bed with: bash test/testbed/testbed.sh down
 HOW
 fi

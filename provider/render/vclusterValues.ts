@@ -19,8 +19,35 @@ export function apiCertificateSans(spec: TenantSpec): string[] {
   return spec.endpoints ? [spec.endpoints.apiHostname, ...inCluster] : inCluster;
 }
 
+/** The non-root user vCluster's docs run the control plane as. */
+const NON_ROOT_ID = 12345;
+
+/**
+ * Security contexts under which the chart's pods pass Pod Security "restricted": the control plane
+ * (the chart's default runs it as root), its distro init container, and the virtual cluster's
+ * CoreDNS, which is synced into the same namespace.
+ */
+export function restrictedSecurityValues(): Values {
+  const seccompProfile = { type: "RuntimeDefault" };
+  const user = { runAsNonRoot: true, runAsUser: NON_ROOT_ID, runAsGroup: NON_ROOT_ID };
+  const container = { ...user, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, seccompProfile };
+  const pod = { ...user, fsGroup: NON_ROOT_ID, seccompProfile };
+  return {
+    controlPlane: {
+      distro: { k8s: { securityContext: container } },
+      statefulSet: { security: { podSecurityContext: pod, containerSecurityContext: container } },
+      coredns: { security: { podSecurityContext: pod, containerSecurityContext: container } },
+    },
+  };
+}
+
 /** The component's own values, before overrides. */
 export function componentValues(spec: TenantSpec): Values {
+  const values = baseValues(spec);
+  return spec.isolation.podSecurity === "restricted" ? mergeHelmValues(values, restrictedSecurityValues()) : values;
+}
+
+function baseValues(spec: TenantSpec): Values {
   const { limits, requests } = spec.vcluster.controlPlaneResources;
   return {
     controlPlane: {

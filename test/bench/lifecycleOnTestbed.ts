@@ -4,18 +4,21 @@
  * @pulumi/kubernetes resources; and how fast readiness notices the kubeconfig Secret (from the
  * Secret's appearance, seen by a watch here, to the readiness resource finishing), with the number
  * of API requests the wait made. Programs run inline (Automation API), so both sides pay the same
- * engine costs. The vCluster is the test bed's stand-in.
+ * engine costs. The vCluster is the real chart 0.36.1 and control plane the test bed runs.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { Watch, KubeConfig } from "@kubernetes/client-node";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { declareRawResources, declareTenants, type ProgramOptions } from "./programs";
-import { REPO_ROOT, testbed, testbedEnv } from "../e2e/support/testbed";
+import { HOLD_CONTROL_PLANE } from "../e2e/support/tenantsStack";
+import { testbed, testbedEnv } from "../e2e/support/testbed";
 
 const SIZES = (process.env.BENCH_E2E_TENANTS ?? "1,10").split(",").map(Number);
-const CHART_PATH = path.join(REPO_ROOT, "test/fixtures/vcluster-stand-in");
-const WITHHOLD = "kubespaces.io/stand-in-withhold-secret";
+/** The chart the test bed packaged; its env file exists once the test bed is up. */
+const chartPath = (): string => testbedEnv().KUBESPACES_VCLUSTER_CHART;
+// The test bed starts no control plane (which writes the kubeconfig Secret) while the workload has it.
+const WITHHOLD = HOLD_CONTROL_PLANE;
 
 type Program = "raw" | "tenant";
 
@@ -39,7 +42,7 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
 }
 
 async function upAndDestroy(program: Program, count: number): Promise<{ upMs: number; destroyMs: number }> {
-  const options: ProgramOptions = { chartPath: CHART_PATH, verifyCrds: true };
+  const options: ProgramOptions = { chartPath: chartPath(), verifyCrds: true };
   const declare = program === "tenant" ? () => declareTenants(count, options) : () => declareRawResources(count, options);
   const stack = await benchStack(`bench-${program}-${count}`, declare);
   const upMs = await timed(() => stack.up());
@@ -50,7 +53,7 @@ async function upAndDestroy(program: Program, count: number): Promise<{ upMs: nu
 
 /** Time from the kubeconfig Secret's appearance to the readiness resource's finish, and its API requests. */
 async function readinessDelay(): Promise<{ delayMs: number; apiRequests: number }> {
-  const stack = await benchStack("bench-readiness", () => declareTenants(1, { chartPath: CHART_PATH, verifyCrds: true, workloadAnnotations: { [WITHHOLD]: "true" } }));
+  const stack = await benchStack("bench-readiness", () => declareTenants(1, { chartPath: chartPath(), verifyCrds: true, workloadAnnotations: { [WITHHOLD]: "true" } }));
   const config = new KubeConfig();
   config.loadFromFile(testbedEnv().KUBECONFIG);
   const namespace = "kubespaces-tenant-team-0";

@@ -12,11 +12,11 @@ const BENCH_STRUCTURE = { tlsRouteVersion: "v1", networkPolicy: true } as const;
 
 /** How the programs run: under mocks (defaults) or on the test bed. */
 export interface ProgramOptions {
-  /** A local chart (the test bed's vCluster stand-in) instead of the pinned mirror. */
+  /** A local chart (the real chart the test bed packaged) instead of the pinned mirror. */
   readonly chartPath?: string;
   /** Check the host serves the exposure's kinds (needs a cluster). */
   readonly verifyCrds?: boolean;
-  /** Annotations on the vCluster workload (the stand-in reads them). */
+  /** Annotations on the vCluster workload (the test bed reads its hold annotation). */
   readonly workloadAnnotations?: Record<string, string>;
 }
 

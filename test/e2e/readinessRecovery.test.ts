@@ -1,31 +1,31 @@
 /**
  * Readiness on the real engine and API server when things go wrong: a virtual cluster that never
- * writes its kubeconfig, and an API server restarted while `up` waits. The vCluster stand-in
- * withholds the kubeconfig Secret while the workload carries the annotation
- * `kubespaces.io/stand-in-withhold-secret=true`.
+ * writes its kubeconfig, and an API server restarted while `up` waits. The test bed does not
+ * start a vCluster's control plane (which writes the kubeconfig Secret) while its workload carries
+ * the test-bed annotation HOLD_CONTROL_PLANE, as a node that cannot start the container.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
-import { removeStack, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import { HOLD_CONTROL_PLANE, removeStack, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { testbed } from "./support/testbed";
 
-const WITHHOLD = "kubespaces.io/stand-in-withhold-secret";
 const { core, apps } = hostClients();
 let stack: Stack;
 
 const withheld = (name: string, readinessTimeoutSeconds: number): TenantDecl => ({
   name,
   resources: { cpu: "2", memory: "4Gi" },
-  statefulSetAnnotations: { [WITHHOLD]: "true" },
+  persistence: false,
+  statefulSetAnnotations: { [HOLD_CONTROL_PLANE]: "true" },
   readinessTimeoutSeconds,
 });
 
-/** Lets the stand-in write the kubeconfig, as a vCluster that finally came up would. */
+/** Lets the test bed start the control plane, which then writes the kubeconfig. */
 async function releaseKubeconfig(name: string): Promise<void> {
   const namespace = `kubespaces-tenant-${name}`;
   await apps.patchNamespacedDeployment(
-    { name, namespace, body: [{ op: "remove", path: `/metadata/annotations/${WITHHOLD.replace("/", "~1")}` }] },
+    { name, namespace, body: [{ op: "remove", path: `/metadata/annotations/${HOLD_CONTROL_PLANE.replace("/", "~1")}` }] },
   );
 }
 
@@ -52,7 +52,7 @@ describe("readiness that does not come at once", () => {
     expect(Date.now() - started).toBeLessThan(110_000);
 
     await releaseKubeconfig("team-late");
-    await eventually(secretExists("team-late"), 30_000, "the stand-in to write vc-team-late");
+    await eventually(secretExists("team-late"), 120_000, "the control plane to write vc-team-late");
     const { steps, record } = stepRecorder();
     const result = await stack.up({ onEvent: record });
     expect(result.summary.result).toBe("succeeded");

@@ -9,17 +9,18 @@ import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "../../provider/lifecycle/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changes, removeStack, setTenants, stepRecorder, storedStateText, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
-import { expectNoPlaintextKubeconfig, expectNothingLeft, expectReadyStatus, expectTenantOnHost, expectWorkingKubeconfig } from "./support/tenantAssertions";
+import { expectNoPlaintextKubeconfig, expectNothingLeft, expectReadyStatus, expectTenantOnHost, expectWorkingKubeconfig, readWorkload } from "./support/tenantAssertions";
 
 const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
 const atlas: TenantDecl = { name: "e2e-atlas", resources: { cpu: "4", memory: "8Gi", storage: "10Gi", pods: 10 }, exposure };
-const borealis: TenantDecl = { name: "e2e-borealis", resources: { cpu: "2", memory: "4Gi" } };
+// Persistence off: the chart's Deployment variant (atlas has the default StatefulSet).
+const borealis: TenantDecl = { name: "e2e-borealis", resources: { cpu: "2", memory: "4Gi" }, persistence: false };
 const atlasNs = "kubespaces-tenant-e2e-atlas";
 const borealisNs = "kubespaces-tenant-e2e-borealis";
 
 
 let stack: Stack;
-const { core, apps, objects, config } = hostClients();
+const { core, objects, config } = hostClients();
 const scheduling = config.makeApiClient(SchedulingV1Api);
 
 const namespaceGone = (name: string) => async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined;
@@ -126,7 +127,7 @@ describe("tenant lifecycle", () => {
     const changed = changes(steps).map((s) => `${s.op} ${s.name}`);
     expect(changed).toContain("update e2e-atlas-vcluster");
     expect(changed).toContain("update e2e-atlas-readiness");
-    const workload = await apps.readNamespacedDeployment({ name: "e2e-atlas", namespace: atlasNs });
+    const workload = await readWorkload("e2e-atlas");
     expect(JSON.stringify(workload.spec?.template)).toContain("v1.35.2");
   });
 

@@ -171,7 +171,7 @@ print(json.dumps({
 }))
 `;
 
-/** Runs examples/python/__main__.py under Pulumi's Python mocks with the stand-in chart configured. */
+/** Runs examples/python/__main__.py under Pulumi's Python mocks with a local chart configured. */
 const EXAMPLE_CHECK = String.raw`${PYTHON_MOCKS}
 import runpy
 

@@ -9,8 +9,8 @@ Python language host is needed, against the local test bed.
 
 --tenants is a JSON list of tenants as test/e2e/support/tenantsStack.ts declares them (name, owner,
 resources, exposure, limitRange, kubernetesVersion, readinessTimeoutSeconds,
-statefulSetAnnotations), the same shape test/e2e/programs/tenants/index.js gives each Tenant: the
-vCluster stand-in chart (test/fixtures/vcluster-stand-in), persistence off. It is kept in the
+statefulSetAnnotations, persistence), the same shape test/e2e/programs/tenants/index.js gives each
+Tenant: the real vCluster chart 0.36.1 the test bed packaged ($KUBESPACES_VCLUSTER_CHART). It is kept in the
 stack's config, so a later `up` without it declares the same tenants; default: one tenant
 "team-python".
 
@@ -34,7 +34,7 @@ import pulumi_kubespaces as kubespaces
 from pulumi import automation as auto
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-CHART_PATH = os.path.join(REPO_ROOT, "test", "fixtures", "vcluster-stand-in")
+CHART_PATH = os.environ.get("KUBESPACES_VCLUSTER_CHART", "")
 PLUGIN_DIR = os.path.join(REPO_ROOT, "dist", "plugin")
 PROJECT = "kubespaces-e2e-python"
 DEFAULT_TENANTS = [{"name": "team-python"}]
@@ -85,12 +85,12 @@ def program():
                 "kubernetes_version": t.get("kubernetesVersion"),
                 "values_overrides": {
                     "controlPlane": {
-                        "statefulSet": {
-                            # Nothing provisions volumes on the test bed.
-                            "persistence": {"volumeClaim": {"enabled": False}},
-                            # e.g. kubespaces.io/stand-in-withhold-secret: no kubeconfig then.
+                        "statefulSet": without_none({
+                            # The chart's default (a StatefulSet with a data PVC) unless turned off.
+                            "persistence": {"volumeClaim": {"enabled": False}} if t.get("persistence") is False else None,
+                            # e.g. kubespaces.io/testbed-hold-control-plane: its control plane is not started.
                             "annotations": t.get("statefulSetAnnotations", {}),
-                        }
+                        })
                     }
                 },
             }),

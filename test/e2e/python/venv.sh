@@ -4,7 +4,9 @@
 #
 #   test/e2e/python/venv.sh     ensure it, print the venv's python on stdout (progress on stderr)
 #
-# The venv is ${KUBESPACES_PYTHON_VENV:-${KUBESPACES_CACHE:-~/.cache/kubespaces}/python-venv-pulumi-<v>}.
+# The venv is ${KUBESPACES_PYTHON_VENV:-${KUBESPACES_CACHE:-~/.cache/kubespaces}/python-venv-pulumi-<v>-<checkout>},
+# one per checkout (a hash of its path): two worktrees with different sdk/python would otherwise
+# reinstall pulumi_kubespaces under each other's running tests.
 # pulumi is installed once; the SDK is (re)installed only when sdk/python changed (content hash
 # kept in the venv), from a copy, so that setuptools' build/ and *.egg-info never land in sdk/.
 set -euo pipefail
@@ -13,7 +15,8 @@ PULUMI_PY_VERSION=3.248.0
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 SDK_DIR="${REPO_ROOT}/sdk/python"
 CACHE_ROOT="${KUBESPACES_CACHE:-${HOME}/.cache/kubespaces}"
-VENV="${KUBESPACES_PYTHON_VENV:-${CACHE_ROOT}/python-venv-pulumi-${PULUMI_PY_VERSION}}"
+CHECKOUT="$(printf '%s' "${REPO_ROOT}" | sha256sum | cut -c1-8)"
+VENV="${KUBESPACES_PYTHON_VENV:-${CACHE_ROOT}/python-venv-pulumi-${PULUMI_PY_VERSION}-${CHECKOUT}}"
 
 log() { printf '[python-venv] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }

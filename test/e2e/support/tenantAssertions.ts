@@ -5,7 +5,7 @@
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { expect } from "vitest";
 import { eventually, hostClients, objectsLabelledFor, readOrUndefined } from "./hostCluster";
-import { testbedEnv } from "./testbed";
+import { vclusterEndpoint } from "./testbed";
 
 /** Every kind a tenant may leave labelled objects of, namespaced or not. */
 export const LABELLED_KINDS = [
@@ -25,7 +25,7 @@ export const tenantNamespace = (tenant: string): string => `kubespaces-tenant-${
 
 /** The tenant's namespace, quota and kubeconfig Secret exist as declared, and its workload runs. */
 export async function expectTenantOnHost(tenant: string, owner: string, hard: Record<string, string>): Promise<void> {
-  const { core, apps } = hostClients();
+  const { core } = hostClients();
   const namespace = tenantNamespace(tenant);
   const ns = await core.readNamespace({ name: namespace });
   expect(ns.metadata?.labels).toMatchObject({ "kubespaces.io/tenant": tenant, "pod-security.kubernetes.io/enforce": "baseline" });
@@ -33,9 +33,22 @@ export async function expectTenantOnHost(tenant: string, owner: string, hard: Re
   const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
   expect(quota.spec?.hard).toEqual(hard);
   const secret = await core.readNamespacedSecret({ name: `vc-${tenant}`, namespace });
-  expect(Object.keys(secret.data ?? {})).toContain("config");
-  const workload = await apps.readNamespacedDeployment({ name: tenant, namespace });
+  expect(Object.keys(secret.data ?? {})).toEqual(expect.arrayContaining(["config", "certificate-authority", "client-certificate", "client-key", "token"]));
+  // Written by the running vCluster itself: labelled, and owned by the release's Service, as it does.
+  expect(secret.metadata?.labels).toMatchObject({ app: "vcluster", "vcluster-name": tenant });
+  expect(secret.metadata?.ownerReferences?.map((o) => `${o.kind}/${o.name}`)).toEqual([`Service/${tenant}`]);
+  const workload = await readWorkload(tenant);
   expect(workload.status?.readyReplicas).toBe(1);
+}
+
+/** The release's workload: the chart renders a StatefulSet with persistence on, a Deployment with it off. */
+export async function readWorkload(tenant: string) {
+  const { apps } = hostClients();
+  const namespace = tenantNamespace(tenant);
+  return (
+    (await readOrUndefined(() => apps.readNamespacedStatefulSet({ name: tenant, namespace }))) ??
+    (await apps.readNamespacedDeployment({ name: tenant, namespace }))
+  );
 }
 
 /** The status output of a ready tenant, as the operator reports it. */
@@ -44,19 +57,33 @@ export function expectReadyStatus(status: unknown): void {
 }
 
 /**
- * The handed-back kubeconfig names the tenant, points at `server`, and works. (The stand-in's
- * credentials are the test bed's and its public names do not resolve, so it is tried against the
- * test bed's API server.)
+ * The handed-back kubeconfig as a user reaches the virtual cluster through a port-forward: the
+ * server is the control plane's loopback port on this machine (the public name does not resolve
+ * on the test bed), and TLS still checks the name the kubeconfig carries.
+ */
+export function forwardedKubeconfig(kubeconfig: string, tenant: string): KubeConfig {
+  const handedBack = new KubeConfig();
+  handedBack.loadFromString(kubeconfig);
+  const cluster = handedBack.getCurrentCluster()!;
+  const serverName = new URL(cluster.server).hostname;
+  handedBack.clusters = [{ ...cluster, server: vclusterEndpoint(tenantNamespace(tenant), tenant), tlsServerName: serverName }];
+  return handedBack;
+}
+
+/**
+ * The handed-back kubeconfig names the tenant, points at `server`, and opens the tenant's own
+ * virtual cluster: its namespaces are listed, the host's are not there.
  */
 export async function expectWorkingKubeconfig(kubeconfig: string, tenant: string, server: string): Promise<void> {
   const handedBack = new KubeConfig();
   handedBack.loadFromString(kubeconfig);
   expect(handedBack.getCurrentContext()).toBe(tenant);
-  const cluster = handedBack.getCurrentCluster();
-  expect(cluster?.server).toBe(server);
-  handedBack.clusters = [{ ...cluster!, server: testbedEnv().KUBESPACES_TESTBED_SERVER }];
-  const namespaces = await handedBack.makeApiClient(CoreV1Api).listNamespace();
-  expect(namespaces.items.map((n) => n.metadata?.name)).toContain(tenantNamespace(tenant));
+  expect(handedBack.getCurrentCluster()?.server).toBe(server);
+  const namespaces = await forwardedKubeconfig(kubeconfig, tenant).makeApiClient(CoreV1Api).listNamespace();
+  const names = namespaces.items.map((n) => n.metadata?.name);
+  expect(names).toEqual(expect.arrayContaining(["default", "kube-system"]));
+  expect(names).not.toContain(tenantNamespace(tenant));
+  expect(names).not.toContain("kubespaces-gateway");
 }
 
 /** Stored state holds secrets only as ciphertext: no private key, no kubeconfig bytes. */

@@ -16,7 +16,10 @@ export interface TenantDecl {
   readonly limitRange?: Record<string, unknown>;
   readonly kubernetesVersion?: string;
   readonly readinessTimeoutSeconds?: number;
-  /** Annotations on the vCluster StatefulSet, e.g. to make the stand-in withhold the kubeconfig. */
+  readonly isolation?: Record<string, unknown>;
+  /** `false` turns the chart's data volume off (the chart then renders a Deployment). */
+  readonly persistence?: boolean;
+  /** Annotations on the vCluster workload, e.g. {@link HOLD_CONTROL_PLANE} to keep its control plane from starting. */
   readonly statefulSetAnnotations?: Record<string, string>;
 }
 
@@ -27,8 +30,14 @@ export interface Step {
   readonly name: string;
 }
 
+/**
+ * Test-bed hook, not vCluster: while a vCluster workload carries this annotation set to "true", the
+ * test bed's runner (test/testbed/vclusterRunner.ts) does not start its control plane, as a node
+ * that cannot start the container; removing it starts it.
+ */
+export const HOLD_CONTROL_PLANE = "kubespaces.io/testbed-hold-control-plane";
+
 const PROGRAM_DIR = path.join(REPO_ROOT, "test/e2e/programs/tenants");
-const CHART_PATH = path.join(REPO_ROOT, "test/fixtures/vcluster-stand-in");
 
 /**
  * Stack `name` of the tenants program with `tenants` in its config, emptied first: a run that was
@@ -44,7 +53,8 @@ export async function tenantsStack(name: string, tenants: readonly TenantDecl[])
     { stackName: name, workDir: PROGRAM_DIR },
     { envVars: { ...env, PULUMI_BACKEND_URL: `file://${stateDir}` } },
   );
-  await stack.setConfig("chartPath", { value: CHART_PATH });
+  // The real vCluster chart 0.36.1 the test bed packaged from the pinned module.
+  await stack.setConfig("chartPath", { value: env.KUBESPACES_VCLUSTER_CHART });
   await setTenants(stack, []);
   await stack.up();
   await setTenants(stack, tenants);

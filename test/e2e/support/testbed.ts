@@ -14,6 +14,11 @@ export function testbed(...args: string[]): void {
   execFileSync("bash", [TESTBED_SCRIPT, ...args], { stdio: ["ignore", "inherit", "inherit"] });
 }
 
+/** The loopback URL on this machine of the running control plane of vCluster `release` (see test/testbed/lib/vclusterPod.sh). */
+export function vclusterEndpoint(namespace: string, release: string): string {
+  return execFileSync("bash", [TESTBED_SCRIPT, "vcluster-endpoint", namespace, release], { encoding: "utf8" }).trim();
+}
+
 /** The environment the test bed's env file sets (KUBECONFIG, PATH with Pulumi, PULUMI_HOME, ...). */
 export function testbedEnv(): Record<string, string> {
   const envFile = execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();

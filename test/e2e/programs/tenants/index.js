@@ -1,7 +1,7 @@
 // End-to-end program: declares the tenants listed in config `tenants` (JSON) with the package as a
 // user's program would import it. JavaScript, so that each `pulumi up` skips a TypeScript compile.
-// The vCluster chart is the local stand-in (config `chartPath`): the real images cannot run on the
-// test bed.
+// The vCluster chart is the real chart 0.36.1, packaged by the test bed from the pinned
+// github.com/loft-sh/vcluster module (config `chartPath`, a local .tgz: nothing is downloaded).
 const pulumi = require("@pulumi/pulumi");
 const { Tenant } = require("@kubespaces/pulumi");
 
@@ -15,14 +15,16 @@ const tenants = declared.map(
       owner: t.owner ?? `${t.name}@example.com`,
       resources: t.resources,
       limitRange: t.limitRange,
+      isolation: t.isolation,
       vcluster: {
         kubernetesVersion: t.kubernetesVersion,
         valuesOverrides: {
           controlPlane: {
             statefulSet: {
-              // Nothing provisions volumes on the test bed.
-              persistence: { volumeClaim: { enabled: false } },
-              // e.g. kubespaces.io/stand-in-withhold-secret: the stand-in then writes no kubeconfig.
+              // The chart's default (a StatefulSet whose data PVC the test bed's static provisioner
+              // binds) unless a tenant turns it off (then the chart renders a Deployment).
+              ...(t.persistence === false && { persistence: { volumeClaim: { enabled: false } } }),
+              // e.g. kubespaces.io/testbed-hold-control-plane: the test bed then does not start it.
               annotations: t.statefulSetAnnotations ?? {},
             },
           },
@@ -32,8 +34,8 @@ const tenants = declared.map(
       platform: {
         chart: { localPath: chartPath },
         exposure: t.exposure,
-        helmTimeoutSeconds: 120,
-        readinessTimeoutSeconds: t.readinessTimeoutSeconds ?? 120,
+        helmTimeoutSeconds: 180,
+        readinessTimeoutSeconds: t.readinessTimeoutSeconds ?? 180,
       },
     }),
 );

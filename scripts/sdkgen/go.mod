@@ -1,4 +1,4 @@
-module kubespaces.io/testbed/tools/sdkgen
+module kubespaces.io/scripts/sdkgen
 
 go 1.25.11
 

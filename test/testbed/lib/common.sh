@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Paths and small helpers every part of the test bed uses. Sourced by testbed.sh.
+
+TESTBED_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPO_ROOT="$(cd "${TESTBED_SRC}/../.." && pwd)"
+FIXTURES_DIR="${REPO_ROOT}/test/fixtures/testbed"
+# shellcheck source=../../../scripts/lib/goToolCache.sh
+source "${REPO_ROOT}/scripts/lib/goToolCache.sh"
+CACHE_ROOT="${GO_TOOL_CACHE_ROOT}"
+BIN_CACHE="${GO_TOOL_BIN_CACHE}"
+RUN_DIR="${KUBESPACES_TESTBED_DIR:-${REPO_ROOT}/.testbed}"
+
+PKI="${RUN_DIR}/pki"
+PIDS="${RUN_DIR}/pids"
+LOGS="${RUN_DIR}/logs"
+ARGS="${RUN_DIR}/args"
+KUBECONFIG_FILE="${RUN_DIR}/kubeconfig"
+ENV_FILE="${RUN_DIR}/env"
+PORTS_FILE="${RUN_DIR}/ports"
+NODE_NAME=kwok-node-0
+
+log() { printf '[testbed %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+kc() { kubectl --kubeconfig="${KUBECONFIG_FILE}" "$@"; }
+
+# wait_for DESCRIPTION SECONDS COMMAND...: poll a health check, bounded.
+wait_for() {
+  local what="$1" secs="$2" i
+  shift 2
+  for ((i = 0; i < secs * 4; i++)); do
+    if "$@" >/dev/null 2>&1; then
+      log "${what}: ok"
+      return 0
+    fi
+    sleep 0.25
+  done
+  log "${what}: not healthy after ${secs}s"
+  return 1
+}

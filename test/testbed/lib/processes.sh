@@ -1,0 +1,142 @@
+# shellcheck shell=bash
+# The host control plane's processes: their command lines, start/stop, health checks.
+
+# Start order; `down` stops in reverse (the vCluster runner, which stands in for the kubelet, first).
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok vcluster-runner)
+
+pid_of() { [[ -f "${PIDS}/$1.pid" ]] && cat "${PIDS}/$1.pid"; }
+
+running() {
+  local pid
+  pid="$(pid_of "$1" 2>/dev/null)" || return 1
+  [[ -n "${pid}" ]] && kill -0 "${pid}" 2>/dev/null
+}
+
+
+# component_args NAME: print the command line of a component, one word a line.
+component_args() {
+  case "$1" in
+    etcd)
+      printf '%s\n' "$(tool_bin etcd)" \
+        --name=testbed --data-dir="${RUN_DIR}/etcd-data" \
+        --listen-client-urls="http://127.0.0.1:${ETCD_PORT}" \
+        --advertise-client-urls="http://127.0.0.1:${ETCD_PORT}" \
+        --listen-peer-urls="http://127.0.0.1:${ETCD_PEER_PORT}" \
+        --initial-advertise-peer-urls="http://127.0.0.1:${ETCD_PEER_PORT}" \
+        --initial-cluster="testbed=http://127.0.0.1:${ETCD_PEER_PORT}" \
+        --auto-compaction-retention=1 --quota-backend-bytes=4294967296 \
+        --unsafe-no-fsync=true --log-level=warn
+      ;;
+    kube-apiserver)
+      # Flags as kwokctl's binary runtime uses them, bound to loopback. The
+      # endpoint reconciler is off: Endpoints may not hold 127.0.0.1.
+      printf '%s\n' "$(tool_bin kube-apiserver)" \
+        --bind-address=127.0.0.1 --advertise-address=127.0.0.1 \
+        --secure-port="${APISERVER_PORT}" \
+        --etcd-servers="http://127.0.0.1:${ETCD_PORT}" --etcd-prefix=/registry \
+        --cert-dir="${RUN_DIR}/apiserver-certs" \
+        --tls-cert-file="${PKI}/apiserver.crt" --tls-private-key-file="${PKI}/apiserver.key" \
+        --client-ca-file="${PKI}/ca.crt" --token-auth-file="${PKI}/tokens.csv" \
+        --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+        --service-account-key-file="${PKI}/sa.pub" \
+        --service-account-signing-key-file="${PKI}/sa.key" \
+        --service-cluster-ip-range=10.96.0.0/16 \
+        --authorization-mode=Node,RBAC --allow-privileged=true \
+        --endpoint-reconciler-type=none \
+        --enable-priority-and-fairness=false --profiling=false \
+        --v=1
+      ;;
+    kube-controller-manager)
+      printf '%s\n' "$(tool_bin kube-controller-manager)" \
+        --kubeconfig="${KUBECONFIG_FILE}" \
+        --authentication-kubeconfig="${KUBECONFIG_FILE}" \
+        --authorization-kubeconfig="${KUBECONFIG_FILE}" \
+        --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics \
+        --bind-address=127.0.0.1 --secure-port="${KCM_PORT}" \
+        --cert-dir="${RUN_DIR}/kcm-certs" \
+        --service-account-private-key-file="${PKI}/sa.key" \
+        --root-ca-file="${PKI}/ca.crt" \
+        --leader-elect=false --kube-api-qps=200 --kube-api-burst=400 \
+        --v=1
+      ;;
+    kube-scheduler)
+      printf '%s\n' "$(tool_bin kube-scheduler)" \
+        --kubeconfig="${KUBECONFIG_FILE}" \
+        --authentication-kubeconfig="${KUBECONFIG_FILE}" \
+        --authorization-kubeconfig="${KUBECONFIG_FILE}" \
+        --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics \
+        --bind-address=127.0.0.1 --secure-port="${SCHEDULER_PORT}" \
+        --cert-dir="${RUN_DIR}/scheduler-certs" \
+        --leader-elect=false --kube-api-qps=200 --kube-api-burst=400 \
+        --v=1
+      ;;
+    kwok)
+      printf '%s\n' "$(tool_bin kwok)" \
+        --kubeconfig="${KUBECONFIG_FILE}" --config="${RUN_DIR}/kwok.yaml" \
+        --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+        --node-lease-duration-seconds=40 \
+        --server-address="127.0.0.1:${KWOK_PORT}" \
+        --node-ip=127.0.0.1 --cidr=10.244.0.0/16
+      ;;
+    vcluster-runner)
+      printf '%s\n' "${REPO_ROOT}/node_modules/.bin/tsx" "${TESTBED_SRC}/vclusterRunner.ts"
+      ;;
+  esac
+}
+
+# start_component NAME: start detached (own session, so it outlives the shell
+# that ran `up`), record its pid and its exact command line (args/NAME) so that
+# restart-apiserver reuses the same flags.
+start_component() {
+  local name="$1"
+  if running "${name}"; then
+    log "${name} already running (pid $(pid_of "${name}"))"
+    return 0
+  fi
+  mkdir -p "${PIDS}" "${LOGS}" "${ARGS}"
+  [[ -s "${ARGS}/${name}" ]] || component_args "${name}" >"${ARGS}/${name}"
+  local -a argv
+  mapfile -t argv <"${ARGS}/${name}"
+  log "starting ${name}"
+  (
+    cd "${RUN_DIR}"
+    export KUBECONFIG="${KUBECONFIG_FILE}" KUBESPACES_TESTBED_DIR="${RUN_DIR}"
+    exec setsid "${argv[@]}" >>"${LOGS}/${name}.log" 2>&1 </dev/null
+  ) &
+  echo $! >"${PIDS}/${name}.pid"
+}
+
+stop_component() {
+  local name="$1" pid i
+  pid="$(pid_of "${name}" 2>/dev/null)" || return 0
+  if [[ -n "${pid}" ]] && kill -0 "${pid}" 2>/dev/null; then
+    log "stopping ${name} (pid ${pid})"
+    kill -TERM "${pid}" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do
+      kill -0 "${pid}" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "${pid}" 2>/dev/null; then
+      # setsid made the component its own process group: kill its children too.
+      log "${name} ignored TERM for 10s, sending KILL to its process group"
+      kill -KILL -- "-${pid}" 2>/dev/null || kill -KILL "${pid}" 2>/dev/null || true
+    fi
+  fi
+  rm -f "${PIDS}/${name}.pid"
+}
+
+etcd_healthy() { curl -fsS "http://127.0.0.1:${ETCD_PORT}/health" | grep -q '"health":"true"'; }
+apiserver_ready() {
+  curl -fsS --cacert "${PKI}/ca.crt" --cert "${PKI}/admin.crt" --key "${PKI}/admin.key" \
+    "https://127.0.0.1:${APISERVER_PORT}/readyz" | grep -qx ok
+}
+kcm_healthy() { curl -fsSk "https://127.0.0.1:${KCM_PORT}/healthz" | grep -qx ok; }
+scheduler_healthy() { curl -fsSk "https://127.0.0.1:${SCHEDULER_PORT}/healthz" | grep -qx ok; }
+must_be_healthy() {
+  local name="$1" secs="$2" check="$3"
+  if ! wait_for "${name}" "${secs}" "${check}"; then
+    tail -n 30 "${LOGS}/${name}.log" >&2 || true
+    die "${name} did not become healthy (log: ${LOGS}/${name}.log)"
+  fi
+}
+

@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# Building the test bed's tools from their pinned Go modules into the binary cache
+# (scripts/lib/goToolCache.sh), one at a time, each build timed in the log.
+
+kube_ldflags() {
+  local v="${KUBE_VERSION#v}" major minor x
+  major="${v%%.*}"
+  minor="${v#*.}"
+  minor="${minor%%.*}"
+  # Both packages carry the version (as kubernetes' hack/lib/version.sh sets them).
+  for x in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    printf -- '-X %s.gitVersion=%s -X %s.gitMajor=%s -X %s.gitMinor=%s -X %s.gitTreeState=clean -X %s.buildDate=1970-01-01T00:00:00Z ' \
+      "$x" "${KUBE_VERSION}" "$x" "${major}" "$x" "${minor}" "$x" "$x"
+  done
+}
+
+# build_k8s_provider OUT: pulumi-resource-kubernetes embeds schema-embed.json and
+# terraform-mapping-embed.json, which are gitignored upstream and so not in the module zip. Copy
+# the module out of the module cache, generate them, then build with the provider's own go.mod
+# (its `replace ../sdk` is met by copying the sdk module beside it).
+build_k8s_provider() {
+  local out="$1" pins="${TESTBED_SRC}/tools/pulumi-resource-kubernetes"
+  local work="${CACHE_ROOT}/src/pulumi-kubernetes-${K8S_PROVIDER_VERSION}" prov sdk
+  prov="$(gotool_module_dir "${pins}" "github.com/pulumi/pulumi-kubernetes/provider/v4@${K8S_PROVIDER_MODULE_VERSION}")"
+  sdk="$(gotool_module_dir "${pins}" "github.com/pulumi/pulumi-kubernetes/sdk/v4@${K8S_PROVIDER_VERSION}")"
+  rm -rf "${work}"
+  mkdir -p "${work}"
+  cp -r "${prov}" "${work}/provider"
+  cp -r "${sdk}" "${work}/sdk"
+  chmod -R u+w "${work}" # the module cache is read-only
+  (cd "${work}/provider/cmd/pulumi-resource-kubernetes" &&
+    CGO_ENABLED=0 VERSION="${K8S_PROVIDER_VERSION}" go run ./generate.go)
+  gotool_go_build "${work}/provider" "${out}" ./cmd/pulumi-resource-kubernetes \
+    -ldflags="-s -w -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=${K8S_PROVIDER_VERSION}"
+  rm -rf "${work}" # sources are in the module cache; keep only the binary
+}
+
+# build_language_host NAME OUT: the module proxy reachable here refuses the real language host
+# modules, so a host is built only when tools/<name>/go.mod exists: for nodejs that is a small
+# stand-in of ours.
+build_language_host() {
+  local name="$1" out="$2" dir="${TESTBED_SRC}/tools/$1" pkg
+  pkg="$(sed -n 's/^module //p' "${dir}/go.mod")"
+  gotool_go_build "${dir}" "${out}" "${pkg}" -tags osusergo,grpcnotrace \
+    -ldflags="-s -w -X main.version=${PULUMI_VERSION#v} -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PULUMI_VERSION}"
+}
+
+# build_vcluster OUT: the control plane the chart's syncer container runs (`/vcluster start`).
+# github.com/loft-sh/api/v4 is not in the checksum database; go.sum still pins every hash.
+build_vcluster() {
+  GONOSUMDB=github.com/loft-sh gotool_go_build "${TESTBED_SRC}/tools/vcluster" "$1" \
+    github.com/loft-sh/vcluster/cmd/vcluster -ldflags="-s -w"
+}
+
+# build_kine OUT: with CGO, for kine's sqlite backend (vCluster's default embedded database).
+build_kine() {
+  CGO_ENABLED=1 gotool_go_build "${TESTBED_SRC}/tools/kine" "$1" github.com/k3s-io/kine \
+    -ldflags="-s -w -X github.com/k3s-io/kine/pkg/version.Version=${KINE_VERSION}"
+}
+
+# build_tool NAME OUT: build one tool to OUT.
+build_tool() {
+  local name="$1" out="$2"
+  case "${name}" in
+    etcd)
+      gotool_go_build "${TESTBED_SRC}/tools/etcd" "${out}" go.etcd.io/etcd/server/v3 -ldflags="-s -w" ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler)
+      gotool_go_build "${TESTBED_SRC}/tools/kubernetes" "${out}" "k8s.io/kubernetes/cmd/${name}" \
+        -ldflags="-s -w $(kube_ldflags)" ;;
+    kwok)
+      gotool_go_build "${TESTBED_SRC}/tools/kwok" "${out}" sigs.k8s.io/kwok/cmd/kwok \
+        -ldflags="-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${KWOK_VERSION}" ;;
+    pulumi)
+      gotool_go_build "${TESTBED_SRC}/tools/pulumi" "${out}" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
+        -tags osusergo,grpcnotrace \
+        -ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PULUMI_VERSION}" ;;
+    pulumi-resource-kubernetes) build_k8s_provider "${out}" ;;
+    helm)
+      gotool_go_build "${TESTBED_SRC}/tools/helm" "${out}" helm.sh/helm/v3/cmd/helm \
+        -ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}" ;;
+    pulumi-language-nodejs | pulumi-language-python) build_language_host "${name}" "${out}" ;;
+    vcluster) build_vcluster "${out}" ;;
+    kine) build_kine "${out}" ;;
+  esac
+}
+
+# tool_buildable NAME: false for tools whose sources cannot be had here.
+tool_buildable() {
+  case "$1" in
+    pulumi-language-nodejs | pulumi-language-python) [[ -f "${TESTBED_SRC}/tools/$1/go.mod" ]] ;;
+    *) return 0 ;;
+  esac
+}
+
+# cmd_build [TOOL...]: build the missing tools, then prepare what the test bed takes from Go
+# modules without building it (CRDs, the vCluster chart, the vendored schema check).
+cmd_build() {
+  local total_start name built=0 failed=()
+  total_start=$(date +%s)
+  command -v go >/dev/null || die "go is not on PATH"
+  for name in "${@:-${ALL_TOOLS[@]}}"; do
+    if ! tool_buildable "${name}"; then
+      log "${name}: not buildable here (see test/testbed/README.md), skipped"
+      continue
+    fi
+    [[ -x "$(tool_bin "${name}")" ]] || built=$((built + 1))
+    build_one() { build_tool "${name}" "$1"; }
+    gotool_ensure "${name}" "$(tool_version "${name}")" build_one || failed+=("${name}")
+  done
+  ((${#failed[@]} == 0)) || die "failed to build: ${failed[*]}"
+  (($# > 0)) || prepare_upstream
+  log "build: ${built} built, total $(($(date +%s) - total_start))s; cache ${BIN_CACHE}"
+}

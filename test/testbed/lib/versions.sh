@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# Versions of everything the test bed builds or takes from Go modules. Each Go tool has its own
+# go.mod under tools/, so that dependency versions never merge across tools.
+
+ETCD_VERSION=v3.6.16
+KUBE_VERSION=v1.36.3
+KWOK_VERSION=v0.8.0
+PULUMI_VERSION=v3.248.0
+K8S_PROVIDER_VERSION=v4.25.0
+# pulumi-kubernetes has no Go tags: this pseudo-version is release v4.25.0.
+K8S_PROVIDER_MODULE_VERSION=v4.0.0-20260115033456-f47bc2d6f199
+# The Helm library version pulumi-kubernetes v4.25.0 embeds. The CLI packages the vCluster chart,
+# renders cert-manager's CRDs, and is the control plane's /binaries/helm.
+HELM_VERSION=v3.18.6
+# The vCluster control plane (cmd/vcluster) and its chart (chart/), one Go module.
+VCLUSTER_VERSION=v0.36.1
+# kine: the etcd shim vCluster's default embedded database runs (/binaries/kine, with sqlite).
+KINE_VERSION=v0.17.5
+# CRD sources, required (not built) by tools/crds/go.mod.
+GATEWAY_API_VERSION=v1.6.1
+CERT_MANAGER_VERSION=v1.21.1
+
+# Build order (only the log depends on it): independent tools.
+ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
+  pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
+  kine vcluster)
+
+# tool_version NAME: the version the cache directory is keyed by.
+tool_version() {
+  case "$1" in
+    etcd) echo "${ETCD_VERSION}" ;;
+    kube-apiserver | kube-controller-manager | kube-scheduler) echo "${KUBE_VERSION}" ;;
+    kwok) echo "${KWOK_VERSION}" ;;
+    pulumi | pulumi-language-python) echo "${PULUMI_VERSION}" ;;
+    # Our own stand-in (tools/pulumi-language-nodejs/main.go): the real module is not served.
+    pulumi-language-nodejs) echo "${PULUMI_VERSION}-stand-in" ;;
+    pulumi-resource-kubernetes) echo "${K8S_PROVIDER_VERSION}" ;;
+    helm) echo "${HELM_VERSION}" ;;
+    vcluster) echo "${VCLUSTER_VERSION}" ;;
+    kine) echo "${KINE_VERSION}" ;;
+    *) die "unknown tool $1" ;;
+  esac
+}
+
+tool_dir() { gotool_dir "$1" "$(tool_version "$1")"; }
+tool_bin() { gotool_bin "$1" "$(tool_version "$1")"; }
