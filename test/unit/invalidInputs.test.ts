@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installMocks, settle, type Registered } from "./support/pulumiMocks";
 import { Tenant, TenantValidationError } from "../../provider/index";
+import { thrownBy } from "./support/thrown";
 
 let registered: Registered[] = [];
 const owner = "alice@example.com";
@@ -93,14 +94,6 @@ const cases: Case[] = [
   { why: "empty host kubeconfig", args: { owner, platform: { hostKubeconfig: "" } }, expected: ["platform.hostKubeconfig: must not be empty"] },
 ];
 
-function captureError(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected an error, got none");
-}
 
 describe("invalid tenant inputs", () => {
   // Each test is a program of its own.
@@ -110,7 +103,7 @@ describe("invalid tenant inputs", () => {
   afterEach(settle);
 
   it.each(cases)("rejects $why, registering nothing", async ({ name = "team-atlas", args, expected }) => {
-    const error = captureError(() => new Tenant(name, args as never));
+    const error = thrownBy(() => new Tenant(name, args as never));
     expect(error).toBeInstanceOf(TenantValidationError);
     const message = error.message;
     for (const fragment of expected) expect(message).toContain(fragment);
@@ -121,7 +114,7 @@ describe("invalid tenant inputs", () => {
 
   it("reports every problem of one tenant in one error", () => {
     const args = { owner: "", resources: { cpu: "x", memory: "y" }, isolation: { podSecurity: "none" } };
-    const error = captureError(() => new Tenant("team-atlas", args as never));
+    const error = thrownBy(() => new Tenant("team-atlas", args as never));
     expect(error).toBeInstanceOf(TenantValidationError);
     const problems = (error as TenantValidationError).problems.map((p) => p.path);
     expect(problems).toEqual(["owner", "resources.cpu", "resources.memory", "isolation.podSecurity"]);

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Tenant, TenantValidationError, validateRequest } from "../../provider/index";
 import { installMocks, settle, type Registered } from "./support/pulumiMocks";
+import { thrownBy } from "./support/thrown";
 
 let registered: Registered[] = [];
 beforeEach(() => {
@@ -83,15 +84,6 @@ const platform = {
   quota: { ceilings: { cpu: "16", memory: "64Gi", storage: "200Gi", pods: 100, servicesNodePorts: 0, servicesLoadBalancers: 0 } },
 };
 
-/** The error `action` throws. */
-function thrownBy(action: () => unknown): unknown {
-  try {
-    action();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
 
 /** Fields only the platform sets, which the Tenant's own arguments do carry (beside the request). */
 const platformOwned = (request: Record<string, unknown>) => ["platform", "targetNamespace", "exposure"].some((key) => key in request) || JSON.stringify(request).match(/"(chart|allowUnsafeOverrides|networkPolicy)":/);

@@ -7,6 +7,7 @@ import { tenantKubeconfig } from "../../provider/lifecycle/readiness/tenantKubec
 import { vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
 import { missingKindsMessage, requiredKinds } from "../../provider/lifecycle/crdPreflight";
 import { objectSlots } from "../../provider/render/renderTenant";
+import { thrownBy } from "./support/thrown";
 
 describe("quantities", () => {
   it.each(["1", "500m", "1.5Gi", "2e3", "+1k", ".5", "100Mi", "1E"])("accepts %s", (q) => expect(isQuantity(q)).toBe(true));
@@ -88,17 +89,9 @@ describe("CRD preflight", () => {
 
 describe("secret text in errors", () => {
   it("does not quote the kubeconfig the vCluster wrote when it is malformed", () => {
-    const error = captureThrown(() => tenantKubeconfig("users:\n- user: {client-key-data: S0VZLXNlY3JldA==\n", "team-atlas", "https://x:443"));
+    const error = thrownBy(() => tenantKubeconfig("users:\n- user: {client-key-data: S0VZLXNlY3JldA==\n", "team-atlas", "https://x:443"));
     expect(error.message).toContain("the kubeconfig the vCluster wrote is not valid YAML");
     expect(error.message).not.toContain("S0VZLXNlY3JldA==");
   });
 });
 
-function captureThrown(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected an error, got none");
-}
