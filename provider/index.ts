@@ -12,3 +12,4 @@ export * from "./validation";
 export { renderTenant, type RenderedTenant, type RenderedObject, type ObjectRole } from "./render/renderTenant";
 export type { RenderedHelmRelease } from "./render/helmRelease";
 export type { Manifest, ManifestMetadata, TypeMeta } from "./render/manifest";
+export { TenantSet, type TenantSetArgs } from "./tenantFiles/tenantSet";

@@ -7,7 +7,19 @@ import * as api from "../../provider/index";
 const root = path.resolve(__dirname, "../..");
 
 it("exports the Tenant and the pure validation and rendering, and keeps the children internal", () => {
-  expect(Object.keys(api).sort()).toEqual(["SAFE_OVERRIDE_PATHS", "Tenant", "TenantValidationError", "renderTenant", "tenantRequestSchema", "validateRequest", "validateTenant"]);
+  expect(Object.keys(api).sort()).toEqual([
+    "SAFE_OVERRIDE_PATHS",
+    "Tenant",
+    "TenantFilesError",
+    "TenantSet",
+    "TenantValidationError",
+    "parseTenantDocuments",
+    "readTenantFiles",
+    "renderTenant",
+    "tenantRequestSchema",
+    "validateRequest",
+    "validateTenant",
+  ]);
 });
 
 it("validates a tenant without loading @pulumi/pulumi", () => {

@@ -1,0 +1,140 @@
+/**
+ * Tenant files: the KubeSpaces operator's `kubespaces.io/v1alpha1` Tenant manifests, one team's
+ * request each, as teams commit them to a GitOps repository. Parsing and checking is pure (no
+ * Pulumi), so a CI job can run it on a pull request; the TenantSet component declares the result.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { parseAllDocuments } from "yaml";
+import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import { validateRequest } from "../model/validateTenant";
+import { TenantValidationError, type InputProblem } from "../model/validationError";
+
+/** The apiVersion and kind of a Tenant manifest. */
+export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
+
+/** One Tenant document, where it came from and what it asks for. */
+export interface TenantDocument {
+  /** The file, as given or found under the folder. */
+  readonly file: string;
+  /** Its position in the file, from 1. */
+  readonly document: number;
+  /** `metadata.name`: the tenant's name. */
+  readonly name: string;
+  /** `spec`: the team's request. */
+  readonly request: TenantRequestInput;
+}
+
+/** Bad Tenant files: every problem of every document, each naming the file, the document and the field. */
+export class TenantFilesError extends Error {
+  /** The marker `pulumi.RunError.isInstance` checks, so the CLI prints the message alone. */
+  readonly __pulumiRunError = true;
+
+  constructor(readonly problems: readonly string[]) {
+    super(`Tenant files have ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; nothing was changed for any tenant:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "TenantFilesError";
+  }
+}
+
+/** The YAML files at `location`: the file itself, or the `.yaml`/`.yml` files of the folder, sorted. */
+export function tenantFilePaths(location: string): string[] {
+  if (!statSync(location).isDirectory()) return [location];
+  return readdirSync(location)
+    .filter((entry) => /\.ya?ml$/.test(entry))
+    .sort()
+    .map((entry) => path.join(location, entry));
+}
+
+/** `${name}` in text, replaced from `variables`; an unknown name is a problem. */
+function substitute(text: string, variables: Readonly<Record<string, string>>, unknown: Set<string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
+    if (name in variables) return variables[name];
+    unknown.add(name);
+    return whole;
+  });
+}
+
+interface TenantManifest {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string };
+  readonly spec?: unknown;
+}
+
+/** What is wrong with one parsed document as a Tenant manifest, if anything. */
+function documentProblem(parsed: ReturnType<typeof parseAllDocuments>[number], where: string): string | undefined {
+  if (parsed.errors.length > 0) return `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})`;
+  const manifest = parsed.toJS() as Partial<TenantManifest> | null;
+  if (manifest === null) return undefined;
+  if (manifest.apiVersion !== TENANT_MANIFEST.apiVersion || manifest.kind !== TENANT_MANIFEST.kind) {
+    return `${where}: must be apiVersion ${TENANT_MANIFEST.apiVersion}, kind ${TENANT_MANIFEST.kind} (got ${String(manifest.apiVersion)}, ${String(manifest.kind)})`;
+  }
+  if (typeof manifest.metadata?.name !== "string") return `${where}: metadata.name is required`;
+  return undefined;
+}
+
+/** The Tenant documents in `text` (the contents of `file`), or the problems that stop them. */
+export function parseTenantDocuments(file: string, text: string, variables: Readonly<Record<string, string>> = {}): { documents: TenantDocument[]; problems: string[] } {
+  const unknown = new Set<string>();
+  const substituted = substitute(text, variables, unknown);
+  const problems = [...unknown].map((name) => `${file}: \${${name}} names no variable (variables: ${Object.keys(variables).join(", ") || "none"})`);
+  const documents: TenantDocument[] = [];
+  parseAllDocuments(substituted).forEach((parsed, index) => {
+    const where = `${file}, document ${index + 1}`;
+    const problem = documentProblem(parsed, where);
+    if (problem) return void problems.push(problem);
+    const manifest = parsed.toJS() as TenantManifest | null;
+    // An empty document, e.g. after a trailing `---`, declares nothing.
+    if (manifest) documents.push({ file, document: index + 1, name: manifest.metadata.name, request: (manifest.spec ?? {}) as TenantRequestInput });
+  });
+  return { documents, problems };
+}
+
+/**
+ * Every Tenant document at `location`, each checked as a request under `platform` exactly as the
+ * Tenant will check it. Throws TenantFilesError listing every problem of every file.
+ */
+export function readTenantFiles(location: string, platform: TenantPlatformInput = {}, variables: Readonly<Record<string, string>> = {}): TenantDocument[] {
+  const documents: TenantDocument[] = [];
+  const problems: string[] = [];
+  for (const file of tenantFilePaths(location)) {
+    const parsed = parseTenantDocuments(file, readFileSync(file, "utf8"), variables);
+    documents.push(...parsed.documents);
+    problems.push(...parsed.problems);
+  }
+  problems.push(...duplicateNames(documents), ...requestProblems(documents, platform));
+  if (problems.length > 0) throw new TenantFilesError(problems);
+  return documents;
+}
+
+function duplicateNames(documents: readonly TenantDocument[]): string[] {
+  const first = new Map<string, TenantDocument>();
+  return documents.flatMap((doc) => {
+    const earlier = first.get(doc.name);
+    if (!earlier) {
+      first.set(doc.name, doc);
+      return [];
+    }
+    return [`${doc.file}, document ${doc.document}: tenant ${doc.name} is already declared in ${earlier.file}, document ${earlier.document}`];
+  });
+}
+
+function requestProblems(documents: readonly TenantDocument[], platform: TenantPlatformInput): string[] {
+  return documents.flatMap((doc) => {
+    try {
+      validateRequest(doc.name, doc.request, platform);
+      return [];
+    } catch (error) {
+      if (!(error instanceof TenantValidationError)) throw error;
+      return error.problems.map((problem: InputProblem) => `${doc.file}, document ${doc.document} (${doc.name}): ${fieldOf(problem)}: ${problem.message}`);
+    }
+  });
+}
+
+/** Where a problem's field is in a Tenant manifest: the name, the spec or a field of it, or the platform's policy. */
+function fieldOf(problem: InputProblem): string {
+  // A problem of the request as a whole (an unknown field) also has the empty path.
+  if (problem.path === "") return problem.message.startsWith("unknown field") ? "spec" : "metadata.name";
+  return problem.path.startsWith("platform") ? `${problem.path} (the platform's policy)` : `spec.${problem.path}`;
+}
