@@ -164,13 +164,22 @@ cmd_chart() {
   echo "${VCLUSTER_CHART}"
 }
 
+# one_at_a_time COMMAND ARGS...: runs `testbed.sh COMMAND-unlocked ARGS...` holding the run dir's
+# lock, so that two callers at once (two `kubespaces tenant create`s, say) bring the test bed up
+# once and never write its files together. flock -o keeps the lock out of the daemons `up` starts.
+one_at_a_time() {
+  mkdir -p "${RUN_DIR}"
+  flock -o "${RUN_DIR}/.lock" bash "${BASH_SOURCE[0]}" "$1-unlocked" "${@:2}"
+}
+
 main() {
   local cmd="${1:-}"
   shift || true
   case "${cmd}" in
     build) cmd_build "$@" ;;
-    up) cmd_up "$@" ;;
-    down) cmd_down "$@" ;;
+    up | down) one_at_a_time "${cmd}" "$@" ;;
+    up-unlocked) cmd_up "$@" ;;
+    down-unlocked) cmd_down "$@" ;;
     status) cmd_status "$@" ;;
     restart-apiserver) cmd_restart_apiserver "$@" ;;
     env) cmd_env "$@" ;;
