@@ -24,10 +24,16 @@ export class TenantValidationError extends Error {
   readonly __pulumiRunError = true;
 
   constructor(tenant: string, problems: readonly InputProblem[]) {
-    const lines = problems.map((p) => `  - ${p.path || "name"}: ${p.message}`);
+    const lines = problems.map((p) => `  - ${labelOf(p)}: ${p.message}`);
     const count = problems.length === 1 ? "an invalid input" : `${problems.length} invalid inputs`;
     super(`${TENANT_TOKEN} "${tenant}" has ${count}; nothing was created:\n${lines.join("\n")}`);
     this.name = "TenantValidationError";
     this.problems = problems;
   }
+}
+
+/** Where a problem is, for people: its field; the empty path is the name, or the inputs as a whole for an unknown field. */
+function labelOf(problem: InputProblem): string {
+  if (problem.path !== "") return problem.path;
+  return problem.message.startsWith("unknown field") ? "inputs" : "name";
 }
