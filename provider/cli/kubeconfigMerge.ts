@@ -1,0 +1,113 @@
+/**
+ * A tenant's kubeconfig, named and pointed as asked, and merged into the user's kubeconfig file the
+ * way kubectl users expect: every other cluster, user and context kept, the tenant's entries
+ * replaced, the old file kept as a backup, the new one written in one step with mode 0600.
+ */
+import { copyFileSync, existsSync, readFileSync, chmodSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse, stringify } from "yaml";
+import { isPlainObject } from "../util/plainObject";
+import { redactedParseError } from "../util/redactedErrors";
+import { CliError, EXIT } from "./exitCodes";
+import { writeAtomically } from "../util/atomicFile";
+
+interface Named {
+  readonly name: string;
+  readonly [field: string]: unknown;
+}
+
+/** A kubeconfig file's contents, as far as merging reads them. */
+export interface KubeconfigDocument {
+  apiVersion?: string;
+  kind?: string;
+  clusters?: Named[];
+  users?: Named[];
+  contexts?: Named[];
+  "current-context"?: string;
+  [field: string]: unknown;
+}
+
+/** How to hand the tenant's kubeconfig over. */
+export interface Retarget {
+  /** The name of the context (and of its cluster and user entries). */
+  readonly contextName: string;
+  /**
+   * Reach the API server at this URL instead (a port-forward, the test bed's loopback port), still
+   * checking its certificate against the original host name (`tls-server-name`).
+   */
+  readonly server?: string;
+}
+
+function parseKubeconfig(text: string, what: string): KubeconfigDocument {
+  let parsed: unknown;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    throw redactedParseError(what, error);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (!isPlainObject(parsed)) throw new CliError(`${what} is not a kubeconfig (a YAML mapping); it was left as it is`, EXIT.invalid);
+  return parsed as KubeconfigDocument;
+}
+
+/** The tenant's kubeconfig with its one context renamed and, if asked, pointed elsewhere. */
+export function retargeted(tenantKubeconfig: string, { contextName, server }: Retarget): KubeconfigDocument {
+  const source = parseKubeconfig(tenantKubeconfig, "the tenant's kubeconfig");
+  const context = source.contexts?.find((c) => c.name === source["current-context"]) ?? source.contexts?.[0];
+  const details = (context?.context ?? {}) as { cluster?: string; user?: string; namespace?: string };
+  const cluster = source.clusters?.find((c) => c.name === details.cluster);
+  const user = source.users?.find((u) => u.name === details.user);
+  if (!context || !cluster || !user) throw new CliError("the tenant's kubeconfig has no complete context (cluster, user)", EXIT.error);
+  const clusterFields = { ...(cluster.cluster as Record<string, unknown>) };
+  if (server) {
+    clusterFields["tls-server-name"] = new URL(String(clusterFields.server)).hostname;
+    clusterFields.server = server;
+  }
+  return {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: contextName, cluster: clusterFields }],
+    users: [{ name: contextName, user: user.user }],
+    contexts: [{ name: contextName, context: { ...details, cluster: contextName, user: contextName } }],
+    "current-context": contextName,
+  };
+}
+
+/** `target` with the entries of `addition` added, replacing those of the same names; its current context kept. */
+export function mergedKubeconfig(target: KubeconfigDocument, addition: KubeconfigDocument): KubeconfigDocument {
+  const merge = (mine: Named[] | undefined, theirs: Named[] | undefined): Named[] => {
+    const replaced = new Set((theirs ?? []).map((entry) => entry.name));
+    return [...(mine ?? []).filter((entry) => !replaced.has(entry.name)), ...(theirs ?? [])];
+  };
+  return {
+    apiVersion: "v1",
+    kind: "Config",
+    ...target,
+    clusters: merge(target.clusters, addition.clusters),
+    users: merge(target.users, addition.users),
+    contexts: merge(target.contexts, addition.contexts),
+    // A file without a current context gets the tenant's; otherwise `kubectl config use-context` switches.
+    "current-context": target["current-context"] || addition["current-context"],
+  };
+}
+
+/** The kubeconfig file kubectl writes to: the first of `$KUBECONFIG`, else `~/.kube/config`. */
+export function userKubeconfigFile(): string {
+  const first = process.env.KUBECONFIG?.split(path.delimiter).find((entry) => entry !== "");
+  return first ?? path.join(os.homedir(), ".kube", "config");
+}
+
+/** Merges `addition` into `file`; returns the backup's path, if there was a file to back up. */
+export function mergeIntoFile(file: string, addition: KubeconfigDocument): string | undefined {
+  const exists = existsSync(file);
+  const current = exists ? parseKubeconfig(readFileSync(file, "utf8"), `kubeconfig ${file}`) : {};
+  let backup: string | undefined;
+  if (exists) {
+    backup = `${file}.kubespaces-backup`;
+    copyFileSync(file, backup);
+    chmodSync(backup, 0o600);
+  }
+  writeAtomically(file, stringify(mergedKubeconfig(current, addition)), 0o600);
+  return backup;
+}

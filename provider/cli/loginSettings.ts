@@ -1,0 +1,93 @@
+/**
+ * What `kubespaces login` records: where the tenants stack lives (a Pulumi state backend URL), the
+ * host cluster (a kubeconfig context), the stack's name, who "you" are for `list`, and the
+ * platform's policy for the embedded tenants program. Kept as JSON in the command's home.
+ */
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { z } from "zod";
+import { tenantPlatformSchema, type TenantPlatformInput } from "../model/tenantPlatformSchema";
+import { toProblem } from "../model/inputProblems";
+import { cliHome, homeDir } from "./cliHome";
+import { CliError, EXIT } from "./exitCodes";
+
+/** The recorded login. Every field is optional; each has a default. */
+export const loginSettingsSchema = z.strictObject({
+  /** Pulumi state backend URL; default `file://<home>/state`. */
+  backendUrl: z.string().regex(/^[a-z0-9]+:\/\//, "must be a URL such as file:///path, s3://bucket or https://api.pulumi.com").optional(),
+  /** Kubeconfig file of the host cluster; default `$KUBECONFIG`, else `~/.kube/config`. */
+  kubeconfig: z.string().optional(),
+  /** Context of the host cluster in that kubeconfig; none means the local test bed. */
+  context: z.string().optional(),
+  /** The tenants stack's name; default `tenants`. */
+  stack: z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a Pulumi stack name (letters, digits, '_', '.', '-')").optional(),
+  /** Who you are: the owner of the tenants you create, and the filter of `list`. */
+  user: z.string().optional(),
+  /** The platform's policy every request of this tenants stack is held to. */
+  platform: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The recorded login, as stored. */
+export type LoginSettings = z.infer<typeof loginSettingsSchema>;
+
+const settingsFile = () => path.join(cliHome(), "settings.json");
+
+/** The recorded login; empty before the first `login`. */
+export function readLoginSettings(): LoginSettings {
+  let text: string;
+  try {
+    text = readFileSync(settingsFile(), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  const parsed = loginSettingsSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new CliError(`${settingsFile()} is not a valid login: ${problemLines(parsed.error.issues)}; run \`kubespaces login --reset\``, EXIT.invalid);
+  return parsed.data;
+}
+
+/** Records `settings` (checked first: a bad one is refused with the rule), replacing the file in one step. */
+export function writeLoginSettings(settings: LoginSettings): void {
+  const parsed = loginSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new CliError(`login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server" })}`, EXIT.invalid);
+  homeDir();
+  const file = settingsFile();
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+/** The platform's policy in `text` (YAML or JSON), checked against the policy's schema. */
+export function parsePlatformPolicy(file: string, value: unknown): TenantPlatformInput {
+  const parsed = tenantPlatformSchema.safeParse(value ?? {}, { reportInput: true });
+  if (!parsed.success) throw new CliError(`${file} is not a valid platform policy: ${problemLines(parsed.error.issues)}`, EXIT.invalid);
+  if ((value as { hostKubeconfig?: unknown } | null)?.hostKubeconfig !== undefined) {
+    throw new CliError(`${file}: hostKubeconfig does not belong in a policy file; \`kubespaces login --context\` names the host cluster`, EXIT.invalid);
+  }
+  // An empty policy file (YAML null) is the default policy.
+  return (value ?? {}) as TenantPlatformInput;
+}
+
+/** The issues as "field: rule"; `flags` names a field by the flag that sets it. */
+function problemLines(issues: readonly z.core.$ZodIssue[], flags: Record<string, string> = {}): string {
+  return issues
+    .map((issue) => toProblem(issue))
+    .map((p) => `${flags[p.path] ?? (p.path || "(top)")}: ${p.message}`)
+    .join("; ");
+}
+
+/** Who you are: the login's user, else `git config user.email`, else the login name. */
+export function currentUser(settings: LoginSettings): string {
+  if (settings.user) return settings.user;
+  try {
+    const email = execFileSync("git", ["config", "user.email"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    if (email) return email;
+  } catch {
+    // no git, or no email configured
+  }
+  return os.userInfo().username;
+}
+
+/** The tenants stack's name. */
+export const stackNameOf = (settings: LoginSettings): string => settings.stack ?? "tenants";

@@ -1,0 +1,95 @@
+/**
+ * Progress while the engine works, on stderr (stdout stays for results, so `--output json` can be
+ * piped). On a terminal: a phase change is a line, and one status line below it says what happens
+ * now and for how long, redrawn in place. Without a terminal (CI, a pipe, a log file): every phase
+ * change and step is a plain line of its own.
+ */
+import type { TenantEvent, TenantPhase } from "./tenantEvents";
+
+/** Where progress goes. */
+export interface ProgressDisplay {
+  /** A tenant event: a phase change, or what is happening now. */
+  tenant(event: TenantEvent): void;
+  /** A message of the command's own. */
+  note(text: string): void;
+  /** Clears the status line; call before printing results and before exiting. */
+  close(): void;
+}
+
+/** The display for `stream`: live on a TTY, plain lines otherwise. */
+export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
+  return stream.isTTY ? new TerminalDisplay(stream) : new PlainDisplay(stream);
+}
+
+/** The phase each tenant was last shown in, to print changes once. */
+class PhaseMemory {
+  private readonly phases = new Map<string, TenantPhase>();
+  /** The change `event` makes, as "A -> B", or undefined when it changes nothing. */
+  change(event: TenantEvent): string | undefined {
+    if (!event.phase || this.phases.get(event.name) === event.phase) return undefined;
+    const before = this.phases.get(event.name);
+    this.phases.set(event.name, event.phase);
+    return before ? `${before} -> ${event.phase}` : event.phase;
+  }
+}
+
+class PlainDisplay implements ProgressDisplay {
+  private readonly memory = new PhaseMemory();
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  tenant(event: TenantEvent): void {
+    const change = this.memory.change(event);
+    if (change) this.stream.write(`${event.name}: ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}\n`);
+    else if (event.detail) this.stream.write(`${event.name}: ${event.detail}\n`);
+  }
+
+  note(text: string): void {
+    this.stream.write(`${text}\n`);
+  }
+
+  close(): void {}
+}
+
+const SPINNER = ["|", "/", "-", "\\"];
+
+class TerminalDisplay implements ProgressDisplay {
+  private readonly memory = new PhaseMemory();
+  private readonly started = Date.now();
+  private status = "";
+  private frame = 0;
+  private readonly ticker: NodeJS.Timeout;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {
+    // Redraws the elapsed time once a second; unref'd so it never keeps the command alive.
+    this.ticker = setInterval(() => this.draw(), 1000).unref();
+  }
+
+  tenant(event: TenantEvent): void {
+    const change = this.memory.change(event);
+    if (change) this.permanent(`${event.name}  ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}`);
+    if (event.detail && event.phase !== "Failed") this.status = `${event.name}: ${event.detail}`;
+    this.draw();
+  }
+
+  note(text: string): void {
+    this.permanent(text);
+  }
+
+  close(): void {
+    clearInterval(this.ticker);
+    this.stream.write("\r\x1b[2K");
+  }
+
+  private permanent(line: string): void {
+    this.stream.write(`\r\x1b[2K${line}\n`);
+  }
+
+  private draw(): void {
+    if (!this.status) return;
+    const seconds = Math.round((Date.now() - this.started) / 1000);
+    const elapsed = `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+    const width = (this.stream.columns || 100) - elapsed.length - 6;
+    const text = this.status.length > width ? `${this.status.slice(0, width - 1)}~` : this.status;
+    this.stream.write(`\r\x1b[2K${SPINNER[this.frame++ % SPINNER.length]} ${text}  ${elapsed}`);
+  }
+}
