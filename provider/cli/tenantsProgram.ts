@@ -14,6 +14,11 @@ export interface TenantsProgramArgs {
   readonly tenantsDir: string;
   /** The platform's policy, with the host's kubeconfig and chart filled in. */
   readonly platform: TenantPlatformInput;
+  /**
+   * Told the tenants the folder declared, when the program has read it: another command may have
+   * added or removed a request since this one looked.
+   */
+  readonly onDeclared?: (names: readonly string[]) => void;
 }
 
 /** The name of the TenantSet in the tenants stack (its tenants are named after their documents). */
@@ -23,6 +28,7 @@ export const TENANT_SET_NAME = "tenants";
 export function tenantsProgram(args: TenantsProgramArgs): PulumiFn {
   return async () => {
     const set = new TenantSet(TENANT_SET_NAME, { path: args.tenantsDir, platform: args.platform as never });
+    args.onDeclared?.(Object.keys(set.tenants));
     return { tenants: set.names };
   };
 }

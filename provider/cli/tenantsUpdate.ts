@@ -79,13 +79,23 @@ export interface UpdateOutcome {
 export async function runTenantsUpdate(options: UpdateOptions): Promise<UpdateOutcome> {
   const { context, target, display, journal } = options;
   const platform = effectivePolicy(context.policy, target.host.kubeconfig, target.host.chartPath);
-  const stack: Stack = await openTenantsStack(target.place, tenantsProgram({ tenantsDir: options.tenantsDir, platform }));
-  const names = new Set([...options.requested, ...target.deployed.keys()]);
+  // The tenants the program declares, as it reads the folder: a command running beside this one
+  // may have added a request since, and this update then provisions that tenant too.
+  const requested = new Set(options.requested);
+  const names = new Set([...requested, ...target.deployed.keys()]);
+  const onDeclared = (declared: readonly string[]) => {
+    requested.clear();
+    for (const name of declared) {
+      requested.add(name);
+      names.add(name);
+    }
+  };
+  const stack: Stack = await openTenantsStack(target.place, tenantsProgram({ tenantsDir: options.tenantsDir, platform, onDeclared }));
   const outcome: UpdateOutcome = { steps: [], events: [] };
   const onEvent = (event: EngineEvent) => {
     const step = event.resourcePreEvent?.metadata;
     if (step && step.op !== "same") outcome.steps.push({ op: step.op, type: step.type, name: step.urn.split("::").pop() ?? "", diffs: step.diffs ?? [] });
-    const tenantEvent = tenantEventOf(event, names, options.requested);
+    const tenantEvent = tenantEventOf(event, names, requested);
     if (!tenantEvent) return;
     outcome.events.push(tenantEvent);
     if (!options.preview) display.tenant(tenantEvent);
