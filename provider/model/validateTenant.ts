@@ -10,7 +10,7 @@ import { tenantRequestSchema } from "./tenantRequestSchema";
 import type { TenantSpec } from "./tenantSpec";
 import { tenantSpecOf } from "./tenantSpecOf";
 import { toProblem } from "./inputProblems";
-import { TenantValidationError, type InputProblem } from "./validationError";
+import { isUnknownField, TenantValidationError, type InputProblem } from "./validationError";
 
 export type { ValidationContext };
 
@@ -46,7 +46,7 @@ export function validateRequest(name: string, request: unknown, platform: Tenant
 
 /** An unknown request field that belongs to the platform says so. */
 function platformOwned(problem: InputProblem): InputProblem {
-  if (!problem.message.startsWith("unknown field")) return problem;
+  if (!isUnknownField(problem)) return problem;
   return { ...problem, message: `${problem.message}: a request holds owner, resources, limitRange, isolation.podSecurity and vcluster only; the rest is the platform's policy` };
 }
 

@@ -32,8 +32,13 @@ export class TenantValidationError extends Error {
   }
 }
 
+/** Whether `problem` is a field the inputs may not have (zod's unrecognized keys, as toProblem words them). */
+export function isUnknownField(problem: InputProblem): boolean {
+  return problem.message.startsWith("unknown field");
+}
+
 /** Where a problem is, for people: its field; the empty path is the name, or the inputs as a whole for an unknown field. */
 function labelOf(problem: InputProblem): string {
   if (problem.path !== "") return problem.path;
-  return problem.message.startsWith("unknown field") ? "inputs" : "name";
+  return isUnknownField(problem) ? "inputs" : "name";
 }

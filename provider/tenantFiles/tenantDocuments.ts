@@ -9,7 +9,7 @@ import { parseAllDocuments } from "yaml";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
-import { TenantValidationError, type InputProblem } from "../model/validationError";
+import { isUnknownField, TenantValidationError, type InputProblem } from "../model/validationError";
 
 /** The apiVersion and kind of a Tenant manifest. */
 export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
@@ -135,6 +135,6 @@ function requestProblems(documents: readonly TenantDocument[], platform: TenantP
 /** Where a problem's field is in a Tenant manifest: the name, the spec or a field of it, or the platform's policy. */
 function fieldOf(problem: InputProblem): string {
   // A problem of the request as a whole (an unknown field) also has the empty path.
-  if (problem.path === "") return problem.message.startsWith("unknown field") ? "spec" : "metadata.name";
+  if (problem.path === "") return isUnknownField(problem) ? "spec" : "metadata.name";
   return problem.path.startsWith("platform") ? `${problem.path} (the platform's policy)` : `spec.${problem.path}`;
 }
