@@ -11,9 +11,9 @@ import { listTenants } from "./commands/list";
 import { login } from "./commands/login";
 import { OUTPUT_FORMATS } from "./formatOutput";
 
-/** Sets the exit code a command's action returned. */
+/** The action, setting the process's exit code to what it returns. */
 type Action<Args extends unknown[]> = (...args: Args) => Promise<number>;
-const exitWith =
+const settingExitCode =
   <Args extends unknown[]>(action: Action<Args>) =>
   async (...args: Args) => {
     process.exitCode = await action(...args);
@@ -61,7 +61,7 @@ export function cliProgram(version: string): Command {
     .option("--platform <file>", "the platform's policy (YAML) that every request is held to")
     .option("--reset", "forget what was recorded before")
     .addOption(outputOption())
-    .action(exitWith(login));
+    .action(settingExitCode(login));
 
   const tenant = program.command("tenant").description("create, read and delete tenants (virtual clusters)");
   tenant
@@ -78,20 +78,20 @@ export function cliProgram(version: string): Command {
     .option("--preview", "only show what would change")
     .addOption(lockTimeoutOption())
     .addOption(outputOption())
-    .action(exitWith(createTenant));
+    .action(settingExitCode(createTenant));
   tenant
     .command("get")
     .description("show a tenant's NAME, PHASE and API")
     .argument("<name>", "the tenant")
     .option("-w, --wait", "follow a running update until the tenant is Ready or Failed (exit 3)")
     .addOption(outputOption())
-    .action(exitWith(getTenant));
+    .action(settingExitCode(getTenant));
   tenant
     .command("list")
     .description("list the tenants you own")
     .option("-A, --all", "list every tenant")
     .addOption(outputOption())
-    .action(exitWith(listTenants));
+    .action(settingExitCode(listTenants));
   tenant
     .command("kubeconfig")
     .description("print a tenant's kubeconfig, or merge it into $KUBECONFIG (else ~/.kube/config)")
@@ -99,13 +99,13 @@ export function cliProgram(version: string): Command {
     .option("--merge", "merge into the kubeconfig file (keeps the rest, writes atomically, keeps a backup, mode 0600)")
     .option("--context <name>", "the context's name (default: the tenant's)")
     .option("--server <url>", "reach the API server at this URL (e.g. a port-forward); TLS still checks its name")
-    .action(exitWith(tenantKubeconfig));
+    .action(settingExitCode(tenantKubeconfig));
   tenant
     .command("delete")
     .description("remove a tenant's request and tear the tenant down completely")
     .argument("<name>", "the tenant")
     .option("--preview", "only show what would be removed")
     .addOption(lockTimeoutOption())
-    .action(exitWith(deleteTenant));
+    .action(settingExitCode(deleteTenant));
   return program;
 }

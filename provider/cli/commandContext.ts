@@ -8,13 +8,15 @@ import { engineEnvForReads } from "./hostTarget";
 import { currentUser, readLoginSettings, stackNameOf, type LoginSettings } from "./loginSettings";
 import { readRequests } from "./requestFiles";
 import { livePhases, readFailures, runsDir } from "./runJournal";
-import { tenantRow, tenantRows, type PhaseSources, type TenantRow } from "./tenantPhases";
+import { tenantRow, type PhaseSources, type TenantRow } from "./tenantPhases";
 import { deployedTenants, type DeployedTenant } from "./tenantState";
 import { readDeployment, stackPlace, type StackPlace } from "./tenantsStack";
 
 /** The command's starting point. */
 export interface CommandContext {
+  /** The recorded login. */
   readonly settings: LoginSettings;
+  /** The tenants stack's name. */
   readonly stackName: string;
   /** The tenants folder of the embedded program. */
   readonly tenantsDir: string;
@@ -63,5 +65,3 @@ export function rowOf(name: string, sources: PhaseSources): TenantRow | undefine
   if (!sources.requests.has(name) && !sources.deployed.has(name)) return undefined;
   return tenantRow(name, sources);
 }
-
-export { tenantRows };

@@ -19,16 +19,34 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** One of the exit codes above. */
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** An error the command reports as its message alone (no stack trace), exiting with `code`. */
 export class CliError extends Error {
+  /**
+   * @param message what went wrong and how to go on, for people.
+   * @param code the exit code it means.
+   */
   constructor(
     message: string,
     readonly code: ExitCode,
   ) {
     super(message);
     this.name = "CliError";
+  }
+}
+
+/** The error for a tenant that is neither requested nor deployed. */
+export function tenantNotFound(name: string): CliError {
+  return new CliError(`tenant ${name} not found (\`kubespaces tenant list --all\` shows every tenant)`, EXIT.notFound);
+}
+
+/** `read()`, with a missing file (one the user named) refused as bad input naming `what`. */
+export function readingUserFile<T>(what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`${what} does not exist`, EXIT.invalid);
+    throw error;
   }
 }

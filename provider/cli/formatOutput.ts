@@ -1,21 +1,16 @@
 /** `--output table|json|yaml` for the commands that read: rows as a table, or as JSON or YAML. */
 import { stringify } from "yaml";
-import { CliError, EXIT } from "./exitCodes";
 
-/** The formats `--output` takes. */
+/** The formats `--output` takes (commander refuses any other). */
 export const OUTPUT_FORMATS = ["table", "json", "yaml"] as const;
 /** One of them. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** `value` checked as an output format. */
-export function outputFormat(value: string): OutputFormat {
-  if ((OUTPUT_FORMATS as readonly string[]).includes(value)) return value as OutputFormat;
-  throw new CliError(`--output must be one of ${OUTPUT_FORMATS.join(", ")}, got "${value}"`, EXIT.invalid);
-}
-
 /** A table column: its heading and how to read it from a row. */
 export interface Column<Row> {
+  /** The heading, upper case as kubectl prints them. */
   readonly heading: string;
+  /** The cell; undefined prints as `-`. */
   readonly value: (row: Row) => string | undefined;
 }
 

@@ -5,18 +5,19 @@
  * platform's `hostKubeconfig` (a secret), so that the Kubernetes provider and the lifecycle checks
  * read the same cluster, whatever `$KUBECONFIG` the user's own kubectl uses.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { parsingSecret } from "../util/redactedErrors";
-import { userKubeconfigFile } from "./kubeconfigMerge";
 import { CliError, EXIT } from "./exitCodes";
+import { userKubeconfigFile } from "./kubeconfigMerge";
 import type { LoginSettings } from "./loginSettings";
 
 /** Where tenants go, and what the engine needs to reach it. */
 export interface HostTarget {
-  /** For people: "context X in FILE" or "the local test bed". */
+  /** For people: "context X of FILE" or "the local test bed". */
   readonly description: string;
   /** The host kubeconfig (one context, made current), for the tenants' `platform.hostKubeconfig`. */
   readonly kubeconfig: string;
@@ -24,23 +25,37 @@ export interface HostTarget {
   readonly engineEnv: Record<string, string>;
   /** The vCluster chart to use instead of the policy's, when the host has its own (the test bed's packaged chart). */
   readonly chartPath?: string;
-  /**
-   * The loopback URL on this machine of tenant `name`'s API server, when its public name does not
-   * resolve here (the test bed forwards one port per control plane).
-   */
-  readonly localEndpoint?: (namespace: string, name: string) => string;
 }
 
-/** The repository's test bed script, when this package runs from a checkout that has it. */
-export const TESTBED_SCRIPT = path.resolve(__dirname, "../../test/testbed/testbed.sh");
+/** The repository's test bed script, present when this package runs from a checkout. */
+const TESTBED_SCRIPT = path.resolve(__dirname, "../../test/testbed/testbed.sh");
 
-/** The host the login names, or the test bed. */
-export function hostTarget(settings: LoginSettings, progress: (line: string) => void): HostTarget {
+/** Whether the host is the local test bed: no context recorded, and a checkout that has one. */
+const usesTestbed = (settings: LoginSettings): boolean => !settings.context && existsSync(TESTBED_SCRIPT);
+
+/** The host the login names, or the test bed (brought up first; Ctrl-C stops that too). */
+export async function hostTarget(settings: LoginSettings, progress: (line: string) => void): Promise<HostTarget> {
   if (settings.context) return loginContext(settings.context, hostKubeconfigFile(settings));
-  if (!existsSync(TESTBED_SCRIPT)) {
+  if (!usesTestbed(settings)) {
     throw new CliError("no host cluster is configured: run `kubespaces login --context NAME` (a context of your kubeconfig)", EXIT.invalid);
   }
-  return testbedTarget(progress);
+  progress("no host cluster configured: using the local test bed (bringing it up if needed)");
+  await bringTestbedUp();
+  // The admin kubeconfig reaches the tenants as hostKubeconfig, not as the engine's KUBECONFIG.
+  const { KUBECONFIG: adminKubeconfig, ...env } = testbedEnv();
+  return {
+    description: "the local test bed",
+    kubeconfig: oneContext(adminKubeconfig, currentContextOf(adminKubeconfig)),
+    engineEnv: env,
+    chartPath: env.KUBESPACES_VCLUSTER_CHART,
+  };
+}
+
+/** `testbed.sh up`, its progress on stderr as it happens. */
+async function bringTestbedUp(): Promise<void> {
+  const child = spawn("bash", [TESTBED_SCRIPT, "up"], { stdio: ["ignore", process.stderr, process.stderr] });
+  const [code] = (await once(child, "close")) as [number | null];
+  if (code !== 0) throw new CliError(`the local test bed did not come up (testbed.sh up exited ${code}); its messages are above`, EXIT.error);
 }
 
 /** The kubeconfig file the login's context is in: `--kubeconfig`, else the first of `$KUBECONFIG`, else `~/.kube/config`. */
@@ -57,12 +72,11 @@ export function oneContext(file: string, context: string): string {
   if (!existsSync(file)) throw new CliError(`kubeconfig ${file} does not exist (--kubeconfig names another)`, EXIT.invalid);
   const config = new KubeConfig();
   parsingSecret(`kubeconfig ${file}`, () => config.loadFromString(readFileSync(file, "utf8")));
-  if (!config.getContextObject(context)) {
+  const ctx = config.getContextObject(context);
+  if (!ctx) {
     throw new CliError(`kubeconfig ${file} has no context ${context} (it has: ${config.getContexts().map((c) => c.name).join(", ") || "none"})`, EXIT.invalid);
   }
-  config.setCurrentContext(context);
   const only = new KubeConfig();
-  const ctx = config.getContextObject(context)!;
   only.loadFromOptions({
     clusters: config.getClusters().filter((c) => c.name === ctx.cluster),
     users: config.getUsers().filter((u) => u.name === ctx.user),
@@ -72,40 +86,23 @@ export function oneContext(file: string, context: string): string {
   return only.exportConfig();
 }
 
-function testbedTarget(progress: (line: string) => void): HostTarget {
-  progress("no host cluster configured: using the local test bed (bringing it up if needed)");
-  // The test bed prints its own progress on stderr; the user sees it as it happens.
-  execFileSync("bash", [TESTBED_SCRIPT, "up"], { stdio: ["ignore", process.stderr, process.stderr] });
-  // The admin kubeconfig reaches the tenants as hostKubeconfig, not as the engine's KUBECONFIG.
-  const { KUBECONFIG: adminKubeconfig, ...env } = testbedEnv();
-  return {
-    description: "the local test bed",
-    kubeconfig: oneContext(adminKubeconfig, currentContextOf(adminKubeconfig)),
-    engineEnv: env,
-    chartPath: env.KUBESPACES_VCLUSTER_CHART,
-    localEndpoint: testbedEndpoint,
-  };
-}
-
 /**
  * The engine's environment for commands that only read the stack: the test bed's (for its pulumi
  * CLI) when it is the host and has run before, without bringing it up.
  */
 export function engineEnvForReads(settings: LoginSettings): Record<string, string> {
-  if (settings.context || !existsSync(TESTBED_SCRIPT)) return {};
-  const envFile = execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();
-  if (!existsSync(envFile)) return {};
+  if (!usesTestbed(settings) || !existsSync(testbedEnvFile())) return {};
   const { KUBECONFIG: _admin, ...env } = testbedEnv();
   return env;
 }
 
-/** The test bed's loopback endpoint of tenant control planes, when the test bed is the host. */
-export function localEndpointOf(settings: LoginSettings): HostTarget["localEndpoint"] {
-  return settings.context || !existsSync(TESTBED_SCRIPT) ? undefined : testbedEndpoint;
-}
-
-function testbedEndpoint(namespace: string, name: string): string {
-  return execFileSync("bash", [TESTBED_SCRIPT, "vcluster-endpoint", namespace, name], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+/**
+ * The loopback URL on this machine of tenant `name`'s API server, when the host is the test bed:
+ * its tenants' API names do not resolve here, and it forwards one port per control plane.
+ */
+export function localEndpointOf(settings: LoginSettings): ((namespace: string, name: string) => string) | undefined {
+  if (!usesTestbed(settings)) return undefined;
+  return (namespace, name) => execFileSync("bash", [TESTBED_SCRIPT, "vcluster-endpoint", namespace, name], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
 
 function currentContextOf(file: string): string {
@@ -113,6 +110,8 @@ function currentContextOf(file: string): string {
   config.loadFromFile(file);
   return config.getCurrentContext();
 }
+
+const testbedEnvFile = (): string => execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();
 
 /** Variables bash sets for itself, not the env file's. */
 const SHELL_OWN = new Set(["_", "SHLVL", "PWD", "OLDPWD"]);
@@ -122,8 +121,7 @@ const SHELL_OWN = new Set(["_", "SHLVL", "PWD", "OLDPWD"]);
  * admin kubeconfig, its chart), less the passphrase: the command keeps its own.
  */
 function testbedEnv(): Record<string, string> {
-  const envFile = execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();
-  const dump = execFileSync("bash", ["-c", 'source "$1" && env -0', "env", envFile], { encoding: "utf8" });
+  const dump = execFileSync("bash", ["-c", 'source "$1" && env -0', "env", testbedEnvFile()], { encoding: "utf8" });
   const env: Record<string, string> = {};
   for (const entry of dump.split("\0")) {
     const eq = entry.indexOf("=");

@@ -1,5 +1,5 @@
-/** Whether process `pid` runs on this machine (signal 0 probes without signalling). */
-export function processRuns(pid: number): boolean {
+/** Whether process `pid` is alive on this machine (signal 0 probes without signalling). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,7 +3,7 @@
  * way kubectl users expect: every other cluster, user and context kept, the tenant's entries
  * replaced, the old file kept as a backup, the new one written in one step with mode 0600.
  */
-import { copyFileSync, existsSync, readFileSync, chmodSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
@@ -12,6 +12,7 @@ import { redactedParseError } from "../util/redactedErrors";
 import { CliError, EXIT } from "./exitCodes";
 import { writeAtomically } from "../util/atomicFile";
 
+/** A named entry of a kubeconfig list (cluster, user, context). */
 interface Named {
   readonly name: string;
   readonly [field: string]: unknown;
@@ -19,6 +20,7 @@ interface Named {
 
 /** A kubeconfig file's contents, as far as merging reads them. */
 export interface KubeconfigDocument {
+  /** `v1`. */
   apiVersion?: string;
   kind?: string;
   clusters?: Named[];
@@ -98,8 +100,29 @@ export function userKubeconfigFile(): string {
   return first ?? path.join(os.homedir(), ".kube", "config");
 }
 
-/** Merges `addition` into `file`; returns the backup's path, if there was a file to back up. */
-export function mergeIntoFile(file: string, addition: KubeconfigDocument): string | undefined {
+/**
+ * Merges `addition` into `file` (through a symbolic link to the file it names), holding
+ * `<file>.lock` as kubectl does so that neither loses the other's change; returns the backup's
+ * path, if there was a file to back up.
+ */
+export function mergeIntoFile(linkOrFile: string, addition: KubeconfigDocument): string | undefined {
+  const file = existsSync(linkOrFile) ? realpathSync(linkOrFile) : linkOrFile;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const lock = `${file}.lock`;
+  try {
+    writeFileSync(lock, String(process.pid), { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    throw new CliError(`${file} is locked by another program (${lock}); try again, or remove the lock if nothing is writing the file`, EXIT.busy);
+  }
+  try {
+    return mergeLocked(file, addition);
+  } finally {
+    unlinkSync(lock);
+  }
+}
+
+function mergeLocked(file: string, addition: KubeconfigDocument): string | undefined {
   const exists = existsSync(file);
   const current = exists ? parseKubeconfig(readFileSync(file, "utf8"), `kubeconfig ${file}`) : {};
   let backup: string | undefined;

@@ -3,18 +3,19 @@
  * host cluster (a kubeconfig context), the stack's name, who "you" are for `list`, and the
  * platform's policy for the embedded tenants program. Kept as JSON in the command's home.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { z } from "zod";
 import { tenantPlatformSchema, type TenantPlatformInput } from "../model/tenantPlatformSchema";
 import { toProblem } from "../model/inputProblems";
+import { writeAtomically } from "../util/atomicFile";
 import { cliHome, homeDir } from "./cliHome";
 import { CliError, EXIT } from "./exitCodes";
 
 /** The recorded login. Every field is optional; each has a default. */
-export const loginSettingsSchema = z.strictObject({
+const loginSettingsSchema = z.strictObject({
   /** Pulumi state backend URL; default `file://<home>/state`. */
   backendUrl: z.string().regex(/^[a-z0-9]+:\/\//, "must be a URL such as file:///path, s3://bucket or https://api.pulumi.com").optional(),
   /** Kubeconfig file of the host cluster; default `$KUBECONFIG`, else `~/.kube/config`. */
@@ -53,9 +54,7 @@ export function writeLoginSettings(settings: LoginSettings): void {
   const parsed = loginSettingsSchema.safeParse(settings);
   if (!parsed.success) throw new CliError(`login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server" })}`, EXIT.invalid);
   homeDir();
-  const file = settingsFile();
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
+  writeAtomically(settingsFile(), `${JSON.stringify(parsed.data, null, 2)}\n`, 0o600);
 }
 
 /** The platform's policy in `text` (YAML or JSON), checked against the policy's schema. */

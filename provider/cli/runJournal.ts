@@ -7,7 +7,7 @@
 import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, watch } from "node:fs";
 import path from "node:path";
 import { homeDir } from "./cliHome";
-import { processRuns } from "./processRuns";
+import { isProcessAlive } from "./isProcessAlive";
 import { writeAtomically } from "../util/atomicFile";
 import type { TenantEvent } from "./tenantEvents";
 
@@ -75,6 +75,16 @@ export function readFailures(dir: string): Record<string, string> {
 }
 
 
+/** A journal's entries; none when another command has just pruned it. */
+function readJournal(file: string): JournalEntry[] {
+  try {
+    return entriesOf(readFileSync(file, "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
 /** The journal's complete lines: a line still being appended (no newline yet) is left for the next read. */
 function entriesOf(text: string): JournalEntry[] {
   return text
@@ -87,7 +97,7 @@ function entriesOf(text: string): JournalEntry[] {
 /** Whether the journal is of a run still going: no end line, and its process alive. */
 function isRunning(entries: readonly JournalEntry[]): boolean {
   const start = entries.find((e) => e.kind === "start");
-  return start?.kind === "start" && !entries.some((e) => e.kind === "end") && processRuns(start.pid);
+  return start?.kind === "start" && !entries.some((e) => e.kind === "end") && isProcessAlive(start.pid);
 }
 
 /** The journals of the runs going on now. */
@@ -95,7 +105,7 @@ export function activeJournals(dir: string): string[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".jsonl"))
     .map((file) => path.join(dir, file))
-    .filter((file) => isRunning(entriesOf(readFileSync(file, "utf8"))));
+    .filter((file) => isRunning(readJournal(file)));
 }
 
 /** How many finished journals are kept (they are only read while their run goes on). */
@@ -115,7 +125,7 @@ function pruneJournals(dir: string): void {
 export function tenantsBeingDeleted(dir: string): Set<string> {
   const deleting = new Set<string>();
   for (const file of activeJournals(dir)) {
-    const start = entriesOf(readFileSync(file, "utf8")).find((entry) => entry.kind === "start");
+    const start = readJournal(file).find((entry) => entry.kind === "start");
     if (start?.kind === "start" && start.deleting) deleting.add(start.deleting);
   }
   return deleting;
@@ -125,7 +135,7 @@ export function tenantsBeingDeleted(dir: string): Set<string> {
 export function livePhases(dir: string): Map<string, TenantEvent["phase"] & string> {
   const live = new Map<string, TenantEvent["phase"] & string>();
   for (const file of activeJournals(dir)) {
-    for (const entry of entriesOf(readFileSync(file, "utf8"))) if (entry.kind === "tenant" && entry.phase) live.set(entry.name, entry.phase);
+    for (const entry of readJournal(file)) if (entry.kind === "tenant" && entry.phase) live.set(entry.name, entry.phase);
   }
   return live;
 }
@@ -144,7 +154,7 @@ export function followTenant(dir: string, name: string, onEvent: (event: TenantE
         if (finished.has(file)) continue;
         const entries = entriesOf(readFrom(file, offsets));
         for (const entry of entries) if (entry.kind === "tenant" && entry.name === name) onEvent(entry);
-        if (!isRunning(entriesOf(readFileSync(file, "utf8")))) finished.add(file);
+        if (!isRunning(readJournal(file))) finished.add(file);
       }
       return activeJournals(dir).length === 0;
     };
@@ -172,6 +182,7 @@ export function followTenant(dir: string, name: string, onEvent: (event: TenantE
 /** The text of `file` after the offset read last time, moving the offset on (whole lines only). */
 function readFrom(file: string, offsets: Map<string, number>): string {
   const start = offsets.get(file) ?? 0;
+  if (!existsSync(file)) return ""; // pruned by another command once its run ended
   const fd = openSync(file, "r");
   try {
     const chunks: Buffer[] = [];

@@ -31,9 +31,12 @@ const STEP_WORDS: Readonly<Record<string, string>> = {
   delete: "deleting",
 };
 
+/** The resource name at the end of a URN. */
+export const urnName = (urn: string): string => urn.split("::").pop() ?? "";
+
 /** The tenant among `names` that resource `urn` belongs to: the Tenant itself, or a child named `<tenant>-<role>`. */
 export function tenantOfUrn(urn: string, names: Iterable<string>): string | undefined {
-  const resource = urn.split("::").pop() ?? "";
+  const resource = urnName(urn);
   let best: string | undefined;
   for (const name of names) {
     const matches = resource === name || resource.startsWith(`${name}-`);
@@ -42,11 +45,14 @@ export function tenantOfUrn(urn: string, names: Iterable<string>): string | unde
   return best;
 }
 
+/** Whether `type` is a provider resource's (`pulumi:providers:<package>`). */
+export const isProviderType = (type: string): boolean => type.startsWith("pulumi:providers:");
+
 /** The resource's kind and name, short: `kubernetes:core/v1:Namespace::x` reads `Namespace x`. */
 function resourceLabel(type: string, urn: string): string {
-  const name = urn.split("::").pop();
+  const name = urnName(urn);
   // `pulumi:providers:kubernetes` is the tenant's own Kubernetes provider, not a Kubernetes kind.
-  if (type.startsWith("pulumi:providers:")) return `${type.split(":").pop()} provider ${name}`;
+  if (isProviderType(type)) return `${type.split(":").pop()} provider ${name}`;
   return `${type.split(":").pop()?.split("/").pop() ?? type} ${name}`;
 }
 

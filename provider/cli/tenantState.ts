@@ -4,15 +4,19 @@
  */
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { TENANT_TOKEN } from "../model/tokens";
+import { urnName } from "./tenantEvents";
 
 /** One deployed tenant, as the state records it. */
 export interface DeployedTenant {
+  /** The tenant's name. */
   readonly name: string;
-  /** Its outputs; absent when the update that created it stopped before it registered them. */
+  /** Its host namespace; this and the outputs below are absent when the update that created it stopped before it registered them. */
   readonly namespace?: string;
+  /** Its API server URL. */
   readonly apiServerUrl?: string;
   /** `Ready` once its virtual cluster was seen ready. */
   readonly phase?: string;
+  /** The status message. */
   readonly message?: string;
   /** Its kubeconfig (secret: only read for `kubespaces tenant kubeconfig`). */
   readonly kubeconfig?: string;
@@ -22,7 +26,7 @@ export interface DeployedTenant {
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
 
 /** `value` with secrets an export revealed (`--show-secrets`) turned back into their values. */
-export function revealed(value: unknown): unknown {
+function revealed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revealed);
   if (value === null || typeof value !== "object") return value;
   const record = value as Record<string, unknown>;
@@ -39,7 +43,7 @@ export function deployedTenants(deployment: Deployment | undefined): Map<string,
   }[];
   const tenants = new Map<string, DeployedTenant>();
   for (const resource of resources.filter((r) => r.type === TENANT_TOKEN)) {
-    const name = resource.urn.split("::").pop()!;
+    const name = urnName(resource.urn);
     const outputs = revealed(resource.outputs ?? {}) as { namespace?: string; apiServerUrl?: string; kubeconfig?: string; status?: { phase?: string; message?: string } };
     tenants.set(name, {
       name,

@@ -7,6 +7,7 @@
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import { TenantSet } from "../tenantFiles/tenantSet";
+import { readRequests } from "./requestFiles";
 
 /** What the program needs. */
 export interface TenantsProgramArgs {
@@ -15,20 +16,20 @@ export interface TenantsProgramArgs {
   /** The platform's policy, with the host's kubeconfig and chart filled in. */
   readonly platform: TenantPlatformInput;
   /**
-   * Told the tenants the folder declared, when the program has read it: another command may have
-   * added or removed a request since this one looked.
+   * Called with the tenants the folder requests, as the program reads it (under the stack lock),
+   * before any is declared; throwing stops the update with nothing changed.
    */
-  readonly onDeclared?: (names: readonly string[]) => void;
+  readonly checkBeforeDeclaring?: (names: readonly string[]) => Promise<void>;
 }
 
 /** The name of the TenantSet in the tenants stack (its tenants are named after their documents). */
-export const TENANT_SET_NAME = "tenants";
+const TENANT_SET_NAME = "tenants";
 
 /** The inline program. */
 export function tenantsProgram(args: TenantsProgramArgs): PulumiFn {
   return async () => {
+    await args.checkBeforeDeclaring?.([...readRequests(args.tenantsDir).keys()]);
     const set = new TenantSet(TENANT_SET_NAME, { path: args.tenantsDir, platform: args.platform as never });
-    args.onDeclared?.(Object.keys(set.tenants));
     return { tenants: set.names };
   };
 }

@@ -6,7 +6,7 @@
  * recovered by the next command (a stale stack lock included).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,9 +40,12 @@ const requestFiles = (user: CliUser) => {
   const dir = path.join(user.home, "tenants", "tenants");
   return existsSync(dir) ? readdirSync(dir) : [];
 };
+/** Where the file backend keeps the tenants stack's locks (pkg/backend/diy: .pulumi/locks/<org>/<project>/<stack>). */
+const stackLocks = (user: CliUser) => path.join(user.home, "state", ".pulumi", "locks", "organization", "kubespaces-tenants", "tenants");
 const kubectl = (user: CliUser, ...args: string[]) => execFileSync("kubectl", args, { env: user.env, encoding: "utf8" });
 
 let users: CliUser[] = [];
+const HOLD_CONTROL_PLANE = "kubespaces.io/testbed-hold-control-plane";
 const cliUser = () => {
   const user = newCliUser();
   users.push(user);
@@ -55,6 +58,7 @@ afterEach(async () => {
     const listed = await kubespaces(user, "tenant", "list", "--all", "--output", "json");
     const rows = listed.code === 0 && listed.stdout.trim() ? (JSON.parse(listed.stdout) as { name: string }[]) : [];
     for (const row of rows) await kubespaces(user, "tenant", "delete", row.name);
+    rmSync(path.dirname(user.home), { recursive: true, force: true });
   }
   users = [];
 });
@@ -196,6 +200,53 @@ describe("refusals", () => {
   });
 });
 
+describe("failures", () => {
+  it("a tenant that does not become ready: create and get exit 3 with the reason, list shows it Failed, delete removes it", async () => {
+    const user = cliUser();
+    const policy = path.join(user.home, "..", "policy.yaml");
+    writeFileSync(policy, "readinessTimeoutSeconds: 5\n");
+    await kubespaces(user, "login", "--user", OWNER, "--platform", policy);
+    // The test bed's hold annotation keeps the control plane from starting, as a node that cannot start it.
+    const manifest = path.join(user.home, "..", "cli-fail.yaml");
+    writeFileSync(
+      manifest,
+      `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata: { name: cli-fail }\nspec:\n  owner: ${OWNER}\n  vcluster:\n    valuesOverrides:\n      controlPlane: { statefulSet: { annotations: { ${HOLD_CONTROL_PLANE}: "true" } } }\n`,
+    );
+    const created = await kubespaces(user, "tenant", "create", "--file", manifest);
+    expect(created.code, created.stderr).toBe(3);
+    expect(created.stderr).toContain("cli-fail: Provisioning -> Failed");
+    expect(created.stderr).toMatch(/tenant cli-fail failed: .*not ready after 5s/);
+    expect(created.stdout).toMatch(/cli-fail\s+Failed/);
+
+    const got = await kubespaces(user, "tenant", "get", "cli-fail", "--output", "json");
+    expect(got.code).toBe(3);
+    expect(JSON.parse(got.stdout)).toMatchObject({ name: "cli-fail", phase: "Failed" });
+    const listed = JSON.parse((await kubespaces(user, "tenant", "list", "--output", "json")).stdout) as { name: string; phase: string }[];
+    expect(listed.map((row) => `${row.name} ${row.phase}`)).toEqual(["cli-fail Failed"]);
+
+    expect((await kubespaces(user, "tenant", "delete", "cli-fail")).code).toBe(0);
+    await expectNothingLeft("cli-fail");
+  });
+
+  it("a stack locked by a live update past --lock-timeout: exit 5 naming the holder, the request kept", async () => {
+    const user = cliUser();
+    await kubespaces(user, "login", "--user", OWNER);
+    const lock = path.join(stackLocks(user), "00000000-live-lock.json");
+    mkdirSync(path.dirname(lock), { recursive: true });
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, username: "bob", hostname: os.hostname(), timestamp: new Date().toISOString() }));
+    const busy = await kubespaces(user, "tenant", "create", "cli-busy", "--lock-timeout", "1");
+    expect(busy.code, busy.stderr).toBe(5);
+    expect(busy.stderr).toContain(`waiting for another update of the tenants stack to finish (pid ${process.pid} of bob@${os.hostname()}`);
+    expect(busy.stderr).toContain("is still locked by another update after 1s");
+    expect(requestFiles(user)).toEqual(["cli-busy.yaml"]);
+    expect(existsSync(lock)).toBe(true);
+    rmSync(lock);
+    const withdrawn = await kubespaces(user, "tenant", "delete", "cli-busy");
+    expect(withdrawn.stdout).toContain("tenant cli-busy deleted: it was never provisioned");
+    expect(requestFiles(user)).toEqual([]);
+  });
+});
+
 describe("interruptions", () => {
   it("Ctrl-C during a create keeps the request; the next create clears a dead update's lock and finishes it", async () => {
     const user = cliUser();
@@ -209,13 +260,15 @@ describe("interruptions", () => {
     expect(transcript).toContain("create of cli-int was interrupted; the request stays in");
     expect(requestFiles(user)).toEqual(["cli-int.yaml"]);
 
-    // A lock left by an update whose process is gone (as after `kill -9`), on this machine.
+    // The graceful cancel released the stack's lock. Now a lock left by an update whose process is
+    // gone (as after `kill -9`), on this machine.
+    const locks = stackLocks(user);
+    expect(existsSync(locks) ? readdirSync(locks) : []).toEqual([]);
     const gone = execFileSync("bash", ["-c", "true & echo $!"], { encoding: "utf8" }).trim();
-    const locks = path.join(user.home, "state", ".pulumi", "locks", "organization", "kubespaces-tenants", "tenants");
     mkdirSync(locks, { recursive: true });
     writeFileSync(path.join(locks, "00000000-dead-lock.json"), JSON.stringify({ pid: Number(gone), username: "alice", hostname: os.hostname(), timestamp: new Date().toISOString() }));
 
-    const resumed = await kubespaces(user, "tenant", "create", "cli-int", "--cpu", "2", "--memory", "4Gi");
+    const resumed = await kubespaces(user, "tenant", "create", "cli-int");
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`removing the lock of an update that is gone (pid ${gone} of alice@${os.hostname()}`);
     expect(resumed.stdout).toMatch(/cli-int\s+Ready/);

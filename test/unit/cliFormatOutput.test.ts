@@ -1,9 +1,7 @@
 /** `--output table|json|yaml`: what `get`, `list` and `login` print. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CliError, EXIT } from "../../provider/cli/exitCodes";
-import { formatRows, OUTPUT_FORMATS, outputFormat, type Column } from "../../provider/cli/formatOutput";
-import { thrownBy } from "./support/thrown";
+import { formatRows, type Column } from "../../provider/cli/formatOutput";
 
 interface Row {
   readonly name: string;
@@ -44,16 +42,5 @@ describe("formatRows", () => {
   it.each(["json", "yaml"] as const)("prints the document given instead of the rows as %s", (format) => {
     const text = formatRows([ROWS[0]], COLUMNS, format, ROWS[0]);
     expect(format === "json" ? JSON.parse(text) : parse(text)).toEqual(ROWS[0]);
-  });
-});
-
-describe("outputFormat", () => {
-  it.each(OUTPUT_FORMATS)("takes %s", (format) => expect(outputFormat(format)).toBe(format));
-
-  it.each(["xml", "JSON", ""])("refuses %j with exit code 2, naming --output and the formats", (value) => {
-    const error = thrownBy(() => outputFormat(value));
-    expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).code).toBe(EXIT.invalid);
-    expect(error.message).toBe(`--output must be one of table, json, yaml, got "${value}"`);
   });
 });

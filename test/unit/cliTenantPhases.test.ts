@@ -38,7 +38,7 @@ describe("tenantRow", () => {
     ["deployed with a phase other than Ready: Pending", { requested: true, deployed: { ...readyTenant("atlas"), phase: "Pending" } }, { phase: "Pending", message: expect.stringContaining("resumes it") }],
     ["deployed without request: Deleting", { deployed: readyTenant("atlas") }, { phase: "Deleting", message: expect.stringContaining("`kubespaces tenant delete atlas` finishes it"), owner: undefined, api: API }],
     ["a failure of a tenant no longer requested: Deleting", { deployed: readyTenant("atlas"), failure: "boom" }, { phase: "Deleting" }],
-    ["neither requested nor deployed: Deleted", {}, { phase: "Deleted" }],
+    ["a running create's Pending outranks an earlier failure (it is resuming)", { requested: true, failure: "boom", live: "Pending" }, { phase: "Pending", message: "a command is about to provision it" }],
     ["a running update's Provisioning outranks Ready", { requested: true, deployed: readyTenant("atlas"), live: "Provisioning" }, { phase: "Provisioning", message: "an update is provisioning it now" }],
     ["a running update's Provisioning outranks a failure", { requested: true, failure: "boom", live: "Provisioning" }, { phase: "Provisioning" }],
     ["a running update's Deleting outranks Ready", { requested: true, deployed: readyTenant("atlas"), live: "Deleting" }, { phase: "Deleting", message: "an update is tearing it down now" }],

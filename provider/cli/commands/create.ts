@@ -2,7 +2,7 @@
  * `kubespaces tenant create NAME`: the team's request, checked as the Tenant component checks it,
  * written to the tenants folder, and provisioned by an `up` of the tenants stack, with progress
  * until the tenant is Ready or Failed. `--preview` prints the changes instead; `--file` takes a
- * Tenant manifest.
+ * Tenant manifest; `create NAME` alone resumes the request already written.
  */
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
@@ -10,29 +10,42 @@ import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { validateRequest } from "../../model/validateTenant";
 import { TenantValidationError } from "../../model/validationError";
 import { parseTenantDocuments, readTenantFiles, TenantFilesError, type TenantDocument } from "../../tenantFiles/tenantDocuments";
+import { writeExclusively } from "../../util/atomicFile";
 import { commandContext, type CommandContext } from "../commandContext";
-import { CliError, EXIT } from "../exitCodes";
+import { CliError, EXIT, readingUserFile } from "../exitCodes";
 import { progressDisplay, type ProgressDisplay } from "../progressDisplay";
-import { writeAtomically } from "../../util/atomicFile";
 import { manifestText, proposedFolder, readRequests, requestFileOf } from "../requestFiles";
-import { previewProposal } from "./preview";
 import { RunJournal } from "../runJournal";
-import { interruptHandling, refuseStrayTeardowns, runTenantsUpdate, updateTarget } from "../tenantsUpdate";
-import { printTenant, type ReadOptions } from "./shared";
+import { interruptHandling, runTenantsUpdate, updateTarget } from "../tenantsUpdate";
+import { refuseStrayTeardowns } from "../strayTeardowns";
+import { previewProposal } from "./preview";
+import { printCreated, type ReadOptions } from "./shared";
 
 /** `create`'s options, as commander parses them. */
 export interface CreateOptions extends ReadOptions {
+  /** CPU quota (a Kubernetes quantity). */
   readonly cpu?: string;
+  /** Memory quota. */
   readonly memory?: string;
+  /** Storage quota. */
   readonly storage?: string;
+  /** The owner; default: you. */
   readonly owner?: string;
+  /** Pod Security level. */
   readonly podSecurity?: string;
+  /** The virtual cluster's Kubernetes version. */
   readonly kubernetesVersion?: string;
+  /** A Tenant manifest to take the request from. */
   readonly file?: string;
+  /** Only show what would change. */
   readonly preview?: boolean;
   /** Seconds to wait for another update's stack lock. */
   readonly lockTimeout: number;
 }
+
+/** Whether the command line describes a request (rather than naming a tenant to resume). */
+const describesRequest = (o: CreateOptions): boolean =>
+  [o.cpu, o.memory, o.storage, o.owner, o.podSecurity, o.kubernetesVersion, o.file].some((value) => value !== undefined);
 
 /** The request the flags describe. */
 function requestOfFlags(options: CreateOptions, user: string): TenantRequestInput {
@@ -47,15 +60,16 @@ function requestOfFlags(options: CreateOptions, user: string): TenantRequestInpu
 
 /** The one Tenant document of `--file`, its name checked against NAME when both are given. */
 function documentOfFile(file: string, name: string | undefined): TenantDocument {
-  const { documents, problems } = parseTenantDocuments(file, readFileSync(file, "utf8"));
+  const text = readingUserFile(`--file ${file}`, () => readFileSync(file, "utf8"));
+  const { documents, problems } = parseTenantDocuments(file, text);
   if (problems.length > 0) throw new CliError(`${file} is not a Tenant manifest:\n  - ${problems.join("\n  - ")}`, EXIT.invalid);
   if (documents.length !== 1) throw new CliError(`${file} must hold exactly one Tenant document, it has ${documents.length}`, EXIT.invalid);
   if (name && documents[0].name !== name) throw new CliError(`${file} declares tenant ${documents[0].name}, not ${name}`, EXIT.invalid);
   return documents[0];
 }
 
-/** The request, checked under the policy exactly as the component checks it (same messages). */
-function checkedRequest(context: CommandContext, name: string, request: TenantRequestInput): void {
+/** Checks the request under the policy exactly as the component does (same messages). */
+function checkRequest(context: CommandContext, name: string, request: TenantRequestInput): void {
   try {
     validateRequest(name, request, context.policy);
   } catch (error) {
@@ -64,8 +78,8 @@ function checkedRequest(context: CommandContext, name: string, request: TenantRe
   }
 }
 
-/** The folder with this request in it, checked as the TenantSet checks it (duplicates included). */
-function checkedFolder(context: CommandContext, name: string, text: string): void {
+/** Checks the folder with this request in it as the TenantSet does (duplicates included). */
+function checkFolder(context: CommandContext, name: string, text: string): void {
   const proposed = proposedFolder(context.tenantsDir, name, text);
   try {
     readTenantFiles(proposed.dir, context.policy);
@@ -83,17 +97,17 @@ export async function createTenant(nameArg: string | undefined, options: CreateO
   const fromFile = options.file ? documentOfFile(options.file, nameArg) : undefined;
   const name = fromFile?.name ?? nameArg;
   if (!name) throw new CliError("a tenant NAME (or --file with a Tenant manifest) is required", EXIT.invalid);
-  const request = fromFile?.request ?? requestOfFlags(options, context.user);
-  checkedRequest(context, name, request);
   const existing = readRequests(context.tenantsDir).get(name);
+  const request = existing && !describesRequest(options) ? existing.request : (fromFile?.request ?? requestOfFlags(options, context.user));
+  checkRequest(context, name, request);
   if (existing && !isDeepStrictEqual(existing.request, request)) {
-    throw new CliError(`tenant ${name} is already requested, differently, in ${existing.file}: delete it first, or run create with the same request to resume it`, EXIT.invalid);
+    throw new CliError(`tenant ${name} is already requested, differently, in ${existing.file}: delete it first, or run \`kubespaces tenant create ${name}\` alone to resume that request`, EXIT.invalid);
   }
   const text = manifestText(name, request);
-  checkedFolder(context, name, text);
+  checkFolder(context, name, text);
   const display = progressDisplay();
   try {
-    if (options.preview) return await previewProposal(context, await updateTarget(context, display), name, text, display);
+    if (options.preview) return await previewProposal(context, await updateTarget(context, display), name, text, options.lockTimeout, display);
     return await provision(context, name, text, existing === undefined, options, display);
   } finally {
     display.close();
@@ -108,29 +122,37 @@ async function provision(context: CommandContext, name: string, text: string, is
   journal.tenant(pending);
   display.tenant(pending);
   const file = requestFileOf(context.tenantsDir, name);
-  const goOn = `the request stays in ${file}: run \`kubespaces tenant create ${name}\` again to finish, or \`kubespaces tenant delete ${name}\` to remove it`;
-  const interrupt = interruptHandling(display, goOn);
-  let ok = false;
+  const howToGoOn = `the request stays in ${file}: run \`kubespaces tenant create ${name}\` again to finish, or \`kubespaces tenant delete ${name}\` to remove it`;
+  const interrupt = interruptHandling(display, howToGoOn);
+  let failure: unknown;
   try {
     const target = await updateTarget(context, display);
     const requested = new Set([...readRequests(context.tenantsDir).keys(), name]);
-    refuseStrayTeardowns(context, target, requested);
-    if (isNew) writeAtomically(file, text);
+    refuseStrayTeardowns(context.runs, target.deployed.keys(), requested);
+    if (isNew) writeRequest(file, text, name);
     display.note(`request written to ${file}; provisioning on ${target.host.description}`);
-    await runTenantsUpdate({ context, target, tenantsDir: context.tenantsDir, requested, display, journal, preview: false, lockTimeoutMs: options.lockTimeout * 1000, signal: interrupt.signal });
+    await runTenantsUpdate({ context, target, tenantsDir: context.tenantsDir, requested, display, journal, preview: false, lockTimeoutMs: options.lockTimeout * 1000, interrupt });
     // An update succeeds only once every tenant it declares is ready, this one included, even when
     // it had nothing left to do for it (a resumed create).
     const ready = { name, phase: "Ready" } as const;
     journal.tenant(ready);
     display.tenant(ready);
-    ok = true;
   } catch (error) {
-    if (interrupt.interrupted()) throw new CliError(`create of ${name} was interrupted; ${goOn}`, EXIT.interrupted);
+    if (interrupt.interrupted()) throw new CliError(`create of ${name} was interrupted; ${howToGoOn}`, EXIT.interrupted);
     if (error instanceof CliError) throw error;
-    return await printTenant(context, name, options, display, { failure: error });
+    failure = error;
   } finally {
     interrupt.dispose();
-    journal.end(ok);
+    // Ended before the tenant is printed: the failures it records are what the printed phase reads.
+    journal.end(failure === undefined && !interrupt.interrupted());
   }
-  return printTenant(context, name, options, display);
+  return printCreated(context, name, options, display, failure);
+}
+
+/** Writes a new request; a create of the same name that wrote first must have asked for the same. */
+function writeRequest(file: string, text: string, name: string): void {
+  if (writeExclusively(file, text)) return;
+  if (readFileSync(file, "utf8") !== text) {
+    throw new CliError(`tenant ${name} was just requested, differently, by another command (${file}); nothing was changed`, EXIT.invalid);
+  }
 }

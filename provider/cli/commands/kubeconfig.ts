@@ -6,16 +6,18 @@
  */
 import { stringify } from "yaml";
 import { commandContext, deployedNow, readPlace } from "../commandContext";
-import { CliError, EXIT } from "../exitCodes";
+import { CliError, EXIT, tenantNotFound } from "../exitCodes";
 import { localEndpointOf } from "../hostTarget";
 import { mergeIntoFile, retargeted, userKubeconfigFile } from "../kubeconfigMerge";
 import { readRequests } from "../requestFiles";
-import { notFound } from "./shared";
 
 /** `kubeconfig`'s options. */
 export interface KubeconfigOptions {
+  /** Merge into the user's kubeconfig file instead of printing. */
   readonly merge?: boolean;
+  /** The context's name; default: the tenant's. */
   readonly context?: string;
+  /** Reach the API server at this URL (a port-forward). */
   readonly server?: string;
 }
 
@@ -24,7 +26,7 @@ export async function tenantKubeconfig(name: string, options: KubeconfigOptions)
   const context = commandContext();
   const deployed = (await deployedNow(readPlace(context))).get(name);
   if (!deployed?.kubeconfig) {
-    if (!deployed && !readRequests(context.tenantsDir).has(name)) notFound(name);
+    if (!deployed && !readRequests(context.tenantsDir).has(name)) throw tenantNotFound(name);
     throw new CliError(`tenant ${name} has no kubeconfig yet: it is not Ready (\`kubespaces tenant get ${name} --wait\`)`, EXIT.error);
   }
   const localEndpoint = localEndpointOf(context.settings);

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { EXIT } from "../exitCodes";
-import { formatRows, outputFormat, type Column } from "../formatOutput";
+import { CliError, EXIT, readingUserFile } from "../exitCodes";
+import { formatRows, type Column } from "../formatOutput";
 import { hostKubeconfigFile, oneContext } from "../hostTarget";
 import { currentUser, parsePlatformPolicy, readLoginSettings, stackNameOf, writeLoginSettings, type LoginSettings } from "../loginSettings";
 import { defaultBackendUrl } from "../tenantsStack";
@@ -15,13 +15,32 @@ import type { ReadOptions } from "./shared";
 
 /** `login`'s options. */
 export interface LoginOptions extends ReadOptions {
+  /** The Pulumi state backend URL. */
   readonly server?: string;
+  /** The host cluster's kubeconfig context. */
   readonly context?: string;
+  /** The kubeconfig file of that context. */
   readonly kubeconfig?: string;
+  /** The tenants stack's name. */
   readonly stack?: string;
+  /** Who you are. */
   readonly user?: string;
+  /** A YAML file of the platform's policy. */
   readonly platform?: string;
+  /** Forget what was recorded before. */
   readonly reset?: boolean;
+}
+
+/** The platform's policy in `file`: missing or unparseable is bad input, like a policy that breaks the schema. */
+function policyOfFile(file: string): unknown {
+  const text = readingUserFile(`--platform ${file}`, () => readFileSync(file, "utf8"));
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch (error) {
+    throw new CliError(`--platform ${file} is not valid YAML: ${(error as Error).message.split("\n")[0]}`, EXIT.invalid);
+  }
+  return parsePlatformPolicy(file, value);
 }
 
 const SETTING_COLUMNS: readonly Column<{ setting: string; value: string }>[] = [
@@ -31,7 +50,7 @@ const SETTING_COLUMNS: readonly Column<{ setting: string; value: string }>[] = [
 
 /** Runs `login`. */
 export async function login(options: LoginOptions): Promise<number> {
-  const format = outputFormat(options.output);
+  const format = options.output;
   const before = options.reset ? {} : readLoginSettings();
   const changes: LoginSettings = {
     ...(options.server !== undefined && { backendUrl: options.server }),
@@ -39,7 +58,7 @@ export async function login(options: LoginOptions): Promise<number> {
     ...(options.context !== undefined && { context: options.context }),
     ...(options.stack !== undefined && { stack: options.stack }),
     ...(options.user !== undefined && { user: options.user }),
-    ...(options.platform !== undefined && { platform: parsePlatformPolicy(options.platform, parse(readFileSync(options.platform, "utf8"))) as Record<string, unknown> }),
+    ...(options.platform !== undefined && { platform: policyOfFile(options.platform) as Record<string, unknown> }),
   };
   const settings = { ...before, ...changes };
   // A context is checked now, not at the first create.

@@ -3,21 +3,30 @@ import type { CommandContext } from "../commandContext";
 import { EXIT } from "../exitCodes";
 import type { ProgressDisplay } from "../progressDisplay";
 import { proposedFolder, readRequests } from "../requestFiles";
-import { refuseStrayTeardowns, runTenantsUpdate, type UpdateTarget } from "../tenantsUpdate";
+import { refuseStrayTeardowns } from "../strayTeardowns";
+import { runTenantsUpdate, type UpdateTarget } from "../tenantsUpdate";
 import { printPreview } from "./shared";
 
 /**
  * Previews the tenants folder with tenant `name`'s request set to `text` (a create) or removed
  * (`undefined`, a delete), and prints the resources that would change. Nothing is written.
  */
-export async function previewProposal(context: CommandContext, target: UpdateTarget, name: string, text: string | undefined, display: ProgressDisplay): Promise<number> {
+export async function previewProposal(
+  context: CommandContext,
+  target: UpdateTarget,
+  name: string,
+  text: string | undefined,
+  lockTimeoutSeconds: number,
+  display: ProgressDisplay,
+): Promise<number> {
   const proposed = proposedFolder(context.tenantsDir, name, text);
   try {
     const requested = new Set(readRequests(proposed.dir).keys());
-    refuseStrayTeardowns(context, target, requested, text === undefined ? name : undefined);
-    const outcome = await runTenantsUpdate({ context, target, tenantsDir: proposed.dir, requested, display, preview: true, lockTimeoutMs: 0 });
+    const deleting = text === undefined ? name : undefined;
+    refuseStrayTeardowns(context.runs, target.deployed.keys(), requested, deleting);
+    const outcome = await runTenantsUpdate({ context, target, tenantsDir: proposed.dir, requested, deleting, display, preview: true, lockTimeoutMs: lockTimeoutSeconds * 1000 });
     display.close();
-    printPreview(`Preview of ${text === undefined ? "deleting" : "creating"} tenant ${name}; nothing was changed.`, outcome.steps);
+    printPreview(`Preview of ${deleting ? "deleting" : "creating"} tenant ${name}; nothing was changed.`, outcome.steps);
     return EXIT.ok;
   } finally {
     proposed.dispose();
