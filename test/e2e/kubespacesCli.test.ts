@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { hostClients, readOrUndefined } from "./support/hostCluster";
 import { inTerminal, kubespaces, newCliUser, plainTranscript, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
+import { testbedEnv, vclusterEndpoint } from "./support/testbed";
 
 const OWNER = "alice@example.com";
 
@@ -129,6 +130,35 @@ describe("the docs' walkthrough", () => {
     await expectNothingLeft("team-atlas");
     expect(requestFiles(user)).toEqual([]);
     expect((await kubespaces(user, "tenant", "get", "team-atlas")).code).toBe(4);
+  });
+});
+
+describe("a host cluster named by login", () => {
+  it("provisions on the context `login --context` records, with the policy's chart, and kubeconfig --server reaches the tenant", async () => {
+    const user = cliUser();
+    // A user with a cluster of their own: pulumi and its Kubernetes provider installed (the test
+    // bed's), and a kubeconfig with the host's context (the test bed's admin one).
+    const { KUBECONFIG: hostKubeconfig, KUBESPACES_VCLUSTER_CHART: chart, PULUMI_CONFIG_PASSPHRASE: _passphrase, ...tools } = testbedEnv();
+    Object.assign(user.env, tools);
+    const context = kubectl(user, "--kubeconfig", hostKubeconfig, "config", "current-context").trim();
+    const policy = path.join(user.home, "..", "policy.yaml");
+    writeFileSync(policy, `chart: { localPath: ${chart} }\n`);
+    const login = await kubespaces(user, "login", "--user", OWNER, "--context", context, "--kubeconfig", hostKubeconfig, "--platform", policy);
+    expect(login.stdout).toContain(`host      context ${context} of ${hostKubeconfig}`);
+
+    const created = await kubespaces(user, "tenant", "create", "cli-ctx", "--cpu", "2", "--memory", "4Gi");
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(`provisioning on context ${context} of ${hostKubeconfig}`);
+    expect(created.stderr).not.toContain("local test bed");
+
+    // The tenant's in-cluster URL does not resolve here; --server is the port-forward a user would run.
+    const endpoint = vclusterEndpoint(tenantNamespace("cli-ctx"), "cli-ctx");
+    expect((await kubespaces(user, "tenant", "kubeconfig", "cli-ctx", "--merge", "--server", endpoint)).code).toBe(0);
+    kubectl(user, "config", "use-context", "cli-ctx");
+    expect(kubectl(user, "get", "ns", "kube-system", "--output", "name").trim()).toBe("namespace/kube-system");
+
+    expect((await kubespaces(user, "tenant", "delete", "cli-ctx")).code).toBe(0);
+    await expectNothingLeft("cli-ctx");
   });
 });
 
