@@ -4,11 +4,12 @@
  * small and free of captured modules, the resources' providers only `require` this module by its
  * package name (`@kubespaces/pulumi/dynamic-providers`) and forward each call here.
  */
+import { progressLine } from "./progressLine";
 import { cleanupOperations, hostCheckOperations, readinessOperations, type ProgressSink } from "./resourceOperations";
 
 // Dynamic providers run outside the engine's logging: progress goes to stderr, which the CLI
 // shows as diagnostics.
-const toStderr: ProgressSink = (tenant) => (message) => console.error(`kubespaces: tenant ${tenant}: ${message}`);
+const toStderr: ProgressSink = (tenant) => (message) => console.error(progressLine(tenant, message));
 
 /** The dynamic TenantReadiness provider. */
 export const readinessProvider = readinessOperations(toStderr);

@@ -38,7 +38,7 @@ export function isUnknownField(problem: InputProblem): boolean {
 }
 
 /** Where a problem is, for people: its field; the empty path is the name, or the inputs as a whole for an unknown field. */
-function labelOf(problem: InputProblem): string {
+export function labelOf(problem: InputProblem): string {
   if (problem.path !== "") return problem.path;
   return isUnknownField(problem) ? "inputs" : "name";
 }

@@ -1,0 +1,229 @@
+/**
+ * A stack per tenant through the Pulumi Automation API: project `<project>`, stack `<tenant>`, in
+ * the door's state backend, each with its own workspace folder. Updates of one stack are queued
+ * inside this process; across processes the engine's lock guards them (waited for, see
+ * stackLock.ts). The engine's environment (the host's pulumi on PATH, the passphrase) goes to each
+ * workspace; this process's environment is never changed.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { stringify } from "yaml";
+import type { EngineEvent, LocalWorkspaceOptions, OutputMap, PulumiCommand, PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import { writeAtomically } from "../../util/atomicFile";
+import type { DeployedOutputs, StackProgram, StackRun, TenantStacks } from "../ports";
+import type { ResourceStep } from "../tenantObject";
+import { resourceStepOf, tenantEventOf } from "./engineEvents";
+import { lockFolder, withStackLock } from "./stackLock";
+import { emptyProgram, tenantProgram } from "./tenantProgram";
+
+/** The Automation API module, loaded on first use (reads and `--help` never need it). */
+type Automation = typeof import("@pulumi/pulumi/automation");
+const automation = (): Promise<Automation> => import("@pulumi/pulumi/automation");
+
+/** Where the stacks live and how their engine runs. */
+export interface AutomationStacksConfig {
+  /** The Pulumi state backend URL (file://, s3://, https://api.pulumi.com, ...). */
+  readonly backendUrl: string;
+  /** The Pulumi project that holds a stack per tenant. */
+  readonly project: string;
+  /** A private folder for the workspaces (one Pulumi.yaml per tenant) and the engine link. */
+  readonly workRoot: string;
+  /** The passphrase of the stacks' secrets (file backends use the passphrase provider). */
+  readonly passphrase: () => string;
+}
+
+/** The tenants' stacks. */
+export class AutomationStacks implements TenantStacks {
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly config: AutomationStacksConfig) {}
+
+  async up(name: string, program: StackProgram, run: StackRun): Promise<DeployedOutputs> {
+    return this.queued(name, () =>
+      this.locked(name, run, async () => {
+        const stack = await this.stack(name, tenantProgram(name, program), run.host.engineEnv, true);
+        const result = await stack.up({ onEvent: this.digest(name, run, false), signal: run.engineSignal ?? run.signal });
+        return deployedOutputs(result.outputs);
+      }),
+    );
+  }
+
+  async preview(name: string, program: StackProgram | undefined, run: StackRun): Promise<ResourceStep[]> {
+    const steps: ResourceStep[] = [];
+    const collecting: StackRun = { ...run, onStep: (step) => steps.push(step), onEvent: () => {} };
+    await this.queued(name, () =>
+      this.locked(name, run, async () => {
+        const existed = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
+        const stack = await this.stack(name, program ? tenantProgram(name, program) : emptyProgram, run.host.engineEnv, true);
+        try {
+          await stack.preview({ onEvent: this.digest(name, collecting, program === undefined), signal: run.engineSignal ?? run.signal });
+        } finally {
+          // A preview of a new tenant leaves no empty stack behind (one that a later delete would take for a stray).
+          if (!existed) await stack.workspace.removeStack(name);
+        }
+      }),
+    );
+    return steps;
+  }
+
+  async destroy(name: string, run: StackRun): Promise<ResourceStep[]> {
+    const steps: ResourceStep[] = [];
+    const recording: StackRun = { ...run, onStep: (step) => (steps.push(step), run.onStep(step)) };
+    await this.queued(name, () =>
+      this.locked(name, run, async () => {
+        const stack = await this.stack(name, emptyProgram, run.host.engineEnv, false);
+        if (!stack) return;
+        await stack.destroy({ onEvent: this.digest(name, recording, true), signal: run.engineSignal ?? run.signal });
+        await stack.workspace.removeStack(name);
+      }),
+    );
+    return steps;
+  }
+
+  async exists(name: string, engineEnv: Readonly<Record<string, string>>): Promise<boolean> {
+    return (await this.stack(name, emptyProgram, engineEnv, false)) !== undefined;
+  }
+
+  async kubeconfig(name: string, engineEnv: Readonly<Record<string, string>>): Promise<string | undefined> {
+    const stack = await this.stack(name, emptyProgram, engineEnv, false);
+    const value = stack ? (await stack.outputs()).kubeconfig?.value : undefined;
+    return typeof value === "string" ? value : undefined;
+  }
+
+  /** Runs `work` after the earlier operations of this process on the same stack. */
+  private queued<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(name) ?? Promise.resolve();
+    const next = before.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.queues.set(name, tail);
+    void tail.then(() => this.queues.get(name) === tail && this.queues.delete(name));
+    return next;
+  }
+
+  /** Runs `work`, waiting for another process's lock of the stack. */
+  private async locked<T>(name: string, run: StackRun, work: () => Promise<T>): Promise<T> {
+    const { ConcurrentUpdateError } = await automation();
+    const wait = {
+      tenant: name,
+      folder: lockFolder(this.config.backendUrl, this.config.project, name),
+      isLocked: (error: unknown) => error instanceof ConcurrentUpdateError,
+      note: run.onNote,
+      timeoutMs: run.lockTimeoutMs,
+      signal: run.signal,
+    };
+    return withStackLock(wait, work);
+  }
+
+  /** The engine's events digested for the run. */
+  private digest(name: string, run: StackRun, tearingDown: boolean): (event: EngineEvent) => void {
+    return (event) => {
+      const step = resourceStepOf(event);
+      if (step) run.onStep(step);
+      const tenantEvent = tenantEventOf(event, name, tearingDown);
+      if (tenantEvent) run.onEvent(tenantEvent);
+    };
+  }
+
+  /** Tenant `name`'s stack with `program`: created when `create`, else undefined when there is none. */
+  private async stack(name: string, program: PulumiFn, engineEnv: Readonly<Record<string, string>>, create: true): Promise<Stack>;
+  private async stack(name: string, program: PulumiFn, engineEnv: Readonly<Record<string, string>>, create: false): Promise<Stack | undefined>;
+  private async stack(name: string, program: PulumiFn, engineEnv: Readonly<Record<string, string>>, create: boolean): Promise<Stack | undefined> {
+    const { LocalWorkspace, StackAlreadyExistsError, StackNotFoundError } = await automation();
+    const args = { stackName: name, projectName: this.config.project, program };
+    const options = await this.workspaceOptions(name, engineEnv);
+    try {
+      if (!create) return await LocalWorkspace.selectStack(args, options);
+      try {
+        return await LocalWorkspace.createOrSelectStack(args, options);
+      } catch (error) {
+        // Two processes creating it at once: the second one selects it.
+        if (error instanceof StackAlreadyExistsError) return await LocalWorkspace.selectStack(args, options);
+        throw error;
+      }
+    } catch (error) {
+      if (!create && error instanceof StackNotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  private async workspaceOptions(name: string, engineEnv: Readonly<Record<string, string>>): Promise<LocalWorkspaceOptions> {
+    const key = createHash("sha256").update(`${this.config.backendUrl}\n${this.config.project}\n${name}`).digest("hex").slice(0, 16);
+    const workDir = path.join(this.config.workRoot, "workspaces", key);
+    writeProjectFile(workDir, this.config.project, this.config.backendUrl);
+    return {
+      workDir,
+      pulumiCommand: await this.pulumiCommand(engineEnv),
+      envVars: {
+        ...engineEnv,
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        // The engine runs the dynamic providers (readiness, cleanup, host check) in a process started
+        // in the workspace folder, which has no node_modules: NODE_PATH lets it find Pulumi and this
+        // package (`@kubespaces/pulumi/dynamic-providers`).
+        NODE_PATH: [nodeModulesDir(), engineEnv.NODE_PATH ?? process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
+        // Set here, so that a passphrase the user's shell holds for other stacks is not used.
+        PULUMI_CONFIG_PASSPHRASE: this.config.passphrase(),
+      },
+    };
+  }
+
+  private readonly commands = new Map<string, Promise<PulumiCommand>>();
+
+  /**
+   * The pulumi CLI on the engine's PATH. The Automation API looks a CLI up on this process's PATH
+   * unless given an installation root (`<root>/bin/pulumi`), so a link to the host's CLI is made
+   * in such a root once.
+   */
+  private pulumiCommand(engineEnv: Readonly<Record<string, string>>): Promise<PulumiCommand> {
+    const binary = findOnPath("pulumi", engineEnv.PATH ?? process.env.PATH ?? "");
+    let command = this.commands.get(binary);
+    if (!command) {
+      const root = path.join(this.config.workRoot, "engine", createHash("sha256").update(binary).digest("hex").slice(0, 16));
+      linkOnce(binary, path.join(root, "bin", "pulumi"));
+      command = automation().then(({ PulumiCommand }) => PulumiCommand.get({ root, skipVersionCheck: true }));
+      this.commands.set(binary, command);
+    }
+    return command;
+  }
+}
+
+/** The non-secret outputs of an update. */
+function deployedOutputs(outputs: OutputMap): DeployedOutputs {
+  const plain = (key: string) => (outputs[key] && !outputs[key].secret && typeof outputs[key].value === "string" ? (outputs[key].value as string) : undefined);
+  const status = outputs.status?.secret ? undefined : (outputs.status?.value as { message?: string } | undefined);
+  return {
+    ...(plain("namespace") && { namespace: plain("namespace") }),
+    ...(plain("apiServerUrl") && { apiServerUrl: plain("apiServerUrl") }),
+    ...(plain("appsDomain") && { appsDomain: plain("appsDomain") }),
+    ...(status?.message && { readyMessage: status.message }),
+  };
+}
+
+/** Writes the workspace's Pulumi.yaml in one step when it differs (a process beside this one may read it). */
+function writeProjectFile(workDir: string, project: string, backendUrl: string): void {
+  const text = stringify({ name: project, runtime: "nodejs", backend: { url: backendUrl } });
+  const file = path.join(workDir, "Pulumi.yaml");
+  if (!existsSync(file) || readFileSync(file, "utf8") !== text) writeAtomically(file, text);
+}
+
+/** The folder that holds `node_modules/@pulumi/pulumi`. */
+const nodeModulesDir = (): string => path.resolve(require.resolve("@pulumi/pulumi/package.json"), "../../..");
+
+/** The first executable `name` on `searchPath`. */
+function findOnPath(name: string, searchPath: string): string {
+  for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(`no ${name} CLI on the engine's PATH (${searchPath || "empty"}); install the Pulumi CLI, or use the local test bed, which builds one`);
+}
+
+/** Makes `link` point at `target` unless it already does. */
+function linkOnce(target: string, link: string): void {
+  mkdirSync(path.dirname(link), { recursive: true, mode: 0o700 });
+  try {
+    symlinkSync(target, link);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Waiting for a tenant stack's lock. While another update holds it, the operation is retried with
+ * a growing pause (a lock in a remote backend cannot be watched). In a file backend, the locks are
+ * found by listing the stack's own lock folder, never by reading the engine's message (it quotes
+ * what whoever wrote the lock put in it); a lock whose process is gone from this machine is
+ * removed, that file only.
+ */
+import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as pause } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { StackBusyError } from "../tenantsErrors";
+import { couldHaveWritten } from "../local/processIdentity";
+
+/** One lock file of the stack and what it says of its holder. */
+export interface StackLock {
+  /** The lock file, as listed in the stack's lock folder. */
+  readonly file: string;
+  /** Its holder's process id, user and machine, and when it took the lock, as the file says. */
+  readonly pid?: number;
+  readonly username?: string;
+  readonly hostname?: string;
+  readonly timestamp?: string;
+}
+
+/**
+ * The lock folder of stack `stack` of `project` in a file backend (pkg/backend/diy:
+ * `.pulumi/locks/organization/<project>/<stack>`), or undefined for any other backend.
+ */
+export function lockFolder(backendUrl: string, project: string, stack: string): string | undefined {
+  const root = fileBackendFolder(backendUrl);
+  return root && path.join(root, ".pulumi", "locks", "organization", project, stack);
+}
+
+/** The folder of a file backend (`file:///abs`, or Pulumi's `file://~/rel` in the home); undefined for any other URL. */
+function fileBackendFolder(backendUrl: string): string | undefined {
+  if (!backendUrl.startsWith("file://")) return undefined;
+  const trimmed = backendUrl.replace(/\/+$/, "");
+  if (trimmed === "file://~" || trimmed.startsWith("file://~/")) return path.join(os.homedir(), trimmed.slice("file://~".length));
+  try {
+    return fileURLToPath(trimmed);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The largest lock file read: the engine writes a few hundred bytes. */
+const MAX_LOCK_BYTES = 4096;
+
+/** The lock files in `folder` (regular files only: a link there is nobody's lock). */
+export function listLocks(folder: string | undefined): StackLock[] {
+  if (!folder) return [];
+  let entries: string[];
+  try {
+    entries = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => entry.endsWith(".json")).flatMap((entry) => lockAt(path.join(folder, entry)));
+}
+
+function lockAt(file: string): StackLock[] {
+  try {
+    const stat = lstatSync(file);
+    if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return [];
+    const content = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    const text = (key: string) => (typeof content[key] === "string" ? (content[key] as string) : undefined);
+    return [{ file, pid: typeof content.pid === "number" ? content.pid : undefined, username: text("username"), hostname: text("hostname"), timestamp: text("timestamp") }];
+  } catch {
+    return [{ file }];
+  }
+}
+
+/**
+ * Whether `lock` is stale: taken on this machine, by a process that is gone (or whose pid now
+ * belongs to a process that started after the lock was taken).
+ */
+export function isStale(lock: StackLock, hostname = os.hostname()): boolean {
+  if (lock.hostname !== hostname || lock.pid === undefined || lock.timestamp === undefined) return false;
+  const takenAt = Date.parse(lock.timestamp);
+  return Number.isFinite(takenAt) && !couldHaveWritten(lock.pid, takenAt);
+}
+
+/** The holders for people; what the files say is quoted as data, never acted on. */
+export function describeLocks(locks: readonly StackLock[]): string {
+  if (locks.length === 0) return "holder unknown";
+  return locks.map((l) => `pid ${l.pid ?? "?"} of ${JSON.stringify(`${l.username ?? "?"}@${l.hostname ?? "?"}`)} since ${l.timestamp ?? "?"}`).join("; ");
+}
+
+/** How an operation waits for the lock. */
+export interface LockWait {
+  /** The tenant, for the busy error. */
+  readonly tenant: string;
+  /** The stack's lock folder (file backends), listed on each refusal. */
+  readonly folder: string | undefined;
+  /** Whether an error is the engine's "stack is locked" refusal. */
+  readonly isLocked: (error: unknown) => boolean;
+  /** Progress of the wait. */
+  readonly note: (text: string) => void;
+  /** How long to wait. */
+  readonly timeoutMs: number;
+  /** Ends the wait at once. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs `operation`, waiting while another update holds the stack's lock and clearing a stale one. */
+export async function withStackLock<T>(wait: LockWait, operation: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + wait.timeoutMs;
+  let pauseMs = 250;
+  let told = false;
+  for (;;) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!wait.isLocked(error) || wait.signal?.aborted) throw error;
+      const locks = listLocks(wait.folder);
+      const stale = locks.filter((lock) => isStale(lock));
+      for (const lock of stale) {
+        wait.note(`removing the lock of an update that is gone (${describeLocks([lock])})`);
+        rmSync(lock.file, { force: true });
+      }
+      if (Date.now() >= deadline) throw new StackBusyError(wait.tenant, wait.timeoutMs, describeLocks(locks));
+      if (stale.length > 0) continue;
+      if (!told) wait.note(`waiting for another update of tenant ${wait.tenant}'s stack to finish (${describeLocks(locks)})`);
+      told = true;
+      if (!(await paused(Math.min(pauseMs, Math.max(0, deadline - Date.now())), wait.signal))) throw error;
+      pauseMs = Math.min(pauseMs * 2, 2000);
+    }
+  }
+}
+
+/** Pauses `ms`; false when `signal` ended the pause (its listener goes with it). */
+async function paused(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await pause(ms, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * The tenants service: the one core of every self-service door (the `kubespaces` command, the
+ * server's API and reconciler). Each operation touches its own tenant's stack only, so its cost
+ * does not grow with the number of tenants and different tenants never wait for each other.
+ * Requests are checked with the component's own rules before anything is stored or run; results
+ * are data (TenantObject), failures are the typed errors of tenantsErrors.ts.
+ */
+import { isDeepStrictEqual } from "node:util";
+import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import { validateRequest } from "../model/validateTenant";
+import { labelOf, TenantValidationError } from "../model/validationError";
+import { engineErrorSummary } from "./engineErrors";
+import { commandRunningUsers } from "./kubeconfigSafety";
+import type { Actor, HostPort, HostTarget, RequestStore, RunJournals, RunRecorder, StackRun, StoredRequest, TenantStacks } from "./ports";
+import type { ReadyReason, ResourceStep, TenantEvent, TenantObject } from "./tenantObject";
+import {
+  InterruptedError,
+  OperationRefusedError,
+  RequestConflictError,
+  RequestInvalidError,
+  TenantFailedError,
+  TenantNotFoundError,
+  TenantNotReadyError,
+  TenantsError,
+} from "./tenantsErrors";
+import { tenantObject } from "./tenantStatus";
+
+/** The ports the service runs on. */
+export interface TenantsPorts {
+  /** Where requests live. */
+  readonly requests: RequestStore;
+  /** Where runs are recorded as they happen. */
+  readonly runs: RunJournals;
+  /** A stack per tenant. */
+  readonly stacks: TenantStacks;
+  /** The host cluster. */
+  readonly host: HostPort;
+}
+
+/** The service's configuration, as values. */
+export interface TenantsConfig {
+  /** The platform's policy every request is held to (set by the platform, never by a request). */
+  readonly policy: TenantPlatformInput;
+}
+
+/** How a long operation reports and is stopped. */
+export interface OperationOptions {
+  /** Each step's effect on the tenant (phase changes, progress), as it happens. */
+  readonly onEvent?: (event: TenantEvent) => void;
+  /** The service's own progress lines (the host coming up, a lock waited for). */
+  readonly onNote?: (line: string) => void;
+  /** Stops the operation: waits end at once; a running engine is cancelled through `engineSignal`. */
+  readonly signal?: AbortSignal;
+  /** Cancels a running engine; defaults to `signal` (see StackRun.engineSignal). */
+  readonly engineSignal?: AbortSignal;
+  /** How long to wait while another update holds the tenant's stack; default 10 minutes. */
+  readonly lockTimeoutMs?: number;
+}
+
+/** What a delete did. */
+export interface DeleteResult {
+  /** The resources the teardown removed (none when the tenant was never provisioned). */
+  readonly removed: readonly ResourceStep[];
+  /** Whether only a request was withdrawn (nothing had been provisioned). */
+  readonly withdrawn: boolean;
+}
+
+/** The default wait for another update's lock. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** The tenants service. */
+export class TenantsService {
+  constructor(
+    private readonly ports: TenantsPorts,
+    private readonly config: TenantsConfig,
+  ) {}
+
+  /** Tenant `name` as `actor` may see it. */
+  async get(name: string, actor: Actor): Promise<TenantObject> {
+    const request = await this.visibleRequest(name, actor);
+    return tenantObject(request, await this.ports.runs.latest(name));
+  }
+
+  /** The tenants `actor` owns or, with `all`, every tenant it may see. */
+  async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantObject[]> {
+    const requests = (await this.ports.requests.list()).filter((r) => (options.all ? mayUse(actor, r) : ownerOf(r.spec) === actor.owner));
+    return Promise.all(requests.map(async (r) => tenantObject(r, await this.ports.runs.latest(r.name))));
+  }
+
+  /**
+   * The request `request` becomes once checked for `actor`: its owner defaults to the actor, and
+   * only an admin may name another. Throws RequestInvalidError with the component's message.
+   */
+  check(name: string, request: TenantRequestInput, actor: Actor): TenantRequestInput {
+    const owned = { ...request, owner: request.owner ?? actor.owner } as TenantRequestInput;
+    if (!actor.isAdmin && owned.owner !== actor.owner) {
+      throw new RequestInvalidError(`tenant ${name}: owner must be you (${actor.owner}); only the platform's admins request tenants for others`, ["owner: must be the requester"]);
+    }
+    try {
+      validateRequest(name, owned, this.config.policy);
+    } catch (error) {
+      if (error instanceof TenantValidationError) throw new RequestInvalidError(error.message, error.problems.map((p) => `${labelOf(p)}: ${p.message}`));
+      throw error;
+    }
+    return owned;
+  }
+
+  /**
+   * The steps a create of `request` (or, with none, a delete) would take on tenant `name`'s stack.
+   * Nothing is stored or changed.
+   */
+  async preview(name: string, request: TenantRequestInput | undefined, actor: Actor, options: OperationOptions = {}): Promise<ResourceStep[]> {
+    const checked = request && this.check(name, request, actor);
+    if (!checked) await this.visibleRequest(name, actor);
+    const host = await this.host(options);
+    const program = checked && { request: checked, platform: this.platformFor(host) };
+    return this.ports.stacks.preview(name, program, this.stackRun(host, options, () => {}));
+  }
+
+  /**
+   * Creates tenant `name`, or resumes it (`request` undefined: the stored one), and provisions it
+   * until it is Ready. Throws TenantFailedError with the reason when it is not.
+   */
+  async create(name: string, request: TenantRequestInput | undefined, actor: Actor, options: OperationOptions = {}): Promise<TenantObject> {
+    const existing = await this.ports.requests.get(name);
+    if (existing && !mayUse(actor, existing)) throw new TenantNotFoundError(name);
+    if (!request && !existing) throw new RequestInvalidError(`tenant ${name} has no stored request to resume: give its request`, ["spec: required"]);
+    const wanted = this.check(name, request ?? existing!.spec, actor);
+    if (existing) refuseDifferent(name, existing, wanted);
+    // Stored first, so that the tenant can be read from its first step on; a create beside this
+    // one that stored a different request first wins, and this one changes nothing.
+    const { stored, added } = await this.ports.requests.add(name, wanted);
+    if (!added) refuseDifferent(name, stored, wanted);
+    // The host is reached before the run is recorded: a host that is not there changes nothing of
+    // the tenant's status (the request waits, Pending, for the next create).
+    const host = await this.host(options);
+    const journal = this.ports.runs.start(name, "create", stored.generation);
+    const report = reporter(journal, options);
+    report({ name, phase: "Pending" });
+    let failure: TenantEvent | undefined;
+    try {
+      options.onNote?.(`request of ${name} stored (${stored.location}); provisioning on ${host.description}`);
+      const run = this.stackRun(host, options, (event) => {
+        if (event.phase === "Failed") failure ??= event;
+        report(event);
+      });
+      const checkStillWanted = async () => {
+        if (!(await this.ports.requests.get(name))) throw new OperationRefusedError(`tenant ${name}'s request was removed while this create waited; nothing was changed`);
+      };
+      const outputs = await this.ports.stacks.up(name, { request: wanted, platform: this.platformFor(host), checkStillWanted }, run);
+      const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;
+      // The event before the end line, which is the journal's last: a follower stops there.
+      report({ name, phase: "Ready", detail: message });
+      journal.end({ ok: true, message, outputs });
+      return tenantObject(stored, await this.ports.runs.latest(name));
+    } catch (error) {
+      throw this.createFailed(name, error, failure, journal, options);
+    }
+  }
+
+  /**
+   * Deletes tenant `name`: tears its stack down completely, then removes its request. A tenant
+   * whose stack this door's store holds no request for is refused: this door did not make it.
+   */
+  async delete(name: string, actor: Actor, options: OperationOptions = {}): Promise<DeleteResult> {
+    const existing = await this.ports.requests.get(name);
+    if (existing && !mayUse(actor, existing)) throw new TenantNotFoundError(name);
+    const hasStack = await this.ports.stacks.exists(name, this.ports.host.engineEnvForReads());
+    if (!existing && !hasStack) throw new TenantNotFoundError(name);
+    if (!existing && !actor.isAdmin) throw new TenantNotFoundError(name);
+    if (!existing) {
+      throw new OperationRefusedError(
+        `tenant ${name} has a stack in the state backend but no request in this door's store, so this door did not make it (or its request was removed by hand); it is not torn down, and nothing was changed`,
+      );
+    }
+    const latest = await this.ports.runs.latest(name);
+    if (!hasStack && !latest?.running) {
+      await this.ports.requests.remove(name);
+      await this.ports.runs.forget(name);
+      return { removed: [], withdrawn: true };
+    }
+    return this.tearDown(name, existing, options);
+  }
+
+  /** Tenant `name`'s kubeconfig (cluster-admin inside its virtual cluster), for its owner or an admin. */
+  async kubeconfig(name: string, actor: Actor): Promise<string> {
+    const request = await this.visibleRequest(name, actor);
+    const kubeconfig = await this.ports.stacks.kubeconfig(name, this.ports.host.engineEnvForReads());
+    if (!kubeconfig) {
+      const { status } = tenantObject(request, await this.ports.runs.latest(name));
+      throw new TenantNotReadyError(name, status.phase, "it has no kubeconfig yet");
+    }
+    const runners = commandRunningUsers(kubeconfig);
+    if (runners.length > 0) {
+      throw new OperationRefusedError(`tenant ${name}'s kubeconfig has user entries that run a command (${runners.join(", ")}); a vCluster never issues those, so it is not handed out`);
+    }
+    return kubeconfig;
+  }
+
+  /** The steps of tenant `name`'s running run as they happen; ends when none runs. */
+  async *watch(name: string, actor: Actor, signal?: AbortSignal): AsyncGenerator<TenantEvent> {
+    await this.visibleRequest(name, actor);
+    yield* this.ports.runs.follow(name, signal);
+  }
+
+  private async tearDown(name: string, request: StoredRequest, options: OperationOptions): Promise<DeleteResult> {
+    const host = await this.host(options);
+    const journal = this.ports.runs.start(name, "delete", request.generation);
+    const report = reporter(journal, options);
+    report({ name, phase: "Deleting" });
+    try {
+      options.onNote?.(`tearing tenant ${name} down on ${host.description}`);
+      const steps = await this.ports.stacks.destroy(name, this.stackRun(host, options, report));
+      await this.ports.requests.remove(name);
+      report({ name, phase: "Deleted" });
+      journal.end({ ok: true, message: `tenant ${name} deleted` });
+      await this.ports.runs.forget(name);
+      return { removed: steps.filter((s) => s.op === "delete"), withdrawn: false };
+    } catch (error) {
+      const interrupted = options.signal?.aborted === true;
+      const message = interrupted ? "interrupted" : errorText(error);
+      journal.end({ ok: false, interrupted, message });
+      if (error instanceof TenantsError) throw error;
+      if (interrupted) throw new InterruptedError(name, `the delete of tenant ${name} was interrupted; its request is kept: delete it again to finish the teardown`);
+      throw new TenantFailedError(name, "ProvisioningFailed", `the teardown failed; delete it again to finish: ${message}`);
+    }
+  }
+
+  /** The error a failed create throws, after recording how it ended. */
+  private createFailed(name: string, error: unknown, failure: TenantEvent | undefined, journal: RunRecorder, options: OperationOptions): Error {
+    if (options.signal?.aborted) {
+      journal.end({ ok: false, interrupted: true, message: "interrupted" });
+      return new InterruptedError(name, `the create of tenant ${name} was interrupted; its request is kept: create it again to finish, or delete it`);
+    }
+    if (error instanceof TenantsError && error.kind !== "failed") {
+      journal.end({ ok: false, interrupted: true, message: error.message });
+      return error;
+    }
+    const reason: ReadyReason = failure?.reason ?? "ProvisioningFailed";
+    const message = failure?.detail ?? errorText(error);
+    journal.end({ ok: false, reason, message });
+    return new TenantFailedError(name, reason, message);
+  }
+
+  /** The request of tenant `name` if `actor` may see it; else TenantNotFoundError (another's tenant is not revealed). */
+  private async visibleRequest(name: string, actor: Actor): Promise<StoredRequest> {
+    const request = await this.ports.requests.get(name);
+    if (!request || !mayUse(actor, request)) throw new TenantNotFoundError(name);
+    return request;
+  }
+
+  private host(options: OperationOptions): Promise<HostTarget> {
+    return this.ports.host.resolve(options.onNote ?? (() => {}), options.signal);
+  }
+
+  /**
+   * The policy a tenant's stack is held to: the platform's, with the host's kubeconfig (a secret
+   * in the Tenant) and, on a host that packages its own chart (the test bed), that chart.
+   */
+  private platformFor(host: HostTarget): TenantPlatformInput {
+    return { ...this.config.policy, ...(host.chartPath && { chart: { localPath: host.chartPath } }), hostKubeconfig: host.kubeconfig } as TenantPlatformInput;
+  }
+
+  private stackRun(host: HostTarget, options: OperationOptions, onEvent: (event: TenantEvent) => void): StackRun {
+    return {
+      host,
+      onEvent,
+      onStep: () => {},
+      onNote: options.onNote ?? (() => {}),
+      lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      signal: options.signal,
+      engineSignal: options.engineSignal,
+    };
+  }
+}
+
+/** Whether `actor` may see and change the tenant of `request`. */
+const mayUse = (actor: Actor, request: StoredRequest): boolean => actor.isAdmin || ownerOf(request.spec) === actor.owner;
+
+const ownerOf = (spec: TenantRequestInput): string | undefined => (spec as { owner?: string }).owner;
+
+/** Refuses a request that differs from the stored one. */
+function refuseDifferent(name: string, stored: StoredRequest, wanted: TenantRequestInput): void {
+  if (isDeepStrictEqual(stored.spec, wanted)) return;
+  throw new RequestConflictError(`tenant ${name} is already requested, differently (${stored.location}); delete it first, or create it again without a request to resume the stored one`);
+}
+
+/** Records an event in the journal and passes it on. */
+function reporter(journal: RunRecorder, options: OperationOptions): (event: TenantEvent) => void {
+  return (event) => {
+    journal.event(event);
+    options.onEvent?.(event);
+  };
+}
+
+const errorText = (error: unknown): string => (error instanceof TenantsError ? error.message : engineErrorSummary(error));
