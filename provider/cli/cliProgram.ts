@@ -1,27 +1,22 @@
 /**
  * The `kubespaces` command line, on commander: `tenant create|get|list|kubeconfig|delete` and
- * `login`, each with `--help`. The exit codes are in exitCodes.ts and the README.
+ * `login`, each with `--help`. Each command's module is loaded when it runs, so `--help` loads
+ * none of them (nor the component, nor the Automation API). Exit codes: exitCodes.ts.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
-import { createTenant } from "./commands/create";
-import { deleteTenant } from "./commands/delete";
-import { getTenant } from "./commands/get";
-import { tenantKubeconfig } from "./commands/kubeconfig";
-import { listTenants } from "./commands/list";
-import { login } from "./commands/login";
+import { DEFAULT_MINIMUM_QUOTA } from "../generated/defaultMinimumQuota";
+import type { CommandEnv } from "./commandEnv";
+import { exitCodesHelp } from "./exitCodes";
 import { OUTPUT_FORMATS } from "./formatOutput";
 
-/** The action, setting the process's exit code to what it returns. */
-type Action<Args extends unknown[]> = (...args: Args) => Promise<number>;
-const settingExitCode =
-  <Args extends unknown[]>(action: Action<Args>) =>
-  async (...args: Args) => {
-    process.exitCode = await action(...args);
-  };
+/** An action that sets the process's exit code to what it returns, its module loaded first. */
+function lazy<Args extends unknown[]>(env: CommandEnv, setCode: (code: number) => void, load: () => Promise<(env: CommandEnv, ...args: Args) => Promise<number>>) {
+  return async (...args: Args) => setCode(await (await load())(env, ...args));
+}
 
 const outputOption = () => new Option("-o, --output <format>", "how to print the result").choices(OUTPUT_FORMATS).default("table");
 const lockTimeoutOption = () =>
-  new Option("--lock-timeout <seconds>", "how long to wait while another update holds the tenants stack's lock").default(600).argParser(wholeSeconds);
+  new Option("--lock-timeout <seconds>", "how long to wait while another update holds the tenant's stack").default(600).argParser(wholeSeconds);
 
 /** A whole number of seconds, or commander's usage error naming the option. */
 function wholeSeconds(value: string): number {
@@ -29,39 +24,45 @@ function wholeSeconds(value: string): number {
   return Number(value);
 }
 
-const EXIT_CODES_HELP = `
-Exit codes:
-  0    done (a tenant read, Ready, deleted; a preview printed)
-  1    the engine, the backend or the host cluster failed (the message says what)
-  2    the request or the command line was refused before anything ran
-  3    the tenant failed to become ready (the message is the reason)
-  4    no such tenant
-  5    the tenants stack stayed locked by another update past --lock-timeout
-  130  interrupted (Ctrl-C); the request is kept and the message says how to go on`;
+/** The smallest request a tenant takes under the default policy, for `create --help`. */
+function minimumHelp(): string {
+  const min = DEFAULT_MINIMUM_QUOTA;
+  return `
+A tenant's quota must hold its own vCluster (control plane and CoreDNS). Under the default policy
+that is at least --cpu ${min.cpu} --memory ${min.memory} --storage ${min.storage}; a smaller request is refused
+with the minimum named (a platform's policy can change it).`;
+}
 
-/** The whole command line. */
-export function cliProgram(version: string): Command {
+/**
+ * The whole command line.
+ * @param version the package's version, for `--version`.
+ * @param env where it prints and how it opens its door.
+ * @param setCode receives each command's exit code (the binary sets the process's).
+ */
+export function cliProgram(version: string, env: CommandEnv, setCode: (code: number) => void): Command {
   const program = new Command("kubespaces")
-    .description("Self-service virtual clusters: request a tenant, wait for it, use its kubeconfig.\nDrives the tenants stack (a Pulumi program) through the Pulumi Automation API.")
+    .description("Self-service virtual clusters: request a tenant, wait for it, use its kubeconfig.\nEach tenant is a Pulumi stack of its own, driven through the Pulumi Automation API.")
     .version(version)
     .showHelpAfterError()
-    .addHelpText("after", EXIT_CODES_HELP)
+    .addHelpText("after", exitCodesHelp())
+    .configureOutput({ writeOut: (text) => env.stdout.write(text), writeErr: (text) => env.stderr.write(text) })
     // Usage errors throw (main.ts exits 2 on them) instead of exiting 1. Set before the subcommands
     // are added: each copies it when created, and a subcommand's unknown option is its own error.
     .exitOverride();
+  const action = <Args extends unknown[]>(load: () => Promise<(env: CommandEnv, ...args: Args) => Promise<number>>) => lazy(env, setCode, load);
 
   program
     .command("login")
-    .description("record where the tenants stack lives and which host cluster it uses; with no flags, show it")
+    .description("record where the tenants' stacks live and which host cluster they use; with no flags, show it")
     .option("--server <url>", "Pulumi state backend URL (file://, s3://, https://api.pulumi.com, ...); default file://~/.kubespaces/state")
+    .option("--project <name>", "the Pulumi project that holds a stack per tenant (default kubespaces-self-service)")
     .option("--context <name>", "kubeconfig context of the host cluster; none means the local test bed")
     .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)")
-    .option("--stack <name>", "the tenants stack's name (default tenants)")
     .option("--user <email>", "who you are: the owner of what you create, and what `list` shows (default git's user.email)")
     .option("--platform <file>", "the platform's policy (YAML) that every request is held to")
     .option("--reset", "forget what was recorded before")
     .addOption(outputOption())
-    .action(settingExitCode(login));
+    .action(action(async () => (await import("./commands/login")).login));
 
   const tenant = program.command("tenant").description("create, read and delete tenants (virtual clusters)");
   tenant
@@ -78,34 +79,36 @@ export function cliProgram(version: string): Command {
     .option("--preview", "only show what would change")
     .addOption(lockTimeoutOption())
     .addOption(outputOption())
-    .action(settingExitCode(createTenant));
+    .addHelpText("after", minimumHelp)
+    .action(action(async () => (await import("./commands/create")).createTenant));
   tenant
     .command("get")
     .description("show a tenant's NAME, PHASE and API")
     .argument("<name>", "the tenant")
-    .option("-w, --wait", "follow a running update until the tenant is Ready or Failed (exit 3)")
+    .option("--wait", "follow a running create until the tenant is Ready or Failed (exit 3)")
+    .option("-w, --watch", "print the tenant again at each phase change until no run is going")
     .addOption(outputOption())
-    .action(settingExitCode(getTenant));
+    .action(action(async () => (await import("./commands/get")).getTenant));
   tenant
     .command("list")
     .description("list the tenants you own")
     .option("-A, --all", "list every tenant")
     .addOption(outputOption())
-    .action(settingExitCode(listTenants));
+    .action(action(async () => (await import("./commands/list")).listTenants));
   tenant
     .command("kubeconfig")
     .description("print a tenant's kubeconfig, or merge it into $KUBECONFIG (else ~/.kube/config)")
     .argument("<name>", "the tenant")
     .option("--merge", "merge into the kubeconfig file (keeps the rest, writes atomically, keeps a backup, mode 0600)")
-    .option("--context <name>", "the context's name (default: the tenant's)")
+    .option("--context <name>", "the context's name")
     .option("--server <url>", "reach the API server at this URL (e.g. a port-forward); TLS still checks its name")
-    .action(settingExitCode(tenantKubeconfig));
+    .action(action(async () => (await import("./commands/kubeconfig")).tenantKubeconfig));
   tenant
     .command("delete")
-    .description("remove a tenant's request and tear the tenant down completely")
+    .description("tear a tenant down completely and remove its request (and the context --merge added)")
     .argument("<name>", "the tenant")
     .option("--preview", "only show what would be removed")
     .addOption(lockTimeoutOption())
-    .action(settingExitCode(deleteTenant));
+    .action(action(async () => (await import("./commands/delete")).deleteTenant));
   return program;
 }

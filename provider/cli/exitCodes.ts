@@ -1,27 +1,50 @@
 /**
- * The `kubespaces` command's exit codes, documented in the README's self-service section. Scripts
- * branch on them, so a code keeps its meaning once released.
+ * The `kubespaces` command's exit codes, and the one mapping from the tenants service's error kinds
+ * to them. The help text and the README's table are made from EXIT_CODES, so scripts that branch
+ * on a code read the same meaning everywhere; a code keeps its meaning once released.
  */
-export const EXIT = {
-  /** The command did what was asked (a tenant read, created, deleted, a preview printed). */
-  ok: 0,
-  /** Something unexpected: the engine, the backend or the host cluster failed; the message says what. */
-  error: 1,
-  /** The request or the command line was refused before anything ran (validation, unknown flag). */
-  invalid: 2,
-  /** The tenant failed to become ready; the message is the reason. */
-  failed: 3,
-  /** No tenant of that name is requested or deployed. */
-  notFound: 4,
-  /** The tenants stack stayed locked by another update for longer than `--lock-timeout`. */
-  busy: 5,
-  /** Interrupted (Ctrl-C); the request is kept and the message says how to go on. */
-  interrupted: 130,
-} as const;
+import type { TenantsErrorKind } from "../tenants/tenantsErrors";
 
-type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+/** Each exit code and what it means. */
+export const EXIT_CODES = [
+  { code: 0, name: "ok", meaning: "done (a tenant read, Ready, deleted; a preview printed)" },
+  { code: 1, name: "error", meaning: "the engine, the backend or the host cluster failed, or the tenant is not Ready yet (the message says what)" },
+  { code: 2, name: "invalid", meaning: "the request or the command line was refused before anything ran" },
+  { code: 3, name: "failed", meaning: "the tenant failed to become ready (the message is the reason)" },
+  { code: 4, name: "notFound", meaning: "no such tenant" },
+  { code: 5, name: "busy", meaning: "the tenant's stack stayed locked by another update past --lock-timeout" },
+  { code: 130, name: "interrupted", meaning: "interrupted (Ctrl-C); the request is kept and the message says how to go on" },
+] as const;
 
-/** An error the command reports as its message alone (no stack trace), exiting with `code`. */
+type ExitName = (typeof EXIT_CODES)[number]["name"];
+
+/** The codes by name. */
+export const EXIT = Object.fromEntries(EXIT_CODES.map((e) => [e.name, e.code])) as { readonly [N in ExitName]: Extract<(typeof EXIT_CODES)[number], { name: N }>["code"] };
+
+/** The code of each of the service's error kinds. */
+const CODE_OF_KIND: Readonly<Record<TenantsErrorKind, number>> = {
+  invalid: EXIT.invalid,
+  conflict: EXIT.invalid,
+  refused: EXIT.invalid,
+  notFound: EXIT.notFound,
+  notReady: EXIT.error,
+  failed: EXIT.failed,
+  busy: EXIT.busy,
+  hostUnavailable: EXIT.error,
+  interrupted: EXIT.interrupted,
+};
+
+/** The exit code an error kind means. */
+export const exitCodeOfKind = (kind: TenantsErrorKind): number => CODE_OF_KIND[kind];
+
+/** The exit codes as help text. */
+export const exitCodesHelp = (): string => `\nExit codes:\n${EXIT_CODES.map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`).join("\n")}`;
+
+/** The exit codes as a Markdown table, for the README. */
+export const exitCodesTable = (): string =>
+  ["| Code | Meaning |", "| --- | --- |", ...EXIT_CODES.map((e) => `| ${e.code} | ${e.meaning.charAt(0).toUpperCase()}${e.meaning.slice(1)}. |`)].join("\n");
+
+/** An error of the command itself (its flags, its files), printed as its message alone, exiting with `code`. */
 export class CliError extends Error {
   /**
    * @param message what went wrong and how to go on, for people.
@@ -29,24 +52,22 @@ export class CliError extends Error {
    */
   constructor(
     message: string,
-    readonly code: ExitCode,
+    readonly code: number,
   ) {
     super(message);
     this.name = "CliError";
   }
 }
 
-/** The error for a tenant that is neither requested nor deployed. */
-export function tenantNotFound(name: string): CliError {
-  return new CliError(`tenant ${name} not found (\`kubespaces tenant list --all\` shows every tenant)`, EXIT.notFound);
-}
-
-/** `read()`, with a missing file (one the user named) refused as bad input naming `what`. */
+/** `read()`, with a file the user named that is missing or a folder refused as bad input naming `what`. */
 export function readingUserFile<T>(what: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`${what} does not exist`, EXIT.invalid);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new CliError(`${what} does not exist`, EXIT.invalid);
+    if (code === "EISDIR") throw new CliError(`${what} is a folder; name a file`, EXIT.invalid);
+    if (code === "EACCES") throw new CliError(`${what} cannot be read (permission denied)`, EXIT.invalid);
     throw error;
   }
 }

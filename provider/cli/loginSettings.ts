@@ -1,7 +1,7 @@
 /**
- * What `kubespaces login` records: where the tenants stack lives (a Pulumi state backend URL), the
- * host cluster (a kubeconfig context), the stack's name, who "you" are for `list`, and the
- * platform's policy for the embedded tenants program. Kept as JSON in the command's home.
+ * What `kubespaces login` records: where the tenants' stacks live (a Pulumi state backend URL and
+ * project), the host cluster (a kubeconfig context), who "you" are for `list`, and the platform's
+ * policy every request is held to. Kept as JSON in the command's home.
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
@@ -14,6 +14,9 @@ import { writeAtomically } from "../util/atomicFile";
 import { cliHome, homeDir } from "./cliHome";
 import { CliError, EXIT } from "./exitCodes";
 
+/** A Pulumi project name, also a folder name under the home: no dots, so never `.` or `..`. */
+const PROJECT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
+
 /** The recorded login. Every field is optional; each has a default. */
 const loginSettingsSchema = z.strictObject({
   /** Pulumi state backend URL; default `file://<home>/state`. */
@@ -22,7 +25,9 @@ const loginSettingsSchema = z.strictObject({
   kubeconfig: z.string().optional(),
   /** Context of the host cluster in that kubeconfig; none means the local test bed. */
   context: z.string().optional(),
-  /** The tenants stack's name; default `tenants`. */
+  /** The Pulumi project that holds a stack per tenant; default `kubespaces-self-service`. */
+  project: z.string().regex(PROJECT_NAME, "must be a Pulumi project name: a letter, then letters, digits, '_' or '-'").optional(),
+  /** The single tenants stack of versions before 0.2 (one stack for every tenant); only read to point at its tenants. */
   stack: z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a Pulumi stack name (letters, digits, '_', '.', '-')").optional(),
   /** Who you are: the owner of the tenants you create, and the filter of `list`. */
   user: z.string().optional(),
@@ -52,7 +57,7 @@ export function readLoginSettings(): LoginSettings {
 /** Records `settings` (checked first: a bad one is refused with the rule), replacing the file in one step. */
 export function writeLoginSettings(settings: LoginSettings): void {
   const parsed = loginSettingsSchema.safeParse(settings);
-  if (!parsed.success) throw new CliError(`login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server" })}`, EXIT.invalid);
+  if (!parsed.success) throw new CliError(`login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server", project: "--project" })}`, EXIT.invalid);
   homeDir();
   writeAtomically(settingsFile(), `${JSON.stringify(parsed.data, null, 2)}\n`, 0o600);
 }
@@ -88,5 +93,8 @@ export function currentUser(settings: LoginSettings): string {
   return os.userInfo().username;
 }
 
-/** The tenants stack's name. */
-export const stackNameOf = (settings: LoginSettings): string => settings.stack ?? "tenants";
+/** The default project of the tenants' stacks. */
+export const DEFAULT_PROJECT = "kubespaces-self-service";
+
+/** The project of the tenants' stacks. */
+export const projectOf = (settings: LoginSettings): string => settings.project ?? DEFAULT_PROJECT;

@@ -1,26 +1,20 @@
 #!/usr/bin/env node
-/**
- * The `kubespaces` binary. Expected failures (CliError) print their message alone and exit with
- * their code; anything else prints its message and exits 1.
- */
-import { CommanderError } from "commander";
+/** The `kubespaces` binary: the command line on the process's streams and the login's door. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { cliProgram } from "./cliProgram";
-import { engineErrorSummary } from "./engineErrors";
-import { CliError, EXIT } from "./exitCodes";
+import type { CommandEnv } from "./commandEnv";
+import { runCli } from "./runCli";
 
 const { version } = JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
 
-cliProgram(version)
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    if (error instanceof CommanderError) {
-      // --help and --version end here with code 0; usage errors were already printed.
-      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.invalid;
-      return;
-    }
-    const message = error instanceof CliError ? error.message : engineErrorSummary(error);
-    process.stderr.write(`kubespaces: ${message}\n`);
-    process.exitCode = error instanceof CliError ? error.code : EXIT.error;
-  });
+const env: CommandEnv = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  // Loaded when a tenant command runs, not for --help.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  door: () => (require("./localDoor") as typeof import("./localDoor")).localDoor(),
+};
+
+void runCli(version, process.argv, env).then((code) => {
+  process.exitCode = code;
+});

@@ -4,7 +4,8 @@
  * now and for how long, redrawn in place. Without a terminal (CI, a pipe, a log file): every phase
  * change and step is a plain line of its own.
  */
-import type { TenantEvent, TenantPhase } from "./tenantEvents";
+import type { TenantEvent, TenantEventPhase } from "../tenants/tenantObject";
+import type { OutputStream } from "./commandEnv";
 
 /** Where progress goes. */
 export interface ProgressDisplay {
@@ -17,13 +18,13 @@ export interface ProgressDisplay {
 }
 
 /** The display for `stream`: live on a TTY, plain lines otherwise. */
-export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
+export function progressDisplay(stream: OutputStream): ProgressDisplay {
   return stream.isTTY ? new TerminalDisplay(stream) : new PlainDisplay(stream);
 }
 
 /** The phase each tenant was last shown in, to print changes once. */
 class PhaseMemory {
-  private readonly phases = new Map<string, TenantPhase>();
+  private readonly phases = new Map<string, TenantEventPhase>();
   /** The change `event` makes, as "A -> B", or undefined when it changes nothing. */
   change(event: TenantEvent): string | undefined {
     if (!event.phase || this.phases.get(event.name) === event.phase) return undefined;
@@ -35,7 +36,7 @@ class PhaseMemory {
 
 class PlainDisplay implements ProgressDisplay {
   private readonly memory = new PhaseMemory();
-  constructor(private readonly stream: NodeJS.WritableStream) {}
+  constructor(private readonly stream: OutputStream) {}
 
   tenant(event: TenantEvent): void {
     const change = this.memory.change(event);
@@ -59,7 +60,7 @@ class TerminalDisplay implements ProgressDisplay {
   private frame = 0;
   private readonly ticker: NodeJS.Timeout;
 
-  constructor(private readonly stream: NodeJS.WriteStream) {
+  constructor(private readonly stream: OutputStream) {
     // Redraws the elapsed time once a second; unref'd so it never keeps the command alive.
     this.ticker = setInterval(() => this.draw(), 1000).unref();
   }

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CliError, EXIT } from "../../provider/cli/exitCodes";
-import { currentUser, parsePlatformPolicy, readLoginSettings, stackNameOf, writeLoginSettings, type LoginSettings } from "../../provider/cli/loginSettings";
+import { currentUser, parsePlatformPolicy, readLoginSettings, projectOf, writeLoginSettings, type LoginSettings } from "../../provider/cli/loginSettings";
 import { thrownBy } from "./support/thrown";
 
 let home: string;
@@ -32,7 +32,7 @@ const full: LoginSettings = {
   backendUrl: "s3://tenants-state",
   kubeconfig: "/etc/kubespaces/host.kubeconfig",
   context: "host-admin",
-  stack: "prod.tenants",
+  project: "prod-tenants",
   user: "alice@example.com",
   platform: { namespacePrefix: "teams-", quota: { ceilings: { cpu: "16" } } },
 };
@@ -53,7 +53,9 @@ describe("login settings", () => {
 
   it.each<[string, LoginSettings, string]>([
     ["a backend that is no URL, by its flag", { backendUrl: "tenants-state" }, "login refused: --server: must be a URL such as file:///path, s3://bucket or https://api.pulumi.com"],
-    ["a stack name with a space", { stack: "my tenants" }, "login refused: stack: must be a Pulumi stack name"],
+    ["a project name with a space, by its flag", { project: "my tenants" }, "login refused: --project: must be a Pulumi project name"],
+    ["a project name that is a path (..), by its flag", { project: ".." }, "login refused: --project: must be a Pulumi project name"],
+    ["a project name with a slash, by its flag", { project: "a/b" }, "login refused: --project: must be a Pulumi project name"],
     ["an unknown field", { ...full, colour: "blue" } as LoginSettings, 'login refused: (top): unknown field(s) "colour"'],
   ])("refuse %s with exit code 2, writing nothing", (_, settings, message) => {
     const error = refusal(() => writeLoginSettings(settings));
@@ -77,9 +79,9 @@ describe("login settings", () => {
     expect(error.message).toContain("kubespaces login --reset");
   });
 
-  it("name the stack `tenants` and the user as given, by default and when set", () => {
-    expect(stackNameOf({})).toBe("tenants");
-    expect(stackNameOf({ stack: "prod" })).toBe("prod");
+  it("name the project kubespaces-self-service and the user as given, by default and when set", () => {
+    expect(projectOf({})).toBe("kubespaces-self-service");
+    expect(projectOf({ project: "prod" })).toBe("prod");
     expect(currentUser({ user: "carol@example.com" })).toBe("carol@example.com");
   });
 });

@@ -1,36 +1,64 @@
 /**
- * `kubespaces tenant get NAME [--wait]`: the tenant's NAME / PHASE / API. With `--wait`, follows the
- * running updates' events for it (Pending -> Provisioning -> Ready, or Failed with the message), as
- * they are journaled, and exits 3 on Failed.
+ * `kubespaces tenant get NAME`: the tenant's NAME / PHASE / API; a Failed tenant exits 3 with its
+ * reason. `--wait` follows its running run until it is Ready or Failed; `-w/--watch` prints it again at each phase change until
+ * no run is going, as `kubectl get -w` does; Ctrl-C ends either, and the run goes on.
  */
-import { commandContext, phaseSources, readPlace, rowOf } from "../commandContext";
-import { CliError, EXIT, tenantNotFound } from "../exitCodes";
+import type { TenantObject } from "../../tenants/tenantObject";
+import type { CommandEnv } from "../commandEnv";
+import { CliError, EXIT } from "../exitCodes";
 import { progressDisplay } from "../progressDisplay";
-import { activeJournals, followTenant } from "../runJournal";
-import { printRow, type ReadOptions } from "./shared";
+import { tenantText, type ReadOptions } from "../tenantPrint";
 
 /** `get`'s options. */
 export interface GetOptions extends ReadOptions {
-  /** Follow the running updates until the tenant is Ready or Failed. */
+  /** Follow the running run until the tenant is Ready or Failed. */
   readonly wait?: boolean;
+  /** Print the tenant again at each phase change. */
+  readonly watch?: boolean;
 }
 
+const settled = (tenant: TenantObject) => tenant.status.phase === "Ready" || tenant.status.phase === "Failed";
+
 /** Runs `get`. */
-export async function getTenant(name: string, options: GetOptions): Promise<number> {
-  const context = commandContext();
-  const place = readPlace(context);
-  let row = rowOf(name, await phaseSources(context, place));
-  if (!row) throw tenantNotFound(name);
-  if (options.wait && row.phase !== "Ready" && row.phase !== "Failed") {
-    if (activeJournals(context.runs).length === 0) {
-      throw new CliError(`tenant ${name} is ${row.phase} and no update is running to change that: ${row.message ?? ""}`, EXIT.error);
+export async function getTenant(env: CommandEnv, name: string, options: GetOptions): Promise<number> {
+  const { service, actor } = env.door();
+  let tenant = await service.get(name, actor);
+  if (options.watch) return watch(env, name, tenant, options);
+  if (options.wait && !settled(tenant)) {
+    const display = progressDisplay(env.stderr);
+    try {
+      display.tenant({ name, phase: tenant.status.phase });
+      for await (const event of service.watch(name, actor)) display.tenant(event);
+    } finally {
+      display.close();
     }
-    const display = progressDisplay();
-    display.tenant({ name, phase: row.phase });
-    await followTenant(context.runs, name, (event) => display.tenant(event));
-    display.close();
-    row = rowOf(name, await phaseSources(context, place));
-    if (!row) throw tenantNotFound(name);
+    tenant = await service.get(name, actor);
+    if (!settled(tenant)) {
+      env.stdout.write(tenantText(tenant, options.output));
+      throw new CliError(`tenant ${name} is ${tenant.status.phase} and no run is going to change that: ${tenant.status.message}`, EXIT.error);
+    }
   }
-  return printRow(row, options, options.wait === true);
+  env.stdout.write(tenantText(tenant, options.output));
+  if (tenant.status.phase === "Failed") {
+    env.stderr.write(`tenant ${name} failed (${tenant.status.conditions[0].reason}): ${tenant.status.message}\n`);
+    return EXIT.failed;
+  }
+  return EXIT.ok;
+}
+
+/** Prints the tenant now and again whenever a running run changes its phase. */
+async function watch(env: CommandEnv, name: string, first: TenantObject, options: GetOptions): Promise<number> {
+  const { service, actor } = env.door();
+  env.stdout.write(tenantText(first, options.output));
+  let phase: string = first.status.phase;
+  // Ctrl-C ends a watch as it ends kubectl's: the process's default.
+  for await (const event of service.watch(name, actor)) {
+    if (!event.phase || event.phase === phase) continue;
+    phase = event.phase;
+    if (event.phase === "Deleted") break;
+    const text = tenantText(await service.get(name, actor), options.output);
+    // A table's later rows come without the heading.
+    env.stdout.write(options.output === "table" ? text.slice(text.indexOf("\n") + 1) : text);
+  }
+  return EXIT.ok;
 }

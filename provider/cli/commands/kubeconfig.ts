@@ -1,15 +1,17 @@
 /**
  * `kubespaces tenant kubeconfig NAME [--merge] [--context NAME] [--server URL]`: the tenant's
  * kubeconfig (cluster-admin inside its virtual cluster) on stdout, or merged into `$KUBECONFIG`
- * (else `~/.kube/config`). On the local test bed, whose tenants' API names do not resolve on this
- * machine, the server is the test bed's loopback port for the tenant, and TLS still checks the name.
+ * (else `~/.kube/config`). The only command that decrypts it. On the local test bed, whose
+ * tenants' API names do not resolve on this machine, the server is the test bed's loopback port
+ * for the tenant, and TLS still checks the name.
  */
 import { stringify } from "yaml";
-import { commandContext, deployedNow, readPlace } from "../commandContext";
-import { CliError, EXIT, tenantNotFound } from "../exitCodes";
-import { localEndpointOf } from "../hostTarget";
-import { mergeIntoFile, retargeted, userKubeconfigFile } from "../kubeconfigMerge";
-import { readRequests } from "../requestFiles";
+import type { CommandEnv } from "../commandEnv";
+import { EXIT } from "../exitCodes";
+import { userKubeconfigFile } from "../kubeconfigMerge";
+import { mergeTenantContext } from "../mergedContexts";
+import { hasTestbed, testbedEndpoint } from "../testbedHost";
+import { retargeted } from "../kubeconfigMerge";
 
 /** `kubeconfig`'s options. */
 export interface KubeconfigOptions {
@@ -22,26 +24,21 @@ export interface KubeconfigOptions {
 }
 
 /** Runs `kubeconfig`. */
-export async function tenantKubeconfig(name: string, options: KubeconfigOptions): Promise<number> {
-  const context = commandContext();
-  const deployed = (await deployedNow(readPlace(context))).get(name);
-  if (!deployed?.kubeconfig) {
-    if (!deployed && !readRequests(context.tenantsDir).has(name)) throw tenantNotFound(name);
-    throw new CliError(`tenant ${name} has no kubeconfig yet: it is not Ready (\`kubespaces tenant get ${name} --wait\`)`, EXIT.error);
-  }
-  const localEndpoint = localEndpointOf(context.settings);
-  const server = options.server ?? (localEndpoint && deployed.namespace ? localEndpoint(deployed.namespace, name) : undefined);
-  const kubeconfig = retargeted(deployed.kubeconfig, { contextName: options.context ?? name, server });
+export async function tenantKubeconfig(env: CommandEnv, name: string, options: KubeconfigOptions): Promise<number> {
+  const { service, actor, settings } = env.door();
+  const kubeconfig = await service.kubeconfig(name, actor);
+  const { status } = await service.get(name, actor);
+  const onTestbed = !settings.context && hasTestbed();
+  const server = options.server ?? (onTestbed && status.namespace ? testbedEndpoint(status.namespace, name) : undefined);
   if (!options.merge) {
-    process.stdout.write(stringify(kubeconfig));
+    env.stdout.write(stringify(retargeted(kubeconfig, { contextName: options.context ?? name, server })));
     return EXIT.ok;
   }
   const file = userKubeconfigFile();
-  const backup = mergeIntoFile(file, kubeconfig);
-  const contextName = options.context ?? name;
-  process.stderr.write(
-    `merged context ${contextName} into ${file}${backup ? ` (the previous file is kept as ${backup})` : ""}${server && !options.server ? `; it reaches the tenant at ${server}, the test bed's port for it` : ""}\n` +
-      `use it with: kubectl config use-context ${contextName}\n`,
+  const merged = mergeTenantContext(file, name, kubeconfig, { contextName: options.context, server });
+  env.stderr.write(
+    `merged context ${merged.context} into ${file}${merged.backup ? ` (the previous file is kept as ${merged.backup})` : ""}${server && !options.server ? `; it reaches the tenant at ${server}, the test bed's port for it` : ""}\n` +
+      `use it with: kubectl config use-context ${merged.context}\n`,
   );
   return EXIT.ok;
 }

@@ -1,9 +1,8 @@
-/** `kubespaces tenant list [--all]`: the tenants you own (their request's owner is you), or every tenant. */
-import { commandContext, phaseSources, readPlace } from "../commandContext";
+/** `kubespaces tenant list [--all]`: the tenants you own, or every tenant. */
+import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
-import { formatRows, type Column } from "../formatOutput";
-import { tenantRows, type TenantRow } from "../tenantPhases";
-import type { ReadOptions } from "./shared";
+import { legacyNote } from "../legacyLayout";
+import { tenantsText, type ReadOptions } from "../tenantPrint";
 
 /** `list`'s options. */
 export interface ListOptions extends ReadOptions {
@@ -11,19 +10,16 @@ export interface ListOptions extends ReadOptions {
   readonly all?: boolean;
 }
 
-const LIST_COLUMNS: readonly Column<TenantRow>[] = [
-  { heading: "NAME", value: (r) => r.name },
-  { heading: "OWNER", value: (r) => r.owner },
-  { heading: "PHASE", value: (r) => r.phase },
-  { heading: "API", value: (r) => r.api },
-];
-
 /** Runs `list`. */
-export async function listTenants(options: ListOptions): Promise<number> {
-  const format = options.output;
-  const context = commandContext();
-  const rows = tenantRows(await phaseSources(context, readPlace(context))).filter((row) => options.all || row.owner === context.user);
-  if (rows.length === 0 && format === "table") process.stderr.write(options.all ? "no tenants\n" : `no tenants owned by ${context.user} (--all shows every tenant)\n`);
-  else process.stdout.write(formatRows(rows, LIST_COLUMNS, format));
+export async function listTenants(env: CommandEnv, options: ListOptions): Promise<number> {
+  const { service, actor, settings } = env.door();
+  const tenants = await service.list(actor, { all: options.all });
+  const note = legacyNote(settings);
+  if (note) env.stderr.write(`${note}\n`);
+  if (tenants.length === 0 && options.output === "table") {
+    env.stderr.write(options.all ? "no tenants\n" : `no tenants owned by ${actor.owner} (--all shows every tenant)\n`);
+  } else {
+    env.stdout.write(tenantsText(tenants, options.output));
+  }
   return EXIT.ok;
 }

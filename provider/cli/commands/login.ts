@@ -1,17 +1,19 @@
 /**
- * `kubespaces login`: records where the tenants stack lives (`--server`, a Pulumi state backend
- * URL; `file://` in the command's home by default), the host cluster (`--context` of
- * `--kubeconfig`; none means the local test bed), the stack, who you are, and the platform's
- * policy (`--platform FILE`). With no flags it shows what is recorded.
+ * `kubespaces login`: records where the tenants' stacks live (`--server`, a Pulumi state backend
+ * URL, `file://` in the command's home by default, and `--project`), the host cluster (`--context`
+ * of `--kubeconfig`; none means the local test bed), who you are, and the platform's policy
+ * (`--platform FILE`). With no flags it shows what is recorded.
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
-import { formatRows, type Column } from "../formatOutput";
-import { hostKubeconfigFile, oneContext } from "../hostTarget";
-import { currentUser, parsePlatformPolicy, readLoginSettings, stackNameOf, writeLoginSettings, type LoginSettings } from "../loginSettings";
-import { defaultBackendUrl } from "../tenantsStack";
-import type { ReadOptions } from "./shared";
+import { formatted, type Column } from "../formatOutput";
+import { describeHost, kubeconfigFileOf } from "../hostChoice";
+import { oneContext } from "../hostKubeconfig";
+import { defaultBackendUrl } from "../localDoor";
+import { currentUser, parsePlatformPolicy, projectOf, readLoginSettings, writeLoginSettings, type LoginSettings } from "../loginSettings";
+import type { ReadOptions } from "../tenantPrint";
 
 /** `login`'s options. */
 export interface LoginOptions extends ReadOptions {
@@ -21,8 +23,8 @@ export interface LoginOptions extends ReadOptions {
   readonly context?: string;
   /** The kubeconfig file of that context. */
   readonly kubeconfig?: string;
-  /** The tenants stack's name. */
-  readonly stack?: string;
+  /** The Pulumi project of the tenants' stacks. */
+  readonly project?: string;
   /** Who you are. */
   readonly user?: string;
   /** A YAML file of the platform's policy. */
@@ -49,29 +51,28 @@ const SETTING_COLUMNS: readonly Column<{ setting: string; value: string }>[] = [
 ];
 
 /** Runs `login`. */
-export async function login(options: LoginOptions): Promise<number> {
-  const format = options.output;
+export async function login(env: CommandEnv, options: LoginOptions): Promise<number> {
   const before = options.reset ? {} : readLoginSettings();
   const changes: LoginSettings = {
     ...(options.server !== undefined && { backendUrl: options.server }),
     ...(options.kubeconfig !== undefined && { kubeconfig: options.kubeconfig }),
     ...(options.context !== undefined && { context: options.context }),
-    ...(options.stack !== undefined && { stack: options.stack }),
+    ...(options.project !== undefined && { project: options.project }),
     ...(options.user !== undefined && { user: options.user }),
     ...(options.platform !== undefined && { platform: policyOfFile(options.platform) as Record<string, unknown> }),
   };
   const settings = { ...before, ...changes };
   // A context is checked now, not at the first create.
-  if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined)) oneContext(hostKubeconfigFile(settings), settings.context);
+  if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined)) oneContext(kubeconfigFileOf(settings), settings.context);
   if (options.reset || Object.keys(changes).length > 0) writeLoginSettings(settings);
   const shown = {
     backend: settings.backendUrl ?? `${defaultBackendUrl()} (default)`,
-    host: settings.context ? `context ${settings.context}${settings.kubeconfig ? ` of ${settings.kubeconfig}` : ""}` : "the local test bed (default)",
-    stack: stackNameOf(settings),
+    project: projectOf(settings),
+    host: describeHost(settings),
     user: currentUser(settings),
     platform: settings.platform ? "set" : "the defaults",
   };
   const rows = Object.entries(shown).map(([setting, value]) => ({ setting, value }));
-  process.stdout.write(formatRows(rows, SETTING_COLUMNS, format, shown));
+  env.stdout.write(formatted({ rows, columns: SETTING_COLUMNS, document: shown, names: [] }, options.output));
   return EXIT.ok;
 }

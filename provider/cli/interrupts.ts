@@ -1,0 +1,45 @@
+/**
+ * Ctrl-C during a long command. The first one stops the operation gracefully: the command's own
+ * waits end at once, and the engine finishes the steps in flight, saves the state and stops. A
+ * second one stops the command at once.
+ *
+ * From a terminal the engine (in this command's process group) already gets the same SIGINT and
+ * cancels by itself, and a second SIGINT would stop it hard: so it is told through its own signal
+ * only when none of this command's streams is a terminal (a `kill -INT` from a supervisor).
+ */
+
+/** The signals an operation gets. */
+export interface Interrupts {
+  /** Aborted on the first Ctrl-C. */
+  readonly signal: AbortSignal;
+  /** Aborted on the first Ctrl-C when the engine does not get the terminal's SIGINT itself. */
+  readonly engineSignal: AbortSignal;
+  /** Stops listening. */
+  readonly dispose: () => void;
+}
+
+/** Listens for Ctrl-C; `say` tells the user what happens, `howToGoOn` what to run next. */
+export function listenForInterrupts(say: (line: string) => void, howToGoOn: string): Interrupts {
+  const operation = new AbortController();
+  const engine = new AbortController();
+  const fromTerminal = Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
+  const onSecond = () => {
+    say(`stopped at once; ${howToGoOn}`);
+    process.exit(130);
+  };
+  const onFirst = () => {
+    say("interrupted: the engine finishes the steps in flight, saves the state and stops (Ctrl-C again stops at once)");
+    operation.abort();
+    if (!fromTerminal) engine.abort();
+    process.once("SIGINT", onSecond);
+  };
+  process.once("SIGINT", onFirst);
+  return {
+    signal: operation.signal,
+    engineSignal: engine.signal,
+    dispose: () => {
+      process.removeListener("SIGINT", onFirst);
+      process.removeListener("SIGINT", onSecond);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The command's door into the tenants service: the recorded login turned into the service's ports
+ * (requests and run journals as files in the command's home, a stack per tenant in the login's
+ * backend, the host the one rule picks) and the actor (you: whoever runs the command holds the
+ * host's credentials, so it acts as the platform's admin).
+ */
+import { readFileSync } from "node:fs";
+import { AutomationStacks } from "../tenants/automation/automationStacks";
+import { FileRequestStore } from "../tenants/local/fileRequestStore";
+import { FileRunJournals } from "../tenants/local/fileRunJournals";
+import type { Actor, HostPort } from "../tenants/ports";
+import { TenantsService } from "../tenants/tenantsService";
+import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import { homeDir, passphraseFile } from "./cliHome";
+import { chooseHost } from "./hostChoice";
+import { currentUser, projectOf, readLoginSettings, type LoginSettings } from "./loginSettings";
+
+/** The default state backend: a folder in the command's home. */
+export const defaultBackendUrl = (): string => `file://${homeDir("state")}`;
+
+/** Everything a tenant command needs. */
+export interface LocalDoor {
+  /** The recorded login. */
+  readonly settings: LoginSettings;
+  /** The tenants service over the command's ports. */
+  readonly service: TenantsService;
+  /** You. */
+  readonly actor: Actor;
+  /** The request files. */
+  readonly requests: FileRequestStore;
+  /** The host cluster. */
+  readonly host: HostPort;
+}
+
+/** The door of the recorded login. */
+export function localDoor(): LocalDoor {
+  const settings = readLoginSettings();
+  const project = projectOf(settings);
+  const requests = new FileRequestStore(homeDir("tenants", project));
+  const runs = new FileRunJournals(homeDir("runs", project));
+  const stacks = new AutomationStacks({
+    backendUrl: settings.backendUrl ?? defaultBackendUrl(),
+    project,
+    workRoot: homeDir("engine"),
+    passphrase: () => readFileSync(passphraseFile(), "utf8").trim(),
+  });
+  const host = chooseHost(settings);
+  const service = new TenantsService({ requests, runs, stacks, host }, { policy: (settings.platform ?? {}) as TenantPlatformInput });
+  return { settings, service, actor: { owner: currentUser(settings), groups: [], isAdmin: true }, requests, host };
+}

@@ -1,0 +1,48 @@
+/** How the tenant commands print tenants (the operator's columns) and a run's resource steps. */
+import type { ResourceStep, TenantObject } from "../tenants/tenantObject";
+import { formatted, type Column, type OutputFormat } from "./formatOutput";
+
+/** `--output`, on every command that prints tenants. */
+export interface ReadOptions {
+  /** How to print the result. */
+  readonly output: OutputFormat;
+}
+
+const owner = (t: TenantObject): string | undefined => (t.spec as { owner?: string }).owner;
+
+/** The `get` table: the operator's NAME / PHASE / API. */
+const GET_COLUMNS: readonly Column<TenantObject>[] = [
+  { heading: "NAME", value: (t) => t.metadata.name },
+  { heading: "PHASE", value: (t) => t.status.phase },
+  { heading: "API", value: (t) => t.status.apiServerUrl },
+];
+
+/** The `list` table: NAME / OWNER / PHASE / API. */
+const LIST_COLUMNS: readonly Column<TenantObject>[] = [GET_COLUMNS[0], { heading: "OWNER", value: owner }, GET_COLUMNS[1], GET_COLUMNS[2]];
+
+/** One tenant in `format`. */
+export function tenantText(tenant: TenantObject, format: OutputFormat): string {
+  return formatted({ rows: [tenant], columns: GET_COLUMNS, document: tenant, names: [`tenant/${tenant.metadata.name}`] }, format);
+}
+
+/** Tenants in `format`; JSON and YAML print a list object, as `kubectl get -o json` does. */
+export function tenantsText(tenants: readonly TenantObject[], format: OutputFormat): string {
+  const document = { apiVersion: "kubespaces.io/v1alpha1", kind: "TenantList", items: tenants };
+  return formatted({ rows: tenants, columns: LIST_COLUMNS, document, names: tenants.map((t) => `tenant/${t.metadata.name}`) }, format);
+}
+
+/** The symbol of each step, as `pulumi preview` shows them. */
+const STEP_SYMBOLS: Readonly<Record<string, string>> = { create: "+", delete: "-", update: "~", replace: "+-", "create-replacement": "++", "delete-replaced": "--" };
+
+/** A preview's steps, one line each, and a count. */
+export function previewText(title: string, steps: readonly ResourceStep[]): string {
+  const lines = steps.map((s) => `  ${(STEP_SYMBOLS[s.op] ?? "?").padEnd(2)} ${s.op.padEnd(8)} ${s.type.padEnd(44)} ${s.name}${s.diffs.length > 0 ? `  (${s.diffs.join(", ")})` : ""}`);
+  return `${title}\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}${lines.length} change(s)\n`;
+}
+
+/** What a teardown removed, for people. */
+export function removedText(name: string, removed: readonly ResourceStep[]): string {
+  if (removed.length === 0) return `tenant ${name} deleted (nothing of it was left to remove)\n`;
+  const lines = removed.map((s) => `  - ${s.type.split(":").pop()} ${s.name}`).join("\n");
+  return `tenant ${name} deleted: ${removed.length} resource(s) removed, its namespace and everything in it included:\n${lines}\n`;
+}
