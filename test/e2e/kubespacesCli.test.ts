@@ -16,6 +16,18 @@ import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
 import { testbedEnv, vclusterEndpoint } from "./support/testbed";
 
 const OWNER = "alice@example.com";
+/** The Pulumi project of the tenants' stacks (the login's default). */
+const PROJECT = "kubespaces-self-service";
+/** What `--output json` prints for tenants. */
+interface TenantJson {
+  metadata: { name: string };
+  spec: { owner?: string };
+  status: { phase: string; apiServerUrl?: string; namespace?: string };
+}
+interface TenantList {
+  kind: string;
+  items: TenantJson[];
+}
 
 /** The docs' walkthrough, as one shell session that prints each command and its exit code. */
 const WALKTHROUGH = [
@@ -38,11 +50,13 @@ const session = (commands: readonly string[]) =>
 
 const namespaceExists = async (tenant: string) => (await readOrUndefined(() => hostClients().core.readNamespace({ name: tenantNamespace(tenant) }))) !== undefined;
 const requestFiles = (user: CliUser) => {
-  const dir = path.join(user.home, "tenants", "tenants");
+  const dir = path.join(user.home, "tenants", PROJECT);
   return existsSync(dir) ? readdirSync(dir) : [];
 };
-/** Where the file backend keeps the tenants stack's locks (pkg/backend/diy: .pulumi/locks/<org>/<project>/<stack>). */
-const stackLocks = (user: CliUser) => path.join(user.home, "state", ".pulumi", "locks", "organization", "kubespaces-tenants", "tenants");
+/** Where the file backend keeps a tenant stack's locks (pkg/backend/diy: .pulumi/locks/<org>/<project>/<stack>). */
+const stackLocks = (user: CliUser, tenant: string) => path.join(user.home, "state", ".pulumi", "locks", "organization", PROJECT, tenant);
+/** The tenants of `list --output json`, as name and phase. */
+const listedPhases = (stdout: string) => (JSON.parse(stdout) as TenantList).items.map((t) => `${t.metadata.name} ${t.status.phase}`);
 const kubectl = (user: CliUser, ...args: string[]) => execFileSync("kubectl", args, { env: user.env, encoding: "utf8" });
 
 let users: CliUser[] = [];
@@ -57,8 +71,8 @@ const cliUser = () => {
 afterEach(async () => {
   for (const user of users) {
     const listed = await kubespaces(user, "tenant", "list", "--all", "--output", "json");
-    const rows = listed.code === 0 && listed.stdout.trim() ? (JSON.parse(listed.stdout) as { name: string }[]) : [];
-    for (const row of rows) await kubespaces(user, "tenant", "delete", row.name);
+    const tenants = listed.code === 0 && listed.stdout.trim() ? (JSON.parse(listed.stdout) as TenantList).items : [];
+    for (const tenant of tenants) await kubespaces(user, "tenant", "delete", tenant.metadata.name);
     rmSync(path.dirname(user.home), { recursive: true, force: true });
   }
   users = [];
@@ -103,7 +117,18 @@ describe("the docs' walkthrough", () => {
 
     const got = await kubespaces(user, "tenant", "get", "team-atlas", "--wait", "--output", "json");
     expect(got.code).toBe(0);
-    expect(JSON.parse(got.stdout)).toMatchObject({ name: "team-atlas", owner: OWNER, phase: "Ready", api: "https://team-atlas.kubespaces-tenant-team-atlas.svc:443", namespace: "kubespaces-tenant-team-atlas" });
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "Tenant",
+      metadata: { name: "team-atlas" },
+      spec: { owner: OWNER },
+      status: {
+        phase: "Ready",
+        conditions: [{ type: "Ready", status: "True", reason: "Provisioned" }],
+        apiServerUrl: "https://team-atlas.kubespaces-tenant-team-atlas.svc:443",
+        namespace: "kubespaces-tenant-team-atlas",
+      },
+    });
 
     expect((await kubespaces(user, "tenant", "kubeconfig", "team-atlas", "--merge")).code).toBe(0);
     expect(statSync(user.kubeconfig).mode & 0o777).toBe(0o600);
@@ -115,9 +140,11 @@ describe("the docs' walkthrough", () => {
     expect(namespaces.items.map((ns) => ns.metadata.name)).toEqual(expect.arrayContaining(["default", "kube-system"]));
 
     const listed = await kubespaces(user, "tenant", "list", "--output", "json");
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ name: "team-atlas", owner: OWNER, phase: "Ready" })]);
+    expect(listedPhases(listed.stdout)).toEqual(["team-atlas Ready"]);
     const yaml = await kubespaces(user, "tenant", "list", "--output", "yaml");
-    expect(yaml.stdout).toContain("- name: team-atlas\n");
+    expect(yaml.stdout).toContain("kind: TenantList\n");
+    expect(yaml.stdout).toContain("      name: team-atlas\n");
+    expect((await kubespaces(user, "tenant", "list", "--output", "name")).stdout).toBe("tenant/team-atlas\n");
 
     const deletePreview = await kubespaces(user, "tenant", "delete", "team-atlas", "--preview");
     expect(deletePreview.stdout).toMatch(/-\s+delete\s+kubernetes:core\/v1:Namespace\s+team-atlas-namespace/);
@@ -179,13 +206,32 @@ describe("concurrency", () => {
     expect(followed.stdout).toMatch(/cli-one\s+Ready\s+https:/);
     expect(await namespaceExists("cli-one")).toBe(true);
     expect(await namespaceExists("cli-two")).toBe(true);
-    const listed = JSON.parse((await kubespaces(user, "tenant", "list", "--all", "--output", "json")).stdout) as { name: string; phase: string }[];
-    expect(listed.map((row) => `${row.name} ${row.phase}`)).toEqual(["cli-one Ready", "cli-two Ready"]);
+    expect(listedPhases((await kubespaces(user, "tenant", "list", "--all", "--output", "json")).stdout)).toEqual(["cli-one Ready", "cli-two Ready"]);
 
     const deletes = await Promise.all(["cli-one", "cli-two"].map((name) => kubespaces(user, "tenant", "delete", name)));
     for (const deleted of deletes) expect(deleted.code, deleted.stderr).toBe(0);
     await expectNothingLeft("cli-one");
     await expectNothingLeft("cli-two");
+  });
+});
+
+describe("a stack per tenant", () => {
+  it("tenants created one after another each get a stack of their own; deleting one leaves the other untouched", async () => {
+    const user = cliUser();
+    await kubespaces(user, "login", "--user", OWNER);
+    for (const name of ["cli-first", "cli-second"]) {
+      const created = await kubespaces(user, "tenant", "create", name, "--cpu", "2", "--memory", "4Gi");
+      expect(created.code, created.stderr).toBe(0);
+    }
+    const stacks = readdirSync(path.join(user.home, "state", ".pulumi", "stacks", PROJECT)).filter((f) => f.endsWith(".json")).sort();
+    expect(stacks).toEqual(["cli-first.json", "cli-second.json"]);
+    const deleted = await kubespaces(user, "tenant", "delete", "cli-first");
+    expect(deleted.code, deleted.stderr).toBe(0);
+    await expectNothingLeft("cli-first");
+    expect(await namespaceExists("cli-second")).toBe(true);
+    expect(listedPhases((await kubespaces(user, "tenant", "list", "--output", "json")).stdout)).toEqual(["cli-second Ready"]);
+    expect((await kubespaces(user, "tenant", "delete", "cli-second")).code).toBe(0);
+    await expectNothingLeft("cli-second");
   });
 });
 
@@ -245,34 +291,38 @@ describe("failures", () => {
     const created = await kubespaces(user, "tenant", "create", "--file", manifest);
     expect(created.code, created.stderr).toBe(3);
     expect(created.stderr).toContain("cli-fail: Provisioning -> Failed");
-    expect(created.stderr).toMatch(/tenant cli-fail failed: .*not ready after 5s/);
+    expect(created.stderr).toMatch(/tenant cli-fail failed \(ProvisioningFailed\): .*not ready after 5s/);
     expect(created.stdout).toMatch(/cli-fail\s+Failed/);
 
     const got = await kubespaces(user, "tenant", "get", "cli-fail", "--output", "json");
     expect(got.code).toBe(3);
-    expect(JSON.parse(got.stdout)).toMatchObject({ name: "cli-fail", phase: "Failed" });
-    const listed = JSON.parse((await kubespaces(user, "tenant", "list", "--output", "json")).stdout) as { name: string; phase: string }[];
-    expect(listed.map((row) => `${row.name} ${row.phase}`)).toEqual(["cli-fail Failed"]);
+    expect(JSON.parse(got.stdout)).toMatchObject({ metadata: { name: "cli-fail" }, status: { phase: "Failed", conditions: [{ status: "False", reason: "ProvisioningFailed" }] } });
+    expect(listedPhases((await kubespaces(user, "tenant", "list", "--output", "json")).stdout)).toEqual(["cli-fail Failed"]);
 
     expect((await kubespaces(user, "tenant", "delete", "cli-fail")).code).toBe(0);
     await expectNothingLeft("cli-fail");
   });
 
-  it("a stack locked by a live update past --lock-timeout: exit 5 naming the holder, the request kept", async () => {
+  it("a stack locked by a live update past --lock-timeout: exit 5 naming the holder, the lock kept, the request kept", async () => {
     const user = cliUser();
     await kubespaces(user, "login", "--user", OWNER);
-    const lock = path.join(stackLocks(user), "00000000-live-lock.json");
+    // A live holder: this test's own process, on this machine, since now.
+    const lock = path.join(stackLocks(user, "cli-busy"), "00000000-live-lock.json");
     mkdirSync(path.dirname(lock), { recursive: true });
     writeFileSync(lock, JSON.stringify({ pid: process.pid, username: "bob", hostname: os.hostname(), timestamp: new Date().toISOString() }));
+    // What the lock decides is asserted, not how long the wait took: however slow the first
+    // attempt, the command ends busy, names the holder, and leaves the live lock in place.
     const busy = await kubespaces(user, "tenant", "create", "cli-busy", "--lock-timeout", "1");
     expect(busy.code, busy.stderr).toBe(5);
-    expect(busy.stderr).toContain(`waiting for another update of the tenants stack to finish (pid ${process.pid} of bob@${os.hostname()}`);
-    expect(busy.stderr).toContain("is still locked by another update after 1s");
+    expect(busy.stderr).toContain(`tenant cli-busy's stack is still locked by another update after 1s (pid ${process.pid} of "bob@${os.hostname()}"`);
     expect(requestFiles(user)).toEqual(["cli-busy.yaml"]);
     expect(existsSync(lock)).toBe(true);
+    const got = JSON.parse((await kubespaces(user, "tenant", "get", "cli-busy", "--output", "json")).stdout) as TenantJson;
+    expect(got.status.phase).toBe("Pending");
     rmSync(lock);
-    const withdrawn = await kubespaces(user, "tenant", "delete", "cli-busy");
-    expect(withdrawn.stdout).toContain("tenant cli-busy deleted: it was never provisioned");
+    const deleted = await kubespaces(user, "tenant", "delete", "cli-busy");
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain("tenant cli-busy deleted");
     expect(requestFiles(user)).toEqual([]);
   });
 });
@@ -287,12 +337,12 @@ describe("interruptions", () => {
     const interrupted = await run.finished;
     const transcript = plainTranscript(interrupted.stdout);
     expect(interrupted.code, transcript).toBe(130);
-    expect(transcript).toContain("create of cli-int was interrupted; the request stays in");
+    expect(transcript).toContain("the create of tenant cli-int was interrupted; its request is kept");
     expect(requestFiles(user)).toEqual(["cli-int.yaml"]);
 
     // The graceful cancel released the stack's lock. Now a lock left by an update whose process is
     // gone (as after `kill -9`), on this machine.
-    const locks = stackLocks(user);
+    const locks = stackLocks(user, "cli-int");
     expect(existsSync(locks) ? readdirSync(locks) : []).toEqual([]);
     const gone = execFileSync("bash", ["-c", "true & echo $!"], { encoding: "utf8" }).trim();
     mkdirSync(locks, { recursive: true });
@@ -300,7 +350,7 @@ describe("interruptions", () => {
 
     const resumed = await kubespaces(user, "tenant", "create", "cli-int");
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`removing the lock of an update that is gone (pid ${gone} of alice@${os.hostname()}`);
+    expect(resumed.stderr).toContain(`removing the lock of an update that is gone (pid ${gone} of "alice@${os.hostname()}"`);
     expect(resumed.stdout).toMatch(/cli-int\s+Ready/);
 
     expect((await kubespaces(user, "tenant", "delete", "cli-int")).code).toBe(0);
