@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
 # npm start: `pulumi up` of the demo tenant team-atlas (Pulumi.yaml at the repo root), then its
-# outputs and how to use its kubeconfig. Without KUBECONFIG (or ~/.kube/config) it brings up the
-# local test bed first and uses the real vCluster chart 0.36.1 the test bed packaged from its pinned
-# Go module; the test bed runs the tenant's real control plane and forwards a loopback port to it.
+# outputs and commands that work from here to use it. The host is decided by the same rule as the
+# `kubespaces` command's (provider/cli/hostChoice.ts): the context you name
+# (KUBESPACES_CONTEXT=<context of $KUBECONFIG> npm start), else the local test bed, brought up
+# (and built the first time) with the real vCluster chart 0.36.1 it packaged from its pinned module.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 npm run build --silent
-on_testbed=false
-if [[ -z "${KUBECONFIG:-}" && ! -f "${HOME}/.kube/config" ]]; then
-  bash test/testbed/testbed.sh up
-  # shellcheck disable=SC1090
-  source "$(bash test/testbed/testbed.sh env)"
-  on_testbed=true
-fi
-command -v pulumi >/dev/null || { echo "npm start: no pulumi CLI on PATH" >&2; exit 1; }
+kind="$(node -e 'process.stdout.write(require("./bin/cli/hostChoice.js").hostKind({ context: process.env.KUBESPACES_CONTEXT || undefined }))')"
+case "${kind}" in
+  testbed)
+    echo "npm start: no KUBESPACES_CONTEXT named: using the local test bed" >&2
+    bash test/testbed/testbed.sh up
+    # shellcheck disable=SC1090
+    source "$(bash test/testbed/testbed.sh env)"
+    ;;
+  context)
+    echo "npm start: using context ${KUBESPACES_CONTEXT} of ${KUBECONFIG:-~/.kube/config}" >&2
+    kubectl config get-contexts "${KUBESPACES_CONTEXT}" >/dev/null
+    ;;
+  *)
+    echo "npm start: no host: name one with KUBESPACES_CONTEXT=<context> npm start" >&2
+    exit 2
+    ;;
+esac
+command -v pulumi >/dev/null || { echo "npm start: no pulumi CLI on PATH (the local test bed builds one; on your own cluster install the Pulumi CLI)" >&2; exit 1; }
 
 state_dir="${PWD}/.testbed/demo-state"
 mkdir -p "${state_dir}"
@@ -23,34 +34,43 @@ export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-demo}"
 export PULUMI_SKIP_UPDATE_CHECK=true
 
 pulumi stack select demo --create --non-interactive >/dev/null
-if ${on_testbed}; then
+if [[ "${kind}" == testbed ]]; then
   pulumi config set vclusterChartPath "${KUBESPACES_VCLUSTER_CHART}" --non-interactive
+else
+  pulumi config set kubernetes:context "${KUBESPACES_CONTEXT}" --non-interactive
 fi
-pulumi up --yes --non-interactive
+# The engine says once per plugin load that it uses a plugin from $PATH: each such line is shown once.
+pulumi up --yes --non-interactive 2>&1 | awk '!/from \$PATH/ || !seen[$0]++'
 
 echo
 echo "Tenant team-atlas is ready. Its outputs:"
 pulumi stack output --non-interactive
-cat <<HOW
-
-Use its kubeconfig (a secret output):
-  pulumi stack output kubeconfig --show-secrets > team-atlas.kubeconfig
-  KUBECONFIG=team-atlas.kubeconfig kubectl get namespaces
-HOW
-if ${on_testbed}; then
-  namespace="$(pulumi stack output namespace --non-interactive)"
+namespace="$(pulumi stack output namespace --non-interactive)"
+server_name="$(pulumi stack output apiServerUrl --non-interactive | sed -E 's#^https://([^:/]+).*#\1#')"
+env_line="export PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE}"
+if [[ "${kind}" == testbed ]]; then
   endpoint="$(bash test/testbed/testbed.sh vcluster-endpoint "${namespace}" team-atlas)"
-  server_name="$(pulumi stack output apiServerUrl --non-interactive | sed -E 's#^https://([^:/]+).*#\1#')"
   cat <<HOW
-On the local test bed the public name ${server_name} does not resolve: the test bed forwards
-${endpoint} on this machine to team-atlas's control plane, as a port-forward would. List the
-namespaces inside the tenant (TLS still checks the name in the kubeconfig):
+
+List the namespaces inside the tenant. On the local test bed the name ${server_name} does not
+resolve: the test bed forwards ${endpoint} on this machine to team-atlas's control plane, as a
+port-forward would, and TLS still checks the name. The kubeconfig goes to a private temporary
+file, never into the checkout:
   source "\$(bash test/testbed/testbed.sh env)"
-  export PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE}
-  pulumi stack output kubeconfig --show-secrets --stack demo > team-atlas.kubeconfig
-  KUBECONFIG=team-atlas.kubeconfig kubectl --server ${endpoint} --tls-server-name ${server_name} get namespaces
-Tear it down with (same environment):
-  pulumi destroy --stack demo
-Stop the test bed with: bash test/testbed/testbed.sh down
+  ${env_line}
+  kubeconfig="\$(mktemp)"; pulumi stack output kubeconfig --show-secrets --stack demo > "\$kubeconfig"
+  kubectl --kubeconfig "\$kubeconfig" --server ${endpoint} --tls-server-name ${server_name} get namespaces
+Tear it down (same shell):
+  pulumi destroy --stack demo --yes
+Stop the test bed: bash test/testbed/testbed.sh down
+HOW
+else
+  cat <<HOW
+
+Use its kubeconfig (it reaches ${server_name}; the kubeconfig goes to a private temporary file):
+  ${env_line}
+  kubeconfig="\$(mktemp)"; pulumi stack output kubeconfig --show-secrets --stack demo > "\$kubeconfig"
+  kubectl --kubeconfig "\$kubeconfig" get namespaces
+Tear it down: pulumi destroy --stack demo --yes
 HOW
 fi
