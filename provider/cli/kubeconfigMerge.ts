@@ -3,14 +3,14 @@
  * way kubectl users expect: every other cluster, user and context kept, the tenant's entries
  * replaced, the old file kept as a backup, the new one written in one step with mode 0600.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readlinkSync, realpathSync, unlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse, stringify } from "yaml";
 import { isPlainObject } from "../util/plainObject";
 import { redactedParseError } from "../util/redactedErrors";
 import { CliError, EXIT } from "./exitCodes";
-import { writeAtomically } from "../util/atomicFile";
+import { writeAtomically, writeNewFile } from "../util/atomicFile";
 
 /** A named entry of a kubeconfig list (cluster, user, context). */
 interface Named {
@@ -101,36 +101,96 @@ export function userKubeconfigFile(): string {
 }
 
 /**
+ * The file a kubeconfig path names, resolved once, up front: a symbolic link the user made (to a
+ * file in a dotfiles repository, say) is followed, even when its target does not exist yet, so the
+ * write replaces the target and the link stays. Everything written after this (lock, backup,
+ * temporary file) is beside the target and created without following links.
+ */
+export function resolvedKubeconfigFile(linkOrFile: string): string {
+  let file = path.resolve(linkOrFile);
+  for (let hop = 0; hop < MAX_LINKS; hop++) {
+    try {
+      return realpathSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    const target = linkTarget(file);
+    if (target === undefined) return file; // a new file: nothing to follow
+    file = path.resolve(path.dirname(file), target);
+  }
+  throw new CliError(`${linkOrFile}: too many levels of symbolic links`, EXIT.invalid);
+}
+
+/** As many links as Linux follows before ELOOP. */
+const MAX_LINKS = 40;
+
+/** Where the dangling link `file` points, or undefined when `file` is not a link (or not there). */
+function linkTarget(file: string): string | undefined {
+  try {
+    return readlinkSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EINVAL" || code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+/**
  * Merges `addition` into `file` (through a symbolic link to the file it names), holding
  * `<file>.lock` as kubectl does so that neither loses the other's change; returns the backup's
  * path, if there was a file to back up.
  */
 export function mergeIntoFile(linkOrFile: string, addition: KubeconfigDocument): string | undefined {
-  const file = existsSync(linkOrFile) ? realpathSync(linkOrFile) : linkOrFile;
+  const file = resolvedKubeconfigFile(linkOrFile);
+  return whileLocked(file, () => mergeLocked(file, addition));
+}
+
+/** Runs `edit` holding `<file>.lock`, created exclusively (a planted link there is refused, not followed). */
+function whileLocked<T>(file: string, edit: () => T): T {
   mkdirSync(path.dirname(file), { recursive: true });
   const lock = `${file}.lock`;
   try {
-    writeFileSync(lock, String(process.pid), { flag: "wx", mode: 0o600 });
+    writeNewFile(lock, String(process.pid), 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     throw new CliError(`${file} is locked by another program (${lock}); try again, or remove the lock if nothing is writing the file`, EXIT.busy);
   }
   try {
-    return mergeLocked(file, addition);
+    return edit();
   } finally {
     unlinkSync(lock);
   }
 }
 
-function mergeLocked(file: string, addition: KubeconfigDocument): string | undefined {
-  const exists = existsSync(file);
-  const current = exists ? parseKubeconfig(readFileSync(file, "utf8"), `kubeconfig ${file}`) : {};
-  let backup: string | undefined;
-  if (exists) {
-    backup = `${file}.kubespaces-backup`;
-    copyFileSync(file, backup);
-    chmodSync(backup, 0o600);
+/** The backup's name: `<file>.kubespaces-backup`, as the README says. */
+export const backupFileOf = (file: string): string => `${file}.kubespaces-backup`;
+
+/**
+ * Keeps `text`, the file's contents before the edit, as its backup (mode 0600: it holds the same
+ * credentials). Written like the file itself, through a new temporary file and a rename, so a link
+ * or a file planted at the backup's name is replaced, never written through or chmod-ed.
+ */
+function writeBackup(file: string, text: string): string {
+  const backup = backupFileOf(file);
+  writeAtomically(backup, text, 0o600);
+  return backup;
+}
+
+/** The file's text, or undefined when there is none yet. */
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
-  writeAtomically(file, stringify(mergedKubeconfig(current, addition)), 0o600);
+}
+
+function mergeLocked(file: string, addition: KubeconfigDocument): string | undefined {
+  const before = readIfThere(file);
+  const current = before === undefined ? {} : parseKubeconfig(before, `kubeconfig ${file}`);
+  const merged = stringify(mergedKubeconfig(current, addition));
+  const backup = before === undefined ? undefined : writeBackup(file, before);
+  writeAtomically(file, merged, 0o600);
   return backup;
 }

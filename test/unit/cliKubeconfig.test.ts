@@ -1,5 +1,5 @@
 /** A tenant's kubeconfig for `kubespaces tenant kubeconfig`: renamed, retargeted, and merged into the user's file. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -157,5 +157,82 @@ describe("mergeIntoFile", () => {
     expect(error.message).not.toContain(TOKEN);
     expect(readFileSync(file, "utf8")).toBe(text);
     expect(existsSync(`${file}.kubespaces-backup`)).toBe(false);
+  });
+});
+
+describe("mergeIntoFile in a folder another user can write", () => {
+  let dir: string;
+  let file: string;
+  let victim: string;
+  const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
+  const before = stringify(userKubeconfig);
+  const modeOf = (f: string) => statSync(f).mode & 0o777;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-kubeconfig-"));
+    file = path.join(dir, "config");
+    victim = path.join(dir, "theirs");
+    writeFileSync(file, before, { mode: 0o600 });
+    writeFileSync(victim, "theirs\n");
+    chmodSync(victim, 0o666);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The victim file is as it was: no credentials copied in, its mode not changed. */
+  const expectVictimUntouched = () => {
+    expect(readFileSync(victim, "utf8")).toBe("theirs\n");
+    expect(modeOf(victim)).toBe(0o666);
+  };
+
+  it("replaces a symbolic link planted at the backup's name instead of writing through it", () => {
+    symlinkSync(victim, `${file}.kubespaces-backup`);
+    const backup = mergeIntoFile(file, addition)!;
+    expectVictimUntouched();
+    expect(lstatSync(backup).isSymbolicLink()).toBe(false);
+    expect(readFileSync(backup, "utf8")).toBe(before);
+    expect(modeOf(backup)).toBe(0o600);
+  });
+
+  it("writes through no symbolic link planted at the old predictable temporary name", () => {
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    mergeIntoFile(file, addition);
+    expectVictimUntouched();
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(parse(readFileSync(file, "utf8")).contexts.map((c: { name: string }) => c.name)).toContain("atlas");
+  });
+
+  it("does not make a file planted at the old predictable temporary name the kubeconfig", () => {
+    writeFileSync(`${file}.${process.pid}.tmp`, "planted: true\n", { mode: 0o666 });
+    mergeIntoFile(file, addition);
+    expect(readFileSync(file, "utf8")).not.toContain("planted");
+    expect(readFileSync(`${file}.${process.pid}.tmp`, "utf8")).toBe("planted: true\n");
+  });
+
+  it("refuses a link planted at the lock's name as a lock held, following it nowhere", () => {
+    symlinkSync(victim, `${file}.lock`);
+    expect(thrownBy(() => mergeIntoFile(file, addition)).message).toContain("is locked by another program");
+    expectVictimUntouched();
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("follows the user's own link to the kubeconfig, resolved once: the link stays, its target is merged and backed up", () => {
+    const dotfiles = path.join(dir, "dotfiles");
+    mkdirSync(dotfiles);
+    const target = path.join(dotfiles, "kubeconfig");
+    writeFileSync(target, before, { mode: 0o600 });
+    rmSync(file);
+    symlinkSync(target, file);
+    expect(mergeIntoFile(file, addition)).toBe(`${target}.kubespaces-backup`);
+    expect(readlinkSync(file)).toBe(target);
+    expect(parse(readFileSync(target, "utf8")).contexts.map((c: { name: string }) => c.name)).toEqual(["prod", "atlas"]);
+  });
+
+  it("creates the target of a dangling link the user made, keeping the link", () => {
+    const target = path.join(dir, "later", "kubeconfig");
+    rmSync(file);
+    symlinkSync(target, file);
+    expect(mergeIntoFile(file, addition)).toBeUndefined();
+    expect(readlinkSync(file)).toBe(target);
+    expect(parse(readFileSync(target, "utf8"))).toEqual(addition);
   });
 });
