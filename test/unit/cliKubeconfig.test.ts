@@ -1,46 +1,26 @@
 /** A tenant's kubeconfig for `kubespaces tenant kubeconfig`: renamed, retargeted, and merged into the user's file. */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { CliError } from "../../provider/cli/exitCodes";
 import { mergedKubeconfig, mergeIntoFile, retargeted, type KubeconfigDocument } from "../../provider/cli/kubeconfigMerge";
+import { linesKeptInOrder, temporaryFolderEach, tenantKubeconfig, TOKEN, userText } from "./support/kubeconfigFixtures";
 import { thrownBy } from "./support/thrown";
 
-const TOKEN = "fake-token-5c1f0e9d7b";
+/** What `--merge` adds for tenant atlas. */
+const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
 
-/** A tenant's kubeconfig as the state records it: one context, its own names. */
-const tenantKubeconfig = `apiVersion: v1
-kind: Config
-clusters:
-- name: vcluster_atlas
-  cluster: {server: "https://atlas.api.example.com:443", certificate-authority-data: Q0E=}
-users:
-- name: vcluster_atlas_admin
-  user: {client-certificate-data: Q0VSVA==, client-key-data: S0VZ}
-contexts:
-- name: vcluster_atlas
-  context: {cluster: vcluster_atlas, user: vcluster_atlas_admin, namespace: default}
-current-context: vcluster_atlas
-`;
+/** The same tenant as an earlier merge wrote it, when its API was elsewhere. */
+const earlier = retargeted(tenantKubeconfig.replace("atlas.api.example.com", "old.example.com"), { contextName: "atlas" });
 
-/** The user's own kubeconfig: another cluster, and an older entry of the tenant's context. */
+/** The user's own kubeconfig: another cluster, and the tenant's entries from an earlier merge. */
 const userKubeconfig: KubeconfigDocument = {
   apiVersion: "v1",
   kind: "Config",
-  clusters: [
-    { name: "prod", cluster: { server: "https://prod.example.com" } },
-    { name: "atlas", cluster: { server: "https://old.example.com" } },
-  ],
-  users: [
-    { name: "prod", user: { token: TOKEN } },
-    { name: "atlas", user: { token: "old" } },
-  ],
-  contexts: [
-    { name: "prod", context: { cluster: "prod", user: "prod" } },
-    { name: "atlas", context: { cluster: "atlas", user: "atlas" } },
-  ],
+  clusters: [{ name: "prod", cluster: { server: "https://prod.example.com" } }, ...earlier.clusters!],
+  users: [{ name: "prod", user: { token: TOKEN } }, ...earlier.users!],
+  contexts: [{ name: "prod", context: { cluster: "prod", user: "prod" } }, ...earlier.contexts!],
   "current-context": "prod",
   preferences: { colors: true },
 };
@@ -59,9 +39,11 @@ describe("retargeted", () => {
 
   it("with a server, points there and still checks TLS against the original host name", () => {
     const doc = retargeted(tenantKubeconfig, { contextName: "atlas", server: "https://127.0.0.1:31443" });
-    expect(doc.clusters).toEqual([
-      { name: "atlas", cluster: { server: "https://127.0.0.1:31443", "tls-server-name": "atlas.api.example.com", "certificate-authority-data": "Q0E=" } },
-    ]);
+    expect(doc.clusters?.[0].cluster).toEqual({
+      server: "https://127.0.0.1:31443",
+      "tls-server-name": "atlas.api.example.com",
+      "certificate-authority-data": "Q0E=",
+    });
   });
 
   it("takes the current context when there are several", () => {
@@ -85,14 +67,11 @@ describe("retargeted", () => {
 });
 
 describe("mergedKubeconfig", () => {
-  const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
-
-  it("keeps the other entries and fields, and replaces the entries of the same names", () => {
+  it("keeps the other entries and fields, and replaces in place the entries of the same names", () => {
     const merged = mergedKubeconfig(userKubeconfig, addition);
-    expect(merged.clusters?.map((c) => c.name)).toEqual(["prod", "atlas"]);
-    expect(merged.clusters?.find((c) => c.name === "atlas")?.cluster).toEqual(addition.clusters?.[0].cluster);
-    expect(merged.users).toEqual([{ name: "prod", user: { token: TOKEN } }, addition.users?.[0]]);
-    expect(merged.contexts).toEqual([userKubeconfig.contexts?.[0], addition.contexts?.[0]]);
+    expect(merged.clusters).toEqual([userKubeconfig.clusters![0], addition.clusters![0]]);
+    expect(merged.users).toEqual([{ name: "prod", user: { token: TOKEN } }, addition.users![0]]);
+    expect(merged.contexts).toEqual([userKubeconfig.contexts![0], addition.contexts![0]]);
     expect(merged.preferences).toEqual({ colors: true });
   });
 
@@ -108,25 +87,22 @@ describe("mergedKubeconfig", () => {
   it("makes an empty file a whole kubeconfig", () => {
     expect(mergedKubeconfig({}, addition)).toEqual(addition);
   });
+
 });
 
 describe("mergeIntoFile", () => {
-  let dir: string;
+  const dir = temporaryFolderEach("kubespaces-kubeconfig-");
   let file: string;
-  const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
   const modeOf = (f: string) => statSync(f).mode & 0o777;
-
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-kubeconfig-"));
-    file = path.join(dir, "config");
+    file = path.join(dir(), "config");
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it("writes a new file with mode 0600 and no backup", () => {
     expect(mergeIntoFile(file, addition)).toBeUndefined();
     expect(parse(readFileSync(file, "utf8"))).toEqual(addition);
     expect(modeOf(file)).toBe(0o600);
-    expect(readdirSync(dir)).toEqual(["config"]);
+    expect(readdirSync(dir())).toEqual(["config"]);
   });
 
   it("backs the old file up (mode 0600), keeps its other contexts and replaces the tenant's", () => {
@@ -140,9 +116,30 @@ describe("mergeIntoFile", () => {
     const merged = parse(readFileSync(file, "utf8")) as KubeconfigDocument;
     expect(merged.contexts?.map((c) => c.name)).toEqual(["prod", "atlas"]);
     expect(merged.users?.find((u) => u.name === "prod")?.user).toEqual({ token: TOKEN });
-    expect(merged.clusters?.find((c) => c.name === "atlas")?.cluster).toEqual({ server: "https://atlas.api.example.com:443", "certificate-authority-data": "Q0E=" });
+    expect(merged.clusters?.find((c) => c.name === "atlas")?.cluster).toEqual(addition.clusters![0].cluster);
     expect(merged["current-context"]).toBe("prod");
-    expect(readdirSync(dir).sort()).toEqual(["config", "config.kubespaces-backup"]);
+    expect(readdirSync(dir()).sort()).toEqual(["config", "config.kubespaces-backup"]);
+  });
+
+  it("keeps every byte of the other entries: comments, quoting, 0123-like tokens", () => {
+    writeFileSync(file, userText);
+    mergeIntoFile(file, addition);
+    const after = readFileSync(file, "utf8");
+    expect(after).toContain("# Edited by hand: prod is the production cluster.\n");
+    expect(after).toContain("    server: https://prod.example.com:6443 # the VIP\n    port: 0123\n");
+    expect(after).toContain("    token: 0123456789\n");
+    expect(linesKeptInOrder(after, userText)).toBe(true);
+    expect(mergedKubeconfig(parse(userText), addition)).toEqual(parse(after));
+  });
+
+  it("replaces its own entries where they are, changing no other byte", () => {
+    writeFileSync(file, userText);
+    mergeIntoFile(file, earlier);
+    // The user adds a cluster after kubespaces' entry: it stays after it.
+    const once = readFileSync(file, "utf8").replace("\ncontexts:\n", "\n- name: later\n  cluster: {server: 'https://later'}\ncontexts:\n");
+    writeFileSync(file, once);
+    mergeIntoFile(file, addition);
+    expect(readFileSync(file, "utf8")).toBe(once.replace("https://old.example.com:443", "https://atlas.api.example.com:443"));
   });
 
   it.each([
@@ -160,23 +157,44 @@ describe("mergeIntoFile", () => {
   });
 });
 
+describe("mergeIntoFile, whatever the file's layout", () => {
+  const dir = temporaryFolderEach("kubespaces-kubeconfig-");
+
+  it.each([
+    ["empty, as kubectl writes it", `apiVersion: v1\nclusters: null\ncontexts: null\ncurrent-context: ""\nkind: Config\npreferences: {}\nusers: null\n`],
+    ["lists with no value", `# mine\nclusters:\ncontexts:\nusers:\n`],
+    ["no lists at all", `# mine\npreferences: {}\n`],
+    ["no final newline", `clusters:\n- name: prod\n  cluster: {server: "https://prod"}`],
+    ["indented lists", `clusters:\n  - name: prod\n    cluster:\n      server: https://prod # mine\ncontexts: []\n`],
+    ["flow lists", `clusters: [{name: prod, cluster: {server: "https://prod"}}]\nusers: [ ]\n`],
+    ["JSON", `{"apiVersion": "v1", "clusters": [{"name": "prod", "cluster": {"server": "https://prod"}}], "users": []}\n`],
+    ["comments only", `# nothing yet\n`],
+    ["a YAML null", `null\n`],
+    ["nothing", ``],
+  ])("%s: the tenant added, the rest kept", (_, text) => {
+    const file = path.join(dir(), "config");
+    writeFileSync(file, text);
+    mergeIntoFile(file, addition);
+    const after = readFileSync(file, "utf8");
+    expect(parse(after)).toEqual(mergedKubeconfig(parse(text) ?? {}, addition));
+    for (const kept of text.match(/(# \w+|"name": "prod"|name: prod)/g) ?? []) expect(after).toContain(kept);
+  });
+});
+
 describe("mergeIntoFile in a folder another user can write", () => {
-  let dir: string;
+  const dir = temporaryFolderEach("kubespaces-kubeconfig-");
   let file: string;
   let victim: string;
-  const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
   const before = stringify(userKubeconfig);
   const modeOf = (f: string) => statSync(f).mode & 0o777;
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-kubeconfig-"));
-    file = path.join(dir, "config");
-    victim = path.join(dir, "theirs");
+    file = path.join(dir(), "config");
+    victim = path.join(dir(), "theirs");
     writeFileSync(file, before, { mode: 0o600 });
     writeFileSync(victim, "theirs\n");
     chmodSync(victim, 0o666);
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The victim file is as it was: no credentials copied in, its mode not changed. */
   const expectVictimUntouched = () => {
@@ -216,7 +234,7 @@ describe("mergeIntoFile in a folder another user can write", () => {
   });
 
   it("follows the user's own link to the kubeconfig, resolved once: the link stays, its target is merged and backed up", () => {
-    const dotfiles = path.join(dir, "dotfiles");
+    const dotfiles = path.join(dir(), "dotfiles");
     mkdirSync(dotfiles);
     const target = path.join(dotfiles, "kubeconfig");
     writeFileSync(target, before, { mode: 0o600 });
@@ -228,7 +246,7 @@ describe("mergeIntoFile in a folder another user can write", () => {
   });
 
   it("creates the target of a dangling link the user made, keeping the link", () => {
-    const target = path.join(dir, "later", "kubeconfig");
+    const target = path.join(dir(), "later", "kubeconfig");
     rmSync(file);
     symlinkSync(target, file);
     expect(mergeIntoFile(file, addition)).toBeUndefined();
