@@ -1,30 +1,70 @@
 /**
  * A tenant's kubeconfig, named and pointed as asked, and merged into the user's kubeconfig file the
  * way kubectl users expect: every other cluster, user and context kept byte for byte, the tenant's
- * entries replaced, the old file kept as a backup, the new one written in one step with mode 0600
- * (kubeconfigFile).
+ * own entries replaced, the old file kept as a backup, the new one written in one step with mode
+ * 0600 (kubeconfigFile). Every entry kubespaces writes carries a `kubespaces.io/tenant` extension, so
+ * that a later merge replaces only its own entries: an entry of the user's that has the same name
+ * is refused, never silently replaced.
  */
 import os from "node:os";
 import path from "node:path";
+import { isPlainObject } from "../util/plainObject";
 import { CliError, EXIT } from "./exitCodes";
 import { editKubeconfigFile } from "./kubeconfigFile";
-import { editedValue, KUBECONFIG_LISTS, parseKubeconfigText, type KubeconfigDocument, type KubeconfigEdit, type ListEdit, type ListKey, type Named } from "./kubeconfigText";
+import {
+  editedValue,
+  KUBECONFIG_LISTS,
+  parseKubeconfigText,
+  type KubeconfigDocument,
+  type KubeconfigEdit,
+  type ListEdit,
+  type ListKey,
+  type Named,
+} from "./kubeconfigText";
 
 export type { KubeconfigDocument, Named } from "./kubeconfigText";
 
+/** The name of the kubeconfig extension that marks an entry as kubespaces' own. */
+export const TENANT_EXTENSION = "kubespaces.io/tenant";
+
+/** What the `kubespaces.io/tenant` extension records: whose entry it is. */
+export interface TenantMarker {
+  /** The tenant the entry reaches. */
+  readonly tenant: string;
+  /** The tenant's namespace on the host cluster, when known. */
+  readonly hostNamespace?: string;
+}
+
 /** How to hand the tenant's kubeconfig over. */
 export interface Retarget {
-  /** The name of the context (and of its cluster and user entries). */
+  /** The name of the context. */
   readonly contextName: string;
   /**
    * Reach the API server at this URL instead (a port-forward, the test bed's loopback port), still
    * checking its certificate against the original host name (`tls-server-name`).
    */
   readonly server?: string;
+  /**
+   * The tenant the entries are for: recorded in each entry's `kubespaces.io/tenant` extension and
+   * part of the cluster and user entries' names.
+   * @default contextName
+   */
+  readonly tenant?: string;
+  /** The tenant's host namespace: recorded beside the tenant and part of the entries' names. */
+  readonly hostNamespace?: string;
 }
 
-/** The tenant's kubeconfig with its one context renamed and, if asked, pointed elsewhere. */
-export function retargeted(tenantKubeconfig: string, { contextName, server }: Retarget): KubeconfigDocument {
+/**
+ * The name of the cluster and user entries of a tenant: `kubespaces_<tenant>_<host namespace>`, in
+ * the manner of vcluster's `vcluster_<name>_<namespace>_<context>`, so that they cannot collide with
+ * the user's own entries (other contexts may refer to those, and must keep reaching them).
+ */
+export function mergedEntryName(tenant: string, hostNamespace?: string): string {
+  return hostNamespace ? `kubespaces_${tenant}_${hostNamespace}` : `kubespaces_${tenant}`;
+}
+
+/** The tenant's kubeconfig with its one context renamed, its entries marked and, if asked, pointed elsewhere. */
+export function retargeted(tenantKubeconfig: string, { contextName, server, tenant = contextName, hostNamespace }: Retarget): KubeconfigDocument {
   const source = parseKubeconfigText(tenantKubeconfig, "the tenant's kubeconfig").value;
   const context = source.contexts?.find((c) => c.name === source["current-context"]) ?? source.contexts?.[0];
   const details = (context?.context ?? {}) as Record<string, unknown> & { cluster?: string; user?: string };
@@ -36,25 +76,64 @@ export function retargeted(tenantKubeconfig: string, { contextName, server }: Re
     clusterFields["tls-server-name"] = new URL(String(clusterFields.server)).hostname;
     clusterFields.server = server;
   }
+  const marker: TenantMarker = hostNamespace ? { tenant, hostNamespace } : { tenant };
+  const entryName = mergedEntryName(tenant, hostNamespace);
   return {
     apiVersion: "v1",
     kind: "Config",
-    clusters: [{ name: contextName, cluster: clusterFields }],
-    users: [{ name: contextName, user: user.user }],
-    contexts: [{ name: contextName, context: { ...details, cluster: contextName, user: contextName } }],
+    clusters: [{ name: entryName, cluster: marked(clusterFields, marker) }],
+    users: [{ name: entryName, user: marked(user.user, marker) }],
+    contexts: [{ name: contextName, context: marked({ ...details, cluster: entryName, user: entryName }, marker) }],
     "current-context": contextName,
   };
 }
 
-/** `target` with the entries of `addition` added, replacing in place those of the same names; its current context kept. */
-export function mergedKubeconfig(target: KubeconfigDocument, addition: KubeconfigDocument): KubeconfigDocument {
-  return editedValue(target, mergeEdit(target, addition));
+/** `body` with the `kubespaces.io/tenant` extension (any older one of ours replaced). */
+function marked(body: unknown, marker: TenantMarker): Record<string, unknown> {
+  const fields = isPlainObject(body) ? body : {};
+  const others = Array.isArray(fields.extensions) ? fields.extensions.filter((e: unknown) => !isPlainObject(e) || e.name !== TENANT_EXTENSION) : [];
+  return { ...fields, extensions: [...others, { name: TENANT_EXTENSION, extension: { ...marker } }] };
+}
+
+/** Whose entry this is, by its `kubespaces.io/tenant` extension; undefined for an entry kubespaces did not write. */
+export function markerOf(entry: unknown, list: ListKey): TenantMarker | undefined {
+  const body = isPlainObject(entry) ? entry[KUBECONFIG_LISTS[list]] : undefined;
+  const extensions: unknown[] = isPlainObject(body) && Array.isArray(body.extensions) ? body.extensions : [];
+  const extension = extensions.find((e) => isPlainObject(e) && e.name === TENANT_EXTENSION);
+  const marker = isPlainObject(extension) ? extension.extension : undefined;
+  if (!isPlainObject(marker) || typeof marker.tenant !== "string") return undefined;
+  return typeof marker.hostNamespace === "string" ? { tenant: marker.tenant, hostNamespace: marker.hostNamespace } : { tenant: marker.tenant };
+}
+
+/** How a merge treats the entries already there. */
+export interface MergeOptions {
+  /**
+   * The context's name came from the user (`--context NAME`): a context of that name that
+   * kubespaces did not write for this tenant is replaced rather than refused. Cluster and user
+   * entries are never taken over this way: their names are kubespaces' own (mergedEntryName).
+   * @default false
+   */
+  readonly contextNamedByUser?: boolean;
+  /** How to name the kubeconfig in messages. @default "the kubeconfig" */
+  readonly what?: string;
+}
+
+/**
+ * `target` with the entries of `addition` (a retargeted, marked kubeconfig) added, replacing in
+ * place the entries of the same names that kubespaces wrote for the same tenant; its current
+ * context kept (set only when it has none). Refuses an entry of the same name that is the user's
+ * (or another tenant's), unless `options.contextNamedByUser` allows it for the context.
+ */
+export function mergedKubeconfig(target: KubeconfigDocument, addition: KubeconfigDocument, options: MergeOptions = {}): KubeconfigDocument {
+  return editedValue(target, mergeEdit(target, addition, options));
 }
 
 /** The edit that merges `addition` into `target` (see mergedKubeconfig). */
-function mergeEdit(target: KubeconfigDocument, addition: KubeconfigDocument): KubeconfigEdit {
+function mergeEdit(target: KubeconfigDocument, addition: KubeconfigDocument, options: MergeOptions): KubeconfigEdit {
+  const marker = markerOf(addition.contexts?.[0], "contexts");
+  if (!marker) throw new Error("mergedKubeconfig: the addition carries no kubespaces.io/tenant extension (use retargeted)");
   const lists: Partial<Record<ListKey, ListEdit>> = {};
-  for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[]) lists[list] = listMergeEdit(target[list] ?? [], addition[list] ?? []);
+  for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[]) lists[list] = listMergeEdit(target[list] ?? [], addition[list] ?? [], list, marker, options);
   const scalars: Record<string, string> = {};
   if (target.apiVersion === undefined) scalars.apiVersion = "v1";
   if (target.kind === undefined) scalars.kind = "Config";
@@ -64,17 +143,32 @@ function mergeEdit(target: KubeconfigDocument, addition: KubeconfigDocument): Ku
 }
 
 /** One list's part of a merge: each added entry replaces the first of its name (others of its name removed), or goes at the end. */
-function listMergeEdit(current: readonly Named[], added: readonly Named[]): ListEdit {
+function listMergeEdit(current: readonly Named[], added: readonly Named[], list: ListKey, marker: TenantMarker, options: MergeOptions): ListEdit {
   const replace = new Map<number, Named>();
   const remove = new Set<number>();
   const append: Named[] = [];
   for (const entry of added) {
-    const same = current.flatMap((existing, index) => (existing?.name === entry.name ? [index] : []));
+    const same = current.flatMap((existing, index) => (isPlainObject(existing) && existing.name === entry.name ? [index] : []));
+    for (const index of same) refuseForeign(current[index], list, marker, options);
     if (same.length === 0) append.push(entry);
     else replace.set(same[0], entry);
     for (const index of same.slice(1)) remove.add(index);
   }
   return { replace, remove, append };
+}
+
+/** Throws unless `existing` may be replaced: kubespaces wrote it for this tenant, or the user named this context. */
+function refuseForeign(existing: Named, list: ListKey, marker: TenantMarker, options: MergeOptions): void {
+  const owner = markerOf(existing, list);
+  if (owner?.tenant === marker.tenant) return;
+  if (list === "contexts" && options.contextNamedByUser) return;
+  const kind = KUBECONFIG_LISTS[list];
+  const whose = owner ? `that kubespaces wrote for tenant ${owner.tenant}` : "that kubespaces did not write";
+  const fix =
+    list === "contexts"
+      ? `merge under another name with --context NAME, or replace it by naming it: --context ${existing.name}`
+      : `rename or remove that ${kind} entry`;
+  throw new CliError(`${options.what ?? "the kubeconfig"} already has a ${kind} named ${existing.name} ${whose}; it was left as it is: ${fix}`, EXIT.invalid);
 }
 
 /** The kubeconfig file kubectl writes to: the first of `$KUBECONFIG`, else `~/.kube/config`. */
@@ -87,8 +181,10 @@ export function userKubeconfigFile(): string {
  * Merges `addition` (from retargeted) into `file` (through a symbolic link to the file it names),
  * holding `<file>.lock` as kubectl does so that neither loses the other's change, and changing no
  * byte of the other entries; returns the backup's path, if there was a file to back up and it
- * changed.
+ * changed. Refuses, changing nothing, when an entry of the same name is not kubespaces' own for the
+ * tenant (see MergeOptions).
  */
-export function mergeIntoFile(linkOrFile: string, addition: KubeconfigDocument): string | undefined {
-  return editKubeconfigFile(linkOrFile, (current) => mergeEdit(current.value, addition)).backup;
+export function mergeIntoFile(linkOrFile: string, addition: KubeconfigDocument, options: MergeOptions = {}): string | undefined {
+  const edit = editKubeconfigFile(linkOrFile, (current) => mergeEdit(current.value, addition, { what: current.what, ...options }));
+  return edit.backup;
 }

@@ -4,9 +4,19 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { CliError } from "../../provider/cli/exitCodes";
-import { mergedKubeconfig, mergeIntoFile, retargeted, type KubeconfigDocument } from "../../provider/cli/kubeconfigMerge";
+import {
+  markerOf,
+  mergedKubeconfig,
+  mergeIntoFile,
+  retargeted,
+  TENANT_EXTENSION,
+  type KubeconfigDocument,
+} from "../../provider/cli/kubeconfigMerge";
 import { linesKeptInOrder, temporaryFolderEach, tenantKubeconfig, TOKEN, userText } from "./support/kubeconfigFixtures";
 import { thrownBy } from "./support/thrown";
+
+/** The marker kubespaces puts on each entry it writes for tenant atlas. */
+const atlasMarker = [{ name: TENANT_EXTENSION, extension: { tenant: "atlas" } }];
 
 /** What `--merge` adds for tenant atlas. */
 const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
@@ -26,15 +36,23 @@ const userKubeconfig: KubeconfigDocument = {
 };
 
 describe("retargeted", () => {
-  it("renames the context, its cluster and its user, keeping the credentials and the namespace", () => {
+  it("renames the context, gives its cluster and user names of kubespaces' own, marks all three, and keeps the credentials and the namespace", () => {
     expect(retargeted(tenantKubeconfig, { contextName: "atlas" })).toEqual({
       apiVersion: "v1",
       kind: "Config",
-      clusters: [{ name: "atlas", cluster: { server: "https://atlas.api.example.com:443", "certificate-authority-data": "Q0E=" } }],
-      users: [{ name: "atlas", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" } }],
-      contexts: [{ name: "atlas", context: { cluster: "atlas", user: "atlas", namespace: "default" } }],
+      clusters: [{ name: "kubespaces_atlas", cluster: { server: "https://atlas.api.example.com:443", "certificate-authority-data": "Q0E=", extensions: atlasMarker } }],
+      users: [{ name: "kubespaces_atlas", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ", extensions: atlasMarker } }],
+      contexts: [{ name: "atlas", context: { cluster: "kubespaces_atlas", user: "kubespaces_atlas", namespace: "default", extensions: atlasMarker } }],
       "current-context": "atlas",
     });
+  });
+
+  it("names the entries after the tenant and its host namespace, whatever the context is called", () => {
+    const doc = retargeted(tenantKubeconfig, { contextName: "mine", tenant: "atlas", hostNamespace: "kubespaces-tenant-atlas" });
+    expect(doc.clusters?.[0].name).toBe("kubespaces_atlas_kubespaces-tenant-atlas");
+    expect(doc.users?.[0].name).toBe("kubespaces_atlas_kubespaces-tenant-atlas");
+    expect(doc.contexts?.[0].name).toBe("mine");
+    expect(markerOf(doc.contexts?.[0], "contexts")).toEqual({ tenant: "atlas", hostNamespace: "kubespaces-tenant-atlas" });
   });
 
   it("with a server, points there and still checks TLS against the original host name", () => {
@@ -43,6 +61,7 @@ describe("retargeted", () => {
       server: "https://127.0.0.1:31443",
       "tls-server-name": "atlas.api.example.com",
       "certificate-authority-data": "Q0E=",
+      extensions: atlasMarker,
     });
   });
 
@@ -67,7 +86,7 @@ describe("retargeted", () => {
 });
 
 describe("mergedKubeconfig", () => {
-  it("keeps the other entries and fields, and replaces in place the entries of the same names", () => {
+  it("keeps the other entries and fields, and replaces in place the entries kubespaces wrote for the tenant", () => {
     const merged = mergedKubeconfig(userKubeconfig, addition);
     expect(merged.clusters).toEqual([userKubeconfig.clusters![0], addition.clusters![0]]);
     expect(merged.users).toEqual([{ name: "prod", user: { token: TOKEN } }, addition.users![0]]);
@@ -88,6 +107,35 @@ describe("mergedKubeconfig", () => {
     expect(mergedKubeconfig({}, addition)).toEqual(addition);
   });
 
+  it("refuses to take over a context of the user's named like the tenant (prod), and says how to go on", () => {
+    const prod = retargeted(tenantKubeconfig, { contextName: "prod" });
+    const error = thrownBy(() => mergedKubeconfig(userKubeconfig, prod));
+    expect(error).toBeInstanceOf(CliError);
+    expect(error.message).toBe(
+      "the kubeconfig already has a context named prod that kubespaces did not write; it was left as it is: merge under another name with --context NAME, or replace it by naming it: --context prod",
+    );
+  });
+
+  it("refuses a context kubespaces wrote for another tenant", () => {
+    const beta = retargeted(tenantKubeconfig, { contextName: "atlas", tenant: "beta" });
+    expect(thrownBy(() => mergedKubeconfig(userKubeconfig, beta)).message).toContain("already has a context named atlas that kubespaces wrote for tenant atlas");
+  });
+
+  it("replaces only the context the user named with --context; the user's cluster and user of that name stay for the contexts that use them", () => {
+    const target: KubeconfigDocument = { ...userKubeconfig, contexts: [...userKubeconfig.contexts!, { name: "prod-admin", context: { cluster: "prod", user: "prod" } }] };
+    const prod = retargeted(tenantKubeconfig, { contextName: "prod", tenant: "atlas" });
+    const merged = mergedKubeconfig(target, prod, { contextNamedByUser: true });
+    expect(merged.contexts?.map((c) => c.name)).toEqual(["prod", "atlas", "prod-admin"]);
+    expect(merged.contexts?.[0]).toEqual(prod.contexts![0]);
+    expect(merged.clusters?.[0]).toEqual(userKubeconfig.clusters![0]);
+    expect(merged.users?.[0]).toEqual({ name: "prod", user: { token: TOKEN } });
+  });
+
+  it("never takes over a cluster or user entry of the user's, even with --context", () => {
+    const target: KubeconfigDocument = { clusters: [{ name: "kubespaces_atlas", cluster: { server: "https://mine.example.com" } }] };
+    const error = thrownBy(() => mergedKubeconfig(target, addition, { contextNamedByUser: true }));
+    expect(error.message).toContain("already has a cluster named kubespaces_atlas that kubespaces did not write; it was left as it is: rename or remove that cluster entry");
+  });
 });
 
 describe("mergeIntoFile", () => {
@@ -116,7 +164,7 @@ describe("mergeIntoFile", () => {
     const merged = parse(readFileSync(file, "utf8")) as KubeconfigDocument;
     expect(merged.contexts?.map((c) => c.name)).toEqual(["prod", "atlas"]);
     expect(merged.users?.find((u) => u.name === "prod")?.user).toEqual({ token: TOKEN });
-    expect(merged.clusters?.find((c) => c.name === "atlas")?.cluster).toEqual(addition.clusters![0].cluster);
+    expect(merged.clusters?.find((c) => c.name === "kubespaces_atlas")?.cluster).toEqual(addition.clusters![0].cluster);
     expect(merged["current-context"]).toBe("prod");
     expect(readdirSync(dir()).sort()).toEqual(["config", "config.kubespaces-backup"]);
   });
@@ -140,6 +188,23 @@ describe("mergeIntoFile", () => {
     writeFileSync(file, once);
     mergeIntoFile(file, addition);
     expect(readFileSync(file, "utf8")).toBe(once.replace("https://old.example.com:443", "https://atlas.api.example.com:443"));
+  });
+
+  it("refuses a tenant named like the user's context, changing nothing and writing no backup", () => {
+    writeFileSync(file, userText);
+    const error = thrownBy(() => mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "prod" })));
+    expect(error.message).toContain(`kubeconfig ${file} already has a context named prod that kubespaces did not write`);
+    expect(readFileSync(file, "utf8")).toBe(userText);
+    expect(readdirSync(dir())).toEqual(["config"]);
+  });
+
+  it("with --context prod, replaces that one context, leaving the user's prod cluster and user byte for byte", () => {
+    writeFileSync(file, userText);
+    mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "prod", tenant: "atlas" }), { contextNamedByUser: true });
+    const after = readFileSync(file, "utf8");
+    expect(after).toContain("- cluster:\n    certificate-authority-data: Q0E=\n    server: https://prod.example.com:6443 # the VIP\n    port: 0123\n  name: prod\n");
+    expect(after).toContain("- name: prod\n  user:\n    token: 0123456789\n");
+    expect((parse(after) as KubeconfigDocument).contexts).toEqual([expect.objectContaining({ name: "prod", context: expect.objectContaining({ cluster: "kubespaces_atlas" }) })]);
   });
 
   it.each([

@@ -31,14 +31,14 @@ export async function tenantKubeconfig(name: string, options: KubeconfigOptions)
   }
   const localEndpoint = localEndpointOf(context.settings);
   const server = options.server ?? (localEndpoint && deployed.namespace ? localEndpoint(deployed.namespace, name) : undefined);
-  const kubeconfig = retargeted(deployed.kubeconfig, { contextName: options.context ?? name, server });
+  const contextName = options.context ?? name;
+  const kubeconfig = retargeted(deployed.kubeconfig, { contextName, server, tenant: name, hostNamespace: deployed.namespace });
   if (!options.merge) {
     process.stdout.write(stringify(kubeconfig));
     return EXIT.ok;
   }
   const file = userKubeconfigFile();
-  const backup = mergeIntoFile(file, kubeconfig);
-  const contextName = options.context ?? name;
+  const backup = mergeIntoFile(file, kubeconfig, { contextNamedByUser: options.context !== undefined });
   process.stderr.write(
     `merged context ${contextName} into ${file}${backup ? ` (the previous file is kept as ${backup})` : ""}${server && !options.server ? `; it reaches the tenant at ${server}, the test bed's port for it` : ""}\n` +
       `use it with: kubectl config use-context ${contextName}\n`,
