@@ -3,14 +3,15 @@
  * way kubectl users expect: every other cluster, user and context kept byte for byte, the tenant's
  * own entries replaced, the old file kept as a backup, the new one written in one step with mode
  * 0600 (kubeconfigFile). Every entry kubespaces writes carries a `kubespaces.io/tenant` extension, so
- * that a later merge replaces only its own entries: an entry of the user's that has the same name
- * is refused, never silently replaced.
+ * that a later merge replaces only its own entries and `tenant delete` removes only those: an entry
+ * of the user's that has the same name is refused, never silently replaced.
  */
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isPlainObject } from "../util/plainObject";
 import { CliError, EXIT } from "./exitCodes";
-import { editKubeconfigFile } from "./kubeconfigFile";
+import { editKubeconfigFile, resolvedKubeconfigFile } from "./kubeconfigFile";
 import {
   editedValue,
   KUBECONFIG_LISTS,
@@ -207,4 +208,70 @@ export function userKubeconfigFile(): string {
 export function mergeIntoFile(linkOrFile: string, addition: KubeconfigDocument, options: MergeOptions = {}): string | undefined {
   const edit = editKubeconfigFile(linkOrFile, (current) => mergeEdit(current.value, addition, { what: current.what, ...options }));
   return edit.backup;
+}
+
+/** What removeMergedTenant removed, so that the command can say so. */
+export interface RemovedTenantEntries {
+  /** The kubeconfig file, its links resolved. */
+  readonly file: string;
+  /** The names of the contexts removed. */
+  readonly contexts: readonly string[];
+  /** The names of the cluster entries removed. */
+  readonly clusters: readonly string[];
+  /** The names of the user entries removed. */
+  readonly users: readonly string[];
+  /** Whether `current-context` named a removed context, and was cleared (`""`). */
+  readonly currentContextCleared: boolean;
+  /** Where the previous file was kept; undefined when nothing was removed. */
+  readonly backup?: string;
+}
+
+/** Which of the tenant's entries to remove. */
+export interface RemoveOptions {
+  /** Remove only entries recorded for this host namespace (another tenants stack may use the same tenant name). */
+  readonly hostNamespace?: string;
+}
+
+/**
+ * Removes from the kubeconfig `kubeconfigFile` what `kubespaces tenant kubeconfig --merge` added for
+ * tenant `tenantName`, as `vcluster delete` does: only the contexts, clusters and users that carry
+ * kubespaces' `kubespaces.io/tenant` extension for that tenant, never an entry kubespaces did not
+ * write (even one named like the tenant). `current-context` is cleared when it named a removed
+ * context. Every other byte stays; the file is written like a merge writes it (locked, backed up,
+ * atomically, mode 0600), and not at all when nothing is removed or there is no file.
+ *
+ * @param kubeconfigFile the kubeconfig (a symbolic link to it is followed), e.g. userKubeconfigFile().
+ * @param tenantName the tenant whose entries go.
+ * @returns what was removed, for the command's message.
+ */
+export function removeMergedTenant(kubeconfigFile: string, tenantName: string, options: RemoveOptions = {}): RemovedTenantEntries {
+  let removed: Omit<RemovedTenantEntries, "file" | "backup"> = { contexts: [], clusters: [], users: [], currentContextCleared: false };
+  const file = resolvedKubeconfigFile(kubeconfigFile);
+  if (!existsSync(file)) return { file, ...removed }; // nothing to remove, and no folder to create for a lock
+  const edit = editKubeconfigFile(file, (current) => {
+    const plan = removalEdit(current.value, { tenant: tenantName, ...options });
+    removed = plan.removed;
+    return plan.edit;
+  });
+  return { ...removed, file: edit.file, backup: edit.backup };
+}
+
+/** The edit that removes the marked entries of `match`'s tenant, and the names it removes. */
+function removalEdit(target: KubeconfigDocument, match: { tenant: string; hostNamespace?: string }) {
+  const names: Record<ListKey, string[]> = { clusters: [], users: [], contexts: [] };
+  const lists: Partial<Record<ListKey, ListEdit>> = {};
+  for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[]) {
+    const remove = new Set<number>();
+    (target[list] ?? []).forEach((entry, index) => {
+      const marker = markerOf(entry, list);
+      if (marker?.tenant !== match.tenant || (match.hostNamespace !== undefined && marker.hostNamespace !== match.hostNamespace)) return;
+      remove.add(index);
+      names[list].push(entry.name);
+    });
+    lists[list] = { remove };
+  }
+  const current = target["current-context"];
+  const currentContextCleared = current !== undefined && names.contexts.includes(current);
+  const edit: KubeconfigEdit = { lists, scalars: currentContextCleared ? { "current-context": "" } : {} };
+  return { edit, removed: { ...names, currentContextCleared } };
 }
