@@ -65,6 +65,7 @@ export function distrustOf(target: string, what: string, found: OwnerAndMode, ui
   return undefined;
 }
 
+/** Throws the CliError of distrustOf, if any. */
 function refuseUntrusted(target: string, what: string, found: OwnerAndMode, uid: number): void {
   const reason = distrustOf(target, what, found, uid);
   if (reason) throw new CliError(reason, EXIT.invalid);

@@ -105,7 +105,7 @@ function writeBackup(file: string, text: string): string {
 }
 
 /** The file's text, or undefined when there is none yet. */
-export function readIfThere(file: string): string | undefined {
+function readIfThere(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {

@@ -257,7 +257,7 @@ export function removeMergedTenant(kubeconfigFile: string, tenantName: string, o
 }
 
 /** The edit that removes the marked entries of `match`'s tenant, and the names it removes. */
-function removalEdit(target: KubeconfigDocument, match: { tenant: string; hostNamespace?: string }) {
+function removalEdit(target: KubeconfigDocument, match: RemoveOptions & { tenant: string }): { edit: KubeconfigEdit; removed: Omit<RemovedTenantEntries, "file" | "backup"> } {
   const names: Record<ListKey, string[]> = { clusters: [], users: [], contexts: [] };
   const lists: Partial<Record<ListKey, ListEdit>> = {};
   for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[]) {

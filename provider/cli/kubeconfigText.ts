@@ -147,8 +147,11 @@ function wholeNewText(parsed: KubeconfigText, edit: KubeconfigEdit): string {
 
 /** A change to a text: `[start, end)` replaced by `text`. */
 interface Splice {
+  /** Where the replaced text starts. */
   readonly start: number;
+  /** Where it ends (`start` for an insertion). */
   readonly end: number;
+  /** What goes there. */
   readonly text: string;
   /** `text` must start a line: a newline goes before it when the text before does not end one (a file without a final newline). */
   readonly ownLine?: boolean;
@@ -160,7 +163,7 @@ interface Splice {
 function spliced(text: string, splices: readonly Splice[]): string {
   const ordered = splices
     .map((splice, index) => ({ splice, index }))
-    .sort((a, b) => a.splice.start - b.splice.start || a.splice.end - b.splice.end || Number(a.splice.newKey ?? false) - Number(b.splice.newKey ?? false) || a.index - b.index);
+    .sort((a, b) => a.splice.start - b.splice.start || a.splice.end - b.splice.end || Number(Boolean(a.splice.newKey)) - Number(Boolean(b.splice.newKey)) || a.index - b.index);
   let out = "";
   let at = 0;
   for (const { splice } of ordered) {
@@ -181,8 +184,11 @@ function editSplices(parsed: KubeconfigText, root: YAMLMap, edit: KubeconfigEdit
 
 /** Where things are in the text, for the edits. */
 interface Layout {
+  /** The file's text. */
   readonly text: string;
+  /** How to name the file in messages. */
   readonly what: string;
+  /** The top-level mapping. */
   readonly root: YAMLMap;
   /** A JSON-like top level (`{...}`): what is written there is JSON. */
   readonly flow: boolean;
@@ -190,6 +196,7 @@ interface Layout {
   readonly indent: number;
 }
 
+/** Where things are in `parsed`, whose top level is `root`. */
 function layoutOf({ text, what }: KubeconfigText, root: YAMLMap): Layout {
   const first = (root.items[0] as TopPair | undefined)?.key;
   return { text, what, root, flow: Boolean(root.flow), indent: first ? columnOf(text, rangeOf(first)[0]) : 0 };
@@ -200,8 +207,11 @@ type TopPair = Pair<Node, Node | null>;
 
 /** A list (sequence) node as the edits read it. */
 interface ListNode {
+  /** The entries. */
   readonly items: Node[];
+  /** Written `[...]`. */
   readonly flow?: boolean;
+  /** Where it is in the text. */
   readonly range?: [number, number, number] | null;
 }
 
