@@ -80,6 +80,16 @@ describe("removeMergedTenant", () => {
     expect(parse(read())).toEqual({ apiVersion: "v1", kind: "Config", "current-context": "prod", clusters: [], users: [], contexts: [] });
   });
 
+  it("finds its entries after kubectl rewrote the file (keys sorted, lists not indented)", () => {
+    const marker = "    extensions:\n    - extension:\n        tenant: atlas\n      name: kubespaces.io/tenant\n";
+    const rewritten = userText
+      .replace("  name: prod\ncontexts:\n", `  name: prod\n- cluster:\n${marker}    server: https://atlas:443\n  name: kubespaces_atlas\ncontexts:\n`)
+      .replace("  name: prod\ncurrent-context:", `  name: prod\n- context:\n    cluster: kubespaces_atlas\n${marker}    user: kubespaces_atlas\n  name: atlas\ncurrent-context:`);
+    writeFileSync(file, rewritten);
+    expect(removeMergedTenant(file, "atlas")).toMatchObject({ contexts: ["atlas"], clusters: ["kubespaces_atlas"], users: [] });
+    expect(read()).toBe(userText);
+  });
+
   it("creates nothing when there is no kubeconfig", () => {
     const missing = path.join(dir(), "kube", "config");
     expect(removeMergedTenant(missing, "atlas")).toEqual({ file: missing, contexts: [], clusters: [], users: [], currentContextCleared: false });
