@@ -1,8 +1,9 @@
 /**
- * The contexts `kubespaces tenant kubeconfig --merge` adds to the user's kubeconfig file, and their
- * removal when the tenant is deleted (as `vcluster delete` removes its context).
+ * The entries `kubespaces tenant kubeconfig --merge` adds to the user's kubeconfig file for a
+ * tenant (marked as kubespaces', see kubeconfigMerge.ts), and their removal when the tenant is
+ * deleted, as `vcluster delete` removes its context.
  */
-import { mergeIntoFile, retargeted, userKubeconfigFile } from "./kubeconfigMerge";
+import { mergeIntoFile, removeMergedTenant, retargeted, userKubeconfigFile } from "./kubeconfigMerge";
 
 /** What a merge did. */
 export interface Merged {
@@ -12,16 +13,31 @@ export interface Merged {
   readonly backup?: string;
 }
 
-/** Merges tenant `name`'s kubeconfig into `file` as context `contextName` (default: the tenant's name). */
-export function mergeTenantContext(file: string, name: string, kubeconfig: string, options: { readonly contextName?: string; readonly server?: string }): Merged {
-  const context = options.contextName ?? name;
-  const backup = mergeIntoFile(file, retargeted(kubeconfig, { contextName: context, server: options.server }));
+/** How to merge. */
+export interface MergeRequest {
+  /** The context's name the user gave (`--context`); default the tenant's name. */
+  readonly contextName?: string;
+  /** The API server URL to reach the tenant at (a port-forward, the test bed's port). */
+  readonly server?: string;
+  /** The tenant's host namespace, recorded in the entries' marker. */
+  readonly hostNamespace?: string;
+}
+
+/** Merges tenant `name`'s kubeconfig into `file`. */
+export function mergeTenantContext(file: string, name: string, kubeconfig: string, request: MergeRequest): Merged {
+  const context = request.contextName ?? name;
+  const addition = retargeted(kubeconfig, { contextName: context, server: request.server, tenant: name, hostNamespace: request.hostNamespace });
+  const backup = mergeIntoFile(file, addition, { contextNamedByUser: request.contextName !== undefined });
   return { context, ...(backup && { backup }) };
 }
 
-/** Removes what a merge added for tenant `name` from the user's kubeconfig file; says what, or undefined when nothing was there. */
-export function forgetMergedContext(name: string): string | undefined {
-  void userKubeconfigFile;
-  void name;
-  return undefined;
+/**
+ * Removes what a merge added for tenant `name` (of host namespace `hostNamespace`, when known)
+ * from the user's kubeconfig file; says what, or undefined when nothing of it was there.
+ */
+export function forgetMergedContext(name: string, hostNamespace: string | undefined): string | undefined {
+  const removed = removeMergedTenant(userKubeconfigFile(), name, { ...(hostNamespace && { hostNamespace }) });
+  if (removed.contexts.length === 0 && removed.clusters.length === 0 && removed.users.length === 0) return undefined;
+  const cleared = removed.currentContextCleared ? "; it was the current context, which is now unset" : "";
+  return `removed context ${removed.contexts.join(", ") || "(none)"} of tenant ${name} from ${removed.file}${cleared}`;
 }

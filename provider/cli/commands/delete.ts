@@ -30,6 +30,8 @@ export async function deleteTenant(env: CommandEnv, name: string, options: Delet
       env.stdout.write(previewText(`Preview of deleting tenant ${name}; nothing was changed.`, steps));
       return EXIT.ok;
     }
+    // Read before the teardown: the merged entries are matched on the tenant's namespace too.
+    const namespace = (await service.get(name, actor).catch(() => undefined))?.status.namespace;
     const interrupts = listenForInterrupts((line) => display.note(line), `run \`kubespaces tenant delete ${name}\` again to finish the teardown`);
     try {
       const result = await service.delete(name, actor, {
@@ -44,7 +46,7 @@ export async function deleteTenant(env: CommandEnv, name: string, options: Delet
     } finally {
       interrupts.dispose();
     }
-    const forgotten = forgetMergedContext(name);
+    const forgotten = forgetMergedContext(name, namespace);
     if (forgotten) env.stderr.write(`${forgotten}\n`);
     return EXIT.ok;
   } finally {
