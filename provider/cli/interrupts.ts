@@ -8,6 +8,9 @@
  * only when none of this command's streams is a terminal (a `kill -INT` from a supervisor).
  */
 
+import type { OperationOptions } from "../tenants/tenantsService";
+import type { ProgressDisplay } from "./progressDisplay";
+
 /** The signals an operation gets. */
 export interface Interrupts {
   /** Aborted on the first Ctrl-C. */
@@ -41,5 +44,16 @@ export function listenForInterrupts(say: (line: string) => void, howToGoOn: stri
       process.removeListener("SIGINT", onFirst);
       process.removeListener("SIGINT", onSecond);
     },
+  };
+}
+
+/** The options of a long operation: progress to `display`, stopped by `interrupts`. */
+export function operationOptions(display: ProgressDisplay, interrupts: Interrupts, lockTimeoutMs: number): OperationOptions {
+  return {
+    onEvent: (event) => display.tenant(event),
+    onNote: (line) => display.note(line),
+    signal: interrupts.signal,
+    engineSignal: interrupts.engineSignal,
+    lockTimeoutMs,
   };
 }

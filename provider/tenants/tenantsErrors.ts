@@ -12,6 +12,11 @@ export type TenantsErrorKind = "invalid" | "conflict" | "notFound" | "notReady" 
 export abstract class TenantsError extends Error {
   /** What kind of error it is, for the front end's one mapping. */
   abstract readonly kind: TenantsErrorKind;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
 }
 
 /** The request broke a rule; nothing was stored or run. */
@@ -26,17 +31,12 @@ export class RequestInvalidError extends TenantsError {
     readonly problems: readonly string[] = [],
   ) {
     super(message);
-    this.name = "RequestInvalidError";
   }
 }
 
 /** The tenant is already requested with another request; nothing was changed. */
 export class RequestConflictError extends TenantsError {
   readonly kind = "conflict";
-  constructor(message: string) {
-    super(message);
-    this.name = "RequestConflictError";
-  }
 }
 
 /** No tenant of that name that the actor may see. */
@@ -44,7 +44,6 @@ export class TenantNotFoundError extends TenantsError {
   readonly kind = "notFound";
   constructor(readonly tenant: string) {
     super(`tenant ${tenant} not found`);
-    this.name = "TenantNotFoundError";
   }
 }
 
@@ -57,7 +56,6 @@ export class TenantNotReadyError extends TenantsError {
     detail: string,
   ) {
     super(`tenant ${tenant} is ${phase}, not Ready: ${detail}`);
-    this.name = "TenantNotReadyError";
   }
 }
 
@@ -70,7 +68,6 @@ export class TenantFailedError extends TenantsError {
     readonly detail: string,
   ) {
     super(`tenant ${tenant} failed (${reason}): ${detail}`);
-    this.name = "TenantFailedError";
   }
 }
 
@@ -83,17 +80,12 @@ export class StackBusyError extends TenantsError {
     holders: string,
   ) {
     super(`tenant ${tenant}'s stack is still locked by another update after ${Math.round(waitedMs / 1000)}s (${holders}); try again later`);
-    this.name = "StackBusyError";
   }
 }
 
 /** The host cluster (or what reaches it) is not there. */
 export class HostUnavailableError extends TenantsError {
   readonly kind = "hostUnavailable";
-  constructor(message: string) {
-    super(message);
-    this.name = "HostUnavailableError";
-  }
 }
 
 /** The caller's signal stopped the operation; what was stored is kept. */
@@ -104,15 +96,10 @@ export class InterruptedError extends TenantsError {
     message: string,
   ) {
     super(message);
-    this.name = "InterruptedError";
   }
 }
 
 /** The operation would touch what this door did not make, or what the actor may not change. */
 export class OperationRefusedError extends TenantsError {
   readonly kind = "refused";
-  constructor(message: string) {
-    super(message);
-    this.name = "OperationRefusedError";
-  }
 }

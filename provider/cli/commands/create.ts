@@ -9,7 +9,7 @@ import { parseTenantDocuments, type TenantDocument } from "../../tenantFiles/ten
 import { TenantFailedError } from "../../tenants/tenantsErrors";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
-import { listenForInterrupts } from "../interrupts";
+import { listenForInterrupts, operationOptions } from "../interrupts";
 import { progressDisplay } from "../progressDisplay";
 import { previewText, tenantText, type ReadOptions } from "../tenantPrint";
 
@@ -83,13 +83,7 @@ export async function createTenant(env: CommandEnv, nameArg: string | undefined,
   const howToGoOn = `the request is kept: run \`kubespaces tenant create ${name}\` again to finish, or \`kubespaces tenant delete ${name}\` to remove it`;
   const interrupts = listenForInterrupts((line) => display.note(line), howToGoOn);
   try {
-    const tenant = await service.create(name, request, actor, {
-      onEvent: (event) => display.tenant(event),
-      onNote: (line) => display.note(line),
-      signal: interrupts.signal,
-      engineSignal: interrupts.engineSignal,
-      lockTimeoutMs,
-    });
+    const tenant = await service.create(name, request, actor, operationOptions(display, interrupts, lockTimeoutMs));
     display.close();
     env.stdout.write(tenantText(tenant, options.output));
     return EXIT.ok;

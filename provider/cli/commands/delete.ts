@@ -5,7 +5,7 @@
  */
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
-import { listenForInterrupts } from "../interrupts";
+import { listenForInterrupts, operationOptions } from "../interrupts";
 import { forgetMergedContext } from "../mergedContexts";
 import { progressDisplay } from "../progressDisplay";
 import { previewText, removedText } from "../tenantPrint";
@@ -34,13 +34,7 @@ export async function deleteTenant(env: CommandEnv, name: string, options: Delet
     const namespace = (await service.get(name, actor).catch(() => undefined))?.status.namespace;
     const interrupts = listenForInterrupts((line) => display.note(line), `run \`kubespaces tenant delete ${name}\` again to finish the teardown`);
     try {
-      const result = await service.delete(name, actor, {
-        onEvent: (event) => display.tenant(event),
-        onNote: (line) => display.note(line),
-        signal: interrupts.signal,
-        engineSignal: interrupts.engineSignal,
-        lockTimeoutMs,
-      });
+      const result = await service.delete(name, actor, operationOptions(display, interrupts, lockTimeoutMs));
       display.close();
       env.stdout.write(result.withdrawn ? `tenant ${name} deleted: it was never provisioned, and its request is removed\n` : removedText(name, result.removed));
     } finally {
