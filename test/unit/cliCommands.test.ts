@@ -193,3 +193,19 @@ describe("start-up", () => {
     expect(JSON.parse(result.stdout)).toEqual({ code: 0, component: false, automation: false, pulumi: false, service: false });
   });
 });
+
+describe("create NAME alone", () => {
+  it("requests the defaults (owner: you) for a new name, and resumes a stored request", async () => {
+    const first = await kubespaces("tenant", "create", "team-defaults");
+    expect(first.code, first.stderr).toBe(0);
+    const got = JSON.parse((await kubespaces("tenant", "get", "team-defaults", "-o", "json")).stdout);
+    expect(got.spec).toEqual({ owner: OWNER });
+    await kubespaces("tenant", "create", "team-sized", "--cpu", "4", "--memory", "8Gi");
+    const resumed = await kubespaces("tenant", "create", "team-sized");
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(stacks.callsOf("up", "team-sized").map((call) => call.program?.request)).toEqual([
+      { owner: OWNER, resources: { cpu: "4", memory: "8Gi" } },
+      { owner: OWNER, resources: { cpu: "4", memory: "8Gi" } },
+    ]);
+  });
+});

@@ -1,12 +1,15 @@
 /**
  * `kubespaces tenant create NAME`: the team's request from the flags (or `--file`, a Tenant
  * manifest), provisioned by the tenants service with progress until the tenant is Ready or Failed.
- * `create NAME` alone resumes the stored request; `--preview` prints the steps instead.
+ * `create NAME` alone resumes the stored request (or, for a new name, requests the defaults);
+ * `--preview` prints the steps instead.
  */
 import { readFileSync } from "node:fs";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { parseTenantDocuments, type TenantDocument } from "../../tenantFiles/tenantDocuments";
-import { TenantFailedError } from "../../tenants/tenantsErrors";
+import type { Actor } from "../../tenants/ports";
+import { TenantFailedError, TenantNotFoundError } from "../../tenants/tenantsErrors";
+import type { TenantsService } from "../../tenants/tenantsService";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
 import { listenForInterrupts, operationOptions } from "../interrupts";
@@ -57,14 +60,26 @@ function documentOfFile(file: string, name: string | undefined): TenantDocument 
   return documents[0];
 }
 
+/** Whether tenant `name` has a stored request `actor` may see. */
+async function isStored(service: TenantsService, name: string, actor: Actor): Promise<boolean> {
+  try {
+    await service.get(name, actor);
+    return true;
+  } catch (error) {
+    if (error instanceof TenantNotFoundError) return false;
+    throw error;
+  }
+}
+
 /** Runs `create`. */
 export async function createTenant(env: CommandEnv, nameArg: string | undefined, options: CreateOptions): Promise<number> {
   const fromFile = options.file ? documentOfFile(options.file, nameArg) : undefined;
   const name = fromFile?.name ?? nameArg;
   if (!name) throw new CliError("a tenant NAME (or --file with a Tenant manifest) is required", EXIT.invalid);
   if (fromFile && requestOfFlags(options)) throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
-  const request = fromFile?.request ?? requestOfFlags(options);
   const { service, actor } = env.door();
+  // No request given: the stored one is resumed, or, for a new name, the defaults are requested.
+  const request = fromFile?.request ?? requestOfFlags(options) ?? ((await isStored(service, name, actor)) ? undefined : { owner: actor.owner });
   const display = progressDisplay(env.stderr);
   const lockTimeoutMs = options.lockTimeout * 1000;
   if (options.preview) {
