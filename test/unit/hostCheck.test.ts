@@ -55,7 +55,7 @@ describe("which existing namespace a tenant may create into", () => {
     [
       "the tenant label without an owner id",
       { tenant: TENANT },
-      `namespace ${NS} carries kubespaces.io/tenant=${TENANT} but no kubespaces.io/owner-id annotation, so this stack (owner id ${OURS}) did not create it: another stack did, by hand or with a kubespaces release before owner ids; tenant ${TENANT} will not take it over`,
+      `namespace ${NS} carries kubespaces.io/tenant=${TENANT} but no kubespaces.io/owner-id annotation, so it is not this stack's (owner id ${OURS}): someone made it by hand, or another stack did with a kubespaces release from before owner ids; tenant ${TENANT} will not take it over`,
     ],
     ["another tenant's", { tenant: "team-zephyr", ownerId: OURS }, `namespace ${NS} already exists and belongs to tenant team-zephyr; tenant ${TENANT} will not take it over`],
     ["unlabelled", { ownerId: OURS }, `namespace ${NS} already exists and has no kubespaces.io/tenant label; tenant ${TENANT} will not take it over`],
@@ -92,7 +92,7 @@ describe("create", () => {
 
   it("refuses a namespace with the tenant's label and no owner id", async () => {
     host.set(NS, labelled());
-    await expect(ops.create(inputs)).rejects.toThrow(`but no kubespaces.io/owner-id annotation, so this stack (owner id `);
+    await expect(ops.create(inputs)).rejects.toThrow(`but no kubespaces.io/owner-id annotation, so it is not this stack's (owner id `);
   });
 });
 

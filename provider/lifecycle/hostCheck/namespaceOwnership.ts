@@ -48,7 +48,7 @@ export function createRefusal(tenant: string, namespace: string, found: Namespac
   }
   const whose = found.ownerId
     ? `was created by another stack's tenant ${tenant} (its owner id ${quoted(found.ownerId)}, this stack's ${ownerId})`
-    : `carries ${TENANT_LABEL}=${tenant} but no ${OWNER_ID_ANNOTATION} annotation, so this stack (owner id ${ownerId}) did not create it: another stack did, by hand or with a kubespaces release before owner ids`;
+    : `carries ${TENANT_LABEL}=${tenant} but no ${OWNER_ID_ANNOTATION} annotation, so it is not this stack's (owner id ${ownerId}): someone made it by hand, or another stack did with a kubespaces release from before owner ids`;
   return `namespace ${namespace} ${whose}${ownerNote(found)}; tenant ${tenant} will not take it over, because deleting it from this stack would delete that tenant and its data. Choose another tenant name or namespace, or manage this tenant from the stack that created it.`;
 }
 
