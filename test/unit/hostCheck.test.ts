@@ -50,7 +50,7 @@ describe("which existing namespace a tenant may create into", () => {
     [
       "another stack's: tenant label and another owner id",
       { tenant: TENANT, ownerId: THEIRS, owner: "alice@example.com" },
-      `namespace ${NS} was created by another stack's tenant ${TENANT} (its owner id "${THEIRS}", this stack's ${OURS}) (its kubespaces.io/owner is "alice@example.com"); tenant ${TENANT} will not take it over, because deleting it from this stack would delete that tenant and its data. Choose another tenant name or namespace, or manage this tenant from the stack that created it.`,
+      `namespace ${NS} was created by another stack's tenant ${TENANT} (its owner id "${THEIRS}", this stack's ${OURS}; its kubespaces.io/owner "alice@example.com"); tenant ${TENANT} will not take it over, because deleting it from this stack would delete that tenant and its data. Choose another tenant name or namespace, or manage this tenant from the stack that created it.`,
     ],
     [
       "the tenant label without an owner id",

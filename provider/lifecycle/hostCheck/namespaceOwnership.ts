@@ -47,9 +47,9 @@ export function createRefusal(tenant: string, namespace: string, found: Namespac
     return `namespace ${namespace} already exists and ${whose}; tenant ${tenant} will not take it over (choose another name or namespace, or delete it first)`;
   }
   const whose = found.ownerId
-    ? `was created by another stack's tenant ${tenant} (its owner id ${quoted(found.ownerId)}, this stack's ${ownerId})`
-    : `carries ${TENANT_LABEL}=${tenant} but no ${OWNER_ID_ANNOTATION} annotation, so it is not this stack's (owner id ${ownerId}): someone made it by hand, or another stack did with a kubespaces release from before owner ids`;
-  return `namespace ${namespace} ${whose}${ownerNote(found)}; tenant ${tenant} will not take it over, because deleting it from this stack would delete that tenant and its data. Choose another tenant name or namespace, or manage this tenant from the stack that created it.`;
+    ? `was created by another stack's tenant ${tenant}${details(`its owner id ${quoted(found.ownerId)}, this stack's ${ownerId}`, teamNote(found))}`
+    : `carries ${TENANT_LABEL}=${tenant} but no ${OWNER_ID_ANNOTATION} annotation, so it is not this stack's (owner id ${ownerId}): someone made it by hand, or another stack did with a kubespaces release from before owner ids${details(teamNote(found))}`;
+  return `namespace ${namespace} ${whose}; tenant ${tenant} will not take it over, because deleting it from this stack would delete that tenant and its data. Choose another tenant name or namespace, or manage this tenant from the stack that created it.`;
 }
 
 /**
@@ -59,12 +59,18 @@ export function createRefusal(tenant: string, namespace: string, found: Namespac
  */
 export function adoptRefusal(tenant: string, namespace: string, found: NamespaceMarks | undefined): string | undefined {
   if (found?.ownerId === undefined) return undefined;
-  return `refusing to update tenant ${tenant}: namespace ${namespace} was claimed by another stack (owner id ${quoted(found.ownerId)})${ownerNote(found)}, and this stack's tenant, created before owner ids, has no id to compare: two stacks manage this tenant. Stopped before anything changed. Keep it in the stack that claimed it; take it out of this stack's state (pulumi state delete) rather than destroying it here, which would delete that stack's namespace.`;
+  return `refusing to update tenant ${tenant}: namespace ${namespace} was claimed by another stack${details(`owner id ${quoted(found.ownerId)}`, teamNote(found))}, and this stack's tenant, created before owner ids, has no id to compare: two stacks manage this tenant. Stopped before anything changed. Keep it in the stack that claimed it; take it out of this stack's state (pulumi state delete) rather than destroying it here, which would delete that stack's namespace.`;
 }
 
 /** Who the namespace says its team is, quoted, when it says. */
-function ownerNote(found: NamespaceMarks): string {
-  return found.owner === undefined ? "" : ` (its ${OWNER_ANNOTATION} is ${quoted(found.owner)})`;
+function teamNote(found: NamespaceMarks): string | undefined {
+  return found.owner === undefined ? undefined : `its ${OWNER_ANNOTATION} ${quoted(found.owner)}`;
+}
+
+/** The parts that are there, in parentheses; nothing when none is. */
+function details(...parts: (string | undefined)[]): string {
+  const present = parts.filter((part) => part !== undefined);
+  return present.length === 0 ? "" : ` (${present.join("; ")})`;
 }
 
 /**
