@@ -7,8 +7,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { RenderedHelmRelease } from "../render/helmRelease";
 import { LIMIT_RANGE_TYPE } from "../render/limitRange";
-import type { Manifest, TypeMeta } from "../render/manifest";
-import { NAMESPACE_TYPE } from "../render/namespace";
+import type { Manifest, ManifestMetadata, TypeMeta } from "../render/manifest";
+import { NAMESPACE_TYPE, withOwnerId, type OwnedNamespaceMetadata } from "../render/namespace";
 import { NETWORK_POLICY_TYPE } from "../render/networkPolicy";
 import { RESOURCE_QUOTA_TYPE } from "../render/resourceQuota";
 import type { ObjectSlot, RenderedTenant } from "../render/renderTenant";
@@ -26,7 +26,7 @@ export interface KubernetesChildContext {
   readonly provider?: k8s.Provider;
 }
 
-type ObjectArgs = { metadata: pulumi.Input<Manifest["metadata"]>; spec?: pulumi.Input<Manifest["spec"]> };
+type ObjectArgs = { metadata: pulumi.Input<ManifestMetadata | OwnedNamespaceMetadata<pulumi.Input<string>>>; spec?: pulumi.Input<Manifest["spec"]> };
 type ObjectClass = new (name: string, args: ObjectArgs, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource;
 
 // The SDK classes of the core kinds (their Pulumi types are `kubernetes:core/v1:<Kind>`, which a
@@ -44,8 +44,16 @@ const withProvider = (context: KubernetesChildContext, opts: pulumi.CustomResour
   ...(context.provider && { provider: context.provider }),
 });
 
-/** Registers the object of `slot`. The namespace also waits for the preflight, so that nothing is created before it passes. */
-export function registerObject(context: KubernetesChildContext, slot: ObjectSlot, opts: pulumi.CustomResourceOptions): pulumi.CustomResource {
+/**
+ * Registers the object of `slot`. The namespace also carries `ownerId`, the owner id the host
+ * check recorded, and waits for the preflight, so that nothing is created before it passes.
+ */
+export function registerObject(
+  context: KubernetesChildContext,
+  slot: ObjectSlot,
+  opts: pulumi.CustomResourceOptions,
+  ownerId?: pulumi.Output<string>,
+): pulumi.CustomResource {
   const manifest = (r: RenderedTenant): Manifest => {
     const found = r.objects.find((object) => object.role === slot.role);
     if (!found) throw new Error(`kubespaces: no ${slot.role} was rendered for tenant ${context.name}`);
@@ -53,10 +61,7 @@ export function registerObject(context: KubernetesChildContext, slot: ObjectSlot
   };
   const metadata = pick(context.rendered, (r) => manifest(r).metadata);
   const spec = pick(context.rendered, (r) => manifest(r).spec);
-  const args: ObjectArgs = {
-    metadata: slot.role === "namespace" && context.preflight ? pulumi.all([context.preflight, metadata]).apply(([, m]) => m) : metadata,
-    spec,
-  };
+  const args: ObjectArgs = { metadata: slot.role === "namespace" ? namespaceMetadata(context, metadata, ownerId) : metadata, spec };
   const name = `${context.name}-${slot.role}`;
   const sdkClass = SDK_CLASSES[typeKey(slot)];
   if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
@@ -65,6 +70,17 @@ export function registerObject(context: KubernetesChildContext, slot: ObjectSlot
   // the delete then remove it.
   const replaceFirst = { deleteBeforeReplace: true };
   return new k8s.apiextensions.CustomResource(name, { apiVersion: slot.apiVersion, kind: slot.kind, ...args }, withProvider(context, { ...opts, ...replaceFirst }));
+}
+
+/**
+ * The namespace's metadata with the owner id. The id, behind the preflight, is one leaf: in a
+ * preview where it is not known yet (the host check updates), only that annotation is unknown, so
+ * the name stays known and the preview shows an update of the namespace, not a replacement.
+ */
+function namespaceMetadata(context: KubernetesChildContext, metadata: Known<ManifestMetadata>, ownerId: pulumi.Output<string> | undefined): ObjectArgs["metadata"] {
+  if (!ownerId) throw new Error(`kubespaces: the namespace of tenant ${context.name} is registered before its host check`);
+  const leaf = context.preflight ? pulumi.all([context.preflight, ownerId]).apply(([, id]) => id) : ownerId;
+  return pick(metadata, (m) => withOwnerId(m, leaf));
 }
 
 /** Registers the vCluster Helm release. */

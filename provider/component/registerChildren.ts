@@ -1,7 +1,7 @@
 /**
  * Registers every child of a tenant in the edge table's creation order, each with the options its
  * row gives. The only values added here are the ones that come from Pulumi: the host kubeconfig,
- * the host identity the check recorded and the Helm release's revision.
+ * the host identity and the owner id the check recorded and the Helm release's revision.
  */
 import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
@@ -52,9 +52,14 @@ export function registerChildren(context: ChildContext): TenantChildren {
   for (const role of creationOrder(edges)) {
     const opts = childOptions(edges[role]!, byRole, context.parent);
     const slot = slots.find((s) => s.role === role);
-    byRole.set(role, slot ? registerObject(context, slot, opts) : registerLifecycleChild(context, role, opts, byRole));
+    byRole.set(role, slot ? registerObject(context, slot, opts, ownerIdFor(role, byRole)) : registerLifecycleChild(context, role, opts, byRole));
   }
   return { byRole, readiness: byRole.get("readiness") as ReadinessResource };
+}
+
+/** The owner id the host check recorded, for the namespace, which carries it. */
+function ownerIdFor(role: ChildRole, byRole: RegisteredChildren): pulumi.Output<string> | undefined {
+  return role === "namespace" ? (byRole.get("host-check") as HostCheckResource | undefined)?.ownerId : undefined;
 }
 
 function registerLifecycleChild(context: ChildContext, role: ChildRole, opts: pulumi.CustomResourceOptions, byRole: RegisteredChildren): pulumi.Resource {

@@ -23,7 +23,8 @@ export type EdgeTable = Partial<Record<ChildRole, ChildEdges>>;
 type Rule = Omit<ChildEdges, "parent">;
 
 // Why each edge exists:
-// - namespace: the host check refuses a namespace that is not the tenant's before it is created.
+// - namespace: the host check refuses a namespace that is not this stack's tenant's before it is
+//   created (the namespace also carries the owner id the check recorded).
 // - quota, LimitRange, NetworkPolicy: live in the namespace, so they need it and go with it.
 // - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
 // - cleanup: created after the namespace, deleted before it; the release and the certificate

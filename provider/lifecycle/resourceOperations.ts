@@ -15,8 +15,8 @@ import {
 import { LEFTOVER_INPUT_KEYS, removeLeftovers, removeStaleCertificateSecret, type LeftoverInputs } from "./cleanup/leftovers";
 import { changedKeys } from "../util/changedKeys";
 import { fieldNames } from "../util/zodFields";
-import { checkNewHost, recheckHost } from "./hostCheck/hostCheckOperations";
-import { hostCheckInputsSchema, type HostCheckInputs, type HostCheckOutputs } from "./hostCheck/hostCheckSchema";
+import { checkNewHost, needsRecording, recheckHost } from "./hostCheck/hostCheckOperations";
+import { hostCheckInputsSchema, type HostCheckInputs, type StoredHostCheck } from "./hostCheck/hostCheckSchema";
 import { assertSameHost } from "./hostIdentity";
 
 const HOST_CHECK_INPUT_KEYS = fieldNames(hostCheckInputsSchema);
@@ -73,14 +73,19 @@ export function cleanupOperations(progress: ProgressSink): pulumi.dynamic.Resour
   };
 }
 
-/** Refuses a namespace that is not the tenant's and records the host's identity, before the namespace exists. */
-export function hostCheckOperations(): pulumi.dynamic.ResourceProvider<HostCheckInputs, HostCheckOutputs> {
+/**
+ * Refuses a namespace that is not this stack's tenant's and records the host's identity and the
+ * stack's owner id, before the namespace exists. Only create generates an owner id; update keeps
+ * the recorded one (and generates one only for a state that has none yet).
+ */
+export function hostCheckOperations(): pulumi.dynamic.ResourceProvider<HostCheckInputs, StoredHostCheck> {
   return {
     async create(inputs) {
       return { id: `${inputs.namespace}/${inputs.tenantName}`, outs: await checkNewHost(inputs) };
     },
+    // olds is the stored state (outputs): one without an owner id is updated, so that it gets one.
     async diff(_id, olds, news) {
-      return { changes: changedKeys(olds, news, HOST_CHECK_INPUT_KEYS).length > 0 };
+      return { changes: changedKeys(olds, news, HOST_CHECK_INPUT_KEYS).length > 0 || needsRecording(olds) };
     },
     async update(_id, olds, news) {
       return { outs: await recheckHost(olds, news) };

@@ -7,6 +7,12 @@
 export const TENANT_LABEL = "kubespaces.io/tenant";
 /** The namespace annotation that records the tenant's owner. */
 export const OWNER_ANNOTATION = "kubespaces.io/owner";
+/**
+ * The namespace annotation that records which stack created the tenant: the random owner id its
+ * host check generated. Not the team (that is OWNER_ANNOTATION): two stacks can declare the same
+ * tenant for the same team, and only the one whose id this is may use the namespace.
+ */
+export const OWNER_ID_ANNOTATION = "kubespaces.io/owner-id";
 
 /** Helm release of the vCluster; the chart names its StatefulSet and Service after it. */
 export const releaseName = (tenant: string): string => tenant;

@@ -1,7 +1,10 @@
-/** The tenant's host namespace: labelled for isolation and pod security, annotated with the owner. */
-import { OWNER_ANNOTATION } from "../model/names";
+/**
+ * The tenant's host namespace: labelled for isolation and pod security, annotated with the owner
+ * and with the owner id of the stack that creates it.
+ */
+import { OWNER_ANNOTATION, OWNER_ID_ANNOTATION } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
-import { tenantLabels, type Manifest, type TypeMeta } from "./manifest";
+import { tenantLabels, type Manifest, type ManifestMetadata, type TypeMeta } from "./manifest";
 
 /** The kind of the tenant namespace. */
 export const NAMESPACE_TYPE: TypeMeta = { apiVersion: "v1", kind: "Namespace" };
@@ -22,4 +25,16 @@ export function renderNamespace(spec: TenantSpec): Manifest {
       annotations: { [OWNER_ANNOTATION]: spec.owner },
     },
   };
+}
+
+/** Namespace metadata whose annotations may hold a value not known yet (`V`, an Output in the component). */
+export type OwnedNamespaceMetadata<V> = Omit<ManifestMetadata, "annotations"> & { readonly annotations: Record<string, string | V> };
+
+/**
+ * The rendered namespace metadata with the stack's owner id (`kubespaces.io/owner-id`), by which the
+ * host check later tells this stack's namespace from another's. The id is not in the spec: the host
+ * check generates it when the tenant is created, so the component adds it to what was rendered.
+ */
+export function withOwnerId<V>(metadata: ManifestMetadata, ownerId: V): OwnedNamespaceMetadata<V> {
+  return { ...metadata, annotations: { ...metadata.annotations, [OWNER_ID_ANNOTATION]: ownerId } };
 }

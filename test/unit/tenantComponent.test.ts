@@ -81,7 +81,10 @@ describe("Tenant graph", () => {
   it("passes the rendered objects as inputs", async () => {
     new Tenant("team-atlas", { owner: "alice@example.com", resources: { cpu: "2" } });
     await settle();
-    expect(byName("team-atlas-namespace")?.inputs.metadata.annotations).toEqual({ "kubespaces.io/owner": "alice@example.com" });
+    expect(byName("team-atlas-namespace")?.inputs.metadata.annotations).toEqual({
+      "kubespaces.io/owner": "alice@example.com",
+      "kubespaces.io/owner-id": "owner-id-of-this-stack",
+    });
     expect(byName("team-atlas-quota")?.inputs.spec.hard["limits.cpu"]).toBe("2");
     const release = byName("team-atlas-vcluster")?.inputs;
     expect(release).toMatchObject({
@@ -110,6 +113,12 @@ describe("Tenant graph", () => {
     expect(byName("team-atlas-host-check")?.inputs).toMatchObject({ tenantName: "team-atlas", namespace: "kubespaces-tenant-team-atlas" });
     expect(byName("team-atlas-readiness")?.inputs.hostUid).toBe("uid-of-kube-system");
     expect(byName("team-atlas-cleanup")?.inputs.hostUid).toBe("uid-of-kube-system");
+  });
+
+  it("writes the owner id the host check recorded on the namespace, also when inputs are Outputs", async () => {
+    new Tenant("team-atlas", { owner: pulumi.output("a") });
+    await settle();
+    expect(byName("team-atlas-namespace")?.inputs.metadata.annotations["kubespaces.io/owner-id"]).toBe("owner-id-of-this-stack");
   });
 
   it("takes a local chart path without repository or version", async () => {

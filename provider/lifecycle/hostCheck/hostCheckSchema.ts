@@ -15,6 +15,11 @@ export const hostCheckInputsSchema = z.object({
 /** What the host check records. */
 export const hostCheckResultSchema = z.object({
   hostUid: z.string().describe("UID of the host cluster's kube-system namespace when the tenant was created: its identity."),
+  ownerId: z
+    .string()
+    .describe(
+      "Random id of the stack that created the tenant, generated when the check was created and kept in that stack's state; the namespace carries it in annotation `kubespaces.io/owner-id`, and a namespace with another id (or none) is refused.",
+    ),
 });
 
 /** Inputs of the host check. */
@@ -23,3 +28,8 @@ export type HostCheckInputs = z.infer<typeof hostCheckInputsSchema>;
 export type HostCheckResult = z.infer<typeof hostCheckResultSchema>;
 /** Outputs of the host check: its inputs and the recorded identity. */
 export type HostCheckOutputs = HostCheckInputs & HostCheckResult;
+/**
+ * Outputs as a stack's state holds them: a tenant created before owner ids has none recorded
+ * (and one created before host identities has no hostUid either, which assertSameHost allows).
+ */
+export type StoredHostCheck = Omit<HostCheckOutputs, "ownerId"> & Partial<Pick<HostCheckResult, "ownerId">>;

@@ -24,6 +24,8 @@ type TenantHostCheck struct {
 	HostUid pulumi.StringOutput `pulumi:"hostUid"`
 	// Tenant namespace.
 	Namespace pulumi.StringOutput `pulumi:"namespace"`
+	// Random id of the stack that created the tenant, generated when the check was created and kept in that stack's state; the namespace carries it in annotation `kubespaces.io/owner-id`, and a namespace with another id (or none) is refused.
+	OwnerId pulumi.StringOutput `pulumi:"ownerId"`
 	// Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.
 	TenantName pulumi.StringOutput `pulumi:"tenantName"`
 }
@@ -208,6 +210,11 @@ func (o TenantHostCheckOutput) HostUid() pulumi.StringOutput {
 // Tenant namespace.
 func (o TenantHostCheckOutput) Namespace() pulumi.StringOutput {
 	return o.ApplyT(func(v *TenantHostCheck) pulumi.StringOutput { return v.Namespace }).(pulumi.StringOutput)
+}
+
+// Random id of the stack that created the tenant, generated when the check was created and kept in that stack's state; the namespace carries it in annotation `kubespaces.io/owner-id`, and a namespace with another id (or none) is refused.
+func (o TenantHostCheckOutput) OwnerId() pulumi.StringOutput {
+	return o.ApplyT(func(v *TenantHostCheck) pulumi.StringOutput { return v.OwnerId }).(pulumi.StringOutput)
 }
 
 // Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists.

@@ -154,6 +154,7 @@ class TenantHostCheck(pulumi.CustomResource):
                 raise TypeError("Missing required property 'tenant_name'")
             __props__.__dict__["tenant_name"] = tenant_name
             __props__.__dict__["host_uid"] = None
+            __props__.__dict__["owner_id"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["hostKubeconfig"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(TenantHostCheck, __self__).__init__(
@@ -182,6 +183,7 @@ class TenantHostCheck(pulumi.CustomResource):
         __props__.__dict__["host_kubeconfig"] = None
         __props__.__dict__["host_uid"] = None
         __props__.__dict__["namespace"] = None
+        __props__.__dict__["owner_id"] = None
         __props__.__dict__["tenant_name"] = None
         return TenantHostCheck(resource_name, opts=opts, __props__=__props__)
 
@@ -216,6 +218,14 @@ class TenantHostCheck(pulumi.CustomResource):
         Tenant namespace.
         """
         return pulumi.get(self, "namespace")
+
+    @_builtins.property
+    @pulumi.getter(name="ownerId")
+    def owner_id(self) -> pulumi.Output[_builtins.str]:
+        """
+        Random id of the stack that created the tenant, generated when the check was created and kept in that stack's state; the namespace carries it in annotation `kubespaces.io/owner-id`, and a namespace with another id (or none) is refused.
+        """
+        return pulumi.get(self, "owner_id")
 
     @_builtins.property
     @pulumi.getter(name="tenantName")

@@ -35,7 +35,7 @@ export const registeredEdges = new Map<string, RegisteredEdges>();
 function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, unknown> {
   if (args.type === "kubernetes:helm.sh/v3:Release") return { status: { revision: 1, status: "deployed" } };
   if (args.type.endsWith(`:${TENANT_HOST_CHECK_NAME}`)) {
-    const result: HostCheckResult = { hostUid: "uid-of-kube-system" };
+    const result: HostCheckResult = { hostUid: "uid-of-kube-system", ownerId: "owner-id-of-this-stack" };
     return result;
   }
   if (args.type.endsWith(`:${TENANT_READINESS_NAME}`)) {
