@@ -1,17 +1,18 @@
 /** Building blocks shared by the platform's policy and a team's request: one rule each. */
 import { z } from "zod";
-import { isQuantity, quantityValue } from "./quantity";
+import { isFiniteQuantity, isQuantity, quantityValue } from "./quantity";
 
 /** RFC 1123 label: what Kubernetes accepts as a namespace or Helm release name. */
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** RFC 1123 subdomain: dot-separated labels. */
 export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
-/** A Kubernetes quantity above zero. */
+/** A Kubernetes quantity above zero, of a size a number can hold (so that comparisons with it mean something). */
 export const quantity = (description: string) =>
   z
     .string()
     .refine(isQuantity, { error: "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi", abort: true })
+    .refine(isFiniteQuantity, { error: "must be a quantity of finite size such as 64Gi or 1e3: its digits or exponent overflow", abort: true })
     .refine((text) => quantityValue(text) > 0, { error: "must be greater than zero" })
     .describe(description);
 

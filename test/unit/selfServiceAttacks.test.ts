@@ -54,6 +54,8 @@ const attacks: readonly Attack[] = [
   // Quotas that cannot hold the vCluster, or that ask for nothing.
   { attack: "a zero CPU quota", request: { owner, resources: { cpu: "0" } }, refused: ["resources.cpu: must be greater than zero"] },
   { attack: "a negative memory quota", request: { owner, resources: { memory: "-1Gi" } }, refused: ["resources.memory: must be greater than zero"] },
+  { attack: "a CPU quota whose exponent overflows to infinity", request: { owner, resources: { cpu: "1e999" } }, refused: ["resources.cpu: must be a quantity of finite size"] },
+  { attack: "a storage quota of 400 digits", request: { owner, resources: { storage: `${"9".repeat(400)}Gi` } }, refused: ["resources.storage: must be a quantity of finite size"] },
   { attack: "a zero default limit", request: { owner, limitRange: { defaultLimit: { cpu: "0" } } }, refused: ["limitRange.defaultLimit.cpu: must be greater than zero"] },
   { attack: "storage below the data volume", request: { owner, resources: { storage: "1Gi" } }, refused: ["resources.storage: 1Gi is less than the vCluster's data volumes request"] },
   { attack: "a data volume above the storage quota", request: overrides({ controlPlane: { statefulSet: { persistence: { volumeClaim: { size: "500Gi" } } } } }), refused: ["resources.storage: 20Gi is less than the vCluster's data volumes request"] },
