@@ -16,6 +16,17 @@ export const quantity = (description: string) =>
     .refine((text) => quantityValue(text) > 0, { error: "must be greater than zero" })
     .describe(description);
 
+/**
+ * Text a value is required in: not empty, and not only whitespace, which names nothing (an owner
+ * of "  ", an issuer of " ") yet passes a length check.
+ */
+export const requiredText = (description: string) =>
+  z
+    .string()
+    .min(1, { error: "must not be empty", abort: true })
+    .refine((text) => text.trim() !== "", { error: "must not be blank: it holds only whitespace" })
+    .describe(description);
+
 /** A DNS-1123 label. */
 export const dnsLabel = (description: string) =>
   z

@@ -22,6 +22,7 @@ interface Case {
 const cases: Case[] = [
   { why: "owner missing", args: {}, expected: ["owner: is required"] },
   { why: "owner empty", args: { owner: "" }, expected: ["owner: must not be empty"] },
+  { why: "owner only whitespace", args: { owner: " \t " }, expected: ["owner: must not be blank: it holds only whitespace"] },
   { why: "owner too long", args: { owner: "x".repeat(254) }, expected: ["owner: must be at most 253"] },
   { why: "name with capitals", name: "Team-Atlas", args: { owner }, expected: ["name: must be a DNS-1123 label", '"Team-Atlas"'] },
   { why: "name with underscore", name: "team_atlas", args: { owner }, expected: ["name: must be a DNS-1123 label"] },
@@ -62,6 +63,8 @@ const cases: Case[] = [
   { why: "base domain with a scheme", args: { owner, platform: { exposure: { ...exposure, baseDomain: "https://example.com" } } }, expected: ["platform.exposure.baseDomain: must be a DNS name"] },
   { why: "base domain label too long", args: { owner, platform: { exposure: { ...exposure, baseDomain: `${"l".repeat(64)}.com` } } }, expected: ["platform.exposure.baseDomain: has a label longer than 63"] },
   { why: "exposure without an issuer", args: { owner, platform: { exposure: { baseDomain: "example.com" } } }, expected: ["platform.exposure.issuerRef: is required"] },
+  { why: "issuer name only whitespace", args: { owner, platform: { exposure: { ...exposure, issuerRef: { name: "  " } } } }, expected: ["platform.exposure.issuerRef.name: must not be blank"] },
+  { why: "chart version only whitespace", args: { owner, platform: { chart: { version: " " } } }, expected: ["platform.chart.version: must not be blank"] },
   { why: "issuer of an unknown kind", args: { owner, platform: { exposure: { ...exposure, issuerRef: { name: "le", kind: "Vault" } } } }, expected: ["platform.exposure.issuerRef.kind: must be one of: ClusterIssuer, Issuer"] },
   { why: "TLSRoute version not served", args: { owner, platform: { exposure: { ...exposure, tlsRouteVersion: "v1beta1" } } }, expected: ["platform.exposure.tlsRouteVersion: must be one of: v1, v1alpha2"] },
   { why: "gateway namespace invalid", args: { owner, platform: { exposure: { ...exposure, gateway: { namespace: "Gateway NS" } } } }, expected: ["platform.exposure.gateway.namespace: must be a DNS-1123 label"] },
@@ -95,6 +98,7 @@ const cases: Case[] = [
   { why: "readiness timeout zero", args: { owner, platform: { readinessTimeoutSeconds: 0 } }, expected: ["platform.readinessTimeoutSeconds: must be at least 1"] },
   { why: "readiness timeout over an hour", args: { owner, platform: { readinessTimeoutSeconds: 7200 } }, expected: ["platform.readinessTimeoutSeconds: must be at most 3600"] },
   { why: "empty host kubeconfig", args: { owner, platform: { hostKubeconfig: "" } }, expected: ["platform.hostKubeconfig: must not be empty"] },
+  { why: "host kubeconfig only whitespace", args: { owner, platform: { hostKubeconfig: "\n  \n" } }, expected: ["platform.hostKubeconfig: must not be blank: it holds only whitespace"] },
 ];
 
 
@@ -113,6 +117,12 @@ describe("invalid tenant inputs", () => {
     expect(message).toContain("nothing was created");
     await settle();
     expect(registered).toEqual([]);
+  });
+
+  it("never quotes the host kubeconfig, even one that breaks a rule", () => {
+    const error = thrownBy(() => new Tenant("team-atlas", { owner, platform: { hostKubeconfig: "   " } }));
+    expect(error.message).toContain("platform.hostKubeconfig: must not be blank");
+    expect(error.message).not.toContain("(got");
   });
 
   it("reports every problem of one tenant in one error", () => {

@@ -76,6 +76,8 @@ const attacks: readonly Attack[] = [
   { attack: "memory above the platform's ceiling", request: { owner, resources: { memory: "1Ti" } }, refused: ["resources.memory: 1Ti is above the platform's ceiling (platform.quota.ceilings.memory: 64Gi)"] },
   { attack: "more pods than the platform's ceiling", request: { owner, resources: { pods: 1000 } }, refused: ["resources.pods: 1000 is above the platform's ceiling (platform.quota.ceilings.pods: 100)"] },
   { attack: "NodePort Services (ports on every node)", request: { owner, resources: { servicesNodePorts: 3 } }, refused: ["resources.servicesNodePorts: 3 is above the platform's ceiling (platform.quota.ceilings.servicesNodePorts: 0)"] },
+  // Values that say nothing.
+  { attack: "an owner of only whitespace (nobody to answer for the tenant)", request: { owner: "   " }, refused: ["owner: must not be blank: it holds only whitespace"] },
   // Names that break later.
   { attack: "a tenant name that cannot name a Service", name: "1team", request: { owner }, refused: ['name: must start with a letter (it names the vCluster\'s Service), got "1team"'] },
 ];
