@@ -35,7 +35,10 @@ export const exposureSchema = z
     baseDomain: z
       .string({ error: "is required when exposure is set" })
       .max(200, { error: "must be at most 200 characters" })
-      .regex(DNS_SUBDOMAIN, { error: "must be a DNS name such as example.com" })
+      .regex(DNS_SUBDOMAIN, { error: "must be a DNS name such as example.com", abort: true })
+      // A single label is a top-level domain (com) or a host's own name (localhost): no one can
+      // delegate names below it to the gateway, so tenants' hostnames would never resolve.
+      .refine((domain) => domain.includes("."), { error: "must have at least two labels, such as example.com or apps.example.com, not a single label like localhost or com" })
       .describe("Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`."),
     gateway: gatewayRef.prefault({}),
     tlsRouteVersion: z

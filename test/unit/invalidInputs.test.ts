@@ -61,6 +61,8 @@ const cases: Case[] = [
   { why: "network policy as text", args: { owner, platform: { networkPolicy: "yes" } }, expected: ["platform.networkPolicy: must be a boolean, got string"] },
   { why: "exposure without a base domain", args: { owner, platform: { exposure: { issuerRef: { name: "le" } } } }, expected: ["platform.exposure.baseDomain: is required"] },
   { why: "base domain with a scheme", args: { owner, platform: { exposure: { ...exposure, baseDomain: "https://example.com" } } }, expected: ["platform.exposure.baseDomain: must be a DNS name"] },
+  { why: "base domain of a single label", args: { owner, platform: { exposure: { ...exposure, baseDomain: "localhost" } } }, expected: ["platform.exposure.baseDomain: must have at least two labels", '(got "localhost")'] },
+  { why: "base domain that is a top-level domain", args: { owner, platform: { exposure: { ...exposure, baseDomain: "com" } } }, expected: ["platform.exposure.baseDomain: must have at least two labels"] },
   { why: "base domain label too long", args: { owner, platform: { exposure: { ...exposure, baseDomain: `${"l".repeat(64)}.com` } } }, expected: ["platform.exposure.baseDomain: has a label longer than 63"] },
   { why: "exposure without an issuer", args: { owner, platform: { exposure: { baseDomain: "example.com" } } }, expected: ["platform.exposure.issuerRef: is required"] },
   { why: "issuer name only whitespace", args: { owner, platform: { exposure: { ...exposure, issuerRef: { name: "  " } } } }, expected: ["platform.exposure.issuerRef.name: must not be blank"] },

@@ -5,7 +5,7 @@
  * (Plain invalid inputs are in invalidInputs.test.ts.)
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { Tenant, TenantValidationError, validateRequest } from "../../provider/index";
+import { Tenant, TenantValidationError, validateRequest, type TenantPlatformInput } from "../../provider/index";
 import { installMocks, settle, type Registered } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 
@@ -23,6 +23,8 @@ interface Attack {
   readonly attack: string;
   readonly name?: string;
   readonly request: Record<string, unknown>;
+  /** A platform policy the request would take advantage of, in place of `platform` below. */
+  readonly platform?: TenantPlatformInput;
   /** Fragments the error must contain: the field and the rule. */
   readonly refused: readonly string[];
 }
@@ -78,6 +80,14 @@ const attacks: readonly Attack[] = [
   { attack: "NodePort Services (ports on every node)", request: { owner, resources: { servicesNodePorts: 3 } }, refused: ["resources.servicesNodePorts: 3 is above the platform's ceiling (platform.quota.ceilings.servicesNodePorts: 0)"] },
   // Values that say nothing.
   { attack: "an owner of only whitespace (nobody to answer for the tenant)", request: { owner: "   " }, refused: ["owner: must not be blank: it holds only whitespace"] },
+  // A policy that would put tenants' names where they do not belong.
+  {
+    attack: "a tenant name made a hostname in others' domains (the platform's base domain is a top-level domain)",
+    name: "bank",
+    request: { owner },
+    platform: { exposure: { baseDomain: "com", issuerRef: { name: "private-ca" } } },
+    refused: ["platform.exposure.baseDomain: must have at least two labels"],
+  },
   // Names that break later.
   { attack: "a tenant name that cannot name a Service", name: "1team", request: { owner }, refused: ['name: must start with a letter (it names the vCluster\'s Service), got "1team"'] },
 ];
@@ -92,14 +102,14 @@ const platform = {
 /** Fields only the platform sets, which the Tenant's own arguments do carry (beside the request). */
 const platformOwned = (request: Record<string, unknown>) => ["platform", "targetNamespace", "exposure"].some((key) => key in request) || JSON.stringify(request).match(/"(chart|allowUnsafeOverrides|networkPolicy)":/);
 
-it.each(attacks)("refuses $attack at the door, naming field and rule", ({ name = "team-mallory", request, refused }) => {
-  const error = thrownBy(() => validateRequest(name, request, platform));
+it.each(attacks)("refuses $attack at the door, naming field and rule", ({ name = "team-mallory", request, platform: policy = platform, refused }) => {
+  const error = thrownBy(() => validateRequest(name, request, policy));
   expect(error).toBeInstanceOf(TenantValidationError);
   for (const fragment of refused) expect((error as Error).message).toContain(fragment);
 });
 
-it.each(attacks.filter((row) => !platformOwned(row.request)))("refuses $attack in a Tenant, registering nothing", async ({ name = "team-mallory", request, refused }) => {
-  const error = thrownBy(() => new Tenant(name, { ...request, platform } as never));
+it.each(attacks.filter((row) => !platformOwned(row.request)))("refuses $attack in a Tenant, registering nothing", async ({ name = "team-mallory", request, platform: policy = platform, refused }) => {
+  const error = thrownBy(() => new Tenant(name, { ...request, platform: policy } as never));
   expect(error).toBeInstanceOf(TenantValidationError);
   for (const fragment of refused) expect((error as Error).message).toContain(fragment);
   await settle();
