@@ -35,8 +35,11 @@ export const dnsLabel = (description: string) =>
     .regex(DNS_LABEL, { error: "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit" })
     .describe(description);
 
+/** A whole number of things, zero included. */
+export const wholeCount = () => z.int().nonnegative({ error: "must be a whole number >= 0" });
+
 /** A count of objects of one kind in the tenant namespace. */
-export const objectCount = (description: string) => z.int().nonnegative({ error: "must be a whole number >= 0" }).optional().describe(description);
+export const objectCount = (description: string) => wholeCount().optional().describe(description);
 
 /** The object counts a ResourceQuota can cap, by input field, with the resource's name for descriptions. */
 export const OBJECT_COUNTS = {

@@ -89,9 +89,10 @@ const cases: Case[] = [
   },
   {
     why: "an allowlisted override of the wrong type",
-    args: { owner, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: "three" } } } } } },
-    expected: ["vcluster.valuesOverrides: make values the vCluster 0.36.1 chart's schema rejects: /controlPlane/statefulSet/highAvailability/replicas must be integer"],
+    args: { owner, vcluster: { valuesOverrides: { controlPlane: { coredns: { enabled: "yes" } } } } },
+    expected: ["vcluster.valuesOverrides: make values the vCluster 0.36.1 chart's schema rejects: /controlPlane/coredns/enabled must be boolean"],
   },
+  ...overrideValueCases(),
   {
     why: "a storage class that is not a string",
     args: { owner, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { storageClass: 5 } } } } } } },
@@ -104,6 +105,25 @@ const cases: Case[] = [
   { why: "host kubeconfig only whitespace", args: { owner, platform: { hostKubeconfig: "\n  \n" } }, expected: ["platform.hostKubeconfig: must not be blank: it holds only whitespace"] },
 ];
 
+
+/** Allowlisted overrides the quota check reads, with values it cannot count. */
+function overrideValueCases(): Case[] {
+  const at = (path: string, value: unknown): Record<string, unknown> =>
+    path.split(".").reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), value as Record<string, unknown>);
+  const field = (path: string) => `vcluster.valuesOverrides.${path}`;
+  const rows: [string, string, unknown, string][] = [
+    ["negative control-plane replicas", "controlPlane.statefulSet.highAvailability.replicas", -1, "must be a whole number >= 0"],
+    ["control-plane replicas as text", "controlPlane.statefulSet.highAvailability.replicas", "three", "must be a number, got string"],
+    ["fractional CoreDNS replicas", "controlPlane.coredns.deployment.replicas", 1.5, "must be a whole number, got 1.5"],
+    ["a data volume of size zero", "controlPlane.statefulSet.persistence.volumeClaim.size", "0", 'must be greater than zero (got "0")'],
+    ["a negative data volume", "controlPlane.statefulSet.persistence.volumeClaim.size", "-5Gi", "must be greater than zero"],
+    ["a data volume size that is no quantity", "controlPlane.statefulSet.persistence.volumeClaim.size", "lots", 'must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "lots")'],
+    ["a CoreDNS limit that is no quantity", "controlPlane.coredns.deployment.resources.limits.cpu", "lots", "must be a Kubernetes quantity"],
+    ["a CoreDNS request that overflows", "controlPlane.coredns.deployment.resources.requests.memory", "1e999", "must be a quantity of finite size"],
+    ["a CoreDNS limit removed with null", "controlPlane.coredns.deployment.resources.limits.memory", null, "must be a string, got null (null would remove the chart's value"],
+  ];
+  return rows.map(([why, path, value, rule]) => ({ why, args: { owner, vcluster: { valuesOverrides: at(path, value) } }, expected: [`${field(path)}: ${rule}`] }));
+}
 
 describe("invalid tenant inputs", () => {
   // Each test is a program of its own.
@@ -126,6 +146,11 @@ describe("invalid tenant inputs", () => {
     const error = thrownBy(() => new Tenant("team-atlas", { owner, platform: { hostKubeconfig: "   " } }));
     expect(error.message).toContain("platform.hostKubeconfig: must not be blank");
     expect(error.message).not.toContain("(got");
+  });
+
+  it("checks the values of allowlisted overrides even where the platform allows unsafe ones", () => {
+    const args = { owner, vcluster: { valuesOverrides: { controlPlane: { coredns: { deployment: { replicas: -2 } } } } }, platform: { allowUnsafeOverrides: true } };
+    expect(() => new Tenant("team-atlas", args)).toThrow("vcluster.valuesOverrides.controlPlane.coredns.deployment.replicas: must be a whole number >= 0");
   });
 
   it("reports every problem of one tenant in one error", () => {

@@ -71,6 +71,19 @@ describe("readTenantFiles", () => {
     );
     expect(error.message).toContain("nothing was changed for any tenant");
   });
+
+  it("reports an override that is no quantity as a problem of its file and field, beside the other files' problems", () => {
+    const dir = folder({
+      "a-volume.yaml": manifest("team-volume", "  owner: v@example.com\n  vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { size: lots } } } } } }\n"),
+      "b-owner.yaml": manifest("team-owner", '  owner: ""\n'),
+    });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error).toBeInstanceOf(TenantFilesError);
+    expect(error.problems).toEqual([
+      `${path.join(dir, "a-volume.yaml")}, document 1 (team-volume): spec.vcluster.valuesOverrides.controlPlane.statefulSet.persistence.volumeClaim.size: must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "lots")`,
+      `${path.join(dir, "b-owner.yaml")}, document 1 (team-owner): spec.owner: must not be empty (got "")`,
+    ]);
+  });
 });
 
 describe("TenantSet", () => {
