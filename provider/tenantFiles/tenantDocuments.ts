@@ -49,7 +49,8 @@ export function tenantFilePaths(location: string): string[] {
 /** `${name}` in text, replaced from `variables`; an unknown name is a problem. */
 function substitute(text: string, variables: Readonly<Record<string, string>>, unknown: Set<string>): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
-    if (name in variables) return variables[name];
+    // Own names only: `in` would find `constructor` or `toString` on Object.prototype.
+    if (Object.hasOwn(variables, name)) return variables[name];
     unknown.add(name);
     return whole;
   });

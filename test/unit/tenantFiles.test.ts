@@ -46,6 +46,13 @@ describe("readTenantFiles", () => {
     expect(readTenantFiles(dir, {}, { OWNER: "alice@example.com" })[0].request).toEqual({ owner: "alice@example.com" });
   });
 
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])("reports ${%s} as naming no variable, not as a property every object has", (name) => {
+    const dir = folder({ "atlas.yaml": manifest("team-atlas", `  owner: \${${name}}\n`) });
+    const error = thrownBy(() => readTenantFiles(dir, {}, { OWNER: "alice@example.com" })) as TenantFilesError;
+    expect(error).toBeInstanceOf(TenantFilesError);
+    expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}: \${${name}} names no variable (variables: OWNER)`]);
+  });
+
   it("refuses bad documents naming the file, the document and the field, all at once", () => {
     const dir = folder({
       "atlas.yaml": atlas,
