@@ -63,10 +63,22 @@ interface TenantManifest {
   readonly spec?: unknown;
 }
 
-/** What is wrong with one parsed document as a Tenant manifest, if anything. */
-function documentProblem(parsed: ReturnType<typeof parseAllDocuments>[number], where: string): string | undefined {
-  if (parsed.errors.length > 0) return `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})`;
-  const manifest = parsed.toJS() as Partial<TenantManifest> | null;
+type ParsedDocument = ReturnType<typeof parseAllDocuments>[number];
+
+/** The document as plain data, or the problem that stops reading it. */
+function documentValue(parsed: ParsedDocument, where: string): { value: unknown } | { problem: string } {
+  if (parsed.errors.length > 0) return { problem: `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})` };
+  try {
+    return { value: parsed.toJS() };
+  } catch (error) {
+    // The parser stops aliases that expand too far (an alias bomb) with an error that names no file.
+    return { problem: `${where}: cannot be read (${error instanceof Error ? error.message : String(error)}); write the values out rather than through aliases` };
+  }
+}
+
+/** What is wrong with one document's data as a Tenant manifest, if anything. */
+function manifestProblem(value: unknown, where: string): string | undefined {
+  const manifest = value as Partial<TenantManifest> | null;
   if (manifest === null) return undefined;
   if (manifest.apiVersion !== TENANT_MANIFEST.apiVersion || manifest.kind !== TENANT_MANIFEST.kind) {
     return `${where}: must be apiVersion ${TENANT_MANIFEST.apiVersion}, kind ${TENANT_MANIFEST.kind} (got ${String(manifest.apiVersion)}, ${String(manifest.kind)})`;
@@ -83,9 +95,10 @@ export function parseTenantDocuments(file: string, text: string, variables: Read
   const documents: TenantDocument[] = [];
   parseAllDocuments(substituted).forEach((parsed, index) => {
     const where = `${file}, document ${index + 1}`;
-    const problem = documentProblem(parsed, where);
+    const read = documentValue(parsed, where);
+    const problem = "problem" in read ? read.problem : manifestProblem(read.value, where);
     if (problem) return void problems.push(problem);
-    const manifest = parsed.toJS() as TenantManifest | null;
+    const manifest = (read as { value: TenantManifest | null }).value;
     // An empty document, e.g. after a trailing `---`, declares nothing.
     if (manifest) documents.push({ file, document: index + 1, name: manifest.metadata.name, request: (manifest.spec ?? {}) as TenantRequestInput });
   });

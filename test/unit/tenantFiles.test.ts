@@ -12,6 +12,8 @@ const manifest = (name: string, spec: string) => `apiVersion: kubespaces.io/v1al
 const atlas = manifest("team-atlas", "  owner: alice@example.com\n  resources: { cpu: \"8\", memory: 16Gi, storage: 50Gi }\n");
 const borealis = manifest("team-borealis", "  owner: bob@example.com\n");
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** A folder holding `files` (name to text). */
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-tenants-"));
@@ -51,6 +53,18 @@ describe("readTenantFiles", () => {
     const error = thrownBy(() => readTenantFiles(dir, {}, { OWNER: "alice@example.com" })) as TenantFilesError;
     expect(error).toBeInstanceOf(TenantFilesError);
     expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}: \${${name}} names no variable (variables: OWNER)`]);
+  });
+
+  it("names the file of an alias bomb, which the parser stops, and still reports the other files", () => {
+    // Each level holds nine aliases of the one before: seven short lines that would expand to 9^7 nodes.
+    const levels = [..."abcdefg"].map((level, i) => `${level}: &${level} [${Array(9).fill(i === 0 ? "x" : `*${"abcdefg"[i - 1]}`).join(", ")}]`);
+    const dir = folder({ "atlas.yaml": manifest("team-atlas", '  owner: ""\n'), "bomb.yaml": `${manifest("team-bomb", "  owner: b@example.com\n")}${levels.join("\n")}\n` });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error).toBeInstanceOf(TenantFilesError);
+    expect(error.problems).toEqual([
+      expect.stringMatching(new RegExp(`^${escapeRegExp(path.join(dir, "bomb.yaml"))}, document 1: cannot be read \\(Excessive alias count`)),
+      `${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: must not be empty (got "")`,
+    ]);
   });
 
   it("refuses bad documents naming the file, the document and the field, all at once", () => {
