@@ -10,6 +10,7 @@ import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
 import { isUnknownField, TenantValidationError, type InputProblem } from "../model/validationError";
+import { isPlainObject } from "../util/plainObject";
 
 /** The apiVersion and kind of a Tenant manifest. */
 export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
@@ -60,7 +61,7 @@ interface TenantManifest {
   readonly apiVersion: string;
   readonly kind: string;
   readonly metadata: { readonly name: string };
-  readonly spec?: unknown;
+  readonly spec?: Record<string, unknown> | null;
 }
 
 type ParsedDocument = ReturnType<typeof parseAllDocuments>[number];
@@ -76,15 +77,28 @@ function documentValue(parsed: ParsedDocument, where: string): { value: unknown 
   }
 }
 
-/** What is wrong with one document's data as a Tenant manifest, if anything. */
+/** What is wrong with one document's data as a Tenant manifest, if anything; each problem names the field it is about. */
 function manifestProblem(value: unknown, where: string): string | undefined {
-  const manifest = value as Partial<TenantManifest> | null;
-  if (manifest === null) return undefined;
+  // An empty document, e.g. after a trailing `---`, declares nothing.
+  if (value === null) return undefined;
+  const manifest = (isPlainObject(value) ? value : {}) as Partial<Record<keyof TenantManifest, unknown>>;
   if (manifest.apiVersion !== TENANT_MANIFEST.apiVersion || manifest.kind !== TENANT_MANIFEST.kind) {
     return `${where}: must be apiVersion ${TENANT_MANIFEST.apiVersion}, kind ${TENANT_MANIFEST.kind} (got ${String(manifest.apiVersion)}, ${String(manifest.kind)})`;
   }
-  if (typeof manifest.metadata?.name !== "string") return `${where}: metadata.name is required`;
+  const name = isPlainObject(manifest.metadata) ? manifest.metadata.name : undefined;
+  if (name === undefined) return `${where}: metadata.name is required`;
+  if (typeof name !== "string") return `${where}: metadata.name must be a string (the tenant's name), got ${kindOf(name)}`;
+  // `spec:` left empty is null, an empty request; anything else must hold the request's fields.
+  if (manifest.spec !== undefined && manifest.spec !== null && !isPlainObject(manifest.spec)) {
+    return `${where}: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${kindOf(manifest.spec)}`;
+  }
   return undefined;
+}
+
+/** What YAML gave instead of what was expected, not quoted: a value may be long. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  return isPlainObject(value) ? "a mapping" : `a ${typeof value}`;
 }
 
 /** The Tenant documents in `text` (the contents of `file`), or the problems that stop them. */
@@ -99,7 +113,6 @@ export function parseTenantDocuments(file: string, text: string, variables: Read
     const problem = "problem" in read ? read.problem : manifestProblem(read.value, where);
     if (problem) return void problems.push(problem);
     const manifest = (read as { value: TenantManifest | null }).value;
-    // An empty document, e.g. after a trailing `---`, declares nothing.
     if (manifest) documents.push({ file, document: index + 1, name: manifest.metadata.name, request: (manifest.spec ?? {}) as TenantRequestInput });
   });
   return { documents, problems };

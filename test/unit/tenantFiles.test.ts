@@ -67,6 +67,33 @@ describe("readTenantFiles", () => {
     ]);
   });
 
+  it.each([
+    ["a text", "spec: team-atlas wants a cluster", "a string"],
+    ["a list", "spec: [owner, alice@example.com]", "a list"],
+    ["a number", "spec: 42", "a number"],
+  ])("blames spec, not metadata.name, for a spec that is %s", (_, spec, got) => {
+    const dir = folder({ "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\n${spec}\n` });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error.problems).toEqual([
+      `${path.join(dir, "atlas.yaml")}, document 1: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${got}`,
+    ]);
+  });
+
+  it.each([
+    ["missing", "metadata: { labels: { a: b } }", "metadata.name is required"],
+    ["a number", "metadata: { name: 42 }", "metadata.name must be a string (the tenant's name), got a number"],
+    ["a mapping", "metadata: { name: { first: team } }", "metadata.name must be a string (the tenant's name), got a mapping"],
+  ])("says what is wrong with a metadata.name that is %s", (_, metadata, problem) => {
+    const dir = folder({ "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\n${metadata}\nspec: { owner: a }\n` });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}, document 1: ${problem}`]);
+  });
+
+  it("reads an empty spec as an empty request", () => {
+    const dir = folder({ "atlas.yaml": "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\nspec:\n" });
+    expect((thrownBy(() => readTenantFiles(dir)) as TenantFilesError).problems).toEqual([`${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: is required`]);
+  });
+
   it("refuses bad documents naming the file, the document and the field, all at once", () => {
     const dir = folder({
       "atlas.yaml": atlas,
