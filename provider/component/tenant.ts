@@ -11,7 +11,7 @@ import { TENANT_TOKEN } from "../model/tokens";
 import { structureOfSpec } from "../model/tenantStructure";
 import { tenantOutputsSchema, TENANT_OUTPUT_NAMES, type TenantOutputs } from "../model/tenantOutputsSchema";
 import type { TenantSpec } from "../model/tenantSpec";
-import { validateTenant } from "../model/validateTenant";
+import { knownInputProblems, validateTenant } from "../model/validateTenant";
 import { TenantValidationError } from "../model/validationError";
 import { objectSlots, renderTenant, type RenderedTenant } from "../render/renderTenant";
 import { pick, type Known } from "../util/known";
@@ -21,7 +21,7 @@ import { hostAccessProblems, hostProviderOptions } from "./hostProvider";
 import { NamespaceClaims, programNamespaceClaims } from "./namespaceClaims";
 import { registerChildren } from "./registerChildren";
 import { structureOfArgs } from "./structuralInputs";
-import { hasUnresolvedInputs } from "./unresolvedInputs";
+import { hasUnresolvedInputs, knownPart, pendingPaths } from "./unresolvedInputs";
 
 /**
  * Where a Tenant gets what differs between the hosts that construct it. TypeScript programs use
@@ -60,11 +60,12 @@ export class Tenant extends pulumi.ComponentResource {
    */
   constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}, host?: TenantHost) {
     // Plain inputs are checked before anything is registered, the component included; with
-    // Outputs among them, the structural inputs still are.
+    // Outputs among them, what is known already is, and the rest once it resolves.
     const accessProblems = hostAccessProblems(opts, (args.platform as { hostKubeconfig?: unknown } | undefined)?.hostKubeconfig);
     if (accessProblems.length > 0) throw new TenantValidationError(name, accessProblems);
     const claims = host?.claims ?? programNamespaceClaims();
     const plainSpec = hasUnresolvedInputs(args) ? undefined : validateAndClaim(name, args, claims);
+    if (!plainSpec) checkKnownInputs(name, args);
     const structure = plainSpec ? structureOfSpec(plainSpec) : structureOfArgs(name, args);
     super(TENANT_TOKEN, name, {}, opts);
 
@@ -90,6 +91,12 @@ export class Tenant extends pulumi.ComponentResource {
     Object.assign(this, outputs);
     this.registerOutputs(outputs);
   }
+}
+
+/** Throws TenantValidationError, before anything is registered, for what is wrong with the inputs known already. */
+function checkKnownInputs(name: string, args: TenantArgs): void {
+  const problems = knownInputProblems(name, knownPart(args), pendingPaths(args));
+  if (problems.length > 0) throw new TenantValidationError(name, problems);
 }
 
 /**

@@ -5,10 +5,11 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Tenant } from "../../provider/index";
+import { Tenant, TenantValidationError } from "../../provider/index";
 import { childEdges } from "../../provider/graph/childEdges";
 import { childRoles } from "../../provider/render/renderTenant";
 import { installMocks, isSecret, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
+import { thrownBy } from "./support/thrown";
 
 let registered: Registered[] = [];
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
@@ -164,6 +165,14 @@ describe("Tenant graph", () => {
     await settle();
     expect(await valueOf(tenant.namespace)).toBe("kubespaces-tenant-team-atlas");
     expect(byName("team-atlas-quota")?.inputs.spec.hard["requests.cpu"]).toBe("3");
+  });
+
+  it("checks the inputs known already at once, before anything is registered, and leaves the Outputs for later", async () => {
+    const error = thrownBy(() => new Tenant("team-atlas", { owner: pulumi.output(""), resources: { cpu: "lots", memory: pulumi.output("1Gi") } }));
+    expect(error).toBeInstanceOf(TenantValidationError);
+    expect((error as TenantValidationError).problems.map((p) => p.path)).toEqual(["resources.cpu"]);
+    await settle();
+    expect(registered).toEqual([]);
   });
 
   it("refuses structural inputs given as Outputs (the types forbid it; JavaScript and other languages may not)", () => {

@@ -2,6 +2,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TenantSet } from "../../provider/index";
 import { readTenantFiles, TenantFilesError } from "../../provider/validation";
@@ -149,6 +150,15 @@ describe("TenantSet", () => {
     expect(tenants.sort()).toEqual(["team-atlas", "team-borealis"]);
     expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
     expect(Object.keys(set.tenants).sort()).toEqual(["team-atlas", "team-borealis"]);
+  });
+
+  // A list holding an Output: the types forbid it, JavaScript and other languages may not.
+  it("leaves the policy's Outputs, a list holding one included, to each Tenant", async () => {
+    const dir = folder({ "atlas.yaml": atlas });
+    const apiServerCidrs = [pulumi.output("10.0.0.1/32")] as never;
+    new TenantSet("tenants", { path: dir, platform: { network: { apiServerCidrs }, namespacePrefix: pulumi.output("teams-") } });
+    await settle();
+    expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
   });
 
   it("registers nothing at all when one document is bad", async () => {
