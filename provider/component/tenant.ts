@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeconfigSecretRef, TenantArgs, TenantPlatformArgs, TenantStatus } from "../generated/tenantTypes";
-import { dynamicLifecycleResources, type LifecycleResources, type ReadinessResource } from "../lifecycle/lifecycleResources";
+import { dynamicLifecycleResources, type LifecycleResources } from "../lifecycle/lifecycleResources";
 import { readyStatus } from "../lifecycle/readiness/readyStatus";
 import { TENANT_TOKEN } from "../model/tokens";
 import { structureOfSpec } from "../model/tenantStructure";
@@ -19,7 +19,8 @@ import { secretFieldNames } from "../util/zodFields";
 import { exposurePreflight } from "./exposurePreflight";
 import { hostAccessProblems, hostProviderOptions } from "./hostProvider";
 import { NamespaceClaims, programNamespaceClaims } from "./namespaceClaims";
-import { registerChildren } from "./registerChildren";
+import { afterVerdict, validateOnceResolved } from "./deferredValidation";
+import { registerChildren, type TenantChildren } from "./registerChildren";
 import { structureOfArgs } from "./structuralInputs";
 import { hasUnresolvedInputs, knownPart, pendingPaths } from "./unresolvedInputs";
 
@@ -71,10 +72,9 @@ export class Tenant extends pulumi.ComponentResource {
 
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
     const { hostKubeconfig: kubeconfigInput, ...platform } = (args.platform ?? {}) as TenantPlatformArgs;
-    const specArgs = { ...args, platform };
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
-    const spec: Known<TenantSpec> =
-      plainSpec ?? pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain, claims));
+    const deferred = plainSpec ? undefined : validateOnceResolved(this, { ...args, platform }, (plain) => validateAndClaim(name, plain, claims));
+    const spec: Known<TenantSpec> = plainSpec ?? deferred!.spec;
     const rendered: Known<RenderedTenant> = pick(spec, renderTenant);
     const children = registerChildren({
       name,
@@ -84,10 +84,11 @@ export class Tenant extends pulumi.ComponentResource {
       preflight: exposurePreflight(spec, objectSlots(structure), hostKubeconfig),
       lifecycle: host?.lifecycle ?? dynamicLifecycleResources,
       hostKubeconfig,
-      ...hostProviderOptions(name, this, opts, hostKubeconfig),
+      verdict: deferred?.verdict,
+      ...hostProviderOptions(name, this, opts, hostKubeconfig, deferred?.verdict),
     });
 
-    const outputs = tenantOutputs(name, rendered, children.byRole.get("namespace")!, children.readiness);
+    const outputs = tenantOutputs(name, rendered, children, deferred?.verdict);
     Object.assign(this, outputs);
     this.registerOutputs(outputs);
   }
@@ -102,22 +103,22 @@ function checkKnownInputs(name: string, args: TenantArgs): void {
 /**
  * The Tenant's outputs, one per field of the outputs schema: the rendered ones once the namespace
  * is registered (so that users of them wait for it), the kubeconfig and status from the wait.
- * Fields the schema marks secret are secret.
+ * Fields the schema marks secret are secret. With a `verdict`, they fail with it.
  */
 function tenantOutputs(
   name: string,
   rendered: Known<RenderedTenant>,
-  namespace: pulumi.Resource,
-  readiness: ReadinessResource,
+  { byRole, readiness }: TenantChildren,
+  verdict: pulumi.Output<unknown> | undefined,
 ): Record<keyof TenantOutputs, pulumi.Output<unknown>> {
   const fromReadiness: Partial<Record<keyof TenantOutputs, pulumi.Output<unknown>>> = {
     kubeconfig: readiness.kubeconfig,
     status: pulumi.all([readiness.readyAt, readiness.waitedMs]).apply(([at, ms]) => readyStatus(name, at, ms)),
   };
   const fromRender = (key: keyof TenantOutputs) =>
-    namespace.urn.apply(() => pick(rendered, (r) => (r.outputs as Partial<TenantOutputs>)[key]));
+    byRole.get("namespace")!.urn.apply(() => pick(rendered, (r) => (r.outputs as Partial<TenantOutputs>)[key]));
   const entries = TENANT_OUTPUT_NAMES.map((key) => {
-    const value = fromReadiness[key] ?? fromRender(key);
+    const value = afterVerdict(verdict, fromReadiness[key] ?? fromRender(key));
     return [key, SECRET_OUTPUTS.has(key) ? pulumi.secret(value) : value];
   });
   return Object.fromEntries(entries) as Record<keyof TenantOutputs, pulumi.Output<unknown>>;

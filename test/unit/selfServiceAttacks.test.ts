@@ -1,13 +1,16 @@
 /**
  * What a self-service team might send to escape its namespace or its quota: each refused by the
  * door (validateRequest, what Tenant files and the CLI call) naming the field and the rule, and,
- * where the request is one a Tenant can carry, by the Tenant before anything is registered.
+ * where the request is one a Tenant can carry, by the Tenant before anything is registered, and
+ * when its fields arrive as Outputs, as one error of the Tenant's before any child is registered.
  * (Plain invalid inputs are in invalidInputs.test.ts.)
  */
+import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Tenant, TenantValidationError, validateRequest, type TenantPlatformInput } from "../../provider/index";
-import { installMocks, settle, type Registered } from "./support/pulumiMocks";
+import { installMocks, outcomeOf, settle, type Registered } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
+import { unhandledRejectionsOf } from "./support/unhandledRejections";
 
 let registered: Registered[] = [];
 beforeEach(() => {
@@ -114,10 +117,31 @@ it.each(attacks)("refuses $attack at the door, naming field and rule", ({ name =
   for (const fragment of refused) expect((error as Error).message).toContain(fragment);
 });
 
-it.each(attacks.filter((row) => !platformOwned(row.request)))("refuses $attack in a Tenant, registering nothing", async ({ name = "team-mallory", request, platform: policy = platform, refused }) => {
+const tenantRows = attacks.filter((row) => !platformOwned(row.request));
+
+it.each(tenantRows)("refuses $attack in a Tenant, registering nothing", async ({ name = "team-mallory", request, platform: policy = platform, refused }) => {
   const error = thrownBy(() => new Tenant(name, { ...request, platform: policy } as never));
   expect(error).toBeInstanceOf(TenantValidationError);
   for (const fragment of refused) expect((error as Error).message).toContain(fragment);
   await settle();
   expect(registered).toEqual([]);
+});
+
+/** The request with each of its fields an Output, as a program that computes them passes it. */
+const asOutputs = (request: Record<string, unknown>) => Object.fromEntries(Object.entries(request).map(([key, value]) => [key, pulumi.output(value)]));
+
+it.each(tenantRows)("refuses $attack given as Outputs, as one error of the Tenant's, registering no child", async ({ name = "team-mallory", request, platform: policy = platform, refused }) => {
+  let error: unknown;
+  const unhandled = await unhandledRejectionsOf(async () => {
+    try {
+      const outcome = await outcomeOf(new Tenant(name, { ...asOutputs(request), platform: policy } as never).namespace);
+      error = outcome.status === "rejected" ? outcome.reason : undefined;
+    } catch (thrown) {
+      error = thrown; // what is known at once (the name) is refused before anything is registered
+    }
+    await settle();
+  });
+  for (const fragment of refused) expect((error as Error).message).toContain(fragment);
+  expect(unhandled.every((reason) => reason === error)).toBe(true);
+  expect(registered.filter((r) => r.type !== "kubespaces:index:Tenant")).toEqual([]);
 });

@@ -8,8 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Tenant, TenantValidationError } from "../../provider/index";
 import { childEdges } from "../../provider/graph/childEdges";
 import { childRoles } from "../../provider/render/renderTenant";
-import { installMocks, isSecret, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
+import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
+import { installMocks, isSecret, outcomeOf, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
+import { unhandledRejectionsOf } from "./support/unhandledRejections";
 
 let registered: Registered[] = [];
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
@@ -179,5 +181,42 @@ describe("Tenant graph", () => {
     expect(() => new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: pulumi.output(true) as never } })).toThrow(
       "platform.networkPolicy: decides which resources the tenant has",
     );
+  });
+});
+
+describe("a Tenant whose invalid input arrives as an Output", () => {
+  // With a host kubeconfig, the Tenant would also create its own provider: a child like the others.
+  const args = { owner: pulumi.output("   "), resources: { cpu: "2" }, platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" } };
+
+  it("fails as one error of the Tenant's, naming the field, with every output settled and no child registered", async () => {
+    let tenant: Tenant | undefined;
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    const unhandled = await unhandledRejectionsOf(async () => {
+      tenant = new Tenant("team-atlas", args);
+      outcomes = await Promise.all(TENANT_OUTPUT_NAMES.map((key) => outcomeOf(tenant![key] as pulumi.Output<unknown>)));
+      await settle();
+    });
+    const errors = new Set(outcomes.map((outcome) => (outcome.status === "rejected" ? outcome.reason : "resolved")));
+    expect(errors.size).toBe(1);
+    const [error] = errors as Set<pulumi.ResourceError>;
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect(error.resource).toBe(tenant);
+    expect(error.message).toBe(`kubespaces:index:Tenant "team-atlas" has an invalid input; nothing was created:\n  - owner: must not be blank: it holds only whitespace (got "   ")`);
+    // Pulumi fails a program through what it leaves unhandled, and reports each error object once:
+    // the one error is all there is, not a cascade of others from each child's inputs.
+    expect(unhandled.length).toBeGreaterThan(0);
+    expect(new Set(unhandled)).toEqual(new Set([error]));
+    expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+  });
+
+  it("registers every child along the edge table once the Outputs resolve to valid inputs", async () => {
+    new Tenant("team-atlas", { ...args, owner: pulumi.output("alice@example.com") });
+    await settle();
+    const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
+    const table = childEdges(childRoles({ networkPolicy: true }));
+    expect(registered.map((r) => r.name).sort()).toEqual(["team-atlas", "team-atlas-host", ...Object.keys(table).map((role) => `team-atlas-${role}`)].sort());
+    for (const [role, edges] of Object.entries(table)) {
+      for (const target of edges.dependsOn) expect(registeredEdges.get(`team-atlas-${role}`)?.dependencies, `${role} -> ${target}`).toContain(urnOf(target));
+    }
   });
 });
