@@ -3,11 +3,15 @@
  * door (validateRequest, what Tenant files and the CLI call) naming the field and the rule, and,
  * where the request is one a Tenant can carry, by the Tenant before anything is registered, and
  * when its fields arrive as Outputs, as one error of the Tenant's before any child is registered.
+ * Tenant files have rows of their own: what a committed file might do to confuse the check.
  * (Plain invalid inputs are in invalidInputs.test.ts.)
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { Tenant, TenantValidationError, validateRequest, type TenantPlatformInput } from "../../provider/index";
+import { readTenantFiles, Tenant, TenantFilesError, TenantValidationError, validateRequest, type TenantPlatformInput } from "../../provider/index";
 import { installMocks, outcomeOf, settle, type Registered } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 import { unhandledRejectionsOf } from "./support/unhandledRejections";
@@ -144,4 +148,37 @@ it.each(tenantRows)("refuses $attack given as Outputs, as one error of the Tenan
   for (const fragment of refused) expect((error as Error).message).toContain(fragment);
   expect(unhandled.every((reason) => reason === error)).toBe(true);
   expect(registered.filter((r) => r.type !== "kubespaces:index:Tenant")).toEqual([]);
+});
+
+// The same door through Tenant files: what a team might commit to confuse the reader of the check.
+const tenantFile = (name: string, spec: string) => `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${name}\n${spec}\n`;
+// Seven lines whose aliases would expand to 9^7 nodes.
+const aliasBomb = [..."abcdefg"].map((level, i) => `${level}: &${level} [${Array(9).fill(i === 0 ? "x" : `*${"abcdefg"[i - 1]}`).join(", ")}]`).join("\n");
+
+interface FileAttack {
+  readonly attack: string;
+  readonly text: string;
+  /** The problem the check must report, for the file at `file`. */
+  readonly refused: (file: string) => string;
+}
+
+const fileAttacks: readonly FileAttack[] = [
+  { attack: "an alias bomb", text: `${tenantFile("team-mallory", "spec: { owner: m@example.com }")}${aliasBomb}\n`, refused: (file) => `${file}, document 1: cannot be read (Excessive alias count` },
+  { attack: "a variable named after a property every object has", text: tenantFile("team-mallory", "spec: { owner: \"${constructor}\" }"), refused: (file) => `${file}: \${constructor} names no variable` },
+  { attack: "a spec that is no mapping, to be blamed on the name", text: tenantFile("team-mallory", "spec: give me everything"), refused: (file) => `${file}, document 1: spec must be a mapping` },
+  {
+    attack: "an override that is no quantity, to stop the check of the other files",
+    text: tenantFile("team-mallory", "spec: { owner: m@example.com, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { size: all } } } } } } }"),
+    refused: (file) => `${file}, document 1 (team-mallory): spec.vcluster.valuesOverrides.controlPlane.statefulSet.persistence.volumeClaim.size: must be a Kubernetes quantity`,
+  },
+];
+
+it.each(fileAttacks)("refuses $attack in a Tenant file, naming the file, and still reports the other files", ({ text, refused }) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-attacks-"));
+  writeFileSync(path.join(dir, "mallory.yaml"), text);
+  writeFileSync(path.join(dir, "neighbour.yaml"), tenantFile("team-neighbour", 'spec: { owner: "" }'));
+  const error = thrownBy(() => readTenantFiles(dir, platform));
+  expect(error).toBeInstanceOf(TenantFilesError);
+  expect(error.message).toContain(refused(path.join(dir, "mallory.yaml")));
+  expect(error.message).toContain(`${path.join(dir, "neighbour.yaml")}, document 1 (team-neighbour): spec.owner: must not be empty`);
 });
