@@ -12,6 +12,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { TenantSpec } from "../model/tenantSpec";
 import { TenantValidationError, type InputProblem } from "../model/validationError";
+import { pendingPaths } from "./unresolvedInputs";
 
 /** A Tenant's inputs broke a rule once its Outputs resolved; raised through the Tenant. */
 export class ResolvedInputsError extends pulumi.ResourceError {
@@ -42,16 +43,46 @@ export interface DeferredValidation {
 
 const NEVER = new Promise<never>(() => undefined);
 
-/** Validates `args` with `validate` once they resolve; its TenantValidationError becomes the Tenant's ResolvedInputsError. */
-export function validateOnceResolved(tenant: pulumi.Resource, args: pulumi.Input<object>, validate: (plain: unknown) => TenantSpec): DeferredValidation {
-  const verdict = pulumi.output(args).apply((plain) => {
+/**
+ * Validates `args` of Tenant `name` with `validate` once they resolve; its TenantValidationError
+ * becomes the Tenant's ResolvedInputsError, with the text of any Output marked secret left out.
+ */
+export function validateOnceResolved(tenant: pulumi.Resource, name: string, args: object, validate: (plain: unknown) => TenantSpec): DeferredValidation {
+  const verdict = pulumi.all([pulumi.output(args), secretTexts(args)]).apply(([plain, secrets]) => {
     try {
       return validate(plain);
     } catch (error) {
-      throw error instanceof TenantValidationError ? new ResolvedInputsError(error, tenant) : error;
+      if (!(error instanceof TenantValidationError)) throw error;
+      throw new ResolvedInputsError(new TenantValidationError(name, error.problems.map((problem) => redacted(problem, secrets))), tenant);
     }
   });
   return { spec: pulumi.recover(verdict, () => NEVER), verdict };
+}
+
+/**
+ * The texts that the Outputs among `args` marked secret resolve to. Rules quote what they were
+ * given, and Pulumi prints errors unmasked; the inputs the schema marks secret are never quoted
+ * (inputProblems.ts), but any Output may be made secret.
+ */
+function secretTexts(args: object): pulumi.Output<string[]> {
+  const texts = pendingPaths(args).map((path) => {
+    const value = pulumi.output(path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], args));
+    return pulumi.output(pulumi.isSecret(value)).apply((secret) => (secret ? pulumi.unsecret(value).apply(textsIn) : []));
+  });
+  return pulumi.all(texts).apply((lists) => lists.flat());
+}
+
+/** The strings in `value`, at any depth. */
+function textsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(textsIn);
+}
+
+/** `problem` with every secret text in its message replaced; only whitespace is no secret to keep. */
+function redacted(problem: InputProblem, secrets: readonly string[]): InputProblem {
+  const message = secrets.filter((text) => text.trim() !== "").reduce((text, secret) => text.split(secret).join("[secret]"), problem.message);
+  return { ...problem, message };
 }
 
 /** `value`, settled by `verdict` first: it rejects with the verdict's error even when `value` would never resolve. */

@@ -73,7 +73,7 @@ export class Tenant extends pulumi.ComponentResource {
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
     const { hostKubeconfig: kubeconfigInput, ...platform } = (args.platform ?? {}) as TenantPlatformArgs;
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
-    const deferred = plainSpec ? undefined : validateOnceResolved(this, { ...args, platform }, (plain) => validateAndClaim(name, plain, claims));
+    const deferred = plainSpec ? undefined : validateOnceResolved(this, name, { ...args, platform }, (plain) => validateAndClaim(name, plain, claims));
     const spec: Known<TenantSpec> = plainSpec ?? deferred!.spec;
     const rendered: Known<RenderedTenant> = pick(spec, renderTenant);
     const children = registerChildren({

@@ -5,7 +5,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Tenant, TenantValidationError } from "../../provider/index";
+import { Tenant, TenantValidationError, type TenantArgs } from "../../provider/index";
 import { childEdges } from "../../provider/graph/childEdges";
 import { childRoles } from "../../provider/render/renderTenant";
 import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
@@ -207,6 +207,23 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
     expect(unhandled.length).toBeGreaterThan(0);
     expect(new Set(unhandled)).toEqual(new Set([error]));
     expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+  });
+
+  /** The one error `new Tenant(name, inputs)` fails with once its Outputs resolve, after every registration has settled. */
+  async function failureOf(inputs: TenantArgs): Promise<Error> {
+    let outcome: PromiseSettledResult<unknown> | undefined;
+    await unhandledRejectionsOf(async () => {
+      outcome = await outcomeOf(new Tenant("team-atlas", inputs).namespace);
+      await settle();
+    });
+    if (outcome?.status !== "rejected") throw new Error("expected the Tenant to fail");
+    return outcome.reason as Error;
+  }
+
+  it("shows no text of an Output marked secret, though a rule would quote it", async () => {
+    const error = await failureOf({ ...args, owner: "alice@example.com", resources: { cpu: pulumi.secret("hunter2-cores") } });
+    expect(error.message).toContain('resources.cpu: must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "[secret]")');
+    expect(error.message).not.toContain("hunter2");
   });
 
   it("registers every child along the edge table once the Outputs resolve to valid inputs", async () => {
