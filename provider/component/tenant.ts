@@ -73,7 +73,7 @@ export class Tenant extends pulumi.ComponentResource {
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
     const { hostKubeconfig: kubeconfigInput, ...platform } = (args.platform ?? {}) as TenantPlatformArgs;
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
-    const deferred = plainSpec ? undefined : validateOnceResolved(this, name, { ...args, platform }, (plain) => validateAndClaim(name, plain, claims));
+    const deferred = plainSpec ? undefined : validateOnceResolved(this, name, deferredArgs(args, platform, kubeconfigInput), (plain) => validateAndClaim(name, plain, claims));
     const spec: Known<TenantSpec> = plainSpec ?? deferred!.spec;
     const rendered: Known<RenderedTenant> = pick(spec, renderTenant);
     const children = registerChildren({
@@ -92,6 +92,15 @@ export class Tenant extends pulumi.ComponentResource {
     Object.assign(this, outputs);
     this.registerOutputs(outputs);
   }
+}
+
+/**
+ * The inputs to validate once they resolve. The host kubeconfig is among them for its own rules,
+ * unsecret: it stays out of the spec, which would otherwise be secret as a whole.
+ */
+function deferredArgs(args: TenantArgs, platform: object, hostKubeconfig: TenantPlatformArgs["hostKubeconfig"]): object {
+  if (hostKubeconfig === undefined) return { ...args, platform };
+  return { ...args, platform: { ...platform, hostKubeconfig: pulumi.unsecret(pulumi.output(hostKubeconfig)) } };
 }
 
 /** Throws TenantValidationError, before anything is registered, for what is wrong with the inputs known already. */

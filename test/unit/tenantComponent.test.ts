@@ -226,6 +226,13 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
     expect(error.message).not.toContain("hunter2");
   });
 
+  it("checks a host kubeconfig given as an Output, without quoting it", async () => {
+    const error = await failureOf({ owner: "alice@example.com", platform: { hostKubeconfig: pulumi.output(" \n ") } });
+    expect(error.message).toContain("platform.hostKubeconfig: must not be blank: it holds only whitespace");
+    expect(error.message).not.toContain("(got");
+    expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+  });
+
   it("registers every child along the edge table once the Outputs resolve to valid inputs", async () => {
     new Tenant("team-atlas", { ...args, owner: pulumi.output("alice@example.com") });
     await settle();
