@@ -135,8 +135,11 @@ describe("Tenant graph", () => {
     expect(status?.conditions).toEqual([expect.objectContaining({ type: "Ready", status: "True", reason: "Provisioned" })]);
   });
 
-  it("keeps the host kubeconfig secret and the rendered objects not", async () => {
-    const tenant = new Tenant("team-atlas", { owner: "a", platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" } });
+  it.each([
+    ["plain", "apiVersion: v1\nkind: Config\n"],
+    ["a secret Output", pulumi.secret("apiVersion: v1\nkind: Config\n")],
+  ])("keeps the host kubeconfig secret and the rendered objects not (kubeconfig %s)", async (_, hostKubeconfig) => {
+    const tenant = new Tenant("team-atlas", { owner: "a", platform: { hostKubeconfig } });
     await settle();
     expect(await isSecret(tenant.namespace)).toBe(false);
     expect(byName("team-atlas-host")?.type).toBe("pulumi:providers:kubernetes");
