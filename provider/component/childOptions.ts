@@ -8,9 +8,11 @@ export type RegisteredChildren = ReadonlyMap<ChildRole, pulumi.Resource>;
 
 /**
  * `parent`, `dependsOn` and `deletedWith` of a child as its edges say, resolved against the
- * children already registered (the table's order guarantees they are).
+ * children already registered (the table's order guarantees they are). With a `verdict` (inputs
+ * validated once they resolve), the child also waits for it, ahead of its own inputs, so that it
+ * is never registered when the inputs break a rule.
  */
-export function childOptions(edges: ChildEdges, registered: RegisteredChildren, tenant: pulumi.Resource): pulumi.CustomResourceOptions {
+export function childOptions(edges: ChildEdges, registered: RegisteredChildren, tenant: pulumi.Resource, verdict?: pulumi.Output<unknown>): pulumi.CustomResourceOptions {
   const resource = (role: ChildRole): pulumi.Resource => {
     const found = registered.get(role);
     if (!found) throw new Error(`kubespaces: child ${role} must be registered before the children that depend on it`);
@@ -18,7 +20,17 @@ export function childOptions(edges: ChildEdges, registered: RegisteredChildren, 
   };
   return {
     parent: tenant,
-    ...(edges.dependsOn.length > 0 && { dependsOn: edges.dependsOn.map(resource) }),
+    ...waitingFor(edges.dependsOn.map(resource), verdict),
     ...(edges.deletedWith && { deletedWith: resource(edges.deletedWith) }),
   };
+}
+
+/** The `dependsOn` option for `resources` and, when given, `verdict`. */
+export function waitingFor(resources: pulumi.Resource[], verdict?: pulumi.Output<unknown>): Pick<pulumi.CustomResourceOptions, "dependsOn"> {
+  if (!verdict) return resources.length > 0 ? { dependsOn: resources } : {};
+  // A list item of its own, so that a preview that leaves the verdict unknown keeps the edges to
+  // `resources`. The SDK gathers lists at any depth (runtime/dependsOn.ts); the type admits one
+  // resource per item.
+  const gate = verdict.apply((): pulumi.Resource[] => []) as unknown as pulumi.Output<pulumi.Resource>;
+  return { dependsOn: [...resources, gate] };
 }

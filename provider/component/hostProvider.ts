@@ -6,6 +6,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { InputProblem } from "../model/validationError";
+import { waitingFor } from "./childOptions";
 
 /** Options that put Kubernetes children on the host provider. */
 export interface HostProviderOptions {
@@ -13,16 +14,17 @@ export interface HostProviderOptions {
   readonly provider?: k8s.Provider;
 }
 
-/** The provider option for Kubernetes children of tenant `name`. */
+/** The provider option for Kubernetes children of tenant `name`; a provider it creates waits for `verdict` like the other children. */
 export function hostProviderOptions(
   name: string,
   parent: pulumi.Resource,
   opts: pulumi.ComponentResourceOptions,
   hostKubeconfig: pulumi.Input<string> | undefined,
+  verdict?: pulumi.Output<unknown>,
 ): HostProviderOptions {
   const given = opts.provider !== undefined || hasKubernetesProvider(opts.providers);
   if (given || hostKubeconfig === undefined) return {};
-  return { provider: new k8s.Provider(`${name}-host`, { kubeconfig: pulumi.secret(hostKubeconfig) }, { parent }) };
+  return { provider: new k8s.Provider(`${name}-host`, { kubeconfig: pulumi.secret(hostKubeconfig) }, { parent, ...waitingFor([], verdict) }) };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface ChildContext extends KubernetesChildContext {
   readonly lifecycle: LifecycleResources;
   /** The host kubeconfig the lifecycle operations read with (secret), if one was given. */
   readonly hostKubeconfig?: pulumi.Output<string>;
+  /** What every child waits for when the inputs are validated once they resolve (deferredValidation.ts). */
+  readonly verdict?: pulumi.Output<unknown>;
 }
 
 /** The registered children, and the readiness resource the outputs come from. */
@@ -50,7 +52,7 @@ export function registerChildren(context: ChildContext): TenantChildren {
   const slots = objectSlots(context.structure);
   const byRole = new Map<ChildRole, pulumi.Resource>();
   for (const role of creationOrder(edges)) {
-    const opts = childOptions(edges[role]!, byRole, context.parent);
+    const opts = childOptions(edges[role]!, byRole, context.parent, context.verdict);
     const slot = slots.find((s) => s.role === role);
     byRole.set(role, slot ? registerObject(context, slot, opts, ownerIdFor(role, byRole)) : registerLifecycleChild(context, role, opts, byRole));
   }

@@ -5,13 +5,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { KubeconfigSecretRef, TenantArgs, TenantPlatformArgs, TenantStatus } from "../generated/tenantTypes";
-import { dynamicLifecycleResources, type LifecycleResources, type ReadinessResource } from "../lifecycle/lifecycleResources";
+import { dynamicLifecycleResources, type LifecycleResources } from "../lifecycle/lifecycleResources";
 import { readyStatus } from "../lifecycle/readiness/readyStatus";
 import { TENANT_TOKEN } from "../model/tokens";
 import { structureOfSpec } from "../model/tenantStructure";
 import { tenantOutputsSchema, TENANT_OUTPUT_NAMES, type TenantOutputs } from "../model/tenantOutputsSchema";
 import type { TenantSpec } from "../model/tenantSpec";
-import { validateTenant } from "../model/validateTenant";
+import { knownInputProblems, validateTenant } from "../model/validateTenant";
 import { TenantValidationError } from "../model/validationError";
 import { objectSlots, renderTenant, type RenderedTenant } from "../render/renderTenant";
 import { pick, type Known } from "../util/known";
@@ -19,9 +19,10 @@ import { secretFieldNames } from "../util/zodFields";
 import { exposurePreflight } from "./exposurePreflight";
 import { hostAccessProblems, hostProviderOptions } from "./hostProvider";
 import { NamespaceClaims, programNamespaceClaims } from "./namespaceClaims";
-import { registerChildren } from "./registerChildren";
+import { afterVerdict, validateOnceResolved } from "./deferredValidation";
+import { registerChildren, type TenantChildren } from "./registerChildren";
 import { structureOfArgs } from "./structuralInputs";
-import { hasUnresolvedInputs } from "./unresolvedInputs";
+import { hasUnresolvedInputs, knownPart, pendingPaths } from "./unresolvedInputs";
 
 /**
  * Where a Tenant gets what differs between the hosts that construct it. TypeScript programs use
@@ -60,20 +61,20 @@ export class Tenant extends pulumi.ComponentResource {
    */
   constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}, host?: TenantHost) {
     // Plain inputs are checked before anything is registered, the component included; with
-    // Outputs among them, the structural inputs still are.
+    // Outputs among them, what is known already is, and the rest once it resolves.
     const accessProblems = hostAccessProblems(opts, (args.platform as { hostKubeconfig?: unknown } | undefined)?.hostKubeconfig);
     if (accessProblems.length > 0) throw new TenantValidationError(name, accessProblems);
     const claims = host?.claims ?? programNamespaceClaims();
     const plainSpec = hasUnresolvedInputs(args) ? undefined : validateAndClaim(name, args, claims);
+    if (!plainSpec) checkKnownInputs(name, args);
     const structure = plainSpec ? structureOfSpec(plainSpec) : structureOfArgs(name, args);
     super(TENANT_TOKEN, name, {}, opts);
 
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
     const { hostKubeconfig: kubeconfigInput, ...platform } = (args.platform ?? {}) as TenantPlatformArgs;
-    const specArgs = { ...args, platform };
     const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
-    const spec: Known<TenantSpec> =
-      plainSpec ?? pulumi.output(specArgs as pulumi.Input<Record<string, unknown>>).apply((plain) => validateAndClaim(name, plain, claims));
+    const deferred = plainSpec ? undefined : validateOnceResolved(this, name, deferredArgs(args, platform, kubeconfigInput), (plain) => validateAndClaim(name, plain, claims));
+    const spec: Known<TenantSpec> = plainSpec ?? deferred!.spec;
     const rendered: Known<RenderedTenant> = pick(spec, renderTenant);
     const children = registerChildren({
       name,
@@ -83,34 +84,50 @@ export class Tenant extends pulumi.ComponentResource {
       preflight: exposurePreflight(spec, objectSlots(structure), hostKubeconfig),
       lifecycle: host?.lifecycle ?? dynamicLifecycleResources,
       hostKubeconfig,
-      ...hostProviderOptions(name, this, opts, hostKubeconfig),
+      verdict: deferred?.verdict,
+      ...hostProviderOptions(name, this, opts, hostKubeconfig, deferred?.verdict),
     });
 
-    const outputs = tenantOutputs(name, rendered, children.byRole.get("namespace")!, children.readiness);
+    const outputs = tenantOutputs(name, rendered, children, deferred?.verdict);
     Object.assign(this, outputs);
     this.registerOutputs(outputs);
   }
 }
 
 /**
+ * The inputs to validate once they resolve. The host kubeconfig is among them for its own rules,
+ * unsecret: it stays out of the spec, which would otherwise be secret as a whole.
+ */
+function deferredArgs(args: TenantArgs, platform: object, hostKubeconfig: TenantPlatformArgs["hostKubeconfig"]): object {
+  if (hostKubeconfig === undefined) return { ...args, platform };
+  return { ...args, platform: { ...platform, hostKubeconfig: pulumi.unsecret(pulumi.output(hostKubeconfig)) } };
+}
+
+/** Throws TenantValidationError, before anything is registered, for what is wrong with the inputs known already. */
+function checkKnownInputs(name: string, args: TenantArgs): void {
+  const problems = knownInputProblems(name, knownPart(args), pendingPaths(args));
+  if (problems.length > 0) throw new TenantValidationError(name, problems);
+}
+
+/**
  * The Tenant's outputs, one per field of the outputs schema: the rendered ones once the namespace
  * is registered (so that users of them wait for it), the kubeconfig and status from the wait.
- * Fields the schema marks secret are secret.
+ * Fields the schema marks secret are secret. With a `verdict`, they fail with it.
  */
 function tenantOutputs(
   name: string,
   rendered: Known<RenderedTenant>,
-  namespace: pulumi.Resource,
-  readiness: ReadinessResource,
+  { byRole, readiness }: TenantChildren,
+  verdict: pulumi.Output<unknown> | undefined,
 ): Record<keyof TenantOutputs, pulumi.Output<unknown>> {
   const fromReadiness: Partial<Record<keyof TenantOutputs, pulumi.Output<unknown>>> = {
     kubeconfig: readiness.kubeconfig,
     status: pulumi.all([readiness.readyAt, readiness.waitedMs]).apply(([at, ms]) => readyStatus(name, at, ms)),
   };
   const fromRender = (key: keyof TenantOutputs) =>
-    namespace.urn.apply(() => pick(rendered, (r) => (r.outputs as Partial<TenantOutputs>)[key]));
+    byRole.get("namespace")!.urn.apply(() => pick(rendered, (r) => (r.outputs as Partial<TenantOutputs>)[key]));
   const entries = TENANT_OUTPUT_NAMES.map((key) => {
-    const value = fromReadiness[key] ?? fromRender(key);
+    const value = afterVerdict(verdict, fromReadiness[key] ?? fromRender(key));
     return [key, SECRET_OUTPUTS.has(key) ? pulumi.secret(value) : value];
   });
   return Object.fromEntries(entries) as Record<keyof TenantOutputs, pulumi.Output<unknown>>;

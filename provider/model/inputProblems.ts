@@ -23,6 +23,8 @@ export function toProblem(issue: z.core.$ZodIssue, prefix: readonly string[] = [
   }
   if (issue.code === "invalid_type") {
     if (issue.input === undefined) return { path, message: "is required" };
+    // A number of the wrong kind (1.5 for a count, Infinity or NaN from YAML's .inf and .nan) is quoted.
+    if (typeof issue.input === "number" && (issue.expected === "int" || issue.expected === "number")) return { path, message: `must be ${issue.expected === "int" ? "a whole" : "a finite"} number, got ${issue.input}` };
     const received = issue.input === null ? "null" : Array.isArray(issue.input) ? "array" : typeof issue.input;
     return { path, message: `must be ${article(issue.expected)} ${issue.expected}, got ${received}` };
   }

@@ -4,7 +4,7 @@
  * limits below the quota), and with room for the vCluster it gets. Each problem names the field and
  * the rule.
  */
-import { unsafeOverridePaths } from "./overridesGuard";
+import { overrideValueProblems, unsafeOverridePaths } from "./overridesGuard";
 import { quantityValue } from "./quantity";
 import { apiHostname } from "./names";
 import { OBJECT_COUNTS } from "./schemaParts";
@@ -21,7 +21,7 @@ export interface ValidationContext {
 
 /** Every rule `spec` (built from `args`) breaks. */
 export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, context: ValidationContext): InputProblem[] {
-  const overrides = overrideProblems(spec);
+  const overrides = [...overrideProblems(spec), ...overrideValueProblems(spec.vcluster.valuesOverrides)];
   return [
     ...namespaceProblems(spec, context),
     ...podSecurityProblems(spec, args),
@@ -32,7 +32,7 @@ export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, conte
     ...notAbove("vcluster.controlPlaneResources.limits", spec.vcluster.controlPlaneResources.limits, "resources", spec.resources),
     ...hostnameProblems(spec),
     ...overrides,
-    // The footprint reads the overrides, so it is checked only once they are known to be safe.
+    // The footprint reads the overrides, so it is checked only once they are safe and each value keeps its rule.
     ...(overrides.length === 0 ? footprintProblems(spec) : []),
   ];
 }

@@ -33,12 +33,19 @@ export function isQuantity(text: string): boolean {
 
 /**
  * The value of a quantity as a plain number (cores for CPU, bytes for memory), precise enough to
- * compare two quantities. Throws on text that is not a quantity.
+ * compare two quantities; Infinity when its digits or exponent overflow a number (see
+ * isFiniteQuantity). Throws on text that is not a quantity.
  */
 export function quantityValue(text: string): number {
   const match = QUANTITY.exec(text);
   if (!match) throw new Error(`"${text}" is not a Kubernetes quantity`);
   const [, digits, suffix = ""] = match;
-  const multiplier = /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : MULTIPLIERS[suffix];
-  return Number(digits) * multiplier;
+  // Read as one number, so that "0e999" is 0, not 0 times an overflowed 10^999.
+  if (/^[eE]/.test(suffix)) return Number(`${digits}${suffix}`);
+  return Number(digits) * MULTIPLIERS[suffix];
+}
+
+/** True when the quantity `text` has a finite value: the grammar allows any number of digits and any exponent. */
+export function isFiniteQuantity(text: string): boolean {
+  return Number.isFinite(quantityValue(text));
 }

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_API_SERVER_CIDRS, DEFAULT_API_SERVER_PORTS, DEFAULT_INTERNET_EXCEPT_CIDRS } from "./networkDefaults";
-import { cpuAndMemory, DNS_SUBDOMAIN, dnsLabel, objectCountFields, podSecurityLevel, quantity } from "./schemaParts";
+import { cpuAndMemory, DNS_SUBDOMAIN, dnsLabel, objectCountFields, podSecurityLevel, quantity, requiredText } from "./schemaParts";
 
 const gatewayRef = z
   .strictObject({
@@ -20,7 +20,7 @@ const gatewayRef = z
 
 const issuerRef = z
   .strictObject({
-    name: z.string().min(1, { error: "must not be empty" }).describe("Name of the cert-manager issuer."),
+    name: requiredText("Name of the cert-manager issuer."),
     kind: z
       .enum(["ClusterIssuer", "Issuer"], { error: "must be one of: ClusterIssuer, Issuer" })
       .default("ClusterIssuer")
@@ -35,7 +35,10 @@ export const exposureSchema = z
     baseDomain: z
       .string({ error: "is required when exposure is set" })
       .max(200, { error: "must be at most 200 characters" })
-      .regex(DNS_SUBDOMAIN, { error: "must be a DNS name such as example.com" })
+      .regex(DNS_SUBDOMAIN, { error: "must be a DNS name such as example.com", abort: true })
+      // A single label is a top-level domain (com) or a host's own name (localhost): no one can
+      // delegate names below it to the gateway, so tenants' hostnames would never resolve.
+      .refine((domain) => domain.includes("."), { error: "must have at least two labels, such as example.com or apps.example.com, not a single label like localhost or com" })
       .describe("Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`."),
     gateway: gatewayRef.prefault({}),
     tlsRouteVersion: z
@@ -54,9 +57,9 @@ export const exposureSchema = z
 const chart = z
   .strictObject({
     repository: z.string().default("https://charts.loft.sh").describe("Helm repository (the pinned chart mirror)."),
-    name: z.string().min(1).default("vcluster").describe("Chart name in the repository."),
-    version: z.string().min(1).default("0.36.1").describe("Pinned chart version."),
-    localPath: z.string().min(1).optional().describe("Path to a chart on disk; when set, `repository`, `name` and `version` are not used."),
+    name: requiredText("Chart name in the repository.").default("vcluster"),
+    version: requiredText("Pinned chart version.").default("0.36.1"),
+    localPath: requiredText("Path to a chart on disk; when set, `repository`, `name` and `version` are not used.").optional(),
   })
   .describe("Where the vCluster chart comes from: its templates run with the stack's credentials.");
 
@@ -161,14 +164,11 @@ export const tenantPlatformSchema = z
       .boolean()
       .default(false)
       .describe("Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself."),
-    hostKubeconfig: z
-      .string()
-      .min(1, { error: "must not be empty" })
+    hostKubeconfig: requiredText(
+      "Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.",
+    )
       .optional()
-      .meta({ secret: true })
-      .describe(
-        "Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.",
-      ),
+      .meta({ secret: true }),
   })
   .meta({ title: "TenantPlatform" })
   .describe("The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.");

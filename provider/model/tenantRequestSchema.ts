@@ -4,7 +4,7 @@
  * leaves out, and the most it may ask for, come from the platform's policy.
  */
 import { z } from "zod";
-import { cpuAndMemory, objectCountFields, podSecurityLevel, quantity } from "./schemaParts";
+import { cpuAndMemory, objectCountFields, podSecurityLevel, quantity, requiredText } from "./schemaParts";
 
 const resources = z
   .strictObject({
@@ -55,11 +55,7 @@ const vcluster = z
 
 /** Fields of a team's request. */
 export const tenantRequestShape = {
-  owner: z
-    .string({ error: "is required" })
-    .min(1, { error: "must not be empty" })
-    .max(253, { error: "must be at most 253 characters" })
-    .describe("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace."),
+  owner: requiredText("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.").max(253, { error: "must be at most 253 characters" }),
   resources: resources.prefault({}),
   limitRange: limitRange.prefault({}),
   isolation: isolation.prefault({}),

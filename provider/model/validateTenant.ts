@@ -2,6 +2,7 @@
  * Turns a tenant's raw inputs into a TenantSpec, or reports every problem at once: the zod rules of
  * the request and the platform's policy first, then the rules of policyRules.ts.
  */
+import type { z } from "zod";
 import { chartValuesProblems } from "./chartValuesRule";
 import { policyProblems, type ValidationContext } from "./policyRules";
 import { DNS_LABEL, tenantArgsSchema } from "./tenantArgsSchema";
@@ -28,6 +29,19 @@ export function validateTenant(name: string, input: unknown, context: Validation
   if (problems.length === 0) problems.push(...chartValuesProblems(spec));
   if (problems.length > 0) throw new TenantValidationError(name, problems);
   return spec;
+}
+
+/**
+ * The problems of a tenant's inputs that are known already, while others (at `pending`, the key
+ * paths left out of `known`) are still to resolve: the name's, and each known field's own rules.
+ * The rules between fields wait for validateTenant, once everything has resolved.
+ */
+export function knownInputProblems(name: string, known: unknown, pending: readonly (readonly string[])[]): InputProblem[] {
+  const parsed = tenantArgsSchema.safeParse(known, { reportInput: true });
+  // A pending field is missing from `known`: "is required" there, or anything below it, is no news.
+  const about = (issue: z.core.$ZodIssue) => pending.some((path) => path.every((key, i) => String(issue.path[i]) === key));
+  const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !about(issue));
+  return [...nameProblems(name), ...issues.map((issue) => toProblem(issue))];
 }
 
 /**

@@ -3,6 +3,7 @@
  * change, so that a quota too small for it is refused at preview instead of leaving the release
  * pending. Defaults are the vCluster chart 0.36.1's `values.yaml`.
  */
+import { valueAt } from "./overridesGuard";
 import { quantityValue } from "./quantity";
 import type { TenantSpec } from "./tenantSpec";
 import type { InputProblem } from "./validationError";
@@ -37,19 +38,16 @@ export interface VclusterFootprint {
   readonly limits: { readonly cpu: number; readonly memory: number };
 }
 
-const at = (values: unknown, path: string): unknown =>
-  path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), values);
-
-/** The footprint of the tenant's vCluster, with its overrides applied. */
+/** The footprint of the tenant's vCluster, with its overrides applied; they must keep their rules (overrideValueProblems). */
 export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
   const overrides = spec.vcluster.valuesOverrides;
-  const replicas = Number(at(overrides, "controlPlane.statefulSet.highAvailability.replicas") ?? CHART_DEFAULTS.controlPlaneReplicas);
+  const replicas = Number(valueAt(overrides, "controlPlane.statefulSet.highAvailability.replicas") ?? CHART_DEFAULTS.controlPlaneReplicas);
   // "auto" (the default) means a volume, since the default backing store is the embedded database.
-  const persistent = at(overrides, "controlPlane.statefulSet.persistence.volumeClaim.enabled") !== false;
-  const size = String(at(overrides, "controlPlane.statefulSet.persistence.volumeClaim.size") ?? CHART_DEFAULTS.dataVolumeSize);
-  const coredns = at(overrides, "controlPlane.coredns.enabled") !== false;
-  const corednsReplicas = coredns ? Number(at(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas) : 0;
-  const corednsLimits = { ...CHART_DEFAULTS.corednsLimits, ...(at(overrides, "controlPlane.coredns.deployment.resources.limits") as object) };
+  const persistent = valueAt(overrides, "controlPlane.statefulSet.persistence.volumeClaim.enabled") !== false;
+  const size = String(valueAt(overrides, "controlPlane.statefulSet.persistence.volumeClaim.size") ?? CHART_DEFAULTS.dataVolumeSize);
+  const coredns = valueAt(overrides, "controlPlane.coredns.enabled") !== false;
+  const corednsReplicas = coredns ? Number(valueAt(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas) : 0;
+  const corednsLimits = { ...CHART_DEFAULTS.corednsLimits, ...(valueAt(overrides, "controlPlane.coredns.deployment.resources.limits") as object) };
   const controlPlane = spec.vcluster.controlPlaneResources.limits;
   return {
     pods: replicas + corednsReplicas,

@@ -10,6 +10,7 @@ import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
 import { isUnknownField, TenantValidationError, type InputProblem } from "../model/validationError";
+import { isPlainObject } from "../util/plainObject";
 
 /** The apiVersion and kind of a Tenant manifest. */
 export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
@@ -49,7 +50,8 @@ export function tenantFilePaths(location: string): string[] {
 /** `${name}` in text, replaced from `variables`; an unknown name is a problem. */
 function substitute(text: string, variables: Readonly<Record<string, string>>, unknown: Set<string>): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
-    if (name in variables) return variables[name];
+    // Own names only: `in` would find `constructor` or `toString` on Object.prototype.
+    if (Object.hasOwn(variables, name)) return variables[name];
     unknown.add(name);
     return whole;
   });
@@ -59,19 +61,44 @@ interface TenantManifest {
   readonly apiVersion: string;
   readonly kind: string;
   readonly metadata: { readonly name: string };
-  readonly spec?: unknown;
+  readonly spec?: Record<string, unknown> | null;
 }
 
-/** What is wrong with one parsed document as a Tenant manifest, if anything. */
-function documentProblem(parsed: ReturnType<typeof parseAllDocuments>[number], where: string): string | undefined {
-  if (parsed.errors.length > 0) return `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})`;
-  const manifest = parsed.toJS() as Partial<TenantManifest> | null;
-  if (manifest === null) return undefined;
+type ParsedDocument = ReturnType<typeof parseAllDocuments>[number];
+
+/** The document as plain data, or the problem that stops reading it. */
+function documentValue(parsed: ParsedDocument, where: string): { value: unknown } | { problem: string } {
+  if (parsed.errors.length > 0) return { problem: `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})` };
+  try {
+    return { value: parsed.toJS() };
+  } catch (error) {
+    // The parser stops aliases that expand too far (an alias bomb) with an error that names no file.
+    return { problem: `${where}: cannot be read (${error instanceof Error ? error.message : String(error)}); write the values out rather than through aliases` };
+  }
+}
+
+/** What is wrong with one document's data as a Tenant manifest, if anything; each problem names the field it is about. */
+function manifestProblem(value: unknown, where: string): string | undefined {
+  // An empty document, e.g. after a trailing `---`, declares nothing.
+  if (value === null) return undefined;
+  const manifest = (isPlainObject(value) ? value : {}) as Partial<Record<keyof TenantManifest, unknown>>;
   if (manifest.apiVersion !== TENANT_MANIFEST.apiVersion || manifest.kind !== TENANT_MANIFEST.kind) {
     return `${where}: must be apiVersion ${TENANT_MANIFEST.apiVersion}, kind ${TENANT_MANIFEST.kind} (got ${String(manifest.apiVersion)}, ${String(manifest.kind)})`;
   }
-  if (typeof manifest.metadata?.name !== "string") return `${where}: metadata.name is required`;
+  const name = isPlainObject(manifest.metadata) ? manifest.metadata.name : undefined;
+  if (name === undefined) return `${where}: metadata.name is required`;
+  if (typeof name !== "string") return `${where}: metadata.name must be a string (the tenant's name), got ${kindOf(name)}`;
+  // `spec:` left empty is null, an empty request; anything else must hold the request's fields.
+  if (manifest.spec !== undefined && manifest.spec !== null && !isPlainObject(manifest.spec)) {
+    return `${where}: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${kindOf(manifest.spec)}`;
+  }
   return undefined;
+}
+
+/** What YAML gave instead of what was expected, not quoted: a value may be long. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  return isPlainObject(value) ? "a mapping" : `a ${typeof value}`;
 }
 
 /** The Tenant documents in `text` (the contents of `file`), or the problems that stop them. */
@@ -82,10 +109,10 @@ export function parseTenantDocuments(file: string, text: string, variables: Read
   const documents: TenantDocument[] = [];
   parseAllDocuments(substituted).forEach((parsed, index) => {
     const where = `${file}, document ${index + 1}`;
-    const problem = documentProblem(parsed, where);
+    const read = documentValue(parsed, where);
+    const problem = "problem" in read ? read.problem : manifestProblem(read.value, where);
     if (problem) return void problems.push(problem);
-    const manifest = parsed.toJS() as TenantManifest | null;
-    // An empty document, e.g. after a trailing `---`, declares nothing.
+    const manifest = (read as { value: TenantManifest | null }).value;
     if (manifest) documents.push({ file, document: index + 1, name: manifest.metadata.name, request: (manifest.spec ?? {}) as TenantRequestInput });
   });
   return { documents, problems };

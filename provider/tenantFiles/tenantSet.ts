@@ -8,8 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Tenant } from "../component/tenant";
 import type { TenantPlatformArgs } from "../generated/tenantTypes";
 import { indexToken } from "../model/tokens";
-import { isUnresolved } from "../component/unresolvedInputs";
-import { isPlainObject } from "../util/plainObject";
+import { knownPart } from "../component/unresolvedInputs";
 import { readTenantFiles } from "./tenantDocuments";
 
 /** Arguments of a TenantSet. */
@@ -36,7 +35,8 @@ export class TenantSet extends pulumi.ComponentResource {
    */
   constructor(name: string, args: TenantSetArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // Every document is checked before anything is registered: a bad one stops the whole set, so
-    // that no tenant is deleted or changed because a file next to it is broken.
+    // that no tenant is deleted or changed because a file next to it is broken. What the policy
+    // holds as Outputs is left out here and checked by each Tenant once it resolves.
     const documents = readTenantFiles(args.path, knownPart(args.platform ?? {}) as Parameters<typeof readTenantFiles>[1], args.variables);
     super(indexToken("TenantSet"), name, {}, opts);
     this.tenants = Object.fromEntries(
@@ -45,13 +45,6 @@ export class TenantSet extends pulumi.ComponentResource {
     this.names = pulumi.output(Object.keys(this.tenants).sort());
     this.registerOutputs({ names: this.names });
   }
-}
-
-/** The plain part of `value`: Outputs and Promises (checked later by each Tenant) left out. */
-function knownPart(value: unknown): unknown {
-  if (isUnresolved(value)) return undefined;
-  if (!isPlainObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, child]) => !isUnresolved(child)).map(([key, child]) => [key, knownPart(child)]));
 }
 
 /** Each Tenant's options: the set as parent, and the set's providers named again, so each Tenant checks them. */

@@ -38,7 +38,7 @@ describe("a request under the platform's policy", () => {
 });
 
 describe("the chart's schema", () => {
-  const wrongType = { owner: "a", vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: "three" } } } } } };
+  const wrongType = { owner: "a", vcluster: { valuesOverrides: { controlPlane: { coredns: { enabled: "yes" } } } } };
 
   it("checks the values of the chart version whose schema is vendored", () => {
     expect(() => validateRequest("team-atlas", wrongType)).toThrow("chart's schema rejects");

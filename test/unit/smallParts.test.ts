@@ -1,7 +1,7 @@
 /** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { isQuantity, quantityValue } from "../../provider/model/quantity";
+import { isFiniteQuantity, isQuantity, quantityValue } from "../../provider/model/quantity";
 import { leafPaths, unsafeOverridePaths } from "../../provider/model/overridesGuard";
 import { tenantKubeconfig } from "../../provider/lifecycle/readiness/tenantKubeconfig";
 import { vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
@@ -17,6 +17,19 @@ describe("quantities", () => {
     expect(quantityValue("1Gi")).toBe(1024 ** 3);
     expect(quantityValue("2e3")).toBe(2000);
     expect(quantityValue("1G")).toBeLessThan(quantityValue("1Gi"));
+  });
+  // The grammar bounds neither the digits nor the exponent; a number holds neither beyond ~1.8e308.
+  it.each([
+    ["an exponent of 999", "1e999"],
+    ["400 digits", "9".repeat(400)],
+    ["300 digits and a binary suffix", `${"9".repeat(300)}Ei`],
+  ])("knows a quantity with %s has no finite value", (_, q) => {
+    expect(isQuantity(q)).toBe(true);
+    expect(isFiniteQuantity(q)).toBe(false);
+  });
+  it.each([["0e999", 0], ["1e-3", 0.001], ["1.5e3", 1500], ["1e308", 1e308]])("reads %s as one number (%d)", (q, value) => {
+    expect(quantityValue(q)).toBe(value);
+    expect(isFiniteQuantity(q)).toBe(true);
   });
 });
 

@@ -5,10 +5,13 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Tenant } from "../../provider/index";
+import { Tenant, TenantValidationError, type TenantArgs } from "../../provider/index";
 import { childEdges } from "../../provider/graph/childEdges";
 import { childRoles } from "../../provider/render/renderTenant";
-import { installMocks, isSecret, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
+import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
+import { installMocks, isSecret, outcomeOf, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
+import { thrownBy } from "./support/thrown";
+import { unhandledRejectionsOf } from "./support/unhandledRejections";
 
 let registered: Registered[] = [];
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
@@ -141,8 +144,11 @@ describe("Tenant graph", () => {
     expect(status?.conditions).toEqual([expect.objectContaining({ type: "Ready", status: "True", reason: "Provisioned" })]);
   });
 
-  it("keeps the host kubeconfig secret and the rendered objects not", async () => {
-    const tenant = new Tenant("team-atlas", { owner: "a", platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" } });
+  it.each([
+    ["plain", "apiVersion: v1\nkind: Config\n"],
+    ["a secret Output", pulumi.secret("apiVersion: v1\nkind: Config\n")],
+  ])("keeps the host kubeconfig secret and the rendered objects not (kubeconfig %s)", async (_, hostKubeconfig) => {
+    const tenant = new Tenant("team-atlas", { owner: "a", platform: { hostKubeconfig } });
     await settle();
     expect(await isSecret(tenant.namespace)).toBe(false);
     expect(byName("team-atlas-host")?.type).toBe("pulumi:providers:kubernetes");
@@ -175,9 +181,78 @@ describe("Tenant graph", () => {
     expect(byName("team-atlas-quota")?.inputs.spec.hard["requests.cpu"]).toBe("3");
   });
 
+  it("checks the inputs known already at once, before anything is registered, and leaves the Outputs for later", async () => {
+    const error = thrownBy(() => new Tenant("team-atlas", { owner: pulumi.output(""), resources: { cpu: "lots", memory: pulumi.output("1Gi") } }));
+    expect(error).toBeInstanceOf(TenantValidationError);
+    expect((error as TenantValidationError).problems.map((p) => p.path)).toEqual(["resources.cpu"]);
+    await settle();
+    expect(registered).toEqual([]);
+  });
+
   it("refuses structural inputs given as Outputs (the types forbid it; JavaScript and other languages may not)", () => {
     expect(() => new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: pulumi.output(true) as never } })).toThrow(
       "platform.networkPolicy: decides which resources the tenant has",
     );
+  });
+});
+
+describe("a Tenant whose invalid input arrives as an Output", () => {
+  // With a host kubeconfig, the Tenant would also create its own provider: a child like the others.
+  const args = { owner: pulumi.output("   "), resources: { cpu: "2" }, platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" } };
+
+  it("fails as one error of the Tenant's, naming the field, with every output settled and no child registered", async () => {
+    let tenant: Tenant | undefined;
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    const unhandled = await unhandledRejectionsOf(async () => {
+      tenant = new Tenant("team-atlas", args);
+      outcomes = await Promise.all(TENANT_OUTPUT_NAMES.map((key) => outcomeOf(tenant![key] as pulumi.Output<unknown>)));
+      await settle();
+    });
+    const errors = new Set(outcomes.map((outcome) => (outcome.status === "rejected" ? outcome.reason : "resolved")));
+    expect(errors.size).toBe(1);
+    const [error] = errors as Set<pulumi.ResourceError>;
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect(error.resource).toBe(tenant);
+    expect(error.message).toBe(`kubespaces:index:Tenant "team-atlas" has an invalid input; nothing was created:\n  - owner: must not be blank: it holds only whitespace (got "   ")`);
+    // Pulumi fails a program through what it leaves unhandled, and reports each error object once:
+    // the one error is all there is, not a cascade of others from each child's inputs.
+    expect(unhandled.length).toBeGreaterThan(0);
+    expect(new Set(unhandled)).toEqual(new Set([error]));
+    expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+  });
+
+  /** The one error `new Tenant(name, inputs)` fails with once its Outputs resolve, after every registration has settled. */
+  async function failureOf(inputs: TenantArgs): Promise<Error> {
+    let outcome: PromiseSettledResult<unknown> | undefined;
+    await unhandledRejectionsOf(async () => {
+      outcome = await outcomeOf(new Tenant("team-atlas", inputs).namespace);
+      await settle();
+    });
+    if (outcome?.status !== "rejected") throw new Error("expected the Tenant to fail");
+    return outcome.reason as Error;
+  }
+
+  it("shows no text of an Output marked secret, though a rule would quote it", async () => {
+    const error = await failureOf({ ...args, owner: "alice@example.com", resources: { cpu: pulumi.secret("hunter2-cores") } });
+    expect(error.message).toContain('resources.cpu: must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "[secret]")');
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  it("checks a host kubeconfig given as an Output, without quoting it", async () => {
+    const error = await failureOf({ owner: "alice@example.com", platform: { hostKubeconfig: pulumi.output(" \n ") } });
+    expect(error.message).toContain("platform.hostKubeconfig: must not be blank: it holds only whitespace");
+    expect(error.message).not.toContain("(got");
+    expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+  });
+
+  it("registers every child along the edge table once the Outputs resolve to valid inputs", async () => {
+    new Tenant("team-atlas", { ...args, owner: pulumi.output("alice@example.com") });
+    await settle();
+    const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
+    const table = childEdges(childRoles({ networkPolicy: true }));
+    expect(registered.map((r) => r.name).sort()).toEqual(["team-atlas", "team-atlas-host", ...Object.keys(table).map((role) => `team-atlas-${role}`)].sort());
+    for (const [role, edges] of Object.entries(table)) {
+      for (const target of edges.dependsOn) expect(registeredEdges.get(`team-atlas-${role}`)?.dependencies, `${role} -> ${target}`).toContain(urnOf(target));
+    }
   });
 });

@@ -2,6 +2,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TenantSet } from "../../provider/index";
 import { readTenantFiles, TenantFilesError } from "../../provider/validation";
@@ -11,6 +12,8 @@ import { thrownBy } from "./support/thrown";
 const manifest = (name: string, spec: string) => `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
 const atlas = manifest("team-atlas", "  owner: alice@example.com\n  resources: { cpu: \"8\", memory: 16Gi, storage: 50Gi }\n");
 const borealis = manifest("team-borealis", "  owner: bob@example.com\n");
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A folder holding `files` (name to text). */
 function folder(files: Record<string, string>): string {
@@ -46,6 +49,52 @@ describe("readTenantFiles", () => {
     expect(readTenantFiles(dir, {}, { OWNER: "alice@example.com" })[0].request).toEqual({ owner: "alice@example.com" });
   });
 
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])("reports ${%s} as naming no variable, not as a property every object has", (name) => {
+    const dir = folder({ "atlas.yaml": manifest("team-atlas", `  owner: \${${name}}\n`) });
+    const error = thrownBy(() => readTenantFiles(dir, {}, { OWNER: "alice@example.com" })) as TenantFilesError;
+    expect(error).toBeInstanceOf(TenantFilesError);
+    expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}: \${${name}} names no variable (variables: OWNER)`]);
+  });
+
+  it("names the file of an alias bomb, which the parser stops, and still reports the other files", () => {
+    // Each level holds nine aliases of the one before: seven short lines that would expand to 9^7 nodes.
+    const levels = [..."abcdefg"].map((level, i) => `${level}: &${level} [${Array(9).fill(i === 0 ? "x" : `*${"abcdefg"[i - 1]}`).join(", ")}]`);
+    const dir = folder({ "atlas.yaml": manifest("team-atlas", '  owner: ""\n'), "bomb.yaml": `${manifest("team-bomb", "  owner: b@example.com\n")}${levels.join("\n")}\n` });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error).toBeInstanceOf(TenantFilesError);
+    expect(error.problems).toEqual([
+      expect.stringMatching(new RegExp(`^${escapeRegExp(path.join(dir, "bomb.yaml"))}, document 1: cannot be read \\(Excessive alias count`)),
+      `${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: must not be empty (got "")`,
+    ]);
+  });
+
+  it.each([
+    ["a text", "spec: team-atlas wants a cluster", "a string"],
+    ["a list", "spec: [owner, alice@example.com]", "a list"],
+    ["a number", "spec: 42", "a number"],
+  ])("blames spec, not metadata.name, for a spec that is %s", (_, spec, got) => {
+    const dir = folder({ "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\n${spec}\n` });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error.problems).toEqual([
+      `${path.join(dir, "atlas.yaml")}, document 1: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${got}`,
+    ]);
+  });
+
+  it.each([
+    ["missing", "metadata: { labels: { a: b } }", "metadata.name is required"],
+    ["a number", "metadata: { name: 42 }", "metadata.name must be a string (the tenant's name), got a number"],
+    ["a mapping", "metadata: { name: { first: team } }", "metadata.name must be a string (the tenant's name), got a mapping"],
+  ])("says what is wrong with a metadata.name that is %s", (_, metadata, problem) => {
+    const dir = folder({ "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\n${metadata}\nspec: { owner: a }\n` });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}, document 1: ${problem}`]);
+  });
+
+  it("reads an empty spec as an empty request", () => {
+    const dir = folder({ "atlas.yaml": "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\nspec:\n" });
+    expect((thrownBy(() => readTenantFiles(dir)) as TenantFilesError).problems).toEqual([`${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: is required`]);
+  });
+
   it("refuses bad documents naming the file, the document and the field, all at once", () => {
     const dir = folder({
       "atlas.yaml": atlas,
@@ -71,6 +120,19 @@ describe("readTenantFiles", () => {
     );
     expect(error.message).toContain("nothing was changed for any tenant");
   });
+
+  it("reports an override that is no quantity as a problem of its file and field, beside the other files' problems", () => {
+    const dir = folder({
+      "a-volume.yaml": manifest("team-volume", "  owner: v@example.com\n  vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { size: lots } } } } } }\n"),
+      "b-owner.yaml": manifest("team-owner", '  owner: ""\n'),
+    });
+    const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
+    expect(error).toBeInstanceOf(TenantFilesError);
+    expect(error.problems).toEqual([
+      `${path.join(dir, "a-volume.yaml")}, document 1 (team-volume): spec.vcluster.valuesOverrides.controlPlane.statefulSet.persistence.volumeClaim.size: must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "lots")`,
+      `${path.join(dir, "b-owner.yaml")}, document 1 (team-owner): spec.owner: must not be empty (got "")`,
+    ]);
+  });
 });
 
 describe("TenantSet", () => {
@@ -88,6 +150,15 @@ describe("TenantSet", () => {
     expect(tenants.sort()).toEqual(["team-atlas", "team-borealis"]);
     expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
     expect(Object.keys(set.tenants).sort()).toEqual(["team-atlas", "team-borealis"]);
+  });
+
+  // A list holding an Output: the types forbid it, JavaScript and other languages may not.
+  it("leaves the policy's Outputs, a list holding one included, to each Tenant", async () => {
+    const dir = folder({ "atlas.yaml": atlas });
+    const apiServerCidrs = [pulumi.output("10.0.0.1/32")] as never;
+    new TenantSet("tenants", { path: dir, platform: { network: { apiServerCidrs }, namespacePrefix: pulumi.output("teams-") } });
+    await settle();
+    expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
   });
 
   it("registers nothing at all when one document is bad", async () => {

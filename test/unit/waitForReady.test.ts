@@ -153,6 +153,33 @@ describe("waitForReady", () => {
     expect(stream.openWatches).toBe(0);
   });
 
+  it("quotes no API error at the deadline when the API server has answered again since its restart", async () => {
+    const stream = new FakeObjectStream();
+    put(stream, "StatefulSet", statefulSet(0));
+    const { outcome } = start(stream);
+    await stream.watching(TRACKERS);
+    stream.crash(); // watches fail; the relists at 1 s are refused, the next come at 3 s
+    await vi.advanceTimersByTimeAsync(2500);
+    stream.restart();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(stream.openWatches).toBe(TRACKERS); // every object answered for again
+    await vi.advanceTimersByTimeAsync(DEADLINE - 3500);
+    expect((outcome.error as Error).message).toBe("virtual cluster not ready after 120s: StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found");
+  });
+
+  it("still quotes the error of an object the API server keeps refusing while it answers for the others", async () => {
+    const stream = new FakeObjectStream();
+    stream.refuse("Secret", 'secrets "vc-team-atlas" is forbidden');
+    put(stream, "StatefulSet", statefulSet(0));
+    const { outcome } = start(stream);
+    await vi.advanceTimersByTimeAsync(DEADLINE - 1);
+    put(stream, "StatefulSet", statefulSet(0, { generation: 2, observed: 1 })); // an answer after the Secret's last refusal
+    await vi.advanceTimersByTimeAsync(1);
+    expect((outcome.error as Error).message).toBe(
+      'virtual cluster not ready after 120s: StatefulSet team-atlas 0/1 ready, generation not yet observed; Secret vc-team-atlas not read yet (last API error: secrets "vc-team-atlas" is forbidden)',
+    );
+  });
+
   it("lists and watches again at once when the server ends a watch", async () => {
     const stream = new FakeObjectStream();
     const { outcome } = start(stream);

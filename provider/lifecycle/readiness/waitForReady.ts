@@ -42,6 +42,7 @@ export class ReadinessTimeoutError extends Error {
     /** What was still missing at the deadline. */
     readonly missing: readonly string[],
     timeoutMs: number,
+    /** The latest API error that still stood at the deadline (see StandingTroubles), if any. */
     lastTrouble: Error | undefined,
   ) {
     const trouble = lastTrouble ? ` (last API error: ${lastTrouble.message})` : "";
@@ -67,7 +68,7 @@ export function waitForReady(stream: ObjectStream, target: ReadinessTarget, opti
 
   return new Promise<ReadyCluster>((resolve, reject) => {
     let lastMessage = "";
-    let lastTrouble: Error | undefined;
+    const troubles = new StandingTroubles();
     const report = (force: boolean) => {
       const message = `waiting for ${missingParts(snapshot(), names).join("; ")}`;
       if (force || message !== lastMessage) options.onProgress?.(message);
@@ -91,10 +92,11 @@ export function waitForReady(stream: ObjectStream, target: ReadinessTarget, opti
         stream,
         { kind, namespace: target.namespace, name },
         (object) => {
+          troubles.answered(field);
           observed[field] = object;
           onChange();
         },
-        (error) => (lastTrouble = error),
+        (error) => troubles.failed(field, error),
         options.backoff ?? DEFAULT_BACKOFF,
       );
 
@@ -104,10 +106,37 @@ export function waitForReady(stream: ObjectStream, target: ReadinessTarget, opti
       follow("Secret", names.secret, "secret"),
     ];
     const deadline = setTimeout(
-      () => finish(() => reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, lastTrouble))),
+      () => finish(() => reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, troubles.latest()))),
       options.timeoutMs,
     );
     const heartbeat = setInterval(() => report(true), options.heartbeatMs ?? 30_000);
     trackers.forEach((tracker) => tracker.start());
   });
+}
+
+/**
+ * The API errors that still stand, one per followed object: an object's error is forgotten once
+ * the API server answers for it again, so that a timeout long after a restart does not quote the
+ * restart, while an error that persists for one object (a Secret the wait may not read) is kept
+ * although the others are answered.
+ */
+class StandingTroubles {
+  private readonly byObject = new Map<string, Error>();
+
+  /** The API server failed a list or watch of `object`. */
+  failed(object: string, error: Error): void {
+    // Re-inserted, so that the map's order is the order of the latest failures.
+    this.byObject.delete(object);
+    this.byObject.set(object, error);
+  }
+
+  /** The API server answered for `object`: a list, or a change on its watch. */
+  answered(object: string): void {
+    this.byObject.delete(object);
+  }
+
+  /** The most recent error that still stands, if any. */
+  latest(): Error | undefined {
+    return [...this.byObject.values()].at(-1);
+  }
 }

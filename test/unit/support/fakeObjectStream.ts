@@ -27,6 +27,7 @@ export class FakeObjectStream implements ObjectStream {
   private readonly watchers = new Set<Watcher>();
   private readonly waiters: { readonly count: number; readonly resolve: () => void }[] = [];
   private down = false;
+  private readonly refused = new Map<ObjectRef["kind"], string>();
   /** Lists and watches made, like the real stream's request counter. */
   requests = 0;
 
@@ -64,6 +65,11 @@ export class FakeObjectStream implements ObjectStream {
     this.down = false;
   }
 
+  /** Refuses every list and watch of `kind` with `message`, as RBAC refuses a kind it does not grant; the other kinds are served. */
+  refuse(kind: ObjectRef["kind"], message: string): void {
+    this.refused.set(kind, message);
+  }
+
   /** Ends every open watch without an error, as the server does when a watch times out. */
   endWatches(): void {
     this.closeAll(undefined);
@@ -84,7 +90,7 @@ export class FakeObjectStream implements ObjectStream {
 
   async list(ref: ObjectRef): Promise<ListResult> {
     this.requests++;
-    if (this.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6443");
+    this.failIfRefused(ref);
     return { object: this.objects.get(FakeObjectStream.key(ref.kind, ref.namespace, ref.name)), resourceVersion: String(this.version) };
   }
 
@@ -95,7 +101,7 @@ export class FakeObjectStream implements ObjectStream {
     onClosed: (error?: Error) => void,
   ) {
     this.requests++;
-    if (this.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6443");
+    this.failIfRefused(ref);
     const watcher = { key: FakeObjectStream.key(ref.kind, ref.namespace, ref.name), onEvent, onClosed };
     // Like the API server, an empty resourceVersion means "from now on": earlier changes are not sent.
     const missed = resourceVersion === "" ? [] : this.changes.filter((c) => c.key === watcher.key && c.version > Number(resourceVersion));
@@ -104,6 +110,12 @@ export class FakeObjectStream implements ObjectStream {
     queueMicrotask(() => missed.forEach((c) => this.watchers.has(watcher) && onEvent(c.type, c.object)));
     this.wakeWaiters();
     return { stop: () => void this.watchers.delete(watcher) };
+  }
+
+  private failIfRefused(ref: ObjectRef): void {
+    if (this.down) throw new Error("connect ECONNREFUSED 127.0.0.1:6443");
+    const refusal = this.refused.get(ref.kind);
+    if (refusal !== undefined) throw new Error(refusal);
   }
 
   private record(key: string, type: WatchEventType, object: ObservedObject): void {

@@ -77,6 +77,15 @@ export function valueOf<T>(output: pulumi.Output<T>): Promise<T | undefined> {
   });
 }
 
+/** How an Output settled: its value, or the error it failed with (which `valueOf` would wait for forever). */
+export function outcomeOf<T>(output: pulumi.Output<T>): Promise<PromiseSettledResult<T>> {
+  const settled = (output as unknown as { promise(): Promise<T> }).promise();
+  return settled.then(
+    (value) => ({ status: "fulfilled", value }),
+    (reason: unknown) => ({ status: "rejected", reason }),
+  );
+}
+
 /** True when the Output is marked secret. */
 export function isSecret(output: pulumi.Output<unknown>): Promise<boolean> {
   return (output as unknown as { isSecret: Promise<boolean> }).isSecret;
