@@ -101,10 +101,14 @@ function kindOf(value: unknown): string {
   return isPlainObject(value) ? "a mapping" : `a ${typeof value}`;
 }
 
-/** The Tenant documents in `text` (the contents of `file`), or the problems that stop them. */
-export function parseTenantDocuments(file: string, text: string, variables: Readonly<Record<string, string>> = {}): { documents: TenantDocument[]; problems: string[] } {
+/**
+ * The Tenant documents in `text` (the contents of `file`), or the problems that stop them. `variables`
+ * fill `${name}` placeholders; "verbatim" reads the text as it is (a request a door stored).
+ */
+export function parseTenantDocuments(file: string, text: string, variables: Readonly<Record<string, string>> | "verbatim" = {}): { documents: TenantDocument[]; problems: string[] } {
   const unknown = new Set<string>();
-  const substituted = substitute(text, variables, unknown);
+  // A request a door stored is read back verbatim: `${...}` in it is the team's text, not a variable.
+  const substituted = variables === "verbatim" ? text : substitute(text, variables, unknown);
   const problems = [...unknown].map((name) => `${file}: \${${name}} names no variable (variables: ${Object.keys(variables).join(", ") || "none"})`);
   const documents: TenantDocument[] = [];
   parseAllDocuments(substituted).forEach((parsed, index) => {

@@ -264,10 +264,8 @@ describe("create", () => {
     expect((await service.get("atlas", alice)).status).toEqual(ready.status);
   });
 
-  // BUG (reported): fileRequestStore.ts:79 reads a stored request with the Tenant files parser,
-  // which substitutes ${NAME}; a request with "${X}" in an allowlisted annotation passes the
-  // check, is written, then reads back as broken, and every list (any actor's) throws.
-  it.skip("stores a request holding ${...} as it is, and lists it", async () => {
+  // A stored request is read back verbatim: "${X}" in a team's annotation is its text, not a variable.
+  it("stores a request holding ${...} as it is, and lists it", async () => {
     const request = asked(undefined, { vcluster: { valuesOverrides: { controlPlane: { statefulSet: { annotations: { note: "${X}" } } } } } });
     expect((await service.create("atlas", request, alice)).status.phase).toBe("Ready");
     expect(await service.list(bob)).toEqual([]);

@@ -76,7 +76,7 @@ export class FileRequestStore implements RequestStore {
 
   /** The one Tenant document of `file`, which must be named `name`. */
   private parse(name: string, file: string, text: string): StoredRequest {
-    const { documents, problems } = parseTenantDocuments(file, text);
+    const { documents, problems } = parseTenantDocuments(file, text, "verbatim");
     if (problems.length === 0 && documents.length === 1 && documents[0].name === name) {
       return { name, spec: documents[0].request, generation: 1, createdAt: statSync(file).mtime.toISOString(), location: file };
     }
