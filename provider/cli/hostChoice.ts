@@ -54,7 +54,7 @@ export function kubeconfigFileOf(naming: HostNaming): string {
 
 function contextHost(context: string, file: string): HostPort {
   return {
-    resolve: async () => ({ description: `context ${context} of ${file}`, kubeconfig: oneContext(file, context), engineEnv: {} }),
+    resolve: async () => ({ description: `context ${context} of ${file}`, kubeconfig: await oneContext(file, context), engineEnv: {} }),
     engineEnvForReads: () => ({}),
   };
 }

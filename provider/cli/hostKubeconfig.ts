@@ -4,13 +4,16 @@
  * whatever `$KUBECONFIG` the user's own kubectl uses.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { KubeConfig } from "@kubernetes/client-node";
 import { parsingSecret } from "../util/redactedErrors";
 import { CliError, EXIT } from "./exitCodes";
 
-/** Context `context` (default: the current one) of `file` alone, flattened and made current. */
-export function oneContext(file: string, context: string | undefined): string {
+/**
+ * Context `context` (default: the current one) of `file` alone, flattened and made current. The
+ * Kubernetes client is loaded here, when a host is reached, not when a command starts.
+ */
+export async function oneContext(file: string, context: string | undefined): Promise<string> {
   if (!existsSync(file)) throw new CliError(`kubeconfig ${file} does not exist (--kubeconfig names another)`, EXIT.invalid);
+  const { KubeConfig } = await import("@kubernetes/client-node");
   const config = new KubeConfig();
   parsingSecret(`kubeconfig ${file}`, () => config.loadFromString(readFileSync(file, "utf8")));
   const name = context ?? config.getCurrentContext();

@@ -29,7 +29,7 @@ export function testbedHost(): HostPort {
       if (!adminKubeconfig) throw new HostUnavailableError(`the test bed's env file ${envFile()} sets no KUBECONFIG`);
       const target: HostTarget = {
         description: "the local test bed",
-        kubeconfig: oneContext(adminKubeconfig, undefined),
+        kubeconfig: await oneContext(adminKubeconfig, undefined),
         engineEnv: env,
         ...(env.KUBESPACES_VCLUSTER_CHART && { chartPath: env.KUBESPACES_VCLUSTER_CHART }),
       };

@@ -63,7 +63,7 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
   };
   const settings = { ...before, ...changes };
   // A context is checked now, not at the first create.
-  if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined)) oneContext(kubeconfigFileOf(settings), settings.context);
+  if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined)) await oneContext(kubeconfigFileOf(settings), settings.context);
   if (options.reset || Object.keys(changes).length > 0) writeLoginSettings(settings);
   const shown = {
     backend: settings.backendUrl ?? `${defaultBackendUrl()} (default)`,
