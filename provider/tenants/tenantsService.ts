@@ -6,6 +6,7 @@
  * are data (TenantObject), failures are the typed errors of tenantsErrors.ts.
  */
 import { isDeepStrictEqual } from "node:util";
+import { DNS_LABEL } from "../model/schemaParts";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
@@ -128,6 +129,7 @@ export class TenantsService {
     if (!request && !existing) throw new RequestInvalidError(`tenant ${name} has no stored request to resume: give its request`, ["spec: required"]);
     const wanted = this.check(name, request ?? existing!.spec, actor);
     if (existing) refuseDifferent(name, existing, wanted);
+    await this.refuseBesideDelete(name);
     // Stored first, so that the tenant can be read from its first step on; a create beside this
     // one that stored a different request first wins, and this one changes nothing.
     const { stored, added } = await this.ports.requests.add(name, wanted);
@@ -139,6 +141,8 @@ export class TenantsService {
     const report = reporter(journal, options);
     report({ name, phase: "Pending" });
     let failure: TenantEvent | undefined;
+    // The program's own refusal reaches the engine as text only: it is kept here to be thrown as it is.
+    let refusal: OperationRefusedError | undefined;
     try {
       options.onNote?.(`request of ${name} stored (${stored.location}); provisioning on ${host.description}`);
       const run = this.stackRun(host, options, (event) => {
@@ -146,7 +150,11 @@ export class TenantsService {
         report(event);
       });
       const checkStillWanted = async () => {
-        if (!(await this.ports.requests.get(name))) throw new OperationRefusedError(`tenant ${name}'s request was removed while this create waited; nothing was changed`);
+        const latest = await this.ports.runs.latest(name);
+        if (!(await this.ports.requests.get(name)) || (latest?.operation === "delete" && latest.running)) {
+          refusal = new OperationRefusedError(`tenant ${name} was deleted while this create waited for its stack; nothing was changed`);
+          throw refusal;
+        }
       };
       const outputs = await this.ports.stacks.up(name, { request: wanted, platform: this.platformFor(host), checkStillWanted }, run);
       const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;
@@ -155,7 +163,15 @@ export class TenantsService {
       journal.end({ ok: true, message, outputs });
       return tenantObject(stored, await this.ports.runs.latest(name));
     } catch (error) {
-      throw this.createFailed(name, error, failure, journal, options);
+      throw this.createFailed(name, refusal ?? error, failure, journal, options);
+    }
+  }
+
+  /** Refuses a create while a delete of the tenant runs: the delete would tear down what it makes. */
+  private async refuseBesideDelete(name: string): Promise<void> {
+    const latest = await this.ports.runs.latest(name);
+    if (latest?.operation === "delete" && latest.running) {
+      throw new RequestConflictError(`tenant ${name} is being deleted right now; create it again once the delete has finished`);
     }
   }
 
@@ -164,6 +180,8 @@ export class TenantsService {
    * whose stack this door's store holds no request for is refused: this door did not make it.
    */
   async delete(name: string, actor: Actor, options: OperationOptions = {}): Promise<DeleteResult> {
+    // Checked first: the name reaches the state backend as a stack name (`org/project/stack` would reach another project's).
+    if (!isTenantName(name)) throw new TenantNotFoundError(name);
     const existing = await this.ports.requests.get(name);
     if (existing && !mayUse(actor, existing)) throw new TenantNotFoundError(name);
     const hasStack = await this.ports.stacks.exists(name, this.ports.host.engineEnvForReads());
@@ -245,6 +263,7 @@ export class TenantsService {
 
   /** The request of tenant `name` if `actor` may see it; else TenantNotFoundError (another's tenant is not revealed). */
   private async visibleRequest(name: string, actor: Actor): Promise<StoredRequest> {
+    if (!isTenantName(name)) throw new TenantNotFoundError(name);
     const request = await this.ports.requests.get(name);
     if (!request || !mayUse(actor, request)) throw new TenantNotFoundError(name);
     return request;
@@ -274,6 +293,9 @@ export class TenantsService {
     };
   }
 }
+
+/** Whether `name` can be a tenant's (a DNS label, at most 63 characters): anything else names no tenant and reaches no port. */
+const isTenantName = (name: string): boolean => name.length <= 63 && DNS_LABEL.test(name);
 
 /** Whether `actor` may see and change the tenant of `request`. */
 const mayUse = (actor: Actor, request: StoredRequest): boolean => actor.isAdmin || ownerOf(request.spec) === actor.owner;

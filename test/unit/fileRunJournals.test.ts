@@ -216,3 +216,18 @@ describe("follow", () => {
     }
   });
 });
+
+describe("forget", () => {
+  it("keeps the journal of a run still going (a create that waited behind the delete) and removes the rest", async () => {
+    const ended = journals.start("atlas", "delete", 1);
+    ended.end({ ok: true, message: "tenant atlas deleted" });
+    const going = journals.start("atlas", "create", 1);
+    going.event({ name: "atlas", phase: "Pending" });
+    await journals.forget("atlas");
+    const latest = await journals.latest("atlas");
+    expect(latest).toMatchObject({ operation: "create", running: true });
+    going.end({ ok: true, message: "ready" });
+    await journals.forget("atlas");
+    expect(await journals.latest("atlas")).toBeUndefined();
+  });
+});

@@ -499,3 +499,39 @@ describe("run journals", () => {
     expect((await service.create("atlas", undefined, alice)).status.phase).toBe("Ready");
   });
 });
+
+describe("a create and a delete of one tenant", () => {
+  it("refuses a create while a delete of the tenant runs, changing nothing", async () => {
+    await service.create("atlas", asked(), alice);
+    later();
+    const gate = stacks.blockNext("atlas");
+    const deleting = service.delete("atlas", alice);
+    await gate.reached;
+    await expect(service.create("atlas", undefined, alice)).rejects.toBeInstanceOf(RequestConflictError);
+    expect(stacks.callsOf("up", "atlas")).toHaveLength(1);
+    gate.release();
+    await deleting;
+    await expect(service.get("atlas", alice)).rejects.toBeInstanceOf(TenantNotFoundError);
+  });
+
+  it("a create whose request a delete removed while it waited for the stack is refused as such, not as a failure", async () => {
+    // The stack's program checks the request under the lock; the delete got there first.
+    const realUp = stacks.up.bind(stacks);
+    stacks.up = async (name, program, run) => {
+      await store.remove(name);
+      return realUp(name, program, run);
+    };
+    const error = await rejection(service.create("atlas", asked(), alice));
+    expect(error).toBeInstanceOf(OperationRefusedError);
+    expect(error.message).toContain("was deleted while this create waited for its stack; nothing was changed");
+  });
+});
+
+describe("names that are no tenant's", () => {
+  it.each(["org/other-project/prod", "..", "Team", "a".repeat(64)])("%s reaches no port: NotFound for get, delete, kubeconfig", async (name) => {
+    await expect(service.get(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.delete(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.kubeconfig(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+    expect(stacks.calls).toEqual([]);
+  });
+});

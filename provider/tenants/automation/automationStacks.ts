@@ -5,7 +5,7 @@
  * stackLock.ts). The engine's environment (the host's pulumi on PATH, the passphrase) goes to each
  * workspace; this process's environment is never changed.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
@@ -42,9 +42,17 @@ export class AutomationStacks implements TenantStacks {
   async up(name: string, program: StackProgram, run: StackRun): Promise<DeployedOutputs> {
     return this.queued(name, () =>
       this.locked(name, run, async () => {
+        const existed = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
         const stack = await this.stack(name, tenantProgram(name, program), run.host.engineEnv, true);
-        const result = await stack.up({ onEvent: this.digest(name, run, false), signal: run.engineSignal ?? run.signal });
-        return deployedOutputs(result.outputs);
+        try {
+          const result = await withAttemptSignal(run, (signal) => stack.up({ onEvent: this.digest(name, run, false), signal }));
+          return deployedOutputs(result.outputs);
+        } catch (error) {
+          // A stack this update made and left holding nothing (its program refused before declaring
+          // anything) goes again: left, it would read as a tenant nobody requested.
+          if (!existed) await removeIfEmpty(stack, name);
+          throw error;
+        }
       }),
     );
   }
@@ -52,19 +60,29 @@ export class AutomationStacks implements TenantStacks {
   async preview(name: string, program: StackProgram | undefined, run: StackRun): Promise<ResourceStep[]> {
     const steps: ResourceStep[] = [];
     const collecting: StackRun = { ...run, onStep: (step) => steps.push(step), onEvent: () => {} };
-    await this.queued(name, () =>
-      this.locked(name, run, async () => {
-        const existed = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
-        const stack = await this.stack(name, program ? tenantProgram(name, program) : emptyProgram, run.host.engineEnv, true);
-        try {
-          await stack.preview({ onEvent: this.digest(name, collecting, program === undefined), signal: run.engineSignal ?? run.signal });
-        } finally {
-          // A preview of a new tenant leaves no empty stack behind (one that a later delete would take for a stray).
-          if (!existed) await stack.workspace.removeStack(name);
-        }
-      }),
-    );
+    const existing = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
+    if (!existing && !program) return steps;
+    const declared = program ? tenantProgram(name, program) : emptyProgram;
+    if (existing) {
+      await this.queued(name, () => this.locked(name, run, () => withAttemptSignal(run, (signal) => this.previewOf(name, declared, collecting, program === undefined, signal))));
+      return steps;
+    }
+    // A tenant with no stack yet is previewed on a stack of its own that no tenant can be named
+    // (a DNS label has no dots), removed afterwards: the tenant's own stack is never made or removed here.
+    const scratch = `preview.${name}.${randomBytes(4).toString("hex")}`;
+    const stack = await this.stack(scratch, declared, run.host.engineEnv, true);
+    try {
+      await withAttemptSignal(run, (signal) => stack.preview({ onEvent: this.digest(name, collecting, false), signal }));
+    } finally {
+      await stack.workspace.removeStack(scratch).catch(() => undefined);
+    }
     return steps;
+  }
+
+  /** A preview of `program` on tenant `name`'s existing stack. */
+  private async previewOf(name: string, program: PulumiFn, run: StackRun, tearingDown: boolean, signal: AbortSignal | undefined): Promise<void> {
+    const stack = await this.stack(name, program, run.host.engineEnv, true);
+    await stack.preview({ onEvent: this.digest(name, run, tearingDown), signal });
   }
 
   async destroy(name: string, run: StackRun): Promise<ResourceStep[]> {
@@ -74,7 +92,7 @@ export class AutomationStacks implements TenantStacks {
       this.locked(name, run, async () => {
         const stack = await this.stack(name, emptyProgram, run.host.engineEnv, false);
         if (!stack) return;
-        await stack.destroy({ onEvent: this.digest(name, recording, true), signal: run.engineSignal ?? run.signal });
+        await withAttemptSignal(run, (signal) => stack.destroy({ onEvent: this.digest(name, recording, true), signal }));
         await stack.workspace.removeStack(name);
       }),
     );
@@ -161,7 +179,9 @@ export class AutomationStacks implements TenantStacks {
         // in the workspace folder, which has no node_modules: NODE_PATH lets it find Pulumi and this
         // package (`@kubespaces/pulumi/dynamic-providers`).
         NODE_PATH: [nodeModulesDir(), engineEnv.NODE_PATH ?? process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
-        // Set here, so that a passphrase the user's shell holds for other stacks is not used.
+        // Set here, so that a backend or passphrase the user's shell holds for other stacks is not
+        // used (the engine takes PULUMI_BACKEND_URL over the project's backend).
+        PULUMI_BACKEND_URL: this.config.backendUrl,
         PULUMI_CONFIG_PASSPHRASE: this.config.passphrase(),
       },
     };
@@ -184,6 +204,16 @@ export class AutomationStacks implements TenantStacks {
       this.commands.set(binary, command);
     }
     return command;
+  }
+}
+
+/** Removes stack `name` when its state holds no resource but the stack's own. */
+async function removeIfEmpty(stack: Stack, name: string): Promise<void> {
+  try {
+    const resources = ((await stack.exportStack()).deployment as { resources?: { type: string }[] } | undefined)?.resources ?? [];
+    if (resources.every((resource) => resource.type === "pulumi:pulumi:Stack")) await stack.workspace.removeStack(name, { force: true });
+  } catch {
+    // Best effort: the update's own error is what the caller needs.
   }
 }
 
@@ -225,5 +255,24 @@ function linkOnce(target: string, link: string): void {
     symlinkSync(target, link);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/**
+ * Runs one engine call with a signal of its own that follows the run's engine signal: the
+ * Automation API adds a listener to the signal it is given on every call, and a lock wait may
+ * call many times.
+ */
+async function withAttemptSignal<T>(run: StackRun, call: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  const outer = run.engineSignal ?? run.signal;
+  if (!outer) return call(undefined);
+  const attempt = new AbortController();
+  const follow = () => attempt.abort();
+  if (outer.aborted) attempt.abort();
+  else outer.addEventListener("abort", follow, { once: true });
+  try {
+    return await call(attempt.signal);
+  } finally {
+    outer.removeEventListener("abort", follow);
   }
 }

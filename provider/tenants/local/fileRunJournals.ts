@@ -51,7 +51,10 @@ export class FileRunJournals implements RunJournals {
   }
 
   async forget(name: string): Promise<void> {
-    rmSync(this.folderOf(name), { recursive: true, force: true });
+    // A run still going (a create that waited behind this delete) keeps its journal.
+    const folder = this.folderOf(name);
+    for (const file of journals(folder)) if (!recordOf(readEntries(file))?.running) rmSync(file, { force: true });
+    if (journals(folder).length === 0) rmSync(folder, { recursive: true, force: true });
   }
 
   /** The tenant's folder; the name is checked, so that no other path is ever read or removed. */

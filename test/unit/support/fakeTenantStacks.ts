@@ -145,7 +145,11 @@ export class FakeTenantStacks implements TenantStacks {
     const script = this.nextScript(name);
     const stack: FakeStack = this.stacks.get(name) ?? { resources: new Map() };
     this.stacks.set(name, stack);
-    await program.checkStillWanted?.();
+    // The real program's refusal reaches the caller as the engine's error text only (the inline
+    // program's error goes through the language host), and so it does here.
+    await program.checkStillWanted?.().catch((error: unknown) => {
+      throw new Error(`code: 255\n stdout: \n stderr: error: an unhandled error occurred: ${(error as Error).message}\n`);
+    });
     const create = (step: ResourceStep) => {
       if (stack.resources.has(keyOf(step))) return;
       run.onStep(step);
