@@ -47,7 +47,9 @@ echo "Tenant team-atlas is ready. Its outputs:"
 pulumi stack output --non-interactive
 namespace="$(pulumi stack output namespace --non-interactive)"
 server_name="$(pulumi stack output apiServerUrl --non-interactive | sed -E 's#^https://([^:/]+).*#\1#')"
-env_line="export PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL} PULUMI_CONFIG_PASSPHRASE=${PULUMI_CONFIG_PASSPHRASE}"
+# The demo's own passphrase ("demo") is printed; one the user set is theirs, and never echoed.
+if [[ "${PULUMI_CONFIG_PASSPHRASE}" == demo ]]; then passphrase_part=" PULUMI_CONFIG_PASSPHRASE=demo"; else passphrase_part=" # and your PULUMI_CONFIG_PASSPHRASE"; fi
+env_line="export PULUMI_BACKEND_URL=${PULUMI_BACKEND_URL}${passphrase_part}"
 if [[ "${kind}" == testbed ]]; then
   endpoint="$(bash test/testbed/testbed.sh vcluster-endpoint "${namespace}" team-atlas)"
   cat <<HOW

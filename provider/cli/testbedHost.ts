@@ -36,8 +36,15 @@ export function testbedHost(): HostPort {
       return target;
     },
     engineEnvForReads() {
-      if (!existsSync(envFile())) return {};
-      const { KUBECONFIG: _admin, ...env } = testbedEnv();
+      // Before the test bed's first start there is no env file, and `testbed.sh env` says so by failing.
+      let file: string;
+      try {
+        file = envFile();
+      } catch {
+        return {};
+      }
+      if (!existsSync(file)) return {};
+      const { KUBECONFIG: _admin, ...env } = testbedEnv(file);
       return env;
     },
   };

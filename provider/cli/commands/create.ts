@@ -105,7 +105,10 @@ export async function createTenant(env: CommandEnv, nameArg: string | undefined,
   } catch (error) {
     display.close();
     // A failed tenant is printed as it now stands before the reason, as `get` would show it.
-    if (error instanceof TenantFailedError) env.stdout.write(tenantText(await service.get(name, actor), options.output));
+    if (error instanceof TenantFailedError) {
+      const now = await service.get(name, actor).catch(() => undefined);
+      if (now) env.stdout.write(tenantText(now, options.output));
+    }
     throw error;
   } finally {
     interrupts.dispose();
