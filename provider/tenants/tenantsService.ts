@@ -137,6 +137,7 @@ export class TenantsService {
     // The host is reached before the run is recorded: a host that is not there changes nothing of
     // the tenant's status (the request waits, Pending, for the next create).
     const host = await this.host(options);
+    await this.refuseOthersStack(name, existing === undefined && added, host);
     const journal = this.ports.runs.start(name, "create", stored.generation);
     const report = reporter(journal, options);
     report({ name, phase: "Pending" });
@@ -165,6 +166,17 @@ export class TenantsService {
     } catch (error) {
       throw this.createFailed(name, refusal ?? error, failure, journal, options);
     }
+  }
+
+  /**
+   * Refuses a new tenant whose stack is already in the backend though this door never ran it (no
+   * run of it recorded here): another user's, on a shared backend. Its request, just stored by
+   * this create, is taken back; the stack is left alone.
+   */
+  private async refuseOthersStack(name: string, isNew: boolean, host: HostTarget): Promise<void> {
+    if (!isNew || (await this.ports.runs.latest(name)) || !(await this.ports.stacks.exists(name, host.engineEnv))) return;
+    await this.ports.requests.remove(name);
+    throw new OperationRefusedError(`tenant ${name} already has a stack in the state backend that this door did not make (another user's, on a shared backend?); it is not taken over, and nothing was changed`);
   }
 
   /** Refuses a create while a delete of the tenant runs: the delete would tear down what it makes. */

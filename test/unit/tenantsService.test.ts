@@ -535,3 +535,23 @@ describe("names that are no tenant's", () => {
     expect(stacks.calls).toEqual([]);
   });
 });
+
+describe("a stack this door did not make", () => {
+  it("is not taken over by a create of the same name: refused, the request taken back, nothing run", async () => {
+    stacks.addStray("ghost");
+    const error = await rejection(service.create("ghost", asked(), admin));
+    expect(error).toBeInstanceOf(OperationRefusedError);
+    expect(error.message).toContain("already has a stack in the state backend that this door did not make");
+    expect(await store.get("ghost")).toBeUndefined();
+    expect(stacks.callsOf("up")).toEqual([]);
+    expect(stacks.has("ghost")).toBe(true);
+  });
+
+  it("is this door's own once it ran it: a create after the request was removed by hand updates it", async () => {
+    await service.create("atlas", asked(), alice);
+    await store.remove("atlas");
+    later();
+    expect((await service.create("atlas", asked(), alice)).status.phase).toBe("Ready");
+    expect(stacks.callsOf("up", "atlas")).toHaveLength(2);
+  });
+});
