@@ -8,4 +8,9 @@ export { tenantRequestSchema, type TenantRequestInput } from "./model/tenantRequ
 export type { TenantPlatformInput } from "./model/tenantPlatformSchema";
 export type { TenantSpec } from "./model/tenantSpec";
 export { SAFE_OVERRIDE_PATHS } from "./model/overridesGuard";
-export { readTenantFiles, parseTenantDocuments, TenantFilesError, type TenantDocument } from "./tenantFiles/tenantDocuments";
+export {
+  readTenantFiles,
+  parseTenantDocuments,
+  TenantFilesError,
+  type TenantDocument,
+} from "./tenantFiles/tenantDocuments";

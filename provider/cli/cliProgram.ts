@@ -10,13 +10,20 @@ import { exitCodesHelp } from "./exitCodes";
 import { OUTPUT_FORMATS } from "./formatOutput";
 
 /** An action that sets the process's exit code to what it returns, its module loaded first. */
-function lazy<Args extends unknown[]>(env: CommandEnv, setCode: (code: number) => void, load: () => Promise<(env: CommandEnv, ...args: Args) => Promise<number>>) {
+function lazy<Args extends unknown[]>(
+  env: CommandEnv,
+  setCode: (code: number) => void,
+  load: () => Promise<(env: CommandEnv, ...args: Args) => Promise<number>>,
+) {
   return async (...args: Args) => setCode(await (await load())(env, ...args));
 }
 
-const outputOption = () => new Option("-o, --output <format>", "how to print the result").choices(OUTPUT_FORMATS).default("table");
+const outputOption = () =>
+  new Option("-o, --output <format>", "how to print the result").choices(OUTPUT_FORMATS).default("table");
 const lockTimeoutOption = () =>
-  new Option("--lock-timeout <seconds>", "how long to wait while another update holds the tenant's stack").default(600).argParser(wholeSeconds);
+  new Option("--lock-timeout <seconds>", "how long to wait while another update holds the tenant's stack")
+    .default(600)
+    .argParser(wholeSeconds);
 
 /** A whole number of seconds, or commander's usage error naming the option. */
 function wholeSeconds(value: string): number {
@@ -41,7 +48,9 @@ with the minimum named (a platform's policy can change it).`;
  */
 export function cliProgram(version: string, env: CommandEnv, setCode: (code: number) => void): Command {
   const program = new Command("kubespaces")
-    .description("Self-service virtual clusters: request a tenant, wait for it, use its kubeconfig.\nEach tenant is a Pulumi stack of its own, driven through the Pulumi Automation API.")
+    .description(
+      "Self-service virtual clusters: request a tenant, wait for it, use its kubeconfig.\nEach tenant is a Pulumi stack of its own, driven through the Pulumi Automation API.",
+    )
     .version(version)
     .showHelpAfterError()
     .addHelpText("after", exitCodesHelp())
@@ -49,16 +58,23 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     // Usage errors throw (main.ts exits 2 on them) instead of exiting 1. Set before the subcommands
     // are added: each copies it when created, and a subcommand's unknown option is its own error.
     .exitOverride();
-  const action = <Args extends unknown[]>(load: () => Promise<(env: CommandEnv, ...args: Args) => Promise<number>>) => lazy(env, setCode, load);
+  const action = <Args extends unknown[]>(load: () => Promise<(env: CommandEnv, ...args: Args) => Promise<number>>) =>
+    lazy(env, setCode, load);
 
   program
     .command("login")
     .description("record where the tenants' stacks live and which host cluster they use; with no flags, show it")
-    .option("--server <url>", "Pulumi state backend URL (file://, s3://, https://api.pulumi.com, ...); default file://~/.kubespaces/state")
+    .option(
+      "--server <url>",
+      "Pulumi state backend URL (file://, s3://, https://api.pulumi.com, ...); default file://~/.kubespaces/state",
+    )
     .option("--project <name>", "the Pulumi project that holds a stack per tenant (default kubespaces-self-service)")
     .option("--context <name>", "kubeconfig context of the host cluster; none means the local test bed")
     .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)")
-    .option("--user <email>", "who you are: the owner of what you create, and what `list` shows (default git's user.email)")
+    .option(
+      "--user <email>",
+      "who you are: the owner of what you create, and what `list` shows (default git's user.email)",
+    )
     .option("--platform <file>", "the platform's policy (YAML) that every request is held to")
     .option("--reset", "forget what was recorded before")
     .addOption(outputOption())

@@ -8,18 +8,29 @@ import type { TenantsErrorKind } from "../tenants/tenantsErrors";
 /** Each exit code and what it means. */
 export const EXIT_CODES = [
   { code: 0, name: "ok", meaning: "done (a tenant read, Ready, deleted; a preview printed)" },
-  { code: 1, name: "error", meaning: "the engine, the backend or the host cluster failed, or the tenant is not Ready yet (the message says what)" },
+  {
+    code: 1,
+    name: "error",
+    meaning:
+      "the engine, the backend or the host cluster failed, or the tenant is not Ready yet (the message says what)",
+  },
   { code: 2, name: "invalid", meaning: "the request or the command line was refused before anything ran" },
   { code: 3, name: "failed", meaning: "the tenant failed to become ready (the message is the reason)" },
   { code: 4, name: "notFound", meaning: "no such tenant" },
   { code: 5, name: "busy", meaning: "the tenant's stack stayed locked by another update past --lock-timeout" },
-  { code: 130, name: "interrupted", meaning: "interrupted (Ctrl-C); the request is kept and the message says how to go on" },
+  {
+    code: 130,
+    name: "interrupted",
+    meaning: "interrupted (Ctrl-C); the request is kept and the message says how to go on",
+  },
 ] as const;
 
 type ExitName = (typeof EXIT_CODES)[number]["name"];
 
 /** The codes by name. */
-export const EXIT = Object.fromEntries(EXIT_CODES.map((e) => [e.name, e.code])) as { readonly [N in ExitName]: Extract<(typeof EXIT_CODES)[number], { name: N }>["code"] };
+export const EXIT = Object.fromEntries(EXIT_CODES.map((e) => [e.name, e.code])) as {
+  readonly [N in ExitName]: Extract<(typeof EXIT_CODES)[number], { name: N }>["code"];
+};
 
 /** The code of each of the service's error kinds. */
 const CODE_OF_KIND: Readonly<Record<TenantsErrorKind, number>> = {
@@ -38,11 +49,16 @@ const CODE_OF_KIND: Readonly<Record<TenantsErrorKind, number>> = {
 export const exitCodeOfKind = (kind: TenantsErrorKind): number => CODE_OF_KIND[kind];
 
 /** The exit codes as help text. */
-export const exitCodesHelp = (): string => `\nExit codes:\n${EXIT_CODES.map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`).join("\n")}`;
+export const exitCodesHelp = (): string =>
+  `\nExit codes:\n${EXIT_CODES.map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`).join("\n")}`;
 
 /** The exit codes as a Markdown table, for the README. */
 export const exitCodesTable = (): string =>
-  ["| Code | Meaning |", "| --- | --- |", ...EXIT_CODES.map((e) => `| ${e.code} | ${e.meaning.charAt(0).toUpperCase()}${e.meaning.slice(1)}. |`)].join("\n");
+  [
+    "| Code | Meaning |",
+    "| --- | --- |",
+    ...EXIT_CODES.map((e) => `| ${e.code} | ${e.meaning.charAt(0).toUpperCase()}${e.meaning.slice(1)}. |`),
+  ].join("\n");
 
 /** An error of the command itself (its flags, its files), printed as its message alone, exiting with `code`. */
 export class CliError extends Error {

@@ -38,5 +38,9 @@ export function formatted<Row>(printable: Printable<Row>, format: OutputFormat):
 export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
   const cells = [columns.map((c) => c.heading), ...rows.map((row) => columns.map((c) => c.value(row) ?? "-"))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
-  return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]))).join("  ")).join("\n") + "\n";
+  return (
+    cells
+      .map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]))).join("  "))
+      .join("\n") + "\n"
+  );
 }

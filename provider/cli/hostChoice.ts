@@ -41,7 +41,9 @@ export function chooseHost(naming: HostNaming): HostPort {
   if (kind === "testbed") return testbedHost();
   return {
     resolve: async () => {
-      throw new HostUnavailableError("no host cluster is configured: run `kubespaces login --context NAME` (a context of your kubeconfig)");
+      throw new HostUnavailableError(
+        "no host cluster is configured: run `kubespaces login --context NAME` (a context of your kubeconfig)",
+      );
     },
     engineEnvForReads: () => ({}),
   };
@@ -54,7 +56,11 @@ export function kubeconfigFileOf(naming: HostNaming): string {
 
 function contextHost(context: string, file: string): HostPort {
   return {
-    resolve: async () => ({ description: `context ${context} of ${file}`, kubeconfig: await oneContext(file, context), engineEnv: {} }),
+    resolve: async () => ({
+      description: `context ${context} of ${file}`,
+      kubeconfig: await oneContext(file, context),
+      engineEnv: {},
+    }),
     engineEnvForReads: () => ({}),
   };
 }

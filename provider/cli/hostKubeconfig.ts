@@ -12,14 +12,23 @@ import { CliError, EXIT } from "./exitCodes";
  * Kubernetes client is loaded here, when a host is reached, not when a command starts.
  */
 export async function oneContext(file: string, context: string | undefined): Promise<string> {
-  if (!existsSync(file)) throw new CliError(`kubeconfig ${file} does not exist (--kubeconfig names another)`, EXIT.invalid);
+  if (!existsSync(file))
+    throw new CliError(`kubeconfig ${file} does not exist (--kubeconfig names another)`, EXIT.invalid);
   const { KubeConfig } = await import("@kubernetes/client-node");
   const config = new KubeConfig();
   parsingSecret(`kubeconfig ${file}`, () => config.loadFromString(readFileSync(file, "utf8")));
   const name = context ?? config.getCurrentContext();
   const ctx = config.getContextObject(name);
   if (!ctx) {
-    throw new CliError(`kubeconfig ${file} has no context ${name} (it has: ${config.getContexts().map((c) => c.name).join(", ") || "none"})`, EXIT.invalid);
+    throw new CliError(
+      `kubeconfig ${file} has no context ${name} (it has: ${
+        config
+          .getContexts()
+          .map((c) => c.name)
+          .join(", ") || "none"
+      })`,
+      EXIT.invalid,
+    );
   }
   const only = new KubeConfig();
   only.loadFromOptions({

@@ -48,7 +48,11 @@ export function listenForInterrupts(say: (line: string) => void, howToGoOn: stri
 }
 
 /** The options of a long operation: progress to `display`, stopped by `interrupts`. */
-export function operationOptions(display: ProgressDisplay, interrupts: Interrupts, lockTimeoutMs: number): OperationOptions {
+export function operationOptions(
+  display: ProgressDisplay,
+  interrupts: Interrupts,
+  lockTimeoutMs: number,
+): OperationOptions {
   return {
     onEvent: (event) => display.tenant(event),
     onNote: (line) => display.note(line),

@@ -25,7 +25,10 @@ export interface KubeconfigFileEdit {
  * Applies the edit that `plan` decides, from the file as it is once locked, to the kubeconfig at
  * `linkOrFile`; only the entries and fields the edit names change (kubeconfigText).
  */
-export function editKubeconfigFile(linkOrFile: string, plan: (current: KubeconfigText) => KubeconfigEdit): KubeconfigFileEdit {
+export function editKubeconfigFile(
+  linkOrFile: string,
+  plan: (current: KubeconfigText) => KubeconfigEdit,
+): KubeconfigFileEdit {
   const file = resolvedKubeconfigFile(linkOrFile);
   return whileLocked(file, () => {
     const before = readIfThere(file);
@@ -81,7 +84,10 @@ function whileLocked<T>(file: string, edit: () => T): T {
     writeNewFile(lock, String(process.pid), 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    throw new CliError(`${file} is locked by another program (${lock}); try again, or remove the lock if nothing is writing the file`, EXIT.busy);
+    throw new CliError(
+      `${file} is locked by another program (${lock}); try again, or remove the lock if nothing is writing the file`,
+      EXIT.busy,
+    );
   }
   try {
     return edit();

@@ -83,14 +83,18 @@ export function refuseCredentialCommands(kubeconfig: KubeconfigDocument, what = 
 }
 
 /** The tenant's kubeconfig with its one context renamed, its entries marked and, if asked, pointed elsewhere. */
-export function retargeted(tenantKubeconfig: string, { contextName, server, tenant = contextName, hostNamespace }: Retarget): KubeconfigDocument {
+export function retargeted(
+  tenantKubeconfig: string,
+  { contextName, server, tenant = contextName, hostNamespace }: Retarget,
+): KubeconfigDocument {
   const source = parseKubeconfigText(tenantKubeconfig, "the tenant's kubeconfig").value;
   refuseCredentialCommands(source);
   const context = source.contexts?.find((c) => c.name === source["current-context"]) ?? source.contexts?.[0];
   const details = (context?.context ?? {}) as Record<string, unknown> & { cluster?: string; user?: string };
   const cluster = source.clusters?.find((c) => c.name === details.cluster);
   const user = source.users?.find((u) => u.name === details.user);
-  if (!context || !cluster || !user) throw new CliError("the tenant's kubeconfig has no complete context (cluster, user)", EXIT.error);
+  if (!context || !cluster || !user)
+    throw new CliError("the tenant's kubeconfig has no complete context (cluster, user)", EXIT.error);
   const clusterFields = { ...(cluster.cluster as Record<string, unknown>) };
   if (server) {
     clusterFields["tls-server-name"] = new URL(String(clusterFields.server)).hostname;
@@ -111,7 +115,9 @@ export function retargeted(tenantKubeconfig: string, { contextName, server, tena
 /** `body` with the `kubespaces.io/tenant` extension (any older one of ours replaced). */
 function marked(body: unknown, marker: TenantMarker): Record<string, unknown> {
   const fields = isPlainObject(body) ? body : {};
-  const others = Array.isArray(fields.extensions) ? fields.extensions.filter((e: unknown) => !isPlainObject(e) || e.name !== TENANT_EXTENSION) : [];
+  const others = Array.isArray(fields.extensions)
+    ? fields.extensions.filter((e: unknown) => !isPlainObject(e) || e.name !== TENANT_EXTENSION)
+    : [];
   return { ...fields, extensions: [...others, { name: TENANT_EXTENSION, extension: { ...marker } }] };
 }
 
@@ -122,7 +128,9 @@ export function markerOf(entry: unknown, list: ListKey): TenantMarker | undefine
   const extension = extensions.find((e) => isPlainObject(e) && e.name === TENANT_EXTENSION);
   const marker = isPlainObject(extension) ? extension.extension : undefined;
   if (!isPlainObject(marker) || typeof marker.tenant !== "string") return undefined;
-  return typeof marker.hostNamespace === "string" ? { tenant: marker.tenant, hostNamespace: marker.hostNamespace } : { tenant: marker.tenant };
+  return typeof marker.hostNamespace === "string"
+    ? { tenant: marker.tenant, hostNamespace: marker.hostNamespace }
+    : { tenant: marker.tenant };
 }
 
 /** How a merge treats the entries already there. */
@@ -144,7 +152,11 @@ export interface MergeOptions {
  * context kept (set only when it has none). Refuses an entry of the same name that is the user's
  * (or another tenant's), unless `options.contextNamedByUser` allows it for the context.
  */
-export function mergedKubeconfig(target: KubeconfigDocument, addition: KubeconfigDocument, options: MergeOptions = {}): KubeconfigDocument {
+export function mergedKubeconfig(
+  target: KubeconfigDocument,
+  addition: KubeconfigDocument,
+  options: MergeOptions = {},
+): KubeconfigDocument {
   return editedValue(target, mergeEdit(target, addition, options));
 }
 
@@ -152,24 +164,35 @@ export function mergedKubeconfig(target: KubeconfigDocument, addition: Kubeconfi
 function mergeEdit(target: KubeconfigDocument, addition: KubeconfigDocument, options: MergeOptions): KubeconfigEdit {
   refuseCredentialCommands(addition);
   const marker = markerOf(addition.contexts?.[0], "contexts");
-  if (!marker) throw new Error("mergedKubeconfig: the addition carries no kubespaces.io/tenant extension (use retargeted)");
+  if (!marker)
+    throw new Error("mergedKubeconfig: the addition carries no kubespaces.io/tenant extension (use retargeted)");
   const lists: Partial<Record<ListKey, ListEdit>> = {};
-  for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[]) lists[list] = listMergeEdit(target[list] ?? [], addition[list] ?? [], list, marker, options);
+  for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[])
+    lists[list] = listMergeEdit(target[list] ?? [], addition[list] ?? [], list, marker, options);
   const scalars: Record<string, string> = {};
   if (target.apiVersion === undefined) scalars.apiVersion = "v1";
   if (target.kind === undefined) scalars.kind = "Config";
   // A file without a current context gets the tenant's; otherwise `kubectl config use-context` switches.
-  if (!target["current-context"] && addition["current-context"]) scalars["current-context"] = addition["current-context"];
+  if (!target["current-context"] && addition["current-context"])
+    scalars["current-context"] = addition["current-context"];
   return { lists, scalars };
 }
 
 /** One list's part of a merge: each added entry replaces the first of its name (others of its name removed), or goes at the end. */
-function listMergeEdit(current: readonly Named[], added: readonly Named[], list: ListKey, marker: TenantMarker, options: MergeOptions): ListEdit {
+function listMergeEdit(
+  current: readonly Named[],
+  added: readonly Named[],
+  list: ListKey,
+  marker: TenantMarker,
+  options: MergeOptions,
+): ListEdit {
   const replace = new Map<number, Named>();
   const remove = new Set<number>();
   const append: Named[] = [];
   for (const entry of added) {
-    const same = current.flatMap((existing, index) => (isPlainObject(existing) && existing.name === entry.name ? [index] : []));
+    const same = current.flatMap((existing, index) =>
+      isPlainObject(existing) && existing.name === entry.name ? [index] : [],
+    );
     for (const index of same) refuseForeign(current[index], list, marker, options);
     if (same.length === 0) append.push(entry);
     else replace.set(same[0], entry);
@@ -189,7 +212,10 @@ function refuseForeign(existing: Named, list: ListKey, marker: TenantMarker, opt
     list === "contexts"
       ? `merge under another name with --context NAME, or replace it by naming it: --context ${existing.name}`
       : `rename or remove that ${kind} entry`;
-  throw new CliError(`${options.what ?? "the kubeconfig"} already has a ${kind} named ${existing.name} ${whose}; it was left as it is: ${fix}`, EXIT.invalid);
+  throw new CliError(
+    `${options.what ?? "the kubeconfig"} already has a ${kind} named ${existing.name} ${whose}; it was left as it is: ${fix}`,
+    EXIT.invalid,
+  );
 }
 
 /** The kubeconfig file kubectl writes to: the first of `$KUBECONFIG`, else `~/.kube/config`. */
@@ -205,8 +231,14 @@ export function userKubeconfigFile(): string {
  * changed. Refuses, changing nothing, when an entry of the same name is not kubespaces' own for the
  * tenant (see MergeOptions).
  */
-export function mergeIntoFile(linkOrFile: string, addition: KubeconfigDocument, options: MergeOptions = {}): string | undefined {
-  const edit = editKubeconfigFile(linkOrFile, (current) => mergeEdit(current.value, addition, { what: current.what, ...options }));
+export function mergeIntoFile(
+  linkOrFile: string,
+  addition: KubeconfigDocument,
+  options: MergeOptions = {},
+): string | undefined {
+  const edit = editKubeconfigFile(linkOrFile, (current) =>
+    mergeEdit(current.value, addition, { what: current.what, ...options }),
+  );
   return edit.backup;
 }
 
@@ -244,8 +276,17 @@ export interface RemoveOptions {
  * @param tenantName the tenant whose entries go.
  * @returns what was removed, for the command's message.
  */
-export function removeMergedTenant(kubeconfigFile: string, tenantName: string, options: RemoveOptions = {}): RemovedTenantEntries {
-  let removed: Omit<RemovedTenantEntries, "file" | "backup"> = { contexts: [], clusters: [], users: [], currentContextCleared: false };
+export function removeMergedTenant(
+  kubeconfigFile: string,
+  tenantName: string,
+  options: RemoveOptions = {},
+): RemovedTenantEntries {
+  let removed: Omit<RemovedTenantEntries, "file" | "backup"> = {
+    contexts: [],
+    clusters: [],
+    users: [],
+    currentContextCleared: false,
+  };
   const file = resolvedKubeconfigFile(kubeconfigFile);
   if (!existsSync(file)) return { file, ...removed }; // nothing to remove, and no folder to create for a lock
   const edit = editKubeconfigFile(file, (current) => {
@@ -257,14 +298,21 @@ export function removeMergedTenant(kubeconfigFile: string, tenantName: string, o
 }
 
 /** The edit that removes the marked entries of `match`'s tenant, and the names it removes. */
-function removalEdit(target: KubeconfigDocument, match: RemoveOptions & { tenant: string }): { edit: KubeconfigEdit; removed: Omit<RemovedTenantEntries, "file" | "backup"> } {
+function removalEdit(
+  target: KubeconfigDocument,
+  match: RemoveOptions & { tenant: string },
+): { edit: KubeconfigEdit; removed: Omit<RemovedTenantEntries, "file" | "backup"> } {
   const names: Record<ListKey, string[]> = { clusters: [], users: [], contexts: [] };
   const lists: Partial<Record<ListKey, ListEdit>> = {};
   for (const list of Object.keys(KUBECONFIG_LISTS) as ListKey[]) {
     const remove = new Set<number>();
     (target[list] ?? []).forEach((entry, index) => {
       const marker = markerOf(entry, list);
-      if (marker?.tenant !== match.tenant || (match.hostNamespace !== undefined && marker.hostNamespace !== match.hostNamespace)) return;
+      if (
+        marker?.tenant !== match.tenant ||
+        (match.hostNamespace !== undefined && marker.hostNamespace !== match.hostNamespace)
+      )
+        return;
       remove.add(index);
       names[list].push(entry.name);
     });

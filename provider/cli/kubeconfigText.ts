@@ -82,10 +82,12 @@ export function parseKubeconfigText(text: string, what: string): KubeconfigText 
   if (doc.errors.length > 0) throw redactedParseError(what, doc.errors[0]);
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return { text, value: {}, what, nullRoot: doc.contents ?? undefined };
-  if (!isPlainObject(value) || !isMap(doc.contents)) throw new CliError(`${what} is not a kubeconfig (a YAML mapping); it was left as it is`, EXIT.invalid);
+  if (!isPlainObject(value) || !isMap(doc.contents))
+    throw new CliError(`${what} is not a kubeconfig (a YAML mapping); it was left as it is`, EXIT.invalid);
   for (const key of Object.keys(KUBECONFIG_LISTS)) {
     const list = value[key];
-    if (list !== null && list !== undefined && !Array.isArray(list)) throw new CliError(`${what}: ${key} is not a list; it was left as it is`, EXIT.invalid);
+    if (list !== null && list !== undefined && !Array.isArray(list))
+      throw new CliError(`${what}: ${key} is not a list; it was left as it is`, EXIT.invalid);
   }
   return { text, value: value as KubeconfigDocument, root: doc.contents, what };
 }
@@ -95,7 +97,9 @@ export function editedValue(value: KubeconfigDocument, edit: KubeconfigEdit): Ku
   const next: KubeconfigDocument = { ...value, ...edit.scalars };
   for (const [key, listEdit] of listEdits(edit)) {
     const current = Array.isArray(value[key]) ? (value[key] as Named[]) : [];
-    const kept = current.flatMap((entry, index) => (listEdit.remove?.has(index) ? [] : [listEdit.replace?.get(index) ?? entry]));
+    const kept = current.flatMap((entry, index) =>
+      listEdit.remove?.has(index) ? [] : [listEdit.replace?.get(index) ?? entry],
+    );
     next[key] = [...kept, ...(listEdit.append ?? [])];
   }
   return next;
@@ -163,7 +167,13 @@ interface Splice {
 function spliced(text: string, splices: readonly Splice[]): string {
   const ordered = splices
     .map((splice, index) => ({ splice, index }))
-    .sort((a, b) => a.splice.start - b.splice.start || a.splice.end - b.splice.end || Number(Boolean(a.splice.newKey)) - Number(Boolean(b.splice.newKey)) || a.index - b.index);
+    .sort(
+      (a, b) =>
+        a.splice.start - b.splice.start ||
+        a.splice.end - b.splice.end ||
+        Number(Boolean(a.splice.newKey)) - Number(Boolean(b.splice.newKey)) ||
+        a.index - b.index,
+    );
   let out = "";
   let at = 0;
   for (const { splice } of ordered) {
@@ -224,7 +234,10 @@ function pairOf(root: YAMLMap, key: string): TopPair | undefined {
 function listSplices(layout: Layout, key: ListKey, edit: ListEdit): Splice[] {
   const pair = pairOf(layout.root, key);
   const value = pair?.value;
-  if (isSeq(value)) return value.flow ? [flowListSplice(layout.text, value as ListNode, edit)] : blockListSplices(layout, pair!, value as ListNode, edit);
+  if (isSeq(value))
+    return value.flow
+      ? [flowListSplice(layout.text, value as ListNode, edit)]
+      : blockListSplices(layout, pair!, value as ListNode, edit);
   // No list yet (`key: null`, `key:`, or no key): only additions are possible.
   const entries = edit.append ?? [];
   const block = `\n${blockEntries(entries, layout.indent).trimEnd()}`;
@@ -248,7 +261,9 @@ function flowListSplice(text: string, list: ListNode, edit: ListEdit): Splice {
 
 /** A block list edited entry by entry; emptied, it becomes `[]` (with its lines removed, it would read as null). */
 function blockListSplices(layout: Layout, pair: TopPair, list: ListNode, edit: ListEdit): Splice[] {
-  const splices = list.items.flatMap((item, index) => itemSplices(layout, item, edit.remove?.has(index), edit.replace?.get(index)));
+  const splices = list.items.flatMap((item, index) =>
+    itemSplices(layout, item, edit.remove?.has(index), edit.replace?.get(index)),
+  );
   const appended = edit.append ?? [];
   if (appended.length > 0) {
     const last = list.items[list.items.length - 1];
@@ -263,12 +278,23 @@ function blockListSplices(layout: Layout, pair: TopPair, list: ListNode, edit: L
 }
 
 /** The splices for one item of a block list: its lines removed, or its content replaced (its dash and the comments around it kept). */
-function itemSplices(layout: Layout, item: Node, remove: boolean | undefined, replacement: Named | undefined): Splice[] {
+function itemSplices(
+  layout: Layout,
+  item: Node,
+  remove: boolean | undefined,
+  replacement: Named | undefined,
+): Splice[] {
   const [start, contentEnd] = rangeOf(item);
-  if (remove) return [{ start: lineStartOf(layout.text, dashOf(layout, start)), end: endOfLine(layout.text, contentEnd), text: "" }];
+  if (remove)
+    return [
+      { start: lineStartOf(layout.text, dashOf(layout, start)), end: endOfLine(layout.text, contentEnd), text: "" },
+    ];
   if (!replacement) return [];
   // An entry written as `{...}` stays on its line, as JSON; a block one is replaced by a block.
-  const text = isMap(item) && item.flow ? JSON.stringify(replacement) : indentedAfterFirst(stringify(replacement, { lineWidth: 0 }), columnOf(layout.text, start));
+  const text =
+    isMap(item) && item.flow
+      ? JSON.stringify(replacement)
+      : indentedAfterFirst(stringify(replacement, { lineWidth: 0 }), columnOf(layout.text, start));
   return [{ start, end: isMap(item) && item.flow ? contentEnd : endOfLine(layout.text, contentEnd), text }];
 }
 
@@ -285,7 +311,11 @@ function newKeySplice(layout: Layout, key: string, valueText: string): Splice {
   const end = endOfLine(text, rangeOf(root as Node)[1]);
   if (layout.flow) {
     const close = text.lastIndexOf("}", rangeOf(root as Node)[1]);
-    return { start: close, end: close, text: `${root.items.length > 0 ? ", " : ""}${JSON.stringify(key)}: ${valueText}` };
+    return {
+      start: close,
+      end: close,
+      text: `${root.items.length > 0 ? ", " : ""}${JSON.stringify(key)}: ${valueText}`,
+    };
   }
   return { start: end, end, text: `${" ".repeat(layout.indent)}${key}:${valueText}\n`, ownLine: true, newKey: true };
 }

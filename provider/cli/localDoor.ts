@@ -45,6 +45,9 @@ export function localDoor(): LocalDoor {
     passphrase: () => readFileSync(passphraseFile(), "utf8").trim(),
   });
   const host = chooseHost(settings);
-  const service = new TenantsService({ requests, runs, stacks, host }, { policy: (settings.platform ?? {}) as TenantPlatformInput });
+  const service = new TenantsService(
+    { requests, runs, stacks, host },
+    { policy: (settings.platform ?? {}) as TenantPlatformInput },
+  );
   return { settings, service, actor: { owner: currentUser(settings), groups: [], isAdmin: true }, requests, host };
 }

@@ -20,15 +20,24 @@ const PROJECT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
 /** The recorded login. Every field is optional; each has a default. */
 const loginSettingsSchema = z.strictObject({
   /** Pulumi state backend URL; default `file://<home>/state`. */
-  backendUrl: z.string().regex(/^[a-z0-9]+:\/\//, "must be a URL such as file:///path, s3://bucket or https://api.pulumi.com").optional(),
+  backendUrl: z
+    .string()
+    .regex(/^[a-z0-9]+:\/\//, "must be a URL such as file:///path, s3://bucket or https://api.pulumi.com")
+    .optional(),
   /** Kubeconfig file of the host cluster; default `$KUBECONFIG`, else `~/.kube/config`. */
   kubeconfig: z.string().optional(),
   /** Context of the host cluster in that kubeconfig; none means the local test bed. */
   context: z.string().optional(),
   /** The Pulumi project that holds a stack per tenant; default `kubespaces-self-service`. */
-  project: z.string().regex(PROJECT_NAME, "must be a Pulumi project name: a letter, then letters, digits, '_' or '-'").optional(),
+  project: z
+    .string()
+    .regex(PROJECT_NAME, "must be a Pulumi project name: a letter, then letters, digits, '_' or '-'")
+    .optional(),
   /** The single tenants stack of versions before 0.2 (one stack for every tenant); only read to point at its tenants. */
-  stack: z.string().regex(/^[A-Za-z0-9_.-]+$/, "must be a Pulumi stack name (letters, digits, '_', '.', '-')").optional(),
+  stack: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, "must be a Pulumi stack name (letters, digits, '_', '.', '-')")
+    .optional(),
   /** Who you are: the owner of the tenants you create, and the filter of `list`. */
   user: z.string().optional(),
   /** The platform's policy every request of this tenants stack is held to. */
@@ -50,14 +59,22 @@ export function readLoginSettings(): LoginSettings {
     throw error;
   }
   const parsed = loginSettingsSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new CliError(`${settingsFile()} is not a valid login: ${problemLines(parsed.error.issues)}; run \`kubespaces login --reset\``, EXIT.invalid);
+  if (!parsed.success)
+    throw new CliError(
+      `${settingsFile()} is not a valid login: ${problemLines(parsed.error.issues)}; run \`kubespaces login --reset\``,
+      EXIT.invalid,
+    );
   return parsed.data;
 }
 
 /** Records `settings` (checked first: a bad one is refused with the rule), replacing the file in one step. */
 export function writeLoginSettings(settings: LoginSettings): void {
   const parsed = loginSettingsSchema.safeParse(settings);
-  if (!parsed.success) throw new CliError(`login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server", project: "--project" })}`, EXIT.invalid);
+  if (!parsed.success)
+    throw new CliError(
+      `login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server", project: "--project" })}`,
+      EXIT.invalid,
+    );
   homeDir();
   writeAtomically(settingsFile(), `${JSON.stringify(parsed.data, null, 2)}\n`, 0o600);
 }
@@ -65,9 +82,13 @@ export function writeLoginSettings(settings: LoginSettings): void {
 /** The platform's policy in `text` (YAML or JSON), checked against the policy's schema. */
 export function parsePlatformPolicy(file: string, value: unknown): TenantPlatformInput {
   const parsed = tenantPlatformSchema.safeParse(value ?? {}, { reportInput: true });
-  if (!parsed.success) throw new CliError(`${file} is not a valid platform policy: ${problemLines(parsed.error.issues)}`, EXIT.invalid);
+  if (!parsed.success)
+    throw new CliError(`${file} is not a valid platform policy: ${problemLines(parsed.error.issues)}`, EXIT.invalid);
   if ((value as { hostKubeconfig?: unknown } | null)?.hostKubeconfig !== undefined) {
-    throw new CliError(`${file}: hostKubeconfig does not belong in a policy file; \`kubespaces login --context\` names the host cluster`, EXIT.invalid);
+    throw new CliError(
+      `${file}: hostKubeconfig does not belong in a policy file; \`kubespaces login --context\` names the host cluster`,
+      EXIT.invalid,
+    );
   }
   // An empty policy file (YAML null) is the default policy.
   return (value ?? {}) as TenantPlatformInput;
@@ -85,7 +106,10 @@ function problemLines(issues: readonly z.core.$ZodIssue[], flags: Record<string,
 export function currentUser(settings: LoginSettings): string {
   if (settings.user) return settings.user;
   try {
-    const email = execFileSync("git", ["config", "user.email"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const email = execFileSync("git", ["config", "user.email"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
     if (email) return email;
   } catch {
     // no git, or no email configured

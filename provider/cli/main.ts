@@ -5,7 +5,9 @@ import path from "node:path";
 import type { CommandEnv } from "./commandEnv";
 import { runCli } from "./runCli";
 
-const { version } = JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
+  version: string;
+};
 
 const env: CommandEnv = {
   stdout: process.stdout,

@@ -26,7 +26,12 @@ export interface MergeRequest {
 /** Merges tenant `name`'s kubeconfig into `file`. */
 export function mergeTenantContext(file: string, name: string, kubeconfig: string, request: MergeRequest): Merged {
   const context = request.contextName ?? name;
-  const addition = retargeted(kubeconfig, { contextName: context, server: request.server, tenant: name, hostNamespace: request.hostNamespace });
+  const addition = retargeted(kubeconfig, {
+    contextName: context,
+    server: request.server,
+    tenant: name,
+    hostNamespace: request.hostNamespace,
+  });
   const backup = mergeIntoFile(file, addition, { contextNamedByUser: request.contextName !== undefined });
   return { context, ...(backup && { backup }) };
 }

@@ -40,7 +40,10 @@ class PlainDisplay implements ProgressDisplay {
 
   tenant(event: TenantEvent): void {
     const change = this.memory.change(event);
-    if (change) this.stream.write(`${event.name}: ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}\n`);
+    if (change)
+      this.stream.write(
+        `${event.name}: ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}\n`,
+      );
     else if (event.detail) this.stream.write(`${event.name}: ${event.detail}\n`);
   }
 
@@ -67,7 +70,8 @@ class TerminalDisplay implements ProgressDisplay {
 
   tenant(event: TenantEvent): void {
     const change = this.memory.change(event);
-    if (change) this.permanent(`${event.name}  ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}`);
+    if (change)
+      this.permanent(`${event.name}  ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}`);
     if (event.detail && event.phase !== "Failed") this.status = `${event.name}: ${event.detail}`;
     this.draw();
   }

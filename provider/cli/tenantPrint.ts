@@ -18,25 +18,46 @@ const GET_COLUMNS: readonly Column<TenantObject>[] = [
 ];
 
 /** The `list` table: NAME / OWNER / PHASE / API. */
-const LIST_COLUMNS: readonly Column<TenantObject>[] = [GET_COLUMNS[0], { heading: "OWNER", value: owner }, GET_COLUMNS[1], GET_COLUMNS[2]];
+const LIST_COLUMNS: readonly Column<TenantObject>[] = [
+  GET_COLUMNS[0],
+  { heading: "OWNER", value: owner },
+  GET_COLUMNS[1],
+  GET_COLUMNS[2],
+];
 
 /** One tenant in `format`. */
 export function tenantText(tenant: TenantObject, format: OutputFormat): string {
-  return formatted({ rows: [tenant], columns: GET_COLUMNS, document: tenant, names: [`tenant/${tenant.metadata.name}`] }, format);
+  return formatted(
+    { rows: [tenant], columns: GET_COLUMNS, document: tenant, names: [`tenant/${tenant.metadata.name}`] },
+    format,
+  );
 }
 
 /** Tenants in `format`; JSON and YAML print a list object, as `kubectl get -o json` does. */
 export function tenantsText(tenants: readonly TenantObject[], format: OutputFormat): string {
   const document = { apiVersion: "kubespaces.io/v1alpha1", kind: "TenantList", items: tenants };
-  return formatted({ rows: tenants, columns: LIST_COLUMNS, document, names: tenants.map((t) => `tenant/${t.metadata.name}`) }, format);
+  return formatted(
+    { rows: tenants, columns: LIST_COLUMNS, document, names: tenants.map((t) => `tenant/${t.metadata.name}`) },
+    format,
+  );
 }
 
 /** The symbol of each step, as `pulumi preview` shows them. */
-const STEP_SYMBOLS: Readonly<Record<string, string>> = { create: "+", delete: "-", update: "~", replace: "+-", "create-replacement": "++", "delete-replaced": "--" };
+const STEP_SYMBOLS: Readonly<Record<string, string>> = {
+  create: "+",
+  delete: "-",
+  update: "~",
+  replace: "+-",
+  "create-replacement": "++",
+  "delete-replaced": "--",
+};
 
 /** A preview's steps, one line each, and a count. */
 export function previewText(title: string, steps: readonly ResourceStep[]): string {
-  const lines = steps.map((s) => `  ${(STEP_SYMBOLS[s.op] ?? "?").padEnd(2)} ${s.op.padEnd(8)} ${s.type.padEnd(44)} ${s.name}${s.diffs.length > 0 ? `  (${s.diffs.join(", ")})` : ""}`);
+  const lines = steps.map(
+    (s) =>
+      `  ${(STEP_SYMBOLS[s.op] ?? "?").padEnd(2)} ${s.op.padEnd(8)} ${s.type.padEnd(44)} ${s.name}${s.diffs.length > 0 ? `  (${s.diffs.join(", ")})` : ""}`,
+  );
   return `${title}\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}${lines.length} change(s)\n`;
 }
 

@@ -56,16 +56,23 @@ async function bringUp(signal: AbortSignal | undefined): Promise<void> {
   child.on("error", () => {}); // an abort rejects through `once` below
   try {
     const [code] = (await once(child, "close")) as [number | null];
-    if (code !== 0) throw new HostUnavailableError(`the local test bed did not come up (testbed.sh up exited ${code}); its messages are above`);
+    if (code !== 0)
+      throw new HostUnavailableError(
+        `the local test bed did not come up (testbed.sh up exited ${code}); its messages are above`,
+      );
   } catch (error) {
-    if (signal?.aborted) throw new InterruptedError("", "interrupted while the local test bed came up; nothing was changed");
+    if (signal?.aborted)
+      throw new InterruptedError("", "interrupted while the local test bed came up; nothing was changed");
     throw error;
   }
 }
 
 /** The loopback URL on this machine of a tenant's API server: the test bed forwards one port per control plane. */
 export function testbedEndpoint(namespace: string, name: string): string {
-  return execFileSync("bash", [TESTBED_SCRIPT, "vcluster-endpoint", namespace, name], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  return execFileSync("bash", [TESTBED_SCRIPT, "vcluster-endpoint", namespace, name], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  }).trim();
 }
 
 const envFile = (): string => execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();
@@ -82,7 +89,21 @@ const PATH_MARK = "/kubespaces-testbed-path-mark";
 export function testbedEnv(file = envFile()): Record<string, string> {
   const base = { HOME: os.homedir(), PATH: PATH_MARK };
   const dump = (source: boolean) =>
-    parseEnv(execFileSync("/usr/bin/env", ["-i", ...Object.entries(base).map(([k, v]) => `${k}=${v}`), "/bin/bash", "-c", `${source ? 'source "$1" && ' : ""}/usr/bin/env -0`, "env", file], { encoding: "utf8" }));
+    parseEnv(
+      execFileSync(
+        "/usr/bin/env",
+        [
+          "-i",
+          ...Object.entries(base).map(([k, v]) => `${k}=${v}`),
+          "/bin/bash",
+          "-c",
+          `${source ? 'source "$1" && ' : ""}/usr/bin/env -0`,
+          "env",
+          file,
+        ],
+        { encoding: "utf8" },
+      ),
+    );
   const before = dump(false);
   const after = dump(true);
   const env: Record<string, string> = {};

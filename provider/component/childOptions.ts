@@ -12,7 +12,12 @@ export type RegisteredChildren = ReadonlyMap<ChildRole, pulumi.Resource>;
  * validated once they resolve), the child also waits for it, ahead of its own inputs, so that it
  * is never registered when the inputs break a rule.
  */
-export function childOptions(edges: ChildEdges, registered: RegisteredChildren, tenant: pulumi.Resource, verdict?: pulumi.Output<unknown>): pulumi.CustomResourceOptions {
+export function childOptions(
+  edges: ChildEdges,
+  registered: RegisteredChildren,
+  tenant: pulumi.Resource,
+  verdict?: pulumi.Output<unknown>,
+): pulumi.CustomResourceOptions {
   const resource = (role: ChildRole): pulumi.Resource => {
     const found = registered.get(role);
     if (!found) throw new Error(`kubespaces: child ${role} must be registered before the children that depend on it`);
@@ -26,7 +31,10 @@ export function childOptions(edges: ChildEdges, registered: RegisteredChildren, 
 }
 
 /** The `dependsOn` option for `resources` and, when given, `verdict`. */
-export function waitingFor(resources: pulumi.Resource[], verdict?: pulumi.Output<unknown>): Pick<pulumi.CustomResourceOptions, "dependsOn"> {
+export function waitingFor(
+  resources: pulumi.Resource[],
+  verdict?: pulumi.Output<unknown>,
+): Pick<pulumi.CustomResourceOptions, "dependsOn"> {
   if (!verdict) return resources.length > 0 ? { dependsOn: resources } : {};
   // A list item of its own, so that a preview that leaves the verdict unknown keeps the edges to
   // `resources`. The SDK gathers lists at any depth (runtime/dependsOn.ts); the type admits one

@@ -47,13 +47,24 @@ const NEVER = new Promise<never>(() => undefined);
  * Validates `args` of Tenant `name` with `validate` once they resolve; its TenantValidationError
  * becomes the Tenant's ResolvedInputsError, with the text of any Output marked secret left out.
  */
-export function validateOnceResolved(tenant: pulumi.Resource, name: string, args: object, validate: (plain: unknown) => TenantSpec): DeferredValidation {
+export function validateOnceResolved(
+  tenant: pulumi.Resource,
+  name: string,
+  args: object,
+  validate: (plain: unknown) => TenantSpec,
+): DeferredValidation {
   const verdict = pulumi.all([pulumi.output(args), secretTexts(args)]).apply(([plain, secrets]) => {
     try {
       return validate(plain);
     } catch (error) {
       if (!(error instanceof TenantValidationError)) throw error;
-      throw new ResolvedInputsError(new TenantValidationError(name, error.problems.map((problem) => redacted(problem, secrets))), tenant);
+      throw new ResolvedInputsError(
+        new TenantValidationError(
+          name,
+          error.problems.map((problem) => redacted(problem, secrets)),
+        ),
+        tenant,
+      );
     }
   });
   return { spec: pulumi.recover(verdict, () => NEVER), verdict };
@@ -67,7 +78,9 @@ export function validateOnceResolved(tenant: pulumi.Resource, name: string, args
 function secretTexts(args: object): pulumi.Output<string[]> {
   const texts = pendingPaths(args).map((path) => {
     const value = pulumi.output(path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], args));
-    return pulumi.output(pulumi.isSecret(value)).apply((secret) => (secret ? pulumi.unsecret(value).apply(textsIn) : []));
+    return pulumi
+      .output(pulumi.isSecret(value))
+      .apply((secret) => (secret ? pulumi.unsecret(value).apply(textsIn) : []));
   });
   return pulumi.all(texts).apply((lists) => lists.flat());
 }
@@ -81,11 +94,16 @@ function textsIn(value: unknown): string[] {
 
 /** `problem` with every secret text in its message replaced; only whitespace is no secret to keep. */
 function redacted(problem: InputProblem, secrets: readonly string[]): InputProblem {
-  const message = secrets.filter((text) => text.trim() !== "").reduce((text, secret) => text.split(secret).join("[secret]"), problem.message);
+  const message = secrets
+    .filter((text) => text.trim() !== "")
+    .reduce((text, secret) => text.split(secret).join("[secret]"), problem.message);
   return { ...problem, message };
 }
 
 /** `value`, settled by `verdict` first: it rejects with the verdict's error even when `value` would never resolve. */
-export function afterVerdict(verdict: pulumi.Output<unknown> | undefined, value: pulumi.Output<unknown>): pulumi.Output<unknown> {
+export function afterVerdict(
+  verdict: pulumi.Output<unknown> | undefined,
+  value: pulumi.Output<unknown>,
+): pulumi.Output<unknown> {
   return verdict ? pulumi.all([verdict, value]).apply(([, settled]) => settled) : value;
 }

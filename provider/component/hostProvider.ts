@@ -24,7 +24,13 @@ export function hostProviderOptions(
 ): HostProviderOptions {
   const given = opts.provider !== undefined || hasKubernetesProvider(opts.providers);
   if (given || hostKubeconfig === undefined) return {};
-  return { provider: new k8s.Provider(`${name}-host`, { kubeconfig: pulumi.secret(hostKubeconfig) }, { parent, ...waitingFor([], verdict) }) };
+  return {
+    provider: new k8s.Provider(
+      `${name}-host`,
+      { kubeconfig: pulumi.secret(hostKubeconfig) },
+      { parent, ...waitingFor([], verdict) },
+    ),
+  };
 }
 
 /**

@@ -26,7 +26,10 @@ export interface KubernetesChildContext {
   readonly provider?: k8s.Provider;
 }
 
-type ObjectArgs = { metadata: pulumi.Input<ManifestMetadata | OwnedNamespaceMetadata<pulumi.Input<string>>>; spec?: pulumi.Input<Manifest["spec"]> };
+type ObjectArgs = {
+  metadata: pulumi.Input<ManifestMetadata | OwnedNamespaceMetadata<pulumi.Input<string>>>;
+  spec?: pulumi.Input<Manifest["spec"]>;
+};
 type ObjectClass = new (name: string, args: ObjectArgs, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource;
 
 // The SDK classes of the core kinds (their Pulumi types are `kubernetes:core/v1:<Kind>`, which a
@@ -39,7 +42,10 @@ const SDK_CLASSES: Record<string, ObjectClass> = {
   [typeKey(NETWORK_POLICY_TYPE)]: k8s.networking.v1.NetworkPolicy as ObjectClass,
 };
 
-const withProvider = (context: KubernetesChildContext, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => ({
+const withProvider = (
+  context: KubernetesChildContext,
+  opts: pulumi.CustomResourceOptions,
+): pulumi.CustomResourceOptions => ({
   ...opts,
   ...(context.provider && { provider: context.provider }),
 });
@@ -61,7 +67,10 @@ export function registerObject(
   };
   const metadata = pick(context.rendered, (r) => manifest(r).metadata);
   const spec = pick(context.rendered, (r) => manifest(r).spec);
-  const args: ObjectArgs = { metadata: slot.role === "namespace" ? namespaceMetadata(context, metadata, ownerId) : metadata, spec };
+  const args: ObjectArgs = {
+    metadata: slot.role === "namespace" ? namespaceMetadata(context, metadata, ownerId) : metadata,
+    spec,
+  };
   const name = `${context.name}-${slot.role}`;
   const sdkClass = SDK_CLASSES[typeKey(slot)];
   if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
@@ -69,7 +78,11 @@ export function registerObject(
   // the old object must go before the new one is created, or the create would take it over and
   // the delete then remove it.
   const replaceFirst = { deleteBeforeReplace: true };
-  return new k8s.apiextensions.CustomResource(name, { apiVersion: slot.apiVersion, kind: slot.kind, ...args }, withProvider(context, { ...opts, ...replaceFirst }));
+  return new k8s.apiextensions.CustomResource(
+    name,
+    { apiVersion: slot.apiVersion, kind: slot.kind, ...args },
+    withProvider(context, { ...opts, ...replaceFirst }),
+  );
 }
 
 /**
@@ -77,14 +90,22 @@ export function registerObject(
  * preview where it is not known yet (the host check updates), only that annotation is unknown, so
  * the name stays known and the preview shows an update of the namespace, not a replacement.
  */
-function namespaceMetadata(context: KubernetesChildContext, metadata: Known<ManifestMetadata>, ownerId: pulumi.Output<string> | undefined): ObjectArgs["metadata"] {
-  if (!ownerId) throw new Error(`kubespaces: the namespace of tenant ${context.name} is registered before its host check`);
+function namespaceMetadata(
+  context: KubernetesChildContext,
+  metadata: Known<ManifestMetadata>,
+  ownerId: pulumi.Output<string> | undefined,
+): ObjectArgs["metadata"] {
+  if (!ownerId)
+    throw new Error(`kubespaces: the namespace of tenant ${context.name} is registered before its host check`);
   const leaf = context.preflight ? pulumi.all([context.preflight, ownerId]).apply(([, id]) => id) : ownerId;
   return pick(metadata, (m) => withOwnerId(m, leaf));
 }
 
 /** Registers the vCluster Helm release. */
-export function registerHelmRelease(context: KubernetesChildContext, opts: pulumi.CustomResourceOptions): k8s.helm.v3.Release {
+export function registerHelmRelease(
+  context: KubernetesChildContext,
+  opts: pulumi.CustomResourceOptions,
+): k8s.helm.v3.Release {
   const release = <T>(select: (r: RenderedHelmRelease) => T) => pick(context.rendered, (r) => select(r.helmRelease));
   return new k8s.helm.v3.Release(
     `${context.name}-vcluster`,

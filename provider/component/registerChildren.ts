@@ -42,9 +42,15 @@ export interface TenantChildren {
 
 // The inputs each lifecycle resource takes from the render: all but those from Pulumi.
 const FROM_PULUMI = new Set(["hostKubeconfig", "hostUid", "releaseRevision"]);
-const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter((key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key));
-const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter((key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key));
-const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter((key): key is keyof RenderedHostCheck => !FROM_PULUMI.has(key));
+const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
+  (key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key),
+);
+const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter(
+  (key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key),
+);
+const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter(
+  (key): key is keyof RenderedHostCheck => !FROM_PULUMI.has(key),
+);
 
 /** Registers the children of the tenant in `context`. */
 export function registerChildren(context: ChildContext): TenantChildren {
@@ -54,7 +60,12 @@ export function registerChildren(context: ChildContext): TenantChildren {
   for (const role of creationOrder(edges)) {
     const opts = childOptions(edges[role]!, byRole, context.parent, context.verdict);
     const slot = slots.find((s) => s.role === role);
-    byRole.set(role, slot ? registerObject(context, slot, opts, ownerIdFor(role, byRole)) : registerLifecycleChild(context, role, opts, byRole));
+    byRole.set(
+      role,
+      slot
+        ? registerObject(context, slot, opts, ownerIdFor(role, byRole))
+        : registerLifecycleChild(context, role, opts, byRole),
+    );
   }
   return { byRole, readiness: byRole.get("readiness") as ReadinessResource };
 }
@@ -64,22 +75,55 @@ function ownerIdFor(role: ChildRole, byRole: RegisteredChildren): pulumi.Output<
   return role === "namespace" ? (byRole.get("host-check") as HostCheckResource | undefined)?.ownerId : undefined;
 }
 
-function registerLifecycleChild(context: ChildContext, role: ChildRole, opts: pulumi.CustomResourceOptions, byRole: RegisteredChildren): pulumi.Resource {
+function registerLifecycleChild(
+  context: ChildContext,
+  role: ChildRole,
+  opts: pulumi.CustomResourceOptions,
+  byRole: RegisteredChildren,
+): pulumi.Resource {
   const { name, rendered, hostKubeconfig } = context;
   // The identity of the host, recorded by the check; the wait and the cleanup refuse another cluster.
   const hostUid = () => (byRole.get("host-check") as HostCheckResource).hostUid;
   switch (role) {
     case "host-check":
-      return context.lifecycle.hostCheck(`${name}-host-check`, { ...fieldsOf(pick(rendered, (r) => r.hostCheck), HOST_CHECK_FIELDS), hostKubeconfig }, opts);
+      return context.lifecycle.hostCheck(
+        `${name}-host-check`,
+        {
+          ...fieldsOf(
+            pick(rendered, (r) => r.hostCheck),
+            HOST_CHECK_FIELDS,
+          ),
+          hostKubeconfig,
+        },
+        opts,
+      );
     case "cleanup":
-      return context.lifecycle.cleanup(`${name}-cleanup`, { ...fieldsOf(pick(rendered, (r) => r.cleanup), CLEANUP_FIELDS), hostKubeconfig, hostUid: hostUid() }, opts);
+      return context.lifecycle.cleanup(
+        `${name}-cleanup`,
+        {
+          ...fieldsOf(
+            pick(rendered, (r) => r.cleanup),
+            CLEANUP_FIELDS,
+          ),
+          hostKubeconfig,
+          hostUid: hostUid(),
+        },
+        opts,
+      );
     case "vcluster":
       return registerHelmRelease(context, opts);
     case "readiness": {
       // A new release revision changes this input, so that the wait runs again.
       const releaseRevision = (byRole.get("vcluster") as k8s.helm.v3.Release).status.revision.apply(String);
-      const fields = fieldsOf(pick(rendered, (r) => r.readiness), READINESS_FIELDS);
-      return context.lifecycle.readiness(`${name}-readiness`, { ...fields, hostKubeconfig, releaseRevision, hostUid: hostUid() }, opts);
+      const fields = fieldsOf(
+        pick(rendered, (r) => r.readiness),
+        READINESS_FIELDS,
+      );
+      return context.lifecycle.readiness(
+        `${name}-readiness`,
+        { ...fields, hostKubeconfig, releaseRevision, hostUid: hostUid() },
+        opts,
+      );
     }
     default:
       throw new Error(`kubespaces: no registration for child ${role}`);

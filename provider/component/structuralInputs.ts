@@ -21,8 +21,15 @@ export function structureOfArgs(name: string, args: TenantArgs): TenantStructure
   if (unresolved.length > 0) {
     throw new TenantValidationError(
       name,
-      unresolved.map(([path]) => ({ path, message: "decides which resources the tenant has, so it must be a plain value, not an Output or Promise" })),
+      unresolved.map(([path]) => ({
+        path,
+        message: "decides which resources the tenant has, so it must be a plain value, not an Output or Promise",
+      })),
     );
   }
-  return structureOfInputs(name, { exposed: exposure !== undefined, tlsRouteVersion: exposure?.tlsRouteVersion, networkPolicy: platform?.networkPolicy });
+  return structureOfInputs(name, {
+    exposed: exposure !== undefined,
+    tlsRouteVersion: exposure?.tlsRouteVersion,
+    networkPolicy: platform?.networkPolicy,
+  });
 }

@@ -62,7 +62,10 @@ export class Tenant extends pulumi.ComponentResource {
   constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}, host?: TenantHost) {
     // Plain inputs are checked before anything is registered, the component included; with
     // Outputs among them, what is known already is, and the rest once it resolves.
-    const accessProblems = hostAccessProblems(opts, (args.platform as { hostKubeconfig?: unknown } | undefined)?.hostKubeconfig);
+    const accessProblems = hostAccessProblems(
+      opts,
+      (args.platform as { hostKubeconfig?: unknown } | undefined)?.hostKubeconfig,
+    );
     if (accessProblems.length > 0) throw new TenantValidationError(name, accessProblems);
     const claims = host?.claims ?? programNamespaceClaims();
     const plainSpec = hasUnresolvedInputs(args) ? undefined : validateAndClaim(name, args, claims);
@@ -72,8 +75,13 @@ export class Tenant extends pulumi.ComponentResource {
 
     // The host kubeconfig stays out of the spec, so that only the objects that carry it are secret.
     const { hostKubeconfig: kubeconfigInput, ...platform } = (args.platform ?? {}) as TenantPlatformArgs;
-    const hostKubeconfig = kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
-    const deferred = plainSpec ? undefined : validateOnceResolved(this, name, deferredArgs(args, platform, kubeconfigInput), (plain) => validateAndClaim(name, plain, claims));
+    const hostKubeconfig =
+      kubeconfigInput === undefined ? undefined : pulumi.secret(kubeconfigInput as pulumi.Input<string>);
+    const deferred = plainSpec
+      ? undefined
+      : validateOnceResolved(this, name, deferredArgs(args, platform, kubeconfigInput), (plain) =>
+          validateAndClaim(name, plain, claims),
+        );
     const spec: Known<TenantSpec> = plainSpec ?? deferred!.spec;
     const rendered: Known<RenderedTenant> = pick(spec, renderTenant);
     const children = registerChildren({
@@ -98,7 +106,11 @@ export class Tenant extends pulumi.ComponentResource {
  * The inputs to validate once they resolve. The host kubeconfig is among them for its own rules,
  * unsecret: it stays out of the spec, which would otherwise be secret as a whole.
  */
-function deferredArgs(args: TenantArgs, platform: object, hostKubeconfig: TenantPlatformArgs["hostKubeconfig"]): object {
+function deferredArgs(
+  args: TenantArgs,
+  platform: object,
+  hostKubeconfig: TenantPlatformArgs["hostKubeconfig"],
+): object {
   if (hostKubeconfig === undefined) return { ...args, platform };
   return { ...args, platform: { ...platform, hostKubeconfig: pulumi.unsecret(pulumi.output(hostKubeconfig)) } };
 }

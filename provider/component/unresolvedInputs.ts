@@ -17,13 +17,16 @@ export function hasUnresolvedInputs(value: unknown): boolean {
 
 // What is not known yet as a whole: an Output or Promise, or a list holding one (a list without
 // some of its items would be another list, with other indices).
-const isPending = (value: unknown): boolean => isUnresolved(value) || (Array.isArray(value) && hasUnresolvedInputs(value));
+const isPending = (value: unknown): boolean =>
+  isUnresolved(value) || (Array.isArray(value) && hasUnresolvedInputs(value));
 
 /** `value` with what is not known yet left out, at any depth of its maps. */
 export function knownPart(value: unknown): unknown {
   if (isPending(value)) return undefined;
   if (!isPlainObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).flatMap(([key, child]) => (isPending(child) ? [] : [[key, knownPart(child)]])));
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, child]) => (isPending(child) ? [] : [[key, knownPart(child)]])),
+  );
 }
 
 /** Where `knownPart` left something out: the key path of each Output, Promise or list holding one. */

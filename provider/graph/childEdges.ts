@@ -69,7 +69,10 @@ export function childEdges(roles: readonly ChildRole[]): EdgeTable {
 export function creationOrder(table: EdgeTable): ChildRole[] {
   const pending = Object.keys(table) as ChildRole[];
   const order: ChildRole[] = [];
-  const before = (role: ChildRole) => [...table[role]!.dependsOn, ...(table[role]!.deletedWith ? [table[role]!.deletedWith!] : [])];
+  const before = (role: ChildRole) => [
+    ...table[role]!.dependsOn,
+    ...(table[role]!.deletedWith ? [table[role]!.deletedWith!] : []),
+  ];
   while (pending.length > 0) {
     const next = pending.findIndex((role) => before(role).every((target) => order.includes(target)));
     if (next < 0) throw new Error(`kubespaces: the edge table has a cycle among ${pending.join(", ")}`);

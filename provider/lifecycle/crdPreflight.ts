@@ -18,7 +18,11 @@ export interface RequiredKind extends TypeMeta {
  * Gateway API and cert-manager CRDs use.
  */
 export function requiredKinds(kinds: readonly TypeMeta[]): RequiredKind[] {
-  return kinds.map(({ apiVersion, kind }) => ({ apiVersion, kind, crd: `${kind.toLowerCase()}s.${apiVersion.split("/")[0]}` }));
+  return kinds.map(({ apiVersion, kind }) => ({
+    apiVersion,
+    kind,
+    crd: `${kind.toLowerCase()}s.${apiVersion.split("/")[0]}`,
+  }));
 }
 
 /** The message for kinds the host does not serve. */
@@ -28,7 +32,10 @@ export function missingKindsMessage(tenant: string, missing: readonly RequiredKi
 }
 
 /** The required kinds the host does not serve: their CRD is absent or does not serve that version. */
-export async function findMissingKinds(kubeconfig: string | undefined, required: readonly RequiredKind[]): Promise<RequiredKind[]> {
+export async function findMissingKinds(
+  kubeconfig: string | undefined,
+  required: readonly RequiredKind[],
+): Promise<RequiredKind[]> {
   const api = hostKubeConfig(kubeconfig).makeApiClient(ApiextensionsV1Api);
   const served = await Promise.all(required.map((kind) => isServed(api, kind)));
   return required.filter((_, index) => !served[index]);

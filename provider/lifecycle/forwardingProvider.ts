@@ -13,7 +13,9 @@ export const DYNAMIC_PROVIDERS_MODULE = "@kubespaces/pulumi/dynamic-providers";
  * lacks behave as the dynamic provider host would without them: inputs pass check unchanged, read
  * keeps the state, delete does nothing.
  */
-export function forwardingProvider(exportName: "readinessProvider" | "cleanupProvider" | "hostCheckProvider"): pulumi.dynamic.ResourceProvider {
+export function forwardingProvider(
+  exportName: "readinessProvider" | "cleanupProvider" | "hostCheckProvider",
+): pulumi.dynamic.ResourceProvider {
   const moduleName = DYNAMIC_PROVIDERS_MODULE;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const target = (): pulumi.dynamic.ResourceProvider => require(moduleName)[exportName];

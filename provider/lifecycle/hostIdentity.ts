@@ -22,7 +22,12 @@ export function otherClusterMessage(tenant: string, action: string, recorded: st
 }
 
 /** Throws unless the cluster `kubeconfig` reaches is the one recorded as `recorded`; no record, no check. */
-export async function assertSameHost(tenant: string, action: string, recorded: string | undefined, kubeconfig: string | undefined): Promise<void> {
+export async function assertSameHost(
+  tenant: string,
+  action: string,
+  recorded: string | undefined,
+  kubeconfig: string | undefined,
+): Promise<void> {
   if (!recorded) return;
   const found = await readHostIdentity(kubeconfig);
   if (found !== recorded) throw new Error(otherClusterMessage(tenant, action, recorded, found));

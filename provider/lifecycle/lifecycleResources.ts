@@ -6,12 +6,28 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_HOST_CHECK_NAME, TENANT_READINESS_NAME, indexToken } from "../model/tokens";
+import {
+  PACKAGE_NAME,
+  TENANT_CLEANUP_NAME,
+  TENANT_HOST_CHECK_NAME,
+  TENANT_READINESS_NAME,
+  indexToken,
+} from "../model/tokens";
 import { fieldNames, secretFieldNames } from "../util/zodFields";
 import { leftoverInputsSchema, type LeftoverInputs } from "./cleanup/cleanupSchema";
 import { forwardingProvider } from "./forwardingProvider";
-import { hostCheckInputsSchema, hostCheckResultSchema, type HostCheckInputs, type HostCheckResult } from "./hostCheck/hostCheckSchema";
-import { readinessInputsSchema, readinessResultSchema, type ReadinessInputs, type ReadinessResult } from "./readiness/readinessSchema";
+import {
+  hostCheckInputsSchema,
+  hostCheckResultSchema,
+  type HostCheckInputs,
+  type HostCheckResult,
+} from "./hostCheck/hostCheckSchema";
+import {
+  readinessInputsSchema,
+  readinessResultSchema,
+  type ReadinessInputs,
+  type ReadinessResult,
+} from "./readiness/readinessSchema";
 
 /** Inputs of a lifecycle resource: each may be an Output. */
 type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -25,10 +41,14 @@ export type CleanupArgs = InputsOf<LeftoverInputs>;
 export type HostCheckArgs = InputsOf<HostCheckInputs>;
 
 /** The host check as the Tenant reads it: the recorded identity of the host. */
-export type HostCheckResource = pulumi.Resource & { readonly [K in keyof HostCheckResult]: pulumi.Output<HostCheckResult[K]> };
+export type HostCheckResource = pulumi.Resource & {
+  readonly [K in keyof HostCheckResult]: pulumi.Output<HostCheckResult[K]>;
+};
 
 /** The readiness resource as the Tenant reads it: one Output per result field. */
-export type ReadinessResource = pulumi.Resource & { readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]> };
+export type ReadinessResource = pulumi.Resource & {
+  readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]>;
+};
 
 /** Factories of the readiness and cleanup resources. */
 export interface LifecycleResources {
@@ -79,11 +99,32 @@ const hostCheckProvider = forwardingProvider("hostCheckProvider");
 /** Dynamic resources, for TypeScript programs. */
 export const dynamicLifecycleResources: LifecycleResources = {
   readiness: (name, args, opts) =>
-    new DynamicLifecycleResource(readinessProvider, name, propertiesOf(READINESS, args), optionsOf(READINESS, opts), PACKAGE_NAME, READINESS.name) as unknown as ReadinessResource,
+    new DynamicLifecycleResource(
+      readinessProvider,
+      name,
+      propertiesOf(READINESS, args),
+      optionsOf(READINESS, opts),
+      PACKAGE_NAME,
+      READINESS.name,
+    ) as unknown as ReadinessResource,
   cleanup: (name, args, opts) =>
-    new DynamicLifecycleResource(cleanupProvider, name, propertiesOf(CLEANUP, args), optionsOf(CLEANUP, opts), PACKAGE_NAME, CLEANUP.name),
+    new DynamicLifecycleResource(
+      cleanupProvider,
+      name,
+      propertiesOf(CLEANUP, args),
+      optionsOf(CLEANUP, opts),
+      PACKAGE_NAME,
+      CLEANUP.name,
+    ),
   hostCheck: (name, args, opts) =>
-    new DynamicLifecycleResource(hostCheckProvider, name, propertiesOf(HOST_CHECK, args), optionsOf(HOST_CHECK, opts), PACKAGE_NAME, HOST_CHECK.name) as unknown as HostCheckResource,
+    new DynamicLifecycleResource(
+      hostCheckProvider,
+      name,
+      propertiesOf(HOST_CHECK, args),
+      optionsOf(HOST_CHECK, opts),
+      PACKAGE_NAME,
+      HOST_CHECK.name,
+    ) as unknown as HostCheckResource,
 };
 
 /** A custom resource of the provider plugin (the SDK's class is abstract). */
@@ -92,7 +133,10 @@ class PluginLifecycleResource extends pulumi.CustomResource {}
 /** The provider plugin's custom resources, at the plugin's `version`. */
 export function pluginLifecycleResources(version: string): LifecycleResources {
   const custom = (kind: LifecycleKind, name: string, args: object, opts: pulumi.CustomResourceOptions) =>
-    new PluginLifecycleResource(indexToken(kind.name), name, propertiesOf(kind, args), { ...optionsOf(kind, opts), version });
+    new PluginLifecycleResource(indexToken(kind.name), name, propertiesOf(kind, args), {
+      ...optionsOf(kind, opts),
+      version,
+    });
   return {
     readiness: (name, args, opts) => custom(READINESS, name, args, opts) as unknown as ReadinessResource,
     cleanup: (name, args, opts) => custom(CLEANUP, name, args, opts),

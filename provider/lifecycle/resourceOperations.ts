@@ -12,7 +12,12 @@ import {
   type ReadinessInputs,
   type ReadinessOutputs,
 } from "./readiness/readinessOperations";
-import { LEFTOVER_INPUT_KEYS, removeLeftovers, removeStaleCertificateSecret, type LeftoverInputs } from "./cleanup/leftovers";
+import {
+  LEFTOVER_INPUT_KEYS,
+  removeLeftovers,
+  removeStaleCertificateSecret,
+  type LeftoverInputs,
+} from "./cleanup/leftovers";
 import { changedKeys } from "../util/changedKeys";
 import { fieldNames } from "../util/zodFields";
 import { checkNewHost, needsRecording, recheckHost } from "./hostCheck/hostCheckOperations";
@@ -25,7 +30,9 @@ const HOST_CHECK_INPUT_KEYS = fieldNames(hostCheckInputsSchema);
 export type ProgressSink = (tenant: string) => (message: string) => void;
 
 /** Waits for the virtual cluster on create and update; re-reads the kubeconfig on refresh. */
-export function readinessOperations(progress: ProgressSink): pulumi.dynamic.ResourceProvider<ReadinessInputs, ReadinessOutputs> {
+export function readinessOperations(
+  progress: ProgressSink,
+): pulumi.dynamic.ResourceProvider<ReadinessInputs, ReadinessOutputs> {
   return {
     async create(inputs) {
       const outs = await awaitTenantReady(inputs, progress(inputs.tenantName));
@@ -52,7 +59,9 @@ export function readinessOperations(progress: ProgressSink): pulumi.dynamic.Reso
 }
 
 /** Nothing on create; removes the tenant's leftovers on delete. */
-export function cleanupOperations(progress: ProgressSink): pulumi.dynamic.ResourceProvider<LeftoverInputs, LeftoverInputs> {
+export function cleanupOperations(
+  progress: ProgressSink,
+): pulumi.dynamic.ResourceProvider<LeftoverInputs, LeftoverInputs> {
   return {
     async create(inputs) {
       return { id: `${inputs.namespace}/${inputs.releaseName}`, outs: inputs };

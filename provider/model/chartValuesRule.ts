@@ -22,7 +22,9 @@ let compiled: ValidateFunction | undefined;
 
 /** The compiled schema, once per process: compiling it takes far longer than a check. */
 function chartSchema(): ValidateFunction {
-  compiled ??= new Ajv2020({ strict: false, allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_FILE, "utf8")) as object);
+  compiled ??= new Ajv2020({ strict: false, allErrors: true }).compile(
+    JSON.parse(readFileSync(SCHEMA_FILE, "utf8")) as object,
+  );
   return compiled;
 }
 
@@ -31,6 +33,13 @@ export function chartValuesProblems(spec: TenantSpec): InputProblem[] {
   if (spec.vcluster.chart.version !== VENDORED_CHART_VERSION) return [];
   const validate = chartSchema();
   if (validate(renderVclusterValues(spec))) return [];
-  const reasons = (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`);
-  return [{ path: "vcluster.valuesOverrides", message: `make values the vCluster ${VENDORED_CHART_VERSION} chart's schema rejects: ${reasons.join("; ")}` }];
+  const reasons = (validate.errors ?? []).map(
+    (error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`,
+  );
+  return [
+    {
+      path: "vcluster.valuesOverrides",
+      message: `make values the vCluster ${VENDORED_CHART_VERSION} chart's schema rejects: ${reasons.join("; ")}`,
+    },
+  ];
 }

@@ -6,7 +6,9 @@ import type { InputProblem } from "./validationError";
 type JsonNode = { properties?: Record<string, JsonNode>; secret?: boolean };
 
 /** Dotted paths of the inputs marked secret (read from the schema's `secret` meta), never quoted. */
-const SECRET_PATHS = new Set<string>(secretPaths(z.toJSONSchema(tenantArgsSchema, { io: "input", unrepresentable: "any" }) as JsonNode, ""));
+const SECRET_PATHS = new Set<string>(
+  secretPaths(z.toJSONSchema(tenantArgsSchema, { io: "input", unrepresentable: "any" }) as JsonNode, ""),
+);
 
 function secretPaths(node: JsonNode, prefix: string): string[] {
   return Object.entries(node.properties ?? {}).flatMap(([key, child]) => {
@@ -24,7 +26,11 @@ export function toProblem(issue: z.core.$ZodIssue, prefix: readonly string[] = [
   if (issue.code === "invalid_type") {
     if (issue.input === undefined) return { path, message: "is required" };
     // A number of the wrong kind (1.5 for a count, Infinity or NaN from YAML's .inf and .nan) is quoted.
-    if (typeof issue.input === "number" && (issue.expected === "int" || issue.expected === "number")) return { path, message: `must be ${issue.expected === "int" ? "a whole" : "a finite"} number, got ${issue.input}` };
+    if (typeof issue.input === "number" && (issue.expected === "int" || issue.expected === "number"))
+      return {
+        path,
+        message: `must be ${issue.expected === "int" ? "a whole" : "a finite"} number, got ${issue.input}`,
+      };
     const received = issue.input === null ? "null" : Array.isArray(issue.input) ? "array" : typeof issue.input;
     return { path, message: `must be ${article(issue.expected)} ${issue.expected}, got ${received}` };
   }

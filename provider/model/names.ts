@@ -30,7 +30,8 @@ export const apiHostname = (tenant: string, baseDomain: string): string => `${te
 export const appsDomain = (tenant: string, baseDomain: string): string => `${tenant}.apps.${baseDomain}`;
 
 /** In-cluster URL of the vCluster Service (port 443 -> 8443). */
-export const inClusterApiUrl = (release: string, namespace: string): string => `https://${release}.${namespace}.svc:443`;
+export const inClusterApiUrl = (release: string, namespace: string): string =>
+  `https://${release}.${namespace}.svc:443`;
 
 /** Prefix of the objects a tenant owns in the shared gateway namespace. */
 export const gatewayObjectName = (tenant: string, role: "api" | "apps"): string => `kubespaces-${tenant}-${role}`;

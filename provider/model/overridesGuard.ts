@@ -38,24 +38,44 @@ const containerQuantities = z.looseObject({ cpu: quantity("CPU.").optional(), me
  * (they can block the host's node drains).
  */
 export const SAFE_OVERRIDES: readonly SafeOverridePath[] = [
-  { path: "controlPlane.statefulSet.highAvailability.replicas", why: "more replicas of the tenant's own control plane, each counted against the quota", value: wholeCount() },
-  { path: "controlPlane.statefulSet.persistence.volumeClaim.enabled", why: "whether the control plane keeps its data on a volume; volumes count against the storage quota" },
+  {
+    path: "controlPlane.statefulSet.highAvailability.replicas",
+    why: "more replicas of the tenant's own control plane, each counted against the quota",
+    value: wholeCount(),
+  },
+  {
+    path: "controlPlane.statefulSet.persistence.volumeClaim.enabled",
+    why: "whether the control plane keeps its data on a volume; volumes count against the storage quota",
+  },
   {
     path: "controlPlane.statefulSet.persistence.volumeClaim.size",
     why: "the data volume's size, counted against the storage quota (checked at preview)",
     value: quantity("Size of the data volume."),
   },
-  { path: "controlPlane.statefulSet.persistence.volumeClaim.storageClass", why: "which of the host's storage classes the data volume uses" },
+  {
+    path: "controlPlane.statefulSet.persistence.volumeClaim.storageClass",
+    why: "which of the host's storage classes the data volume uses",
+  },
   { path: "controlPlane.statefulSet.labels", why: "labels on the StatefulSet object itself, not on its pods" },
-  { path: "controlPlane.statefulSet.annotations", why: "annotations on the StatefulSet object itself, not on its pods" },
+  {
+    path: "controlPlane.statefulSet.annotations",
+    why: "annotations on the StatefulSet object itself, not on its pods",
+  },
   { path: "controlPlane.coredns.enabled", why: "the virtual cluster's own DNS, running inside the tenant namespace" },
-  { path: "controlPlane.coredns.deployment.replicas", why: "replicas of the tenant's DNS, counted against the quota", value: wholeCount() },
+  {
+    path: "controlPlane.coredns.deployment.replicas",
+    why: "replicas of the tenant's DNS, counted against the quota",
+    value: wholeCount(),
+  },
   {
     path: "controlPlane.coredns.deployment.resources",
     why: "the tenant's DNS resources, counted against the quota (checked at preview)",
     value: z.looseObject({ limits: containerQuantities.optional(), requests: containerQuantities.optional() }),
   },
-  { path: "sync.toHost.persistentVolumeClaims.enabled", why: "volume claims land in the tenant namespace, under the storage quota" },
+  {
+    path: "sync.toHost.persistentVolumeClaims.enabled",
+    why: "volume claims land in the tenant namespace, under the storage quota",
+  },
   { path: "sync.fromHost.ingressClasses.enabled", why: "a read-only view of the host's IngressClasses" },
   { path: "sync.fromHost.storageClasses.enabled", why: "a read-only view of the host's StorageClasses" },
   { path: "telemetry.enabled", why: "whether the vCluster sends anonymous usage data" },
@@ -71,7 +91,10 @@ export function leafPaths(values: unknown, prefix = ""): string[] {
 }
 
 /** The leaf paths of `overrides` that no allowlisted path covers, sorted. */
-export function unsafeOverridePaths(overrides: Record<string, unknown>, allowed: readonly string[] = SAFE_OVERRIDE_PATHS): string[] {
+export function unsafeOverridePaths(
+  overrides: Record<string, unknown>,
+  allowed: readonly string[] = SAFE_OVERRIDE_PATHS,
+): string[] {
   const covered = (path: string) => allowed.some((safe) => path === safe || path.startsWith(`${safe}.`));
   return leafPaths(overrides)
     .filter((path) => path !== "" && !covered(path))
@@ -81,7 +104,9 @@ export function unsafeOverridePaths(overrides: Record<string, unknown>, allowed:
 /** The value at dotted `path` of `values`, or undefined when a step is missing or not a map. */
 export function valueAt(values: unknown, path: string): unknown {
   // Own keys only: a path step such as "constructor" must not read Object.prototype.
-  return path.split(".").reduce<unknown>((node, key) => (isPlainObject(node) && Object.hasOwn(node, key) ? node[key] : undefined), values);
+  return path
+    .split(".")
+    .reduce<unknown>((node, key) => (isPlainObject(node) && Object.hasOwn(node, key) ? node[key] : undefined), values);
 }
 
 /**
@@ -94,12 +119,19 @@ export function overrideValueProblems(overrides: Record<string, unknown>): Input
     const given = valueAt(overrides, path);
     if (value === undefined || given === undefined) return [];
     const parsed = value.safeParse(given, { reportInput: true });
-    return parsed.success ? [] : parsed.error.issues.map((issue) => withNullHint(toProblem(issue, [...prefix, ...path.split(".")]), issue.input));
+    return parsed.success
+      ? []
+      : parsed.error.issues.map((issue) =>
+          withNullHint(toProblem(issue, [...prefix, ...path.split(".")]), issue.input),
+        );
   });
 }
 
 /** `null` removes a key in Helm's merge, which a team may mean here; say why it cannot. */
 function withNullHint(problem: InputProblem, input: unknown): InputProblem {
   if (input !== null) return problem;
-  return { ...problem, message: `${problem.message} (null would remove the chart's value, which the quota check counts; leave the key out to keep the chart's default)` };
+  return {
+    ...problem,
+    message: `${problem.message} (null would remove the chart's value, which the quota check counts; leave the key out to keep the chart's default)`,
+  };
 }

@@ -26,10 +26,25 @@ export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, conte
     ...namespaceProblems(spec, context),
     ...podSecurityProblems(spec, args),
     ...ceilingProblems(spec, args),
-    ...notAbove("limitRange.defaultRequest", spec.limitRange.defaultRequest, "limitRange.defaultLimit", spec.limitRange.defaultLimit),
+    ...notAbove(
+      "limitRange.defaultRequest",
+      spec.limitRange.defaultRequest,
+      "limitRange.defaultLimit",
+      spec.limitRange.defaultLimit,
+    ),
     ...notAbove("limitRange.defaultLimit", spec.limitRange.defaultLimit, "resources", spec.resources),
-    ...notAbove("vcluster.controlPlaneResources.requests", spec.vcluster.controlPlaneResources.requests, "vcluster.controlPlaneResources.limits", spec.vcluster.controlPlaneResources.limits),
-    ...notAbove("vcluster.controlPlaneResources.limits", spec.vcluster.controlPlaneResources.limits, "resources", spec.resources),
+    ...notAbove(
+      "vcluster.controlPlaneResources.requests",
+      spec.vcluster.controlPlaneResources.requests,
+      "vcluster.controlPlaneResources.limits",
+      spec.vcluster.controlPlaneResources.limits,
+    ),
+    ...notAbove(
+      "vcluster.controlPlaneResources.limits",
+      spec.vcluster.controlPlaneResources.limits,
+      "resources",
+      spec.resources,
+    ),
     ...hostnameProblems(spec),
     ...overrides,
     // The footprint reads the overrides, so it is checked only once they are safe and each value keeps its rule.
@@ -40,13 +55,24 @@ export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, conte
 function namespaceProblems(spec: TenantSpec, context: ValidationContext): InputProblem[] {
   const { namespace } = spec;
   if (namespace.length > 63) {
-    return [{ path: "", message: `gives namespace "${namespace}" of ${namespace.length} characters (at most 63, with platform.namespacePrefix); choose a shorter name` }];
+    return [
+      {
+        path: "",
+        message: `gives namespace "${namespace}" of ${namespace.length} characters (at most 63, with platform.namespacePrefix); choose a shorter name`,
+      },
+    ];
   }
   if (namespace === "default" || namespace.startsWith("kube-") || namespace === spec.exposure?.gateway.namespace) {
-    return [{ path: "platform.namespacePrefix", message: `gives namespace "${namespace}", which is reserved for the cluster or the platform (kube-*, default, the gateway namespace)` }];
+    return [
+      {
+        path: "platform.namespacePrefix",
+        message: `gives namespace "${namespace}", which is reserved for the cluster or the platform (kube-*, default, the gateway namespace)`,
+      },
+    ];
   }
   const owner = context.namespaceOwner?.(namespace);
-  if (owner !== undefined && owner !== spec.name) return [{ path: "", message: `namespace "${namespace}" is already claimed by Tenant "${owner}" in this program` }];
+  if (owner !== undefined && owner !== spec.name)
+    return [{ path: "", message: `namespace "${namespace}" is already claimed by Tenant "${owner}" in this program` }];
   return [];
 }
 
@@ -55,17 +81,31 @@ function podSecurityProblems(spec: TenantSpec, args: TenantArgsComplete): InputP
   const level = spec.isolation.podSecurity;
   if (allowed.includes(level)) return [];
   const path = args.isolation.podSecurity === undefined ? "platform.podSecurity.default" : "isolation.podSecurity";
-  return [{ path, message: `${level} is not a level the platform allows (platform.podSecurity.allowed: ${allowed.join(", ")})` }];
+  return [
+    {
+      path,
+      message: `${level} is not a level the platform allows (platform.podSecurity.allowed: ${allowed.join(", ")})`,
+    },
+  ];
 }
 
 function ceilingProblems(spec: TenantSpec, args: TenantArgsComplete): InputProblem[] {
   const { ceilings } = args.platform.quota;
   const quantities = (["cpu", "memory", "storage"] as const)
-    .filter((field) => ceilings[field] !== undefined && quantityValue(spec.resources[field]) > quantityValue(ceilings[field]!))
-    .map((field) => ({ path: `resources.${field}`, message: `${spec.resources[field]} is above the platform's ceiling (platform.quota.ceilings.${field}: ${ceilings[field]})` }));
+    .filter(
+      (field) =>
+        ceilings[field] !== undefined && quantityValue(spec.resources[field]) > quantityValue(ceilings[field]!),
+    )
+    .map((field) => ({
+      path: `resources.${field}`,
+      message: `${spec.resources[field]} is above the platform's ceiling (platform.quota.ceilings.${field}: ${ceilings[field]})`,
+    }));
   const counts = (Object.keys(OBJECT_COUNTS) as (keyof typeof OBJECT_COUNTS)[])
     .filter((field) => ceilings[field] !== undefined && (spec.resources[field] ?? Infinity) > ceilings[field]!)
-    .map((field) => ({ path: `resources.${field}`, message: `${spec.resources[field]} is above the platform's ceiling (platform.quota.ceilings.${field}: ${ceilings[field]})` }));
+    .map((field) => ({
+      path: `resources.${field}`,
+      message: `${spec.resources[field]} is above the platform's ceiling (platform.quota.ceilings.${field}: ${ceilings[field]})`,
+    }));
   return [...quantities, ...counts];
 }
 
@@ -73,15 +113,24 @@ function ceilingProblems(spec: TenantSpec, args: TenantArgsComplete): InputProbl
 function notAbove(lowerPath: string, lower: CpuMemory, upperPath: string, upper: CpuMemory): InputProblem[] {
   return (["cpu", "memory"] as const)
     .filter((field) => quantityValue(lower[field]) > quantityValue(upper[field]))
-    .map((field) => ({ path: `${lowerPath}.${field}`, message: `${lower[field]} must not exceed ${upperPath}.${field} (${upper[field]})` }));
+    .map((field) => ({
+      path: `${lowerPath}.${field}`,
+      message: `${lower[field]} must not exceed ${upperPath}.${field} (${upper[field]})`,
+    }));
 }
 
 function hostnameProblems(spec: TenantSpec): InputProblem[] {
   if (!spec.exposure) return [];
   const host = apiHostname(spec.name, spec.exposure.baseDomain);
   const longLabel = spec.exposure.baseDomain.split(".").find((label) => label.length > 63);
-  if (longLabel) return [{ path: "platform.exposure.baseDomain", message: `has a label longer than 63 characters ("${longLabel}")` }];
-  if (host.length > 253) return [{ path: "platform.exposure.baseDomain", message: `makes the API hostname "${host}" longer than 253 characters` }];
+  if (longLabel)
+    return [
+      { path: "platform.exposure.baseDomain", message: `has a label longer than 63 characters ("${longLabel}")` },
+    ];
+  if (host.length > 253)
+    return [
+      { path: "platform.exposure.baseDomain", message: `makes the API hostname "${host}" longer than 253 characters` },
+    ];
   return [];
 }
 

@@ -12,7 +12,10 @@ export const quantity = (description: string) =>
   z
     .string()
     .refine(isQuantity, { error: "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi", abort: true })
-    .refine(isFiniteQuantity, { error: "must be a quantity of finite size such as 64Gi or 1e3: its digits or exponent overflow", abort: true })
+    .refine(isFiniteQuantity, {
+      error: "must be a quantity of finite size such as 64Gi or 1e3: its digits or exponent overflow",
+      abort: true,
+    })
     .refine((text) => quantityValue(text) > 0, { error: "must be greater than zero" })
     .describe(description);
 
@@ -32,7 +35,9 @@ export const dnsLabel = (description: string) =>
   z
     .string()
     .max(63, { error: "must be at most 63 characters" })
-    .regex(DNS_LABEL, { error: "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit" })
+    .regex(DNS_LABEL, {
+      error: "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
+    })
     .describe(description);
 
 /** A whole number of things, zero included. */
@@ -54,7 +59,9 @@ export const OBJECT_COUNTS = {
 
 /** The object count fields, each with a description built from `describe`. */
 export const objectCountFields = (describe: (resource: string) => string) =>
-  Object.fromEntries(Object.entries(OBJECT_COUNTS).map(([field, resource]) => [field, objectCount(describe(resource))])) as {
+  Object.fromEntries(
+    Object.entries(OBJECT_COUNTS).map(([field, resource]) => [field, objectCount(describe(resource))]),
+  ) as {
     [K in keyof typeof OBJECT_COUNTS]: ReturnType<typeof objectCount>;
   };
 

@@ -16,7 +16,9 @@ export const tenantArgsSchema = z
     // Plain as a whole: its exposure and networkPolicy decide which children exist.
     platform: tenantPlatformSchema.prefault({}).meta({ plain: true }),
   })
-  .describe("A team's virtual cluster on the shared host cluster: the team's request, and the platform's policy it is held to.");
+  .describe(
+    "A team's virtual cluster on the shared host cluster: the team's request, and the platform's policy it is held to.",
+  );
 
 /** Tenant inputs as a user writes them: optional fields may be left out. */
 export type TenantArgsInput = z.input<typeof tenantArgsSchema>;

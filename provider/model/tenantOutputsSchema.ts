@@ -47,12 +47,16 @@ export const tenantOutputsSchema = z.object({
   namespace: z.string().describe("Host namespace of the tenant."),
   apiServerUrl: z
     .string()
-    .describe("URL of the tenant's API server: `https://<name>.api.<baseDomain>:443` when exposed, else the in-cluster Service URL `https://<name>.<namespace>.svc:443`."),
+    .describe(
+      "URL of the tenant's API server: `https://<name>.api.<baseDomain>:443` when exposed, else the in-cluster Service URL `https://<name>.<namespace>.svc:443`.",
+    ),
   appsDomain: z.string().optional().describe("Apps are published at `*.<appsDomain>`; absent when not exposed."),
   kubeconfig: z
     .string()
     .meta({ secret: true })
-    .describe("Kubeconfig of the virtual cluster (cluster-admin inside it), its server set to `apiServerUrl`; cluster, context and user named after the tenant. Secret."),
+    .describe(
+      "Kubeconfig of the virtual cluster (cluster-admin inside it), its server set to `apiServerUrl`; cluster, context and user named after the tenant. Secret.",
+    ),
   kubeconfigSecretRef: kubeconfigSecretRefSchema,
   status: tenantStatusSchema,
 });

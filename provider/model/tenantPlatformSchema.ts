@@ -6,15 +6,25 @@
  */
 import { z } from "zod";
 import { DEFAULT_API_SERVER_CIDRS, DEFAULT_API_SERVER_PORTS, DEFAULT_INTERNET_EXCEPT_CIDRS } from "./networkDefaults";
-import { cpuAndMemory, DNS_SUBDOMAIN, dnsLabel, objectCountFields, podSecurityLevel, quantity, requiredText } from "./schemaParts";
+import {
+  cpuAndMemory,
+  DNS_SUBDOMAIN,
+  dnsLabel,
+  objectCountFields,
+  podSecurityLevel,
+  quantity,
+  requiredText,
+} from "./schemaParts";
 
 const gatewayRef = z
   .strictObject({
     name: dnsLabel("Name of the shared Gateway.").default("shared"),
-    namespace: dnsLabel("Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.").default("kubespaces-gateway"),
-    sectionName: dnsLabel("Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.").default(
-      "tls-passthrough",
-    ),
+    namespace: dnsLabel(
+      "Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.",
+    ).default("kubespaces-gateway"),
+    sectionName: dnsLabel(
+      "Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.",
+    ).default("tls-passthrough"),
   })
   .describe("The shared Gateway that carries tenant traffic.");
 
@@ -38,8 +48,13 @@ export const exposureSchema = z
       .regex(DNS_SUBDOMAIN, { error: "must be a DNS name such as example.com", abort: true })
       // A single label is a top-level domain (com) or a host's own name (localhost): no one can
       // delegate names below it to the gateway, so tenants' hostnames would never resolve.
-      .refine((domain) => domain.includes("."), { error: "must have at least two labels, such as example.com or apps.example.com, not a single label like localhost or com" })
-      .describe("Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`."),
+      .refine((domain) => domain.includes("."), {
+        error:
+          "must have at least two labels, such as example.com or apps.example.com, not a single label like localhost or com",
+      })
+      .describe(
+        "Domain under which tenants are published: the API at `<name>.api.<baseDomain>`, apps at `*.<name>.apps.<baseDomain>`.",
+      ),
     gateway: gatewayRef.prefault({}),
     tlsRouteVersion: z
       .enum(["v1", "v1alpha2"], { error: "must be one of: v1, v1alpha2" })
@@ -50,7 +65,9 @@ export const exposureSchema = z
     verifyCrds: z
       .boolean()
       .default(true)
-      .describe("Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones."),
+      .describe(
+        "Check before creating anything that the host serves the Gateway API and cert-manager kinds the exposure needs, and fail naming the missing ones.",
+      ),
   })
   .describe("Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.");
 
@@ -59,7 +76,9 @@ const chart = z
     repository: z.string().default("https://charts.loft.sh").describe("Helm repository (the pinned chart mirror)."),
     name: requiredText("Chart name in the repository.").default("vcluster"),
     version: requiredText("Pinned chart version.").default("0.36.1"),
-    localPath: requiredText("Path to a chart on disk; when set, `repository`, `name` and `version` are not used.").optional(),
+    localPath: requiredText(
+      "Path to a chart on disk; when set, `repository`, `name` and `version` are not used.",
+    ).optional(),
   })
   .describe("Where the vCluster chart comes from: its templates run with the stack's credentials.");
 
@@ -70,16 +89,28 @@ const cidr = z
 
 const network = z
   .strictObject({
-    apiServerCidrs: z.array(cidr).min(1, { error: "must name at least one range" }).default(DEFAULT_API_SERVER_CIDRS).describe("Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`."),
-    apiServerPorts: z.array(z.int().min(1).max(65535)).min(1).default(DEFAULT_API_SERVER_PORTS).describe("Ports the host API server's endpoints listen on."),
+    apiServerCidrs: z
+      .array(cidr)
+      .min(1, { error: "must name at least one range" })
+      .default(DEFAULT_API_SERVER_CIDRS)
+      .describe("Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`."),
+    apiServerPorts: z
+      .array(z.int().min(1).max(65535))
+      .min(1)
+      .default(DEFAULT_API_SERVER_PORTS)
+      .describe("Ports the host API server's endpoints listen on."),
     internetExceptCidrs: z
       .array(cidr)
       .default(DEFAULT_INTERNET_EXCEPT_CIDRS)
-      .describe("What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges."),
+      .describe(
+        "What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.",
+      ),
     gatewayPodLabels: z
       .record(z.string(), z.string())
       .optional()
-      .describe("Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants."),
+      .describe(
+        "Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.",
+      ),
   })
   .describe("The tenants' NetworkPolicy: what their pods may reach, and who may reach them.");
 
@@ -111,7 +142,9 @@ const quota = z
         cpu: quantity("Most CPU a tenant may ask for.").optional(),
         memory: quantity("Most memory a tenant may ask for.").optional(),
         storage: quantity("Most storage a tenant may ask for.").optional(),
-        ...objectCountFields((resource) => `Most ${resource} a tenant may ask for; a ceiling also applies when the request sets no count.`),
+        ...objectCountFields(
+          (resource) => `Most ${resource} a tenant may ask for; a ceiling also applies when the request sets no count.`,
+        ),
       })
       .prefault({})
       .describe("The most a tenant may ask for; unset means no ceiling."),
@@ -124,11 +157,17 @@ export const tenantPlatformSchema = z
     namespacePrefix: z
       .string()
       .max(40, { error: "must be at most 40 characters" })
-      .regex(/^[a-z0-9]([-a-z0-9]*)$/, { error: "must be lower-case letters, digits and '-', starting with a letter or digit" })
+      .regex(/^[a-z0-9]([-a-z0-9]*)$/, {
+        error: "must be lower-case letters, digits and '-', starting with a letter or digit",
+      })
       .default("kubespaces-tenant-")
       .describe("Host namespaces are `<namespacePrefix><name>`."),
     chart: chart.prefault({}),
-    helmTimeoutSeconds: z.int().min(60, { error: "must be at least 60" }).default(900).describe("How long Helm may take to install or upgrade a release."),
+    helmTimeoutSeconds: z
+      .int()
+      .min(60, { error: "must be at least 60" })
+      .default(900)
+      .describe("How long Helm may take to install or upgrade a release."),
     readinessTimeoutSeconds: z
       .int()
       .min(1, { error: "must be at least 1" })
@@ -163,7 +202,9 @@ export const tenantPlatformSchema = z
     allowUnsafeOverrides: z
       .boolean()
       .default(false)
-      .describe("Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself."),
+      .describe(
+        "Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.",
+      ),
     hostKubeconfig: requiredText(
       "Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.",
     )
@@ -171,7 +212,9 @@ export const tenantPlatformSchema = z
       .meta({ secret: true }),
   })
   .meta({ title: "TenantPlatform" })
-  .describe("The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.");
+  .describe(
+    "The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.",
+  );
 
 /** The platform's policy as written: optional fields may be left out. */
 export type TenantPlatformInput = z.input<typeof tenantPlatformSchema>;

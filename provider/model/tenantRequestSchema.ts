@@ -8,25 +8,35 @@ import { cpuAndMemory, objectCountFields, podSecurityLevel, quantity, requiredTe
 
 const resources = z
   .strictObject({
-    cpu: quantity("CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.").optional(),
+    cpu: quantity(
+      "CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.",
+    ).optional(),
     memory: quantity(
       "Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.",
     ).optional(),
-    storage: quantity("Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.").optional(),
+    storage: quantity(
+      "Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.",
+    ).optional(),
     ...objectCountFields((resource) => `Maximum number of ${resource} in the tenant namespace.`),
   })
-  .describe("What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.");
+  .describe(
+    "What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.",
+  );
 
 const limitRange = z
   .strictObject({
     defaultLimit: cpuAndMemory("Limits given to containers that declare none.", "1", "1Gi"),
     defaultRequest: cpuAndMemory("Requests given to containers that declare none.", "100m", "128Mi"),
   })
-  .describe("Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.");
+  .describe(
+    "Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.",
+  );
 
 const isolation = z
   .strictObject({
-    podSecurity: podSecurityLevel("Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.").optional(),
+    podSecurity: podSecurityLevel(
+      "Pod Security Admission level enforced on the tenant namespace; one the platform allows. Defaults to `platform.podSecurity.default`.",
+    ).optional(),
   })
   .describe("How the tenant namespace is fenced off on the host, within the platform's policy.");
 
@@ -39,11 +49,19 @@ const vcluster = z
       .describe("Kubernetes version of the virtual cluster (the `controlPlane.distro.k8s.image.tag` of the chart)."),
     controlPlaneResources: z
       .strictObject({
-        limits: z.strictObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() }).prefault({}).describe("Limits of the control-plane container."),
-        requests: z.strictObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() }).prefault({}).describe("Requests of the control-plane container."),
+        limits: z
+          .strictObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() })
+          .prefault({})
+          .describe("Limits of the control-plane container."),
+        requests: z
+          .strictObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() })
+          .prefault({})
+          .describe("Requests of the control-plane container."),
       })
       .prefault({})
-      .describe("Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota."),
+      .describe(
+        "Resources of the vCluster control plane, within the quota; defaults to `platform.controlPlaneDefaults`. It always gets a CPU limit so that it schedules under the quota.",
+      ),
     valuesOverrides: z
       .record(z.string(), z.unknown())
       .default({})
@@ -55,7 +73,9 @@ const vcluster = z
 
 /** Fields of a team's request. */
 export const tenantRequestShape = {
-  owner: requiredText("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.").max(253, { error: "must be at most 253 characters" }),
+  owner: requiredText("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.").max(253, {
+    error: "must be at most 253 characters",
+  }),
   resources: resources.prefault({}),
   limitRange: limitRange.prefault({}),
   isolation: isolation.prefault({}),
@@ -63,7 +83,9 @@ export const tenantRequestShape = {
 };
 
 /** A team's request, as the self-service doors accept it: nothing of the platform's. */
-export const tenantRequestSchema = z.strictObject(tenantRequestShape).describe("A team's request for a virtual cluster.");
+export const tenantRequestSchema = z
+  .strictObject(tenantRequestShape)
+  .describe("A team's request for a virtual cluster.");
 
 /** A request as written: optional fields may be left out. */
 export type TenantRequestInput = z.input<typeof tenantRequestSchema>;

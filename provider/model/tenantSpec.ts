@@ -31,7 +31,10 @@ export interface TenantSpec {
   /** Container defaults. */
   readonly limitRange: TenantRequest["limitRange"];
   /** How the namespace is fenced. */
-  readonly isolation: { readonly networkPolicy: boolean; readonly podSecurity: TenantPlatform["podSecurity"]["default"] };
+  readonly isolation: {
+    readonly networkPolicy: boolean;
+    readonly podSecurity: TenantPlatform["podSecurity"]["default"];
+  };
   /** What the NetworkPolicy lets through: the platform's ranges and gateway pods. */
   readonly network: TenantPlatform["network"];
   /** Gateway API exposure, when the platform publishes tenants. */

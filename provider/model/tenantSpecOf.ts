@@ -13,7 +13,10 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
   const { platform, vcluster } = args;
   const counts = Object.fromEntries(
     (Object.keys(OBJECT_COUNTS) as (keyof typeof OBJECT_COUNTS)[])
-      .map((field) => [field, args.resources[field] ?? platform.quota.default[field] ?? platform.quota.ceilings[field]] as const)
+      .map(
+        (field) =>
+          [field, args.resources[field] ?? platform.quota.default[field] ?? platform.quota.ceilings[field]] as const,
+      )
       .filter(([, count]) => count !== undefined),
   );
   const defaults = platform.controlPlaneDefaults;
@@ -31,7 +34,10 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
     },
     limitRange: args.limitRange,
     network: platform.network,
-    isolation: { networkPolicy: platform.networkPolicy, podSecurity: args.isolation.podSecurity ?? platform.podSecurity.default },
+    isolation: {
+      networkPolicy: platform.networkPolicy,
+      podSecurity: args.isolation.podSecurity ?? platform.podSecurity.default,
+    },
     ...(platform.exposure && { exposure: platform.exposure }),
     vcluster: {
       chart: platform.chart,

@@ -40,8 +40,12 @@ export function structureOfInputs(tenant: string, inputs: StructuralInputs): Ten
   const tlsRoute = exposureSchema.shape.tlsRouteVersion.safeParse(inputs.tlsRouteVersion);
   const networkPolicy = tenantPlatformSchema.shape.networkPolicy.safeParse(inputs.networkPolicy);
   const problems: InputProblem[] = [];
-  if (inputs.exposed && !tlsRoute.success) problems.push(...tlsRoute.error.issues.map((issue) => toProblem(issue, ["platform", "exposure", "tlsRouteVersion"])));
-  if (!networkPolicy.success) problems.push(...networkPolicy.error.issues.map((issue) => toProblem(issue, ["platform", "networkPolicy"])));
+  if (inputs.exposed && !tlsRoute.success)
+    problems.push(
+      ...tlsRoute.error.issues.map((issue) => toProblem(issue, ["platform", "exposure", "tlsRouteVersion"])),
+    );
+  if (!networkPolicy.success)
+    problems.push(...networkPolicy.error.issues.map((issue) => toProblem(issue, ["platform", "networkPolicy"])));
   if (problems.length > 0) throw new TenantValidationError(tenant, problems);
   return { tlsRouteVersion: inputs.exposed ? tlsRoute.data : undefined, networkPolicy: networkPolicy.data as boolean };
 }

@@ -22,7 +22,8 @@ const MAX_RELEASE_NAME = 53;
 export function validateTenant(name: string, input: unknown, context: ValidationContext = {}): TenantSpec {
   const problems = nameProblems(name);
   const parsed = tenantArgsSchema.safeParse(input, { reportInput: true });
-  if (!parsed.success) throw new TenantValidationError(name, [...problems, ...parsed.error.issues.map((issue) => toProblem(issue))]);
+  if (!parsed.success)
+    throw new TenantValidationError(name, [...problems, ...parsed.error.issues.map((issue) => toProblem(issue))]);
   const spec = tenantSpecOf(name, parsed.data);
   problems.push(...policyProblems(spec, parsed.data, context));
   // The chart's schema speaks of the merged values, which mean something only once the rest holds.
@@ -36,10 +37,15 @@ export function validateTenant(name: string, input: unknown, context: Validation
  * paths left out of `known`) are still to resolve: the name's, and each known field's own rules.
  * The rules between fields wait for validateTenant, once everything has resolved.
  */
-export function knownInputProblems(name: string, known: unknown, pending: readonly (readonly string[])[]): InputProblem[] {
+export function knownInputProblems(
+  name: string,
+  known: unknown,
+  pending: readonly (readonly string[])[],
+): InputProblem[] {
   const parsed = tenantArgsSchema.safeParse(known, { reportInput: true });
   // A pending field is missing from `known`: "is required" there, or anything below it, is no news.
-  const about = (issue: z.core.$ZodIssue) => pending.some((path) => path.every((key, i) => String(issue.path[i]) === key));
+  const about = (issue: z.core.$ZodIssue) =>
+    pending.some((path) => path.every((key, i) => String(issue.path[i]) === key));
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !about(issue));
   return [...nameProblems(name), ...issues.map((issue) => toProblem(issue))];
 }
@@ -49,7 +55,12 @@ export function knownInputProblems(name: string, known: unknown, pending: readon
  * request may hold only request fields (`platform` among them is refused), then it is validated
  * with the policy like any Tenant's inputs.
  */
-export function validateRequest(name: string, request: unknown, platform: TenantPlatformInput = {}, context: ValidationContext = {}): TenantSpec {
+export function validateRequest(
+  name: string,
+  request: unknown,
+  platform: TenantPlatformInput = {},
+  context: ValidationContext = {},
+): TenantSpec {
   const parsed = tenantRequestSchema.safeParse(request, { reportInput: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => toProblem(issue));
@@ -61,13 +72,21 @@ export function validateRequest(name: string, request: unknown, platform: Tenant
 /** An unknown request field that belongs to the platform says so. */
 function platformOwned(problem: InputProblem): InputProblem {
   if (!isUnknownField(problem)) return problem;
-  return { ...problem, message: `${problem.message}: a request holds owner, resources, limitRange, isolation.podSecurity and vcluster only; the rest is the platform's policy` };
+  return {
+    ...problem,
+    message: `${problem.message}: a request holds owner, resources, limitRange, isolation.podSecurity and vcluster only; the rest is the platform's policy`,
+  };
 }
 
 function nameProblems(name: string): InputProblem[] {
-  if (name.length > MAX_RELEASE_NAME) return [{ path: "", message: `must be at most ${MAX_RELEASE_NAME} characters (a Helm release name), got ${name.length}` }];
-  if (!DNS_LABEL.test(name)) return [{ path: "", message: `must be a DNS-1123 label (lower-case letters, digits and '-'), got "${name}"` }];
+  if (name.length > MAX_RELEASE_NAME)
+    return [
+      { path: "", message: `must be at most ${MAX_RELEASE_NAME} characters (a Helm release name), got ${name.length}` },
+    ];
+  if (!DNS_LABEL.test(name))
+    return [{ path: "", message: `must be a DNS-1123 label (lower-case letters, digits and '-'), got "${name}"` }];
   // The release names a Service after the tenant, and Service names must start with a letter.
-  if (!/^[a-z]/.test(name)) return [{ path: "", message: `must start with a letter (it names the vCluster's Service), got "${name}"` }];
+  if (!/^[a-z]/.test(name))
+    return [{ path: "", message: `must start with a letter (it names the vCluster's Service), got "${name}"` }];
   return [];
 }

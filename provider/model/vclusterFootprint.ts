@@ -41,13 +41,22 @@ export interface VclusterFootprint {
 /** The footprint of the tenant's vCluster, with its overrides applied; they must keep their rules (overrideValueProblems). */
 export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
   const overrides = spec.vcluster.valuesOverrides;
-  const replicas = Number(valueAt(overrides, "controlPlane.statefulSet.highAvailability.replicas") ?? CHART_DEFAULTS.controlPlaneReplicas);
+  const replicas = Number(
+    valueAt(overrides, "controlPlane.statefulSet.highAvailability.replicas") ?? CHART_DEFAULTS.controlPlaneReplicas,
+  );
   // "auto" (the default) means a volume, since the default backing store is the embedded database.
   const persistent = valueAt(overrides, "controlPlane.statefulSet.persistence.volumeClaim.enabled") !== false;
-  const size = String(valueAt(overrides, "controlPlane.statefulSet.persistence.volumeClaim.size") ?? CHART_DEFAULTS.dataVolumeSize);
+  const size = String(
+    valueAt(overrides, "controlPlane.statefulSet.persistence.volumeClaim.size") ?? CHART_DEFAULTS.dataVolumeSize,
+  );
   const coredns = valueAt(overrides, "controlPlane.coredns.enabled") !== false;
-  const corednsReplicas = coredns ? Number(valueAt(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas) : 0;
-  const corednsLimits = { ...CHART_DEFAULTS.corednsLimits, ...(valueAt(overrides, "controlPlane.coredns.deployment.resources.limits") as object) };
+  const corednsReplicas = coredns
+    ? Number(valueAt(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas)
+    : 0;
+  const corednsLimits = {
+    ...CHART_DEFAULTS.corednsLimits,
+    ...(valueAt(overrides, "controlPlane.coredns.deployment.resources.limits") as object),
+  };
   const controlPlane = spec.vcluster.controlPlaneResources.limits;
   return {
     pods: replicas + corednsReplicas,
@@ -58,7 +67,8 @@ export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
     configMaps: 1 + (coredns ? 1 : 0),
     limits: {
       cpu: replicas * quantityValue(controlPlane.cpu) + corednsReplicas * quantityValue(String(corednsLimits.cpu)),
-      memory: replicas * quantityValue(controlPlane.memory) + corednsReplicas * quantityValue(String(corednsLimits.memory)),
+      memory:
+        replicas * quantityValue(controlPlane.memory) + corednsReplicas * quantityValue(String(corednsLimits.memory)),
     },
   };
 }
@@ -72,17 +82,29 @@ export function footprintProblems(spec: TenantSpec): InputProblem[] {
   for (const field of counts) {
     const quota = resources[field];
     if (quota !== undefined && quota < footprint[field]) {
-      problems.push({ path: `resources.${field}`, message: `${quota} is less than the vCluster itself needs (${footprint[field]})` });
+      problems.push({
+        path: `resources.${field}`,
+        message: `${quota} is less than the vCluster itself needs (${footprint[field]})`,
+      });
     }
   }
   if (quantityValue(resources.storage) < footprint.storageBytes) {
-    problems.push({ path: "resources.storage", message: `${resources.storage} is less than the vCluster's data volumes request (${footprint.persistentVolumeClaims} x the volume size)` });
+    problems.push({
+      path: "resources.storage",
+      message: `${resources.storage} is less than the vCluster's data volumes request (${footprint.persistentVolumeClaims} x the volume size)`,
+    });
   }
   if (quantityValue(resources.cpu) < footprint.limits.cpu) {
-    problems.push({ path: "resources.cpu", message: `${resources.cpu} is less than the limits of the vCluster's own containers (${footprint.limits.cpu} cores: control plane and CoreDNS replicas)` });
+    problems.push({
+      path: "resources.cpu",
+      message: `${resources.cpu} is less than the limits of the vCluster's own containers (${footprint.limits.cpu} cores: control plane and CoreDNS replicas)`,
+    });
   }
   if (quantityValue(resources.memory) < footprint.limits.memory) {
-    problems.push({ path: "resources.memory", message: `${resources.memory} is less than the limits of the vCluster's own containers (${(footprint.limits.memory / 2 ** 20).toFixed(0)}Mi: control plane and CoreDNS replicas)` });
+    problems.push({
+      path: "resources.memory",
+      message: `${resources.memory} is less than the limits of the vCluster's own containers (${(footprint.limits.memory / 2 ** 20).toFixed(0)}Mi: control plane and CoreDNS replicas)`,
+    });
   }
   return problems;
 }

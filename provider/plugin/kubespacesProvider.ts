@@ -12,7 +12,12 @@ import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
 import { pluginLifecycleResources } from "../lifecycle/lifecycleResources";
 import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
 import { hostCheckInputsSchema } from "../lifecycle/hostCheck/hostCheckSchema";
-import { cleanupOperations, hostCheckOperations, readinessOperations, type ProgressSink } from "../lifecycle/resourceOperations";
+import {
+  cleanupOperations,
+  hostCheckOperations,
+  readinessOperations,
+  type ProgressSink,
+} from "../lifecycle/resourceOperations";
 import { TENANT_OUTPUT_NAMES } from "../model/tenantOutputsSchema";
 import { TENANT_CLEANUP_TOKEN, TENANT_HOST_CHECK_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
 import { unwrapSecrets } from "./secretInputs";
@@ -43,7 +48,10 @@ function customResource(urn: string) {
 
 /** The operations of the custom resource `urn` names. */
 function operationsFor(urn: string): Required<pulumi.dynamic.ResourceProvider> {
-  return { ...DEFAULT_OPERATIONS, ...customResource(urn).operations(toResource(urn)) } as Required<pulumi.dynamic.ResourceProvider>;
+  return {
+    ...DEFAULT_OPERATIONS,
+    ...customResource(urn).operations(toResource(urn)),
+  } as Required<pulumi.dynamic.ResourceProvider>;
 }
 
 /** What an operation a resource does not define does: keep what it has, delete nothing. */
@@ -72,7 +80,9 @@ export function kubespacesProvider(version: string, schema: string): Provider {
       const parsed = customResource(urn).inputs.safeParse(unwrapSecrets(news));
       // The wrapped inputs go back, so that the engine keeps them secret.
       if (parsed.success) return { inputs: news };
-      return { failures: parsed.error.issues.map((issue) => ({ property: issue.path.join("."), reason: issue.message })) };
+      return {
+        failures: parsed.error.issues.map((issue) => ({ property: issue.path.join("."), reason: issue.message })),
+      };
     },
 
     diff: (id, urn, olds, news) => operationsFor(urn).diff(id, unwrapSecrets(olds), unwrapSecrets(news)),

@@ -13,7 +13,10 @@ import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";
 
 /** The kind of the API route, at the TLSRoute version the host serves. */
-export const apiRouteType = (version: TlsRouteVersion): TypeMeta => ({ apiVersion: `${GATEWAY_GROUP}/${version}`, kind: "TLSRoute" });
+export const apiRouteType = (version: TlsRouteVersion): TypeMeta => ({
+  apiVersion: `${GATEWAY_GROUP}/${version}`,
+  kind: "TLSRoute",
+});
 
 /** The kind of the grant that admits the route's backend. */
 export const API_REFERENCE_GRANT_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ReferenceGrant" };
@@ -28,11 +31,27 @@ export function renderApiRoute(spec: ExposedTenantSpec): Manifest {
     ...apiRouteType(tlsRouteVersion),
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "api"), gateway.namespace),
     spec: {
-      parentRefs: [{ group: GATEWAY_GROUP, kind: "Gateway", name: gateway.name, namespace: gateway.namespace, sectionName: gateway.sectionName }],
+      parentRefs: [
+        {
+          group: GATEWAY_GROUP,
+          kind: "Gateway",
+          name: gateway.name,
+          namespace: gateway.namespace,
+          sectionName: gateway.sectionName,
+        },
+      ],
       hostnames: [spec.endpoints.apiHostname],
       rules: [
         {
-          backendRefs: [{ group: "", kind: "Service", name: spec.releaseName, namespace: spec.namespace, port: VCLUSTER_SERVICE_PORT }],
+          backendRefs: [
+            {
+              group: "",
+              kind: "Service",
+              name: spec.releaseName,
+              namespace: spec.namespace,
+              port: VCLUSTER_SERVICE_PORT,
+            },
+          ],
         },
       ],
     },

@@ -29,7 +29,10 @@ export function renderAppsListenerSet(spec: ExposedTenantSpec): Manifest {
           hostname: `*.${spec.endpoints.appsDomain}`,
           protocol: "HTTPS",
           port: 443,
-          tls: { mode: "Terminate", certificateRefs: [{ group: "", kind: "Secret", name: appsCertificateSecretName(spec.name) }] },
+          tls: {
+            mode: "Terminate",
+            certificateRefs: [{ group: "", kind: "Secret", name: appsCertificateSecretName(spec.name) }],
+          },
           allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { [TENANT_LABEL]: spec.name } } } },
         },
       ],

@@ -27,7 +27,9 @@ export interface RenderedHelmRelease {
 /** Renders the vCluster release. */
 export function renderHelmRelease(spec: TenantSpec): RenderedHelmRelease {
   const { chart } = spec.vcluster;
-  const source = chart.localPath ? { chart: chart.localPath } : { chart: chart.name, repository: chart.repository, version: chart.version };
+  const source = chart.localPath
+    ? { chart: chart.localPath }
+    : { chart: chart.name, repository: chart.repository, version: chart.version };
   return {
     name: spec.releaseName,
     namespace: spec.namespace,

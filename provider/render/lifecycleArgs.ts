@@ -37,7 +37,10 @@ export function renderReadiness(spec: TenantSpec): RenderedReadiness {
 
 /** Renders where the tenant's leftovers are. */
 export function renderCleanup(spec: TenantSpec): RenderedCleanup {
-  const certificateSecret = spec.exposure && { namespace: spec.exposure.gateway.namespace, name: appsCertificateSecretName(spec.name) };
+  const certificateSecret = spec.exposure && {
+    namespace: spec.exposure.gateway.namespace,
+    name: appsCertificateSecretName(spec.name),
+  };
   return {
     tenantName: spec.name,
     namespace: spec.namespace,

@@ -28,7 +28,9 @@ export function renderNamespace(spec: TenantSpec): Manifest {
 }
 
 /** Namespace metadata whose annotations may hold a value not known yet (`V`, an Output in the component). */
-export type OwnedNamespaceMetadata<V> = Omit<ManifestMetadata, "annotations"> & { readonly annotations: Record<string, string | V> };
+export type OwnedNamespaceMetadata<V> = Omit<ManifestMetadata, "annotations"> & {
+  readonly annotations: Record<string, string | V>;
+};
 
 /**
  * The rendered namespace metadata with the stack's owner id (`kubespaces.io/owner-id`), by which the

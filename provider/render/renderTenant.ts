@@ -6,9 +6,21 @@
 import { structureOfSpec, type TenantStructure } from "../model/tenantStructure";
 import type { ExposedTenantSpec, TenantSpec } from "../model/tenantSpec";
 import { apiRouteType, API_REFERENCE_GRANT_TYPE, renderApiReferenceGrant, renderApiRoute } from "./apiRoute";
-import { APPS_CERTIFICATE_TYPE, APPS_LISTENER_SET_TYPE, renderAppsCertificate, renderAppsListenerSet } from "./appsListener";
+import {
+  APPS_CERTIFICATE_TYPE,
+  APPS_LISTENER_SET_TYPE,
+  renderAppsCertificate,
+  renderAppsListenerSet,
+} from "./appsListener";
 import { renderHelmRelease, type RenderedHelmRelease } from "./helmRelease";
-import { renderCleanup, renderHostCheck, renderReadiness, type RenderedCleanup, type RenderedHostCheck, type RenderedReadiness } from "./lifecycleArgs";
+import {
+  renderCleanup,
+  renderHostCheck,
+  renderReadiness,
+  type RenderedCleanup,
+  type RenderedHostCheck,
+  type RenderedReadiness,
+} from "./lifecycleArgs";
 import { LIMIT_RANGE_TYPE, renderLimitRange } from "./limitRange";
 import type { Manifest, TypeMeta } from "./manifest";
 import { NAMESPACE_TYPE, renderNamespace } from "./namespace";
@@ -72,23 +84,58 @@ interface ObjectKind {
 
 const always = () => true;
 const exposed = (structure: TenantStructure) => structure.tlsRouteVersion !== undefined;
-const whenExposed = (render: (spec: ExposedTenantSpec) => Manifest) => (spec: TenantSpec) => render(spec as ExposedTenantSpec);
+const whenExposed = (render: (spec: ExposedTenantSpec) => Manifest) => (spec: TenantSpec) =>
+  render(spec as ExposedTenantSpec);
 
 /** Every kind of object a tenant can have, in creation order. */
 const OBJECT_KINDS: readonly ObjectKind[] = [
   { role: "namespace", present: always, type: () => NAMESPACE_TYPE, fromCrd: false, render: renderNamespace },
   { role: "quota", present: always, type: () => RESOURCE_QUOTA_TYPE, fromCrd: false, render: renderResourceQuota },
   { role: "limit-range", present: always, type: () => LIMIT_RANGE_TYPE, fromCrd: false, render: renderLimitRange },
-  { role: "network-policy", present: (s) => s.networkPolicy, type: () => NETWORK_POLICY_TYPE, fromCrd: false, render: renderNetworkPolicy },
-  { role: "api-reference-grant", present: exposed, type: () => API_REFERENCE_GRANT_TYPE, fromCrd: true, render: whenExposed(renderApiReferenceGrant) },
-  { role: "api-route", present: exposed, type: (s) => apiRouteType(s.tlsRouteVersion!), fromCrd: true, render: whenExposed(renderApiRoute) },
-  { role: "apps-certificate", present: exposed, type: () => APPS_CERTIFICATE_TYPE, fromCrd: true, render: whenExposed(renderAppsCertificate) },
-  { role: "apps-listener-set", present: exposed, type: () => APPS_LISTENER_SET_TYPE, fromCrd: true, render: whenExposed(renderAppsListenerSet) },
+  {
+    role: "network-policy",
+    present: (s) => s.networkPolicy,
+    type: () => NETWORK_POLICY_TYPE,
+    fromCrd: false,
+    render: renderNetworkPolicy,
+  },
+  {
+    role: "api-reference-grant",
+    present: exposed,
+    type: () => API_REFERENCE_GRANT_TYPE,
+    fromCrd: true,
+    render: whenExposed(renderApiReferenceGrant),
+  },
+  {
+    role: "api-route",
+    present: exposed,
+    type: (s) => apiRouteType(s.tlsRouteVersion!),
+    fromCrd: true,
+    render: whenExposed(renderApiRoute),
+  },
+  {
+    role: "apps-certificate",
+    present: exposed,
+    type: () => APPS_CERTIFICATE_TYPE,
+    fromCrd: true,
+    render: whenExposed(renderAppsCertificate),
+  },
+  {
+    role: "apps-listener-set",
+    present: exposed,
+    type: () => APPS_LISTENER_SET_TYPE,
+    fromCrd: true,
+    render: whenExposed(renderAppsListenerSet),
+  },
 ];
 
 /** The Kubernetes objects a tenant of this structure has, with their kinds, before any value is known. */
 export function objectSlots(structure: TenantStructure): ObjectSlot[] {
-  return OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({ role: kind.role, fromCrd: kind.fromCrd, ...kind.type(structure) }));
+  return OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({
+    role: kind.role,
+    fromCrd: kind.fromCrd,
+    ...kind.type(structure),
+  }));
 }
 
 /** Every child role of a tenant of this structure, in creation order. */
@@ -100,7 +147,10 @@ export function childRoles(structure: TenantStructure): ChildRole[] {
 export function renderTenant(spec: TenantSpec): RenderedTenant {
   const structure = structureOfSpec(spec);
   return {
-    objects: OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({ role: kind.role, manifest: kind.render(spec) })),
+    objects: OBJECT_KINDS.filter((kind) => kind.present(structure)).map((kind) => ({
+      role: kind.role,
+      manifest: kind.render(spec),
+    })),
     helmRelease: renderHelmRelease(spec),
     hostCheck: renderHostCheck(spec),
     readiness: renderReadiness(spec),

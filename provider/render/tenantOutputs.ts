@@ -13,6 +13,10 @@ export function renderOutputs(spec: TenantSpec): RenderedOutputs {
     namespace: spec.namespace,
     apiServerUrl: kubeconfigServerUrl(spec),
     ...(spec.endpoints && { appsDomain: spec.endpoints.appsDomain }),
-    kubeconfigSecretRef: { namespace: spec.namespace, name: kubeconfigSecretName(spec.releaseName), key: KUBECONFIG_SECRET_KEY },
+    kubeconfigSecretRef: {
+      namespace: spec.namespace,
+      name: kubeconfigSecretName(spec.releaseName),
+      key: KUBECONFIG_SECRET_KEY,
+    },
   };
 }

@@ -15,7 +15,10 @@ export function kubeconfigServerUrl(spec: TenantSpec): string {
 
 /** Hostnames the vCluster API certificate must cover besides its defaults. */
 export function apiCertificateSans(spec: TenantSpec): string[] {
-  const inCluster = [`${spec.releaseName}.${spec.namespace}.svc`, `${spec.releaseName}.${spec.namespace}.svc.cluster.local`];
+  const inCluster = [
+    `${spec.releaseName}.${spec.namespace}.svc`,
+    `${spec.releaseName}.${spec.namespace}.svc.cluster.local`,
+  ];
   return spec.endpoints ? [spec.endpoints.apiHostname, ...inCluster] : inCluster;
 }
 
@@ -55,7 +58,10 @@ function baseValues(spec: TenantSpec): Values {
       proxy: { extraSANs: apiCertificateSans(spec) },
       statefulSet: {
         // An explicit CPU limit: without it the pod is rejected under a limits.cpu quota (loft-sh/vcluster#1746).
-        resources: { limits: { cpu: limits.cpu, memory: limits.memory }, requests: { cpu: requests.cpu, memory: requests.memory } },
+        resources: {
+          limits: { cpu: limits.cpu, memory: limits.memory },
+          requests: { cpu: requests.cpu, memory: requests.memory },
+        },
         // The chart retains the data PVC by default; a deleted tenant must not leave it behind.
         persistence: { volumeClaim: { retentionPolicy: "Delete" } },
       },

@@ -36,7 +36,11 @@ const pascal = (word: string): string => word[0].toUpperCase() + word.slice(1);
  * Converts object `node`, whose nested types are named after `typeName`. A field is required when
  * JSON Schema requires it and it has no default (in inputs, a default makes it optional).
  */
-export function convertObject(node: JsonSchemaNode, typeName: string, types: Record<string, PulumiType>): ConvertedObject {
+export function convertObject(
+  node: JsonSchemaNode,
+  typeName: string,
+  types: Record<string, PulumiType>,
+): ConvertedObject {
   const properties: Record<string, PulumiProperty> = {};
   for (const [key, child] of Object.entries(node.properties ?? {})) {
     properties[key] = convertProperty(child, `${typeName}${pascal(key)}`, types);
@@ -76,7 +80,7 @@ function convertProperty(node: JsonSchemaNode, defaultName: string, types: Recor
     };
     return { ...common, $ref: `#/types/${typeToken(defaultName)}` };
   }
-  return { ...common, type: node.type === "integer" ? "integer" : (node.type as PulumiProperty["type"]) ?? "string" };
+  return { ...common, type: node.type === "integer" ? "integer" : ((node.type as PulumiProperty["type"]) ?? "string") };
 }
 
 function isPrimitiveDefault(value: unknown): value is string | number | boolean {

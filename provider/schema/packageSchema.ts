@@ -4,14 +4,23 @@
  */
 import { z } from "zod";
 import { readinessInputsSchema, readinessResultSchema } from "../lifecycle/readiness/readinessSchema";
-import { TENANT_NAME, PACKAGE_NAME, TENANT_CLEANUP_NAME, TENANT_CLEANUP_TOKEN, TENANT_HOST_CHECK_NAME, TENANT_HOST_CHECK_TOKEN, TENANT_READINESS_NAME, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
+import {
+  TENANT_NAME,
+  PACKAGE_NAME,
+  TENANT_CLEANUP_NAME,
+  TENANT_CLEANUP_TOKEN,
+  TENANT_HOST_CHECK_NAME,
+  TENANT_HOST_CHECK_TOKEN,
+  TENANT_READINESS_NAME,
+  TENANT_READINESS_TOKEN,
+  TENANT_TOKEN,
+} from "../model/tokens";
 import { tenantArgsSchema } from "../model/tenantArgsSchema";
 import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
 import { hostCheckInputsSchema, hostCheckResultSchema } from "../lifecycle/hostCheck/hostCheckSchema";
 import { tenantOutputsSchema } from "../model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";
-
 
 const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchemaNode;
@@ -23,7 +32,8 @@ export function packageSchema(version: string): PulumiPackageSchema {
     name: PACKAGE_NAME,
     displayName: "KubeSpaces",
     version,
-    description: "A virtual cluster (vCluster) per team on a shared host cluster, fenced by quota, LimitRange, network isolation and pod security, exposed through Gateway API.",
+    description:
+      "A virtual cluster (vCluster) per team on a shared host cluster, fenced by quota, LimitRange, network isolation and pod security, exposed through Gateway API.",
     homepage: "https://github.com/kubespaces/pulumi-kubespaces",
     repository: "https://github.com/kubespaces/pulumi-kubespaces",
     license: "Apache-2.0",
@@ -36,9 +46,22 @@ export function packageSchema(version: string): PulumiPackageSchema {
     },
     types,
     language: {
-      nodejs: { packageName: "@kubespaces/pulumi", dependencies: { "@pulumi/pulumi": "^3.142.0" }, respectSchemaVersion: true },
-      python: { packageName: "pulumi_kubespaces", requires: { pulumi: ">=3.142.0,<4.0.0" }, pyproject: { enabled: true }, respectSchemaVersion: true },
-      go: { importBasePath: "github.com/kubespaces/pulumi-kubespaces/sdk/go/kubespaces", generateResourceContainerTypes: true, respectSchemaVersion: true },
+      nodejs: {
+        packageName: "@kubespaces/pulumi",
+        dependencies: { "@pulumi/pulumi": "^3.142.0" },
+        respectSchemaVersion: true,
+      },
+      python: {
+        packageName: "pulumi_kubespaces",
+        requires: { pulumi: ">=3.142.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      go: {
+        importBasePath: "github.com/kubespaces/pulumi-kubespaces/sdk/go/kubespaces",
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
       csharp: { rootNamespace: "KubeSpaces", packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
     },
   };
@@ -53,7 +76,10 @@ function resourceOf(
   outputs: z.ZodType,
   isComponent = false,
 ): PulumiResource {
-  const converted = { inputs: convertObject(jsonSchemaOf(inputs, "input"), name, types), outputs: convertObject(jsonSchemaOf(outputs, "output"), name, types) };
+  const converted = {
+    inputs: convertObject(jsonSchemaOf(inputs, "input"), name, types),
+    outputs: convertObject(jsonSchemaOf(outputs, "output"), name, types),
+  };
   return {
     description,
     ...(isComponent && { isComponent }),
@@ -71,8 +97,15 @@ function tenantResource(types: Record<string, PulumiType>): PulumiResource {
 }
 
 function readinessResource(types: Record<string, PulumiType>): PulumiResource {
-  const description = "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.";
-  return resourceOf(types, TENANT_READINESS_NAME, description, readinessInputsSchema, readinessInputsSchema.extend(readinessResultSchema.shape));
+  const description =
+    "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.";
+  return resourceOf(
+    types,
+    TENANT_READINESS_NAME,
+    description,
+    readinessInputsSchema,
+    readinessInputsSchema.extend(readinessResultSchema.shape),
+  );
 }
 
 function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
@@ -84,5 +117,11 @@ function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
 function hostCheckResource(types: Record<string, PulumiType>): PulumiResource {
   const description =
     "Before the tenant's namespace is created: refuses a namespace that exists and is not the tenant's, and records the host cluster's identity, which the readiness wait and the cleanup check. Created by Tenant.";
-  return resourceOf(types, TENANT_HOST_CHECK_NAME, description, hostCheckInputsSchema, hostCheckInputsSchema.extend(hostCheckResultSchema.shape));
+  return resourceOf(
+    types,
+    TENANT_HOST_CHECK_NAME,
+    description,
+    hostCheckInputsSchema,
+    hostCheckInputsSchema.extend(hostCheckResultSchema.shape),
+  );
 }

@@ -19,15 +19,37 @@ export function typescriptTypes(schema: PulumiPackageSchema, token: string): str
   const resource = schema.resources[token];
   const name = token.split(":").pop() as string;
   const types = (typeName: string) => schema.types[indexToken(typeName)];
-  const render: Renderer = { enums: new Set(Object.keys(schema.types).filter((t) => schema.types[t].type === "string").map((t) => `#/types/${t}`)) };
+  const render: Renderer = {
+    enums: new Set(
+      Object.keys(schema.types)
+        .filter((t) => schema.types[t].type === "string")
+        .map((t) => `#/types/${t}`),
+    ),
+  };
   const inputs = reachableTypes(Object.values(resource.inputProperties), types);
   const outputs = reachableTypes(Object.values(resource.properties), types);
   const blocks = [
     header(),
-    ...[...new Set([...inputs, ...outputs])].filter((t) => types(t).type === "string").map((t) => enumBlock(t, types(t))),
-    objectBlock(render, `${name}Args`, `Inputs of a ${name}.`, resource.inputProperties, resource.requiredInputs ?? [], "input"),
+    ...[...new Set([...inputs, ...outputs])]
+      .filter((t) => types(t).type === "string")
+      .map((t) => enumBlock(t, types(t))),
+    objectBlock(
+      render,
+      `${name}Args`,
+      `Inputs of a ${name}.`,
+      resource.inputProperties,
+      resource.requiredInputs ?? [],
+      "input",
+    ),
     ...inputs.filter((t) => types(t).type === "object").map((t) => typeBlock(render, t, types(t), "input")),
-    objectBlock(render, `${name}Outputs`, `Outputs of a ${name}, as plain values.`, resource.properties, resource.required ?? [], "output"),
+    objectBlock(
+      render,
+      `${name}Outputs`,
+      `Outputs of a ${name}, as plain values.`,
+      resource.properties,
+      resource.required ?? [],
+      "output",
+    ),
     ...outputs.filter((t) => types(t).type === "object").map((t) => typeBlock(render, t, types(t), "output")),
   ];
   return `${blocks.join("\n\n")}\n`;

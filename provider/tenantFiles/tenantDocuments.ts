@@ -33,7 +33,9 @@ export class TenantFilesError extends Error {
   readonly __pulumiRunError = true;
 
   constructor(readonly problems: readonly string[]) {
-    super(`Tenant files have ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; nothing was changed for any tenant:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super(
+      `Tenant files have ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; nothing was changed for any tenant:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
     this.name = "TenantFilesError";
   }
 }
@@ -68,12 +70,15 @@ type ParsedDocument = ReturnType<typeof parseAllDocuments>[number];
 
 /** The document as plain data, or the problem that stops reading it. */
 function documentValue(parsed: ParsedDocument, where: string): { value: unknown } | { problem: string } {
-  if (parsed.errors.length > 0) return { problem: `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})` };
+  if (parsed.errors.length > 0)
+    return { problem: `${where}: not valid YAML (${parsed.errors[0].message.split("\n")[0]})` };
   try {
     return { value: parsed.toJS() };
   } catch (error) {
     // The parser stops aliases that expand too far (an alias bomb) with an error that names no file.
-    return { problem: `${where}: cannot be read (${error instanceof Error ? error.message : String(error)}); write the values out rather than through aliases` };
+    return {
+      problem: `${where}: cannot be read (${error instanceof Error ? error.message : String(error)}); write the values out rather than through aliases`,
+    };
   }
 }
 
@@ -87,7 +92,8 @@ function manifestProblem(value: unknown, where: string): string | undefined {
   }
   const name = isPlainObject(manifest.metadata) ? manifest.metadata.name : undefined;
   if (name === undefined) return `${where}: metadata.name is required`;
-  if (typeof name !== "string") return `${where}: metadata.name must be a string (the tenant's name), got ${kindOf(name)}`;
+  if (typeof name !== "string")
+    return `${where}: metadata.name must be a string (the tenant's name), got ${kindOf(name)}`;
   // `spec:` left empty is null, an empty request; anything else must hold the request's fields.
   if (manifest.spec !== undefined && manifest.spec !== null && !isPlainObject(manifest.spec)) {
     return `${where}: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${kindOf(manifest.spec)}`;
@@ -105,11 +111,17 @@ function kindOf(value: unknown): string {
  * The Tenant documents in `text` (the contents of `file`), or the problems that stop them. `variables`
  * fill `${name}` placeholders; "verbatim" reads the text as it is (a request a door stored).
  */
-export function parseTenantDocuments(file: string, text: string, variables: Readonly<Record<string, string>> | "verbatim" = {}): { documents: TenantDocument[]; problems: string[] } {
+export function parseTenantDocuments(
+  file: string,
+  text: string,
+  variables: Readonly<Record<string, string>> | "verbatim" = {},
+): { documents: TenantDocument[]; problems: string[] } {
   const unknown = new Set<string>();
   // A request a door stored is read back verbatim: `${...}` in it is the team's text, not a variable.
   const substituted = variables === "verbatim" ? text : substitute(text, variables, unknown);
-  const problems = [...unknown].map((name) => `${file}: \${${name}} names no variable (variables: ${Object.keys(variables).join(", ") || "none"})`);
+  const problems = [...unknown].map(
+    (name) => `${file}: \${${name}} names no variable (variables: ${Object.keys(variables).join(", ") || "none"})`,
+  );
   const documents: TenantDocument[] = [];
   parseAllDocuments(substituted).forEach((parsed, index) => {
     const where = `${file}, document ${index + 1}`;
@@ -117,7 +129,13 @@ export function parseTenantDocuments(file: string, text: string, variables: Read
     const problem = "problem" in read ? read.problem : manifestProblem(read.value, where);
     if (problem) return void problems.push(problem);
     const manifest = (read as { value: TenantManifest | null }).value;
-    if (manifest) documents.push({ file, document: index + 1, name: manifest.metadata.name, request: (manifest.spec ?? {}) as TenantRequestInput });
+    if (manifest)
+      documents.push({
+        file,
+        document: index + 1,
+        name: manifest.metadata.name,
+        request: (manifest.spec ?? {}) as TenantRequestInput,
+      });
   });
   return { documents, problems };
 }
@@ -126,7 +144,11 @@ export function parseTenantDocuments(file: string, text: string, variables: Read
  * Every Tenant document at `location`, each checked as a request under `platform` exactly as the
  * Tenant will check it. Throws TenantFilesError listing every problem of every file.
  */
-export function readTenantFiles(location: string, platform: TenantPlatformInput = {}, variables: Readonly<Record<string, string>> = {}): TenantDocument[] {
+export function readTenantFiles(
+  location: string,
+  platform: TenantPlatformInput = {},
+  variables: Readonly<Record<string, string>> = {},
+): TenantDocument[] {
   const documents: TenantDocument[] = [];
   const problems: string[] = [];
   for (const file of tenantFilePaths(location)) {
@@ -147,7 +169,9 @@ function duplicateNames(documents: readonly TenantDocument[]): string[] {
       first.set(doc.name, doc);
       return [];
     }
-    return [`${doc.file}, document ${doc.document}: tenant ${doc.name} is already declared in ${earlier.file}, document ${earlier.document}`];
+    return [
+      `${doc.file}, document ${doc.document}: tenant ${doc.name} is already declared in ${earlier.file}, document ${earlier.document}`,
+    ];
   });
 }
 
@@ -158,7 +182,10 @@ function requestProblems(documents: readonly TenantDocument[], platform: TenantP
       return [];
     } catch (error) {
       if (!(error instanceof TenantValidationError)) throw error;
-      return error.problems.map((problem: InputProblem) => `${doc.file}, document ${doc.document} (${doc.name}): ${fieldOf(problem)}: ${problem.message}`);
+      return error.problems.map(
+        (problem: InputProblem) =>
+          `${doc.file}, document ${doc.document} (${doc.name}): ${fieldOf(problem)}: ${problem.message}`,
+      );
     }
   });
 }

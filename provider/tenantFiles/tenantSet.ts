@@ -37,10 +37,21 @@ export class TenantSet extends pulumi.ComponentResource {
     // Every document is checked before anything is registered: a bad one stops the whole set, so
     // that no tenant is deleted or changed because a file next to it is broken. What the policy
     // holds as Outputs is left out here and checked by each Tenant once it resolves.
-    const documents = readTenantFiles(args.path, knownPart(args.platform ?? {}) as Parameters<typeof readTenantFiles>[1], args.variables);
+    const documents = readTenantFiles(
+      args.path,
+      knownPart(args.platform ?? {}) as Parameters<typeof readTenantFiles>[1],
+      args.variables,
+    );
     super(indexToken("TenantSet"), name, {}, opts);
     this.tenants = Object.fromEntries(
-      documents.map((doc) => [doc.name, new Tenant(doc.name, { ...(doc.request as object), platform: args.platform } as never, tenantOptions(this, opts))]),
+      documents.map((doc) => [
+        doc.name,
+        new Tenant(
+          doc.name,
+          { ...(doc.request as object), platform: args.platform } as never,
+          tenantOptions(this, opts),
+        ),
+      ]),
     );
     this.names = pulumi.output(Object.keys(this.tenants).sort());
     this.registerOutputs({ names: this.names });
@@ -49,5 +60,9 @@ export class TenantSet extends pulumi.ComponentResource {
 
 /** Each Tenant's options: the set as parent, and the set's providers named again, so each Tenant checks them. */
 function tenantOptions(set: TenantSet, opts: pulumi.ComponentResourceOptions): pulumi.ComponentResourceOptions {
-  return { parent: set, ...(opts.provider && { provider: opts.provider }), ...(opts.providers && { providers: opts.providers }) };
+  return {
+    parent: set,
+    ...(opts.provider && { provider: opts.provider }),
+    ...(opts.providers && { providers: opts.providers }),
+  };
 }

@@ -4,10 +4,27 @@
  * Pulumi stack per tenant through the Automation API). Loading it loads neither the Tenant
  * component nor the Automation API; they load when a stack first runs.
  */
-export { TenantsService, DEFAULT_LOCK_TIMEOUT_MS, type TenantsPorts, type TenantsConfig, type OperationOptions, type DeleteResult } from "./tenantsService";
+export {
+  TenantsService,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  type TenantsPorts,
+  type TenantsConfig,
+  type OperationOptions,
+  type DeleteResult,
+} from "./tenantsService";
 export type * from "./ports";
 export * from "./tenantsErrors";
-export { TENANT_PHASES, type TenantObject, type TenantStatus, type ReadyCondition, type ReadyReason, type TenantPhase, type TenantEvent, type TenantEventPhase, type ResourceStep } from "./tenantObject";
+export {
+  TENANT_PHASES,
+  type TenantObject,
+  type TenantStatus,
+  type ReadyCondition,
+  type ReadyReason,
+  type TenantPhase,
+  type TenantEvent,
+  type TenantEventPhase,
+  type ResourceStep,
+} from "./tenantObject";
 export { tenantObject, tenantStatus } from "./tenantStatus";
 export { FileRequestStore, manifestText } from "./local/fileRequestStore";
 export { FileRunJournals } from "./local/fileRunJournals";

@@ -8,6 +8,10 @@ import { parsingSecret } from "../util/redactedErrors";
 
 /** The user entries of `kubeconfig` that run something, by name. */
 export function commandRunningUsers(kubeconfig: string): string[] {
-  const config = parsingSecret("the tenant's kubeconfig", () => parse(kubeconfig)) as { users?: { name?: unknown; user?: Record<string, unknown> }[] } | null;
-  return (config?.users ?? []).filter((entry) => entry?.user && ("exec" in entry.user || "auth-provider" in entry.user)).map((entry) => String(entry.name ?? "(unnamed)"));
+  const config = parsingSecret("the tenant's kubeconfig", () => parse(kubeconfig)) as {
+    users?: { name?: unknown; user?: Record<string, unknown> }[];
+  } | null;
+  return (config?.users ?? [])
+    .filter((entry) => entry?.user && ("exec" in entry.user || "auth-provider" in entry.user))
+    .map((entry) => String(entry.name ?? "(unnamed)"));
 }

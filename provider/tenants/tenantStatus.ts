@@ -26,14 +26,21 @@ export function tenantObject(request: StoredRequest, run: RunRecord | undefined)
   return {
     apiVersion: "kubespaces.io/v1alpha1",
     kind: "Tenant",
-    metadata: { name: request.name, generation: request.generation, ...(request.createdAt && { creationTimestamp: request.createdAt }) },
+    metadata: {
+      name: request.name,
+      generation: request.generation,
+      ...(request.createdAt && { creationTimestamp: request.createdAt }),
+    },
     spec: request.spec,
     status: tenantStatus(request, run),
   };
 }
 
 /** The status the request and its newest run add up to. */
-export function tenantStatus(request: Pick<StoredRequest, "name" | "generation">, run: RunRecord | undefined): TenantStatus {
+export function tenantStatus(
+  request: Pick<StoredRequest, "name" | "generation">,
+  run: RunRecord | undefined,
+): TenantStatus {
   const verdict = verdictOf(request.name, run);
   const outputs = lastOutputs(run);
   const condition: ReadyCondition = {
@@ -60,12 +67,22 @@ function verdictOf(name: string, run: RunRecord | undefined): Verdict {
   if (!outcome || outcome.interrupted) {
     const how = run.operation === "delete" ? "delete it again to finish the teardown" : "create it again to resume";
     const phase = run.operation === "delete" ? "Deleting" : "Pending";
-    return { phase, reason: run.operation === "delete" ? "Deleting" : "Interrupted", message: `the last ${run.operation} stopped before it finished; ${how}` };
+    return {
+      phase,
+      reason: run.operation === "delete" ? "Deleting" : "Interrupted",
+      message: `the last ${run.operation} stopped before it finished; ${how}`,
+    };
   }
-  if (outcome.ok && run.operation === "create") return { phase: "Ready", reason: "Provisioned", message: outcome.message };
+  if (outcome.ok && run.operation === "create")
+    return { phase: "Ready", reason: "Provisioned", message: outcome.message };
   // A delete that finished, and a request stored again since: nothing provisioned it yet.
   if (outcome.ok) return { phase: "Pending", reason: "Pending", message: "requested; not provisioned yet" };
-  if (run.operation === "delete") return { phase: "Deleting", reason: "Deleting", message: `the teardown failed: ${outcome.message}; delete it again to finish` };
+  if (run.operation === "delete")
+    return {
+      phase: "Deleting",
+      reason: "Deleting",
+      message: `the teardown failed: ${outcome.message}; delete it again to finish`,
+    };
   return { phase: "Failed", reason: outcome.reason ?? "ProvisioningFailed", message: outcome.message };
 }
 
@@ -74,7 +91,8 @@ function liveVerdict(run: RunRecord): Verdict {
   const phases = run.events.map((e) => e.phase).filter((p) => p !== undefined);
   const latest = phases[phases.length - 1];
   if (run.operation === "delete") return { phase: "Deleting", reason: "Deleting", message: "a teardown is running" };
-  if (latest === "Provisioning") return { phase: "Provisioning", reason: "Provisioning", message: lastDetail(run) ?? "provisioning" };
+  if (latest === "Provisioning")
+    return { phase: "Provisioning", reason: "Provisioning", message: lastDetail(run) ?? "provisioning" };
   return { phase: "Pending", reason: "Pending", message: "a create is about to provision it" };
 }
 

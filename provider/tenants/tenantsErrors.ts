@@ -6,7 +6,8 @@
 import type { ReadyReason, TenantPhase } from "./tenantObject";
 
 /** The kinds a front end maps. */
-export type TenantsErrorKind = "invalid" | "conflict" | "notFound" | "notReady" | "failed" | "busy" | "hostUnavailable" | "interrupted" | "refused";
+export type TenantsErrorKind =
+  "invalid" | "conflict" | "notFound" | "notReady" | "failed" | "busy" | "hostUnavailable" | "interrupted" | "refused";
 
 /** An error the service expects and explains; anything else is a bug or an engine failure. */
 export abstract class TenantsError extends Error {
@@ -79,7 +80,9 @@ export class StackBusyError extends TenantsError {
     readonly waitedMs: number,
     holders: string,
   ) {
-    super(`tenant ${tenant}'s stack is still locked by another update after ${Math.round(waitedMs / 1000)}s (${holders}); try again later`);
+    super(
+      `tenant ${tenant}'s stack is still locked by another update after ${Math.round(waitedMs / 1000)}s (${holders}); try again later`,
+    );
   }
 }
 

@@ -13,7 +13,17 @@ import { validateRequest } from "../model/validateTenant";
 import { labelOf, TenantValidationError } from "../model/validationError";
 import { engineErrorSummary } from "./engineErrors";
 import { commandRunningUsers } from "./kubeconfigSafety";
-import type { Actor, HostPort, HostTarget, RequestStore, RunJournals, RunRecorder, StackRun, StoredRequest, TenantStacks } from "./ports";
+import type {
+  Actor,
+  HostPort,
+  HostTarget,
+  RequestStore,
+  RunJournals,
+  RunRecorder,
+  StackRun,
+  StoredRequest,
+  TenantStacks,
+} from "./ports";
 import type { ReadyReason, ResourceStep, TenantEvent, TenantObject } from "./tenantObject";
 import {
   InterruptedError,
@@ -85,7 +95,9 @@ export class TenantsService {
 
   /** The tenants `actor` owns or, with `all`, every tenant it may see. */
   async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantObject[]> {
-    const requests = (await this.ports.requests.list()).filter((r) => (options.all ? mayUse(actor, r) : ownerOf(r.spec) === actor.owner));
+    const requests = (await this.ports.requests.list()).filter((r) =>
+      options.all ? mayUse(actor, r) : ownerOf(r.spec) === actor.owner,
+    );
     return Promise.all(requests.map(async (r) => tenantObject(r, await this.ports.runs.latest(r.name))));
   }
 
@@ -96,12 +108,19 @@ export class TenantsService {
   check(name: string, request: TenantRequestInput, actor: Actor): TenantRequestInput {
     const owned = { ...request, owner: request.owner ?? actor.owner } as TenantRequestInput;
     if (!actor.isAdmin && owned.owner !== actor.owner) {
-      throw new RequestInvalidError(`tenant ${name}: owner must be you (${actor.owner}); only the platform's admins request tenants for others`, ["owner: must be the requester"]);
+      throw new RequestInvalidError(
+        `tenant ${name}: owner must be you (${actor.owner}); only the platform's admins request tenants for others`,
+        ["owner: must be the requester"],
+      );
     }
     try {
       validateRequest(name, owned, this.config.policy);
     } catch (error) {
-      if (error instanceof TenantValidationError) throw new RequestInvalidError(error.message, error.problems.map((p) => `${labelOf(p)}: ${p.message}`));
+      if (error instanceof TenantValidationError)
+        throw new RequestInvalidError(
+          error.message,
+          error.problems.map((p) => `${labelOf(p)}: ${p.message}`),
+        );
       throw error;
     }
     return owned;
@@ -111,22 +130,39 @@ export class TenantsService {
    * The steps a create of `request` (or, with none, a delete) would take on tenant `name`'s stack.
    * Nothing is stored or changed.
    */
-  async preview(name: string, request: TenantRequestInput | undefined, actor: Actor, options: OperationOptions = {}): Promise<ResourceStep[]> {
+  async preview(
+    name: string,
+    request: TenantRequestInput | undefined,
+    actor: Actor,
+    options: OperationOptions = {},
+  ): Promise<ResourceStep[]> {
     const checked = request && this.check(name, request, actor);
     if (!checked) await this.visibleRequest(name, actor);
     const host = await this.host(options);
     const program = checked && { request: checked, platform: this.platformFor(host) };
-    return this.ports.stacks.preview(name, program, this.stackRun(host, options, () => {}));
+    return this.ports.stacks.preview(
+      name,
+      program,
+      this.stackRun(host, options, () => {}),
+    );
   }
 
   /**
    * Creates tenant `name`, or resumes it (`request` undefined: the stored one), and provisions it
    * until it is Ready. Throws TenantFailedError with the reason when it is not.
    */
-  async create(name: string, request: TenantRequestInput | undefined, actor: Actor, options: OperationOptions = {}): Promise<TenantObject> {
+  async create(
+    name: string,
+    request: TenantRequestInput | undefined,
+    actor: Actor,
+    options: OperationOptions = {},
+  ): Promise<TenantObject> {
     const existing = await this.ports.requests.get(name);
     if (existing && !mayUse(actor, existing)) throw new TenantNotFoundError(name);
-    if (!request && !existing) throw new RequestInvalidError(`tenant ${name} has no stored request to resume: give its request`, ["spec: required"]);
+    if (!request && !existing)
+      throw new RequestInvalidError(`tenant ${name} has no stored request to resume: give its request`, [
+        "spec: required",
+      ]);
     const wanted = this.check(name, request ?? existing!.spec, actor);
     if (existing) refuseDifferent(name, existing, wanted);
     await this.refuseBesideDelete(name);
@@ -153,11 +189,17 @@ export class TenantsService {
       const checkStillWanted = async () => {
         const latest = await this.ports.runs.latest(name);
         if (!(await this.ports.requests.get(name)) || (latest?.operation === "delete" && latest.running)) {
-          refusal = new OperationRefusedError(`tenant ${name} was deleted while this create waited for its stack; nothing was changed`);
+          refusal = new OperationRefusedError(
+            `tenant ${name} was deleted while this create waited for its stack; nothing was changed`,
+          );
           throw refusal;
         }
       };
-      const outputs = await this.ports.stacks.up(name, { request: wanted, platform: this.platformFor(host), checkStillWanted }, run);
+      const outputs = await this.ports.stacks.up(
+        name,
+        { request: wanted, platform: this.platformFor(host), checkStillWanted },
+        run,
+      );
       const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;
       // The event before the end line, which is the journal's last: a follower stops there.
       report({ name, phase: "Ready", detail: message });
@@ -174,16 +216,21 @@ export class TenantsService {
    * this create, is taken back; the stack is left alone.
    */
   private async refuseOthersStack(name: string, isNew: boolean, host: HostTarget): Promise<void> {
-    if (!isNew || (await this.ports.runs.latest(name)) || !(await this.ports.stacks.exists(name, host.engineEnv))) return;
+    if (!isNew || (await this.ports.runs.latest(name)) || !(await this.ports.stacks.exists(name, host.engineEnv)))
+      return;
     await this.ports.requests.remove(name);
-    throw new OperationRefusedError(`tenant ${name} already has a stack in the state backend that this door did not make (another user's, on a shared backend?); it is not taken over, and nothing was changed`);
+    throw new OperationRefusedError(
+      `tenant ${name} already has a stack in the state backend that this door did not make (another user's, on a shared backend?); it is not taken over, and nothing was changed`,
+    );
   }
 
   /** Refuses a create while a delete of the tenant runs: the delete would tear down what it makes. */
   private async refuseBesideDelete(name: string): Promise<void> {
     const latest = await this.ports.runs.latest(name);
     if (latest?.operation === "delete" && latest.running) {
-      throw new RequestConflictError(`tenant ${name} is being deleted right now; create it again once the delete has finished`);
+      throw new RequestConflictError(
+        `tenant ${name} is being deleted right now; create it again once the delete has finished`,
+      );
     }
   }
 
@@ -223,7 +270,9 @@ export class TenantsService {
     }
     const runners = commandRunningUsers(kubeconfig);
     if (runners.length > 0) {
-      throw new OperationRefusedError(`tenant ${name}'s kubeconfig has user entries that run a command (${runners.join(", ")}); a vCluster never issues those, so it is not handed out`);
+      throw new OperationRefusedError(
+        `tenant ${name}'s kubeconfig has user entries that run a command (${runners.join(", ")}); a vCluster never issues those, so it is not handed out`,
+      );
     }
     return kubeconfig;
   }
@@ -252,16 +301,33 @@ export class TenantsService {
       const message = interrupted ? "interrupted" : errorText(error);
       journal.end({ ok: false, interrupted, message });
       if (error instanceof TenantsError) throw error;
-      if (interrupted) throw new InterruptedError(name, `the delete of tenant ${name} was interrupted; its request is kept: delete it again to finish the teardown`);
-      throw new TenantFailedError(name, "ProvisioningFailed", `the teardown failed; delete it again to finish: ${message}`);
+      if (interrupted)
+        throw new InterruptedError(
+          name,
+          `the delete of tenant ${name} was interrupted; its request is kept: delete it again to finish the teardown`,
+        );
+      throw new TenantFailedError(
+        name,
+        "ProvisioningFailed",
+        `the teardown failed; delete it again to finish: ${message}`,
+      );
     }
   }
 
   /** The error a failed create throws, after recording how it ended. */
-  private createFailed(name: string, error: unknown, failure: TenantEvent | undefined, journal: RunRecorder, options: OperationOptions): Error {
+  private createFailed(
+    name: string,
+    error: unknown,
+    failure: TenantEvent | undefined,
+    journal: RunRecorder,
+    options: OperationOptions,
+  ): Error {
     if (options.signal?.aborted) {
       journal.end({ ok: false, interrupted: true, message: "interrupted" });
-      return new InterruptedError(name, `the create of tenant ${name} was interrupted; its request is kept: create it again to finish, or delete it`);
+      return new InterruptedError(
+        name,
+        `the create of tenant ${name} was interrupted; its request is kept: create it again to finish, or delete it`,
+      );
     }
     if (error instanceof TenantsError && error.kind !== "failed") {
       journal.end({ ok: false, interrupted: true, message: error.message });
@@ -290,7 +356,11 @@ export class TenantsService {
    * in the Tenant) and, on a host that packages its own chart (the test bed), that chart.
    */
   private platformFor(host: HostTarget): TenantPlatformInput {
-    return { ...this.config.policy, ...(host.chartPath && { chart: { localPath: host.chartPath } }), hostKubeconfig: host.kubeconfig } as TenantPlatformInput;
+    return {
+      ...this.config.policy,
+      ...(host.chartPath && { chart: { localPath: host.chartPath } }),
+      hostKubeconfig: host.kubeconfig,
+    } as TenantPlatformInput;
   }
 
   private stackRun(host: HostTarget, options: OperationOptions, onEvent: (event: TenantEvent) => void): StackRun {
@@ -310,14 +380,17 @@ export class TenantsService {
 const isTenantName = (name: string): boolean => name.length <= 63 && DNS_LABEL.test(name);
 
 /** Whether `actor` may see and change the tenant of `request`. */
-const mayUse = (actor: Actor, request: StoredRequest): boolean => actor.isAdmin || ownerOf(request.spec) === actor.owner;
+const mayUse = (actor: Actor, request: StoredRequest): boolean =>
+  actor.isAdmin || ownerOf(request.spec) === actor.owner;
 
 const ownerOf = (spec: TenantRequestInput): string | undefined => (spec as { owner?: string }).owner;
 
 /** Refuses a request that differs from the stored one. */
 function refuseDifferent(name: string, stored: StoredRequest, wanted: TenantRequestInput): void {
   if (isDeepStrictEqual(stored.spec, wanted)) return;
-  throw new RequestConflictError(`tenant ${name} is already requested, differently (${stored.location}); delete it first, or create it again without a request to resume the stored one`);
+  throw new RequestConflictError(
+    `tenant ${name} is already requested, differently (${stored.location}); delete it first, or create it again without a request to resume the stored one`,
+  );
 }
 
 /** Records an event in the journal and passes it on. */
@@ -328,4 +401,5 @@ function reporter(journal: RunRecorder, options: OperationOptions): (event: Tena
   };
 }
 
-const errorText = (error: unknown): string => (error instanceof TenantsError ? error.message : engineErrorSummary(error));
+const errorText = (error: unknown): string =>
+  error instanceof TenantsError ? error.message : engineErrorSummary(error);

@@ -6,7 +6,18 @@
  * name without following it.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 /** Create a new file or fail: `O_EXCL` refuses any existing name, `O_NOFOLLOW` says so for links too. */

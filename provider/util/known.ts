@@ -14,6 +14,11 @@ export function pick<T, U>(value: Known<T>, select: (plain: T) => U): Known<U> {
 }
 
 /** The fields `keys` of `value` as separate inputs: as they are when plain, each through the Output otherwise. */
-export function fieldsOf<T extends object, K extends keyof T>(value: Known<T>, keys: readonly K[]): { [P in K]: pulumi.Input<T[P]> } {
-  return Object.fromEntries(keys.map((key) => [key, pick(value, (plain) => plain[key])])) as { [P in K]: pulumi.Input<T[P]> };
+export function fieldsOf<T extends object, K extends keyof T>(
+  value: Known<T>,
+  keys: readonly K[],
+): { [P in K]: pulumi.Input<T[P]> } {
+  return Object.fromEntries(keys.map((key) => [key, pick(value, (plain) => plain[key])])) as {
+    [P in K]: pulumi.Input<T[P]>;
+  };
 }

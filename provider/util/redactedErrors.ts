@@ -7,15 +7,20 @@
 /** The parse error's reason and position, without the quoted text. */
 export function redactedParseError(what: string, error: unknown): Error {
   const { reason, line } = reasonOf(error);
-  return new Error(`${what} is not valid YAML${line === undefined ? "" : ` (line ${line})`}: ${reason}; its text is not shown because it holds credentials`);
+  return new Error(
+    `${what} is not valid YAML${line === undefined ? "" : ` (line ${line})`}: ${reason}; its text is not shown because it holds credentials`,
+  );
 }
 
 function reasonOf(error: unknown): { reason: string; line?: number } {
   const e = error as { reason?: string; mark?: { line?: number }; message?: string; linePos?: { line: number }[] };
   // js-yaml (client-node): `reason` is the message without the snippet; `mark.line` counts from 0.
-  if (typeof e?.reason === "string") return { reason: e.reason, line: e.mark?.line === undefined ? undefined : e.mark.line + 1 };
+  if (typeof e?.reason === "string")
+    return { reason: e.reason, line: e.mark?.line === undefined ? undefined : e.mark.line + 1 };
   // yaml: the first line of the message, up to " at line".
-  const first = String(e?.message ?? error).split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  const first = String(e?.message ?? error)
+    .split("\n")[0]
+    .replace(/ at line \d+, column \d+:?$/, "");
   return { reason: first, line: e?.linePos?.[0]?.line };
 }
 

@@ -48,7 +48,10 @@ function startupMs(command: string, args: readonly string[], env: NodeJS.Process
 /** Brings the count of other tenants to `count`, two creates at a time. */
 async function growTo(user: CliUser, existing: string[], count: number): Promise<void> {
   while (existing.length < count) {
-    const batch = Array.from({ length: Math.min(2, count - existing.length) }, (_, i) => `bench-other-${existing.length + i}`);
+    const batch = Array.from(
+      { length: Math.min(2, count - existing.length) },
+      (_, i) => `bench-other-${existing.length + i}`,
+    );
     await Promise.all(batch.map((name) => must(user, "tenant", "create", name, ...REQUEST)));
     existing.push(...batch);
   }
@@ -68,7 +71,9 @@ async function main(): Promise<void> {
     const node = startupMs(process.execPath, ["-e", "0"], startEnv);
     const help = startupMs(KUBESPACES_BIN, ["--help"], startEnv);
     const list = startupMs(KUBESPACES_BIN, ["tenant", "list", "-o", "json"], startEnv);
-    lines.push(`start-up (median of ${STARTUP_RUNS}): node -e 0 ${node.toFixed(0)}ms; --help ${help.toFixed(0)}ms (${ratio(help, node)}); tenant list -o json ${list.toFixed(0)}ms (${ratio(list, node)})`);
+    lines.push(
+      `start-up (median of ${STARTUP_RUNS}): node -e 0 ${node.toFixed(0)}ms; --help ${help.toFixed(0)}ms (${ratio(help, node)}); tenant list -o json ${list.toFixed(0)}ms (${ratio(list, node)})`,
+    );
 
     // One create, preview and delete first, unmeasured: the first run of a home pays for its
     // workspace and the engine's first start, which no later run does.
@@ -94,16 +99,24 @@ async function main(): Promise<void> {
 
     const aloneMs = await timed(() => must(user, "tenant", "create", "bench-alone", ...REQUEST));
     const togetherMs = await timed(async () => {
-      const runs = ["bench-pair-a", "bench-pair-b"].map((name) => startKubespaces(user, ["tenant", "create", name, ...REQUEST]).finished);
-      for (const run of await Promise.all(runs)) if (run.code !== 0) throw new Error(`a create of the pair failed:\n${run.stderr}`);
+      const runs = ["bench-pair-a", "bench-pair-b"].map(
+        (name) => startKubespaces(user, ["tenant", "create", name, ...REQUEST]).finished,
+      );
+      for (const run of await Promise.all(runs))
+        if (run.code !== 0) throw new Error(`a create of the pair failed:\n${run.stderr}`);
     });
-    lines.push(`two creates started together: ${seconds(togetherMs)} against one alone ${seconds(aloneMs)} (${ratio(togetherMs, aloneMs)})`);
+    lines.push(
+      `two creates started together: ${seconds(togetherMs)} against one alone ${seconds(aloneMs)} (${ratio(togetherMs, aloneMs)})`,
+    );
     for (const name of ["bench-alone", "bench-pair-a", "bench-pair-b"]) others.push(name);
   } finally {
-    for (let i = 0; i < others.length; i += 2) await Promise.all(others.slice(i, i + 2).map((name) => kubespaces(user, "tenant", "delete", name)));
+    for (let i = 0; i < others.length; i += 2)
+      await Promise.all(others.slice(i, i + 2).map((name) => kubespaces(user, "tenant", "delete", name)));
     rmSync(path.dirname(user.home), { recursive: true, force: true });
   }
-  process.stdout.write(`kubespaces on the local test bed (${os.cpus().length} cores)\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+  process.stdout.write(
+    `kubespaces on the local test bed (${os.cpus().length} cores)\n${lines.map((l) => `  ${l}`).join("\n")}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

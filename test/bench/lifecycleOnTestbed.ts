@@ -43,7 +43,8 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
 
 async function upAndDestroy(program: Program, count: number): Promise<{ upMs: number; destroyMs: number }> {
   const options: ProgramOptions = { chartPath: chartPath(), verifyCrds: true };
-  const declare = program === "tenant" ? () => declareTenants(count, options) : () => declareRawResources(count, options);
+  const declare =
+    program === "tenant" ? () => declareTenants(count, options) : () => declareRawResources(count, options);
   const stack = await benchStack(`bench-${program}-${count}`, declare);
   const upMs = await timed(() => stack.up());
   const destroyMs = await timed(() => stack.destroy());
@@ -53,24 +54,25 @@ async function upAndDestroy(program: Program, count: number): Promise<{ upMs: nu
 
 /** Time from the kubeconfig Secret's appearance to the readiness resource's finish, and its API requests. */
 async function readinessDelay(): Promise<{ delayMs: number; apiRequests: number }> {
-  const stack = await benchStack("bench-readiness", () => declareTenants(1, { chartPath: chartPath(), verifyCrds: true, workloadAnnotations: { [WITHHOLD]: "true" } }));
+  const stack = await benchStack("bench-readiness", () =>
+    declareTenants(1, { chartPath: chartPath(), verifyCrds: true, workloadAnnotations: { [WITHHOLD]: "true" } }),
+  );
   const config = new KubeConfig();
   config.loadFromFile(testbedEnv().KUBECONFIG);
   const namespace = "kubespaces-tenant-team-0";
   let secretSeenAt = 0;
   let secretWatch: AbortController | undefined;
-  let release!: () => Promise<void>;
-  const up = stack.up({
-    onEvent: (event) => {
-      if (event.resourcePreEvent?.metadata.urn.endsWith("::team-0-readiness")) void release();
-    },
-  });
-  release = async () => {
+  const release = async () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const watch = new Watch(config);
-    secretWatch = await watch.watch(`/api/v1/namespaces/${namespace}/secrets`, { fieldSelector: "metadata.name=vc-team-0" }, (type) => {
-      if (type === "ADDED" && !secretSeenAt) secretSeenAt = Date.now();
-    }, () => undefined);
+    secretWatch = await watch.watch(
+      `/api/v1/namespaces/${namespace}/secrets`,
+      { fieldSelector: "metadata.name=vc-team-0" },
+      (type) => {
+        if (type === "ADDED" && !secretSeenAt) secretSeenAt = Date.now();
+      },
+      () => undefined,
+    );
     const apps = (await import("@kubernetes/client-node")).AppsV1Api;
     await config.makeApiClient(apps).patchNamespacedDeployment({
       name: "team-0",
@@ -78,9 +80,16 @@ async function readinessDelay(): Promise<{ delayMs: number; apiRequests: number 
       body: [{ op: "remove", path: `/metadata/annotations/${WITHHOLD.replace("/", "~1")}` }],
     });
   };
+  const up = stack.up({
+    onEvent: (event) => {
+      if (event.resourcePreEvent?.metadata.urn.endsWith("::team-0-readiness")) void release();
+    },
+  });
   await up;
   secretWatch?.abort();
-  const state = (await stack.exportStack()).deployment as { resources: { urn: string; outputs?: Record<string, unknown> }[] };
+  const state = (await stack.exportStack()).deployment as {
+    resources: { urn: string; outputs?: Record<string, unknown> }[];
+  };
   const readiness = state.resources.find((r) => r.urn.endsWith("::team-0-readiness"))?.outputs ?? {};
   await stack.destroy();
   await stack.workspace.removeStack(stack.name);
@@ -105,10 +114,14 @@ async function main(): Promise<void> {
     });
     process.stderr.write(`${count} tenant(s) measured\n`);
   }
-  console.log("Wall time on the local test bed (tenant = Tenant component incl. readiness and cleanup; raw = same objects, no wait)");
+  console.log(
+    "Wall time on the local test bed (tenant = Tenant component incl. readiness and cleanup; raw = same objects, no wait)",
+  );
   console.table(rows);
   const { delayMs, apiRequests } = await readinessDelay();
-  console.log(`readiness detection delay: ${delayMs} ms after the kubeconfig Secret appeared (aim < 500 ms), ${apiRequests} API requests during the wait`);
+  console.log(
+    `readiness detection delay: ${delayMs} ms after the kubeconfig Secret appeared (aim < 500 ms), ${apiRequests} API requests during the wait`,
+  );
 }
 
 main().then(

@@ -53,7 +53,10 @@ async function measureOne(program: "tenant" | "raw"): Promise<void> {
 // The child exits as soon as it has printed its sample; Pulumi then reports the registrations
 // still in flight (mocks never finish them), so only the JSON line on stdout is read.
 function spawnMeasurement(program: "tenant" | "raw"): Sample {
-  const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", __filename, program], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const child = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", __filename, program], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   const line = child.stdout.split("\n").find((l) => l.startsWith("{"));
   if (!line) throw new Error(`benchmark child for ${program} printed no sample:\n${child.stderr}`);
   return JSON.parse(line);
@@ -70,12 +73,25 @@ function main(): void {
   const row = (program: "tenant" | "raw") => {
     const ms = median(samples[program].map((s) => s.ms));
     const heap = median(samples[program].map((s) => s.heapBytes));
-    return { program, resources: samples[program][0].resources, totalMs: ms, msPerTenant: ms / COUNT, heapKiBPerTenant: heap / 1024 / COUNT };
+    return {
+      program,
+      resources: samples[program][0].resources,
+      totalMs: ms,
+      msPerTenant: ms / COUNT,
+      heapKiBPerTenant: heap / 1024 / COUNT,
+    };
   };
   const raw = row("raw");
   const tenant = row("tenant");
   console.log(`${COUNT} tenants under mocks, median of ${ROUNDS} runs each (fresh process per run)`);
-  console.table([raw, tenant].map((r) => ({ ...r, totalMs: r.totalMs.toFixed(0), msPerTenant: r.msPerTenant.toFixed(2), heapKiBPerTenant: r.heapKiBPerTenant.toFixed(1) })));
+  console.table(
+    [raw, tenant].map((r) => ({
+      ...r,
+      totalMs: r.totalMs.toFixed(0),
+      msPerTenant: r.msPerTenant.toFixed(2),
+      heapKiBPerTenant: r.heapKiBPerTenant.toFixed(1),
+    })),
+  );
   console.log(`time ratio tenant/raw: ${(tenant.totalMs / raw.totalMs).toFixed(2)} (aim <= 1.2)`);
   console.log(`heap ratio tenant/raw: ${(tenant.heapKiBPerTenant / raw.heapKiBPerTenant).toFixed(2)}`);
 }

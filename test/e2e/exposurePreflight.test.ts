@@ -11,7 +11,11 @@ import { removeStack, tenantsStack } from "./support/tenantsStack";
 let stack: Stack;
 
 beforeAll(async () => {
-  const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" }, tlsRouteVersion: "v1alpha2" };
+  const exposure = {
+    baseDomain: "kubespaces.test",
+    issuerRef: { name: "kubespaces-testbed-selfsigned" },
+    tlsRouteVersion: "v1alpha2",
+  };
   stack = await tenantsStack("preflight", [{ name: "e2e-old-gateway", exposure }]);
 });
 
@@ -26,5 +30,7 @@ it("fails preview naming the kind the host does not serve, and creates nothing",
     'Tenant "e2e-old-gateway" sets exposure, but the host cluster does not serve: TLSRoute gateway.networking.k8s.io/v1alpha2 (CRD tlsroutes.gateway.networking.k8s.io)',
   );
   const { core } = hostClients();
-  expect(await readOrUndefined(() => core.readNamespace({ name: "kubespaces-tenant-e2e-old-gateway" }))).toBeUndefined();
+  expect(
+    await readOrUndefined(() => core.readNamespace({ name: "kubespaces-tenant-e2e-old-gateway" })),
+  ).toBeUndefined();
 });

@@ -27,7 +27,10 @@ it("deletes the certificate's Secret when exposure is removed, and keeps the ten
     body: {
       metadata: { name: secret.name, labels: { "kubespaces.io/tenant": TENANT } },
       type: "kubernetes.io/tls",
-      data: { "tls.crt": Buffer.from("certificate").toString("base64"), "tls.key": Buffer.from("key").toString("base64") },
+      data: {
+        "tls.crt": Buffer.from("certificate").toString("base64"),
+        "tls.key": Buffer.from("key").toString("base64"),
+      },
     },
   });
 

@@ -11,7 +11,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hostClients, readOrUndefined } from "./support/hostCluster";
-import { inTerminal, kubespaces, newCliUser, plainTranscript, startKubespaces, type CliUser } from "./support/kubespacesCli";
+import {
+  inTerminal,
+  kubespaces,
+  newCliUser,
+  plainTranscript,
+  startKubespaces,
+  type CliUser,
+} from "./support/kubespacesCli";
 import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
 import { testbedEnv, vclusterEndpoint } from "./support/testbed";
 
@@ -48,16 +55,20 @@ const session = (commands: readonly string[]) =>
     ...commands.map((command) => `step ${command} || exit $?`),
   ].join("\n");
 
-const namespaceExists = async (tenant: string) => (await readOrUndefined(() => hostClients().core.readNamespace({ name: tenantNamespace(tenant) }))) !== undefined;
+const namespaceExists = async (tenant: string) =>
+  (await readOrUndefined(() => hostClients().core.readNamespace({ name: tenantNamespace(tenant) }))) !== undefined;
 const requestFiles = (user: CliUser) => {
   const dir = path.join(user.home, "tenants", PROJECT);
   return existsSync(dir) ? readdirSync(dir) : [];
 };
 /** Where the file backend keeps a tenant stack's locks (pkg/backend/diy: .pulumi/locks/<org>/<project>/<stack>). */
-const stackLocks = (user: CliUser, tenant: string) => path.join(user.home, "state", ".pulumi", "locks", "organization", PROJECT, tenant);
+const stackLocks = (user: CliUser, tenant: string) =>
+  path.join(user.home, "state", ".pulumi", "locks", "organization", PROJECT, tenant);
 /** The tenants of `list --output json`, as name and phase. */
-const listedPhases = (stdout: string) => (JSON.parse(stdout) as TenantList).items.map((t) => `${t.metadata.name} ${t.status.phase}`);
-const kubectl = (user: CliUser, ...args: string[]) => execFileSync("kubectl", args, { env: user.env, encoding: "utf8" });
+const listedPhases = (stdout: string) =>
+  (JSON.parse(stdout) as TenantList).items.map((t) => `${t.metadata.name} ${t.status.phase}`);
+const kubectl = (user: CliUser, ...args: string[]) =>
+  execFileSync("kubectl", args, { env: user.env, encoding: "utf8" });
 
 let users: CliUser[] = [];
 const HOLD_CONTROL_PLANE = "kubespaces.io/testbed-hold-control-plane";
@@ -88,10 +99,14 @@ describe("the docs' walkthrough", () => {
     expect(code, transcript).toBe(0);
     expect(transcript).toMatch(/team-atlas\s+Pending -> Provisioning/);
     expect(transcript).toMatch(/team-atlas\s+Provisioning -> Ready/);
-    expect(transcript).toMatch(/\$ kubespaces tenant get team-atlas --wait\nNAME\s+PHASE\s+API\nteam-atlas\s+Ready\s+https:\/\/team-atlas\.kubespaces-tenant-team-atlas\.svc:443/);
+    expect(transcript).toMatch(
+      /\$ kubespaces tenant get team-atlas --wait\nNAME\s+PHASE\s+API\nteam-atlas\s+Ready\s+https:\/\/team-atlas\.kubespaces-tenant-team-atlas\.svc:443/,
+    );
     expect(transcript).toContain('Switched to context "team-atlas".');
     expect(transcript).toMatch(/\$ kubectl get ns\nNAME\s+STATUS\s+AGE\ndefault\s+Active[\s\S]*kube-system\s+Active/);
-    expect(transcript).toMatch(/\$ kubespaces tenant list\nNAME\s+OWNER\s+PHASE\s+API\nteam-atlas\s+alice@example\.com\s+Ready/);
+    expect(transcript).toMatch(
+      /\$ kubespaces tenant list\nNAME\s+OWNER\s+PHASE\s+API\nteam-atlas\s+alice@example\.com\s+Ready/,
+    );
     expect(transcript).toMatch(/tenant team-atlas deleted: \d+ resource\(s\) removed/);
     await expectNothingLeft("team-atlas");
   });
@@ -99,10 +114,23 @@ describe("the docs' walkthrough", () => {
   it("works without a terminal: plain progress lines, --output json, a kubeconfig merged beside other contexts", async () => {
     const user = cliUser();
     mkdirSync(path.dirname(user.kubeconfig), { recursive: true });
-    writeFileSync(user.kubeconfig, "apiVersion: v1\nkind: Config\nclusters: [{name: other, cluster: {server: 'https://other.example:6443'}}]\nusers: [{name: other, user: {token: other-token}}]\ncontexts: [{name: other, context: {cluster: other, user: other}}]\ncurrent-context: other\n");
+    writeFileSync(
+      user.kubeconfig,
+      "apiVersion: v1\nkind: Config\nclusters: [{name: other, cluster: {server: 'https://other.example:6443'}}]\nusers: [{name: other, user: {token: other-token}}]\ncontexts: [{name: other, context: {cluster: other, user: other}}]\ncurrent-context: other\n",
+    );
     expect((await kubespaces(user, "login", "--user", OWNER)).code).toBe(0);
 
-    const preview = await kubespaces(user, "tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi", "--preview");
+    const preview = await kubespaces(
+      user,
+      "tenant",
+      "create",
+      "team-atlas",
+      "--cpu",
+      "8",
+      "--memory",
+      "16Gi",
+      "--preview",
+    );
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.stdout).toContain("Preview of creating tenant team-atlas; nothing was changed.");
     expect(preview.stdout).toMatch(/\+\s+create\s+kubernetes:helm\.sh\/v3:Release\s+team-atlas-vcluster/);
@@ -133,10 +161,15 @@ describe("the docs' walkthrough", () => {
     expect((await kubespaces(user, "tenant", "kubeconfig", "team-atlas", "--merge")).code).toBe(0);
     expect(statSync(user.kubeconfig).mode & 0o777).toBe(0o600);
     expect(statSync(`${user.kubeconfig}.kubespaces-backup`).mode & 0o777).toBe(0o600);
-    expect(kubectl(user, "config", "get-contexts", "-o", "name").split("\n").filter(Boolean).sort()).toEqual(["other", "team-atlas"]);
+    expect(kubectl(user, "config", "get-contexts", "-o", "name").split("\n").filter(Boolean).sort()).toEqual([
+      "other",
+      "team-atlas",
+    ]);
     expect(kubectl(user, "config", "current-context").trim()).toBe("other");
     kubectl(user, "config", "use-context", "team-atlas");
-    const namespaces = JSON.parse(kubectl(user, "get", "ns", "--output", "json")) as { items: { metadata: { name: string } }[] };
+    const namespaces = JSON.parse(kubectl(user, "get", "ns", "--output", "json")) as {
+      items: { metadata: { name: string } }[];
+    };
     expect(namespaces.items.map((ns) => ns.metadata.name)).toEqual(expect.arrayContaining(["default", "kube-system"]));
 
     const listed = await kubespaces(user, "tenant", "list", "--output", "json");
@@ -165,12 +198,28 @@ describe("a host cluster named by login", () => {
     const user = cliUser();
     // A user with a cluster of their own: pulumi and its Kubernetes provider installed (the test
     // bed's), and a kubeconfig with the host's context (the test bed's admin one).
-    const { KUBECONFIG: hostKubeconfig, KUBESPACES_VCLUSTER_CHART: chart, PULUMI_CONFIG_PASSPHRASE: _passphrase, ...tools } = testbedEnv();
+    const {
+      KUBECONFIG: hostKubeconfig,
+      KUBESPACES_VCLUSTER_CHART: chart,
+      PULUMI_CONFIG_PASSPHRASE: _passphrase,
+      ...tools
+    } = testbedEnv();
     Object.assign(user.env, tools);
     const context = kubectl(user, "--kubeconfig", hostKubeconfig, "config", "current-context").trim();
     const policy = path.join(user.home, "..", "policy.yaml");
     writeFileSync(policy, `chart: { localPath: ${chart} }\n`);
-    const login = await kubespaces(user, "login", "--user", OWNER, "--context", context, "--kubeconfig", hostKubeconfig, "--platform", policy);
+    const login = await kubespaces(
+      user,
+      "login",
+      "--user",
+      OWNER,
+      "--context",
+      context,
+      "--kubeconfig",
+      hostKubeconfig,
+      "--platform",
+      policy,
+    );
     expect(login.stdout).toContain(`host      context ${context} of ${hostKubeconfig}`);
 
     const created = await kubespaces(user, "tenant", "create", "cli-ctx", "--cpu", "2", "--memory", "4Gi");
@@ -206,7 +255,10 @@ describe("concurrency", () => {
     expect(followed.stdout).toMatch(/cli-one\s+Ready\s+https:/);
     expect(await namespaceExists("cli-one")).toBe(true);
     expect(await namespaceExists("cli-two")).toBe(true);
-    expect(listedPhases((await kubespaces(user, "tenant", "list", "--all", "--output", "json")).stdout)).toEqual(["cli-one Ready", "cli-two Ready"]);
+    expect(listedPhases((await kubespaces(user, "tenant", "list", "--all", "--output", "json")).stdout)).toEqual([
+      "cli-one Ready",
+      "cli-two Ready",
+    ]);
 
     const deletes = await Promise.all(["cli-one", "cli-two"].map((name) => kubespaces(user, "tenant", "delete", name)));
     for (const deleted of deletes) expect(deleted.code, deleted.stderr).toBe(0);
@@ -223,13 +275,17 @@ describe("a stack per tenant", () => {
       const created = await kubespaces(user, "tenant", "create", name, "--cpu", "2", "--memory", "4Gi");
       expect(created.code, created.stderr).toBe(0);
     }
-    const stacks = readdirSync(path.join(user.home, "state", ".pulumi", "stacks", PROJECT)).filter((f) => f.endsWith(".json")).sort();
+    const stacks = readdirSync(path.join(user.home, "state", ".pulumi", "stacks", PROJECT))
+      .filter((f) => f.endsWith(".json"))
+      .sort();
     expect(stacks).toEqual(["cli-first.json", "cli-second.json"]);
     const deleted = await kubespaces(user, "tenant", "delete", "cli-first");
     expect(deleted.code, deleted.stderr).toBe(0);
     await expectNothingLeft("cli-first");
     expect(await namespaceExists("cli-second")).toBe(true);
-    expect(listedPhases((await kubespaces(user, "tenant", "list", "--output", "json")).stdout)).toEqual(["cli-second Ready"]);
+    expect(listedPhases((await kubespaces(user, "tenant", "list", "--output", "json")).stdout)).toEqual([
+      "cli-second Ready",
+    ]);
     expect((await kubespaces(user, "tenant", "delete", "cli-second")).code).toBe(0);
     await expectNothingLeft("cli-second");
   });
@@ -252,7 +308,10 @@ describe("refusals", () => {
     expect(aboveCeiling.stderr).toContain("resources.cpu: 8 is above the platform's ceiling");
 
     const platformField = path.join(user.home, "..", "platform-field.yaml");
-    writeFileSync(platformField, "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata: { name: cli-bad }\nspec:\n  owner: mallory@example.com\n  platform: { allowUnsafeOverrides: true }\n");
+    writeFileSync(
+      platformField,
+      "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata: { name: cli-bad }\nspec:\n  owner: mallory@example.com\n  platform: { allowUnsafeOverrides: true }\n",
+    );
     const fromFile = await kubespaces(user, "tenant", "create", "--file", platformField);
     expect(fromFile.code).toBe(2);
     expect(fromFile.stderr).toContain("the rest is the platform's policy");
@@ -264,7 +323,10 @@ describe("refusals", () => {
     expect(wrong.stderr).toContain(`${wrongKind}, document 1: must be apiVersion kubespaces.io/v1alpha1, kind Tenant`);
 
     const hostKubeconfig = path.join(user.home, "..", "host.kubeconfig");
-    writeFileSync(hostKubeconfig, "apiVersion: v1\nkind: Config\nclusters: [{name: other, cluster: {server: 'https://other.example:6443'}}]\nusers: [{name: other, user: {token: other-token}}]\ncontexts: [{name: other, context: {cluster: other, user: other}}]\n");
+    writeFileSync(
+      hostKubeconfig,
+      "apiVersion: v1\nkind: Config\nclusters: [{name: other, cluster: {server: 'https://other.example:6443'}}]\nusers: [{name: other, user: {token: other-token}}]\ncontexts: [{name: other, context: {cluster: other, user: other}}]\n",
+    );
     const noContext = await kubespaces(user, "login", "--context", "no-such-context", "--kubeconfig", hostKubeconfig);
     expect(noContext.code).toBe(2);
     expect(noContext.stderr).toContain(`kubeconfig ${hostKubeconfig} has no context no-such-context (it has: other)`);
@@ -296,8 +358,13 @@ describe("failures", () => {
 
     const got = await kubespaces(user, "tenant", "get", "cli-fail", "--output", "json");
     expect(got.code).toBe(3);
-    expect(JSON.parse(got.stdout)).toMatchObject({ metadata: { name: "cli-fail" }, status: { phase: "Failed", conditions: [{ status: "False", reason: "ProvisioningFailed" }] } });
-    expect(listedPhases((await kubespaces(user, "tenant", "list", "--output", "json")).stdout)).toEqual(["cli-fail Failed"]);
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      metadata: { name: "cli-fail" },
+      status: { phase: "Failed", conditions: [{ status: "False", reason: "ProvisioningFailed" }] },
+    });
+    expect(listedPhases((await kubespaces(user, "tenant", "list", "--output", "json")).stdout)).toEqual([
+      "cli-fail Failed",
+    ]);
 
     expect((await kubespaces(user, "tenant", "delete", "cli-fail")).code).toBe(0);
     await expectNothingLeft("cli-fail");
@@ -309,15 +376,27 @@ describe("failures", () => {
     // A live holder: this test's own process, on this machine, since now.
     const lock = path.join(stackLocks(user, "cli-busy"), "00000000-live-lock.json");
     mkdirSync(path.dirname(lock), { recursive: true });
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, username: "bob", hostname: os.hostname(), timestamp: new Date().toISOString() }));
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: process.pid,
+        username: "bob",
+        hostname: os.hostname(),
+        timestamp: new Date().toISOString(),
+      }),
+    );
     // What the lock decides is asserted, not how long the wait took: however slow the first
     // attempt, the command ends busy, names the holder, and leaves the live lock in place.
     const busy = await kubespaces(user, "tenant", "create", "cli-busy", "--lock-timeout", "1");
     expect(busy.code, busy.stderr).toBe(5);
-    expect(busy.stderr).toContain(`tenant cli-busy's stack is still locked by another update after 1s (pid ${process.pid} of "bob@${os.hostname()}"`);
+    expect(busy.stderr).toContain(
+      `tenant cli-busy's stack is still locked by another update after 1s (pid ${process.pid} of "bob@${os.hostname()}"`,
+    );
     expect(requestFiles(user)).toEqual(["cli-busy.yaml"]);
     expect(existsSync(lock)).toBe(true);
-    const got = JSON.parse((await kubespaces(user, "tenant", "get", "cli-busy", "--output", "json")).stdout) as TenantJson;
+    const got = JSON.parse(
+      (await kubespaces(user, "tenant", "get", "cli-busy", "--output", "json")).stdout,
+    ) as TenantJson;
     expect(got.status.phase).toBe("Pending");
     rmSync(lock);
     const deleted = await kubespaces(user, "tenant", "delete", "cli-busy");
@@ -346,11 +425,21 @@ describe("interruptions", () => {
     expect(existsSync(locks) ? readdirSync(locks) : []).toEqual([]);
     const gone = execFileSync("bash", ["-c", "true & echo $!"], { encoding: "utf8" }).trim();
     mkdirSync(locks, { recursive: true });
-    writeFileSync(path.join(locks, "00000000-dead-lock.json"), JSON.stringify({ pid: Number(gone), username: "alice", hostname: os.hostname(), timestamp: new Date().toISOString() }));
+    writeFileSync(
+      path.join(locks, "00000000-dead-lock.json"),
+      JSON.stringify({
+        pid: Number(gone),
+        username: "alice",
+        hostname: os.hostname(),
+        timestamp: new Date().toISOString(),
+      }),
+    );
 
     const resumed = await kubespaces(user, "tenant", "create", "cli-int");
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stderr).toContain(`removing the lock of an update that is gone (pid ${gone} of "alice@${os.hostname()}"`);
+    expect(resumed.stderr).toContain(
+      `removing the lock of an update that is gone (pid ${gone} of "alice@${os.hostname()}"`,
+    );
     expect(resumed.stdout).toMatch(/cli-int\s+Ready/);
 
     expect((await kubespaces(user, "tenant", "delete", "cli-int")).code).toBe(0);

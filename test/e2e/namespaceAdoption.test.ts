@@ -15,7 +15,10 @@ let stack: Stack;
 beforeAll(async () => {
   const { core } = hostClients();
   await core.createNamespace({ body: { metadata: { name: NAMESPACE, labels: { team: "someone-else" } } } });
-  await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: "precious" }, data: { keep: "me" } } });
+  await core.createNamespacedConfigMap({
+    namespace: NAMESPACE,
+    body: { metadata: { name: "precious" }, data: { keep: "me" } },
+  });
   stack = await tenantsStack("namespace-adoption", [{ name: TENANT }]);
 });
 
@@ -29,12 +32,16 @@ it("refuses an existing namespace that is not the tenant's, and leaves it untouc
     () => undefined,
     (error: Error) => error,
   );
-  expect(failed?.message).toContain(`namespace ${NAMESPACE} already exists and has no kubespaces.io/tenant label; tenant ${TENANT} will not take it over`);
+  expect(failed?.message).toContain(
+    `namespace ${NAMESPACE} already exists and has no kubespaces.io/tenant label; tenant ${TENANT} will not take it over`,
+  );
 
   const { core } = hostClients();
   const namespace = await core.readNamespace({ name: NAMESPACE });
   expect(namespace.metadata?.labels).toEqual({ team: "someone-else", "kubernetes.io/metadata.name": NAMESPACE });
   expect(namespace.metadata?.annotations?.["kubespaces.io/owner"]).toBeUndefined();
   expect((await core.readNamespacedConfigMap({ namespace: NAMESPACE, name: "precious" })).data).toEqual({ keep: "me" });
-  expect(await readOrUndefined(() => core.readNamespacedResourceQuota({ namespace: NAMESPACE, name: "kubespaces-quota" }))).toBeUndefined();
+  expect(
+    await readOrUndefined(() => core.readNamespacedResourceQuota({ namespace: NAMESPACE, name: "kubespaces-quota" })),
+  ).toBeUndefined();
 });

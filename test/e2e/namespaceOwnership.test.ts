@@ -23,13 +23,25 @@ let second: Stack | undefined;
 /** What the first tenant has on the host, and who wrote each object (its field managers). */
 async function firstTenantOnHost() {
   const namespace = await core.readNamespace({ name: NAMESPACE });
-  const managers = (object: { metadata?: { managedFields?: { manager?: string }[] } }) => object.metadata?.managedFields?.map((f) => f.manager).sort();
+  const managers = (object: { metadata?: { managedFields?: { manager?: string }[] } }) =>
+    object.metadata?.managedFields?.map((f) => f.manager).sort();
   const limitRange = await core.readNamespacedLimitRange({ name: "kubespaces-defaults", namespace: NAMESPACE });
   const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: NAMESPACE });
-  const secret = await readOrUndefined(() => core.readNamespacedSecret({ name: `vc-${TENANT.name}`, namespace: NAMESPACE }));
+  const secret = await readOrUndefined(() =>
+    core.readNamespacedSecret({ name: `vc-${TENANT.name}`, namespace: NAMESPACE }),
+  );
   return {
-    namespace: { uid: namespace.metadata?.uid, resourceVersion: namespace.metadata?.resourceVersion, ownerId: namespace.metadata?.annotations?.[OWNER_ID], managers: managers(namespace) },
-    limitRange: { uid: limitRange.metadata?.uid, resourceVersion: limitRange.metadata?.resourceVersion, managers: managers(limitRange) },
+    namespace: {
+      uid: namespace.metadata?.uid,
+      resourceVersion: namespace.metadata?.resourceVersion,
+      ownerId: namespace.metadata?.annotations?.[OWNER_ID],
+      managers: managers(namespace),
+    },
+    limitRange: {
+      uid: limitRange.metadata?.uid,
+      resourceVersion: limitRange.metadata?.resourceVersion,
+      managers: managers(limitRange),
+    },
     quota: { uid: quota.metadata?.uid, managers: managers(quota) },
     secret: secret?.metadata?.uid,
     workloadReady: (await readWorkload(TENANT.name)).status?.readyReplicas,
@@ -39,7 +51,9 @@ async function firstTenantOnHost() {
 /** The state of the stack's resource named `name`. */
 async function stateOf(stack: Stack, name: string) {
   const { deployment } = await stack.exportStack();
-  return (deployment.resources as { urn: string; type: string; inputs?: any; outputs?: any }[]).find((r) => r.urn.endsWith(`::${name}`));
+  return (deployment.resources as { urn: string; type: string; inputs?: any; outputs?: any }[]).find((r) =>
+    r.urn.endsWith(`::${name}`),
+  );
 }
 
 /** `up` of the second stack, which must fail: its error and the steps the engine began. */
@@ -79,11 +93,17 @@ describe("one tenant name in two stacks", () => {
         `namespace ${NAMESPACE} was created by another stack's tenant ${TENANT.name} \\(its owner id "${before.namespace.ownerId}", this stack's [0-9a-f-]{36}; its kubespaces.io/owner "${TENANT.name}@example.com"\\)`,
       ),
     );
-    expect(message).toContain("Choose another tenant name or namespace, or manage this tenant from the stack that created it.");
+    expect(message).toContain(
+      "Choose another tenant name or namespace, or manage this tenant from the stack that created it.",
+    );
     // The engine began only the host check of the tenant's children: nothing in the namespace.
-    expect(steps.filter((s) => s.name.startsWith(`${TENANT.name}-`)).map((s) => `${s.op} ${s.name}`)).toEqual([`create ${TENANT.name}-host-check`]);
+    expect(steps.filter((s) => s.name.startsWith(`${TENANT.name}-`)).map((s) => `${s.op} ${s.name}`)).toEqual([
+      `create ${TENANT.name}-host-check`,
+    ]);
     const { deployment } = await second!.exportStack();
-    expect((deployment.resources as { type: string }[]).map((r) => r.type).filter((t) => !t.startsWith("pulumi:"))).toEqual(["kubespaces:index:Tenant"]);
+    expect(
+      (deployment.resources as { type: string }[]).map((r) => r.type).filter((t) => !t.startsWith("pulumi:")),
+    ).toEqual(["kubespaces:index:Tenant"]);
     expect(await firstTenantOnHost()).toEqual(before);
   });
 

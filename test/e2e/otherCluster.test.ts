@@ -50,7 +50,9 @@ it("refuses to destroy from a shell pointed at another cluster, and deletes noth
     () => undefined,
     (error: Error) => error,
   );
-  expect(failed?.message).toContain(`refusing to delete tenant ${TENANT}: the host cluster reached now is not the one the tenant was created on`);
+  expect(failed?.message).toContain(
+    `refusing to delete tenant ${TENANT}: the host cluster reached now is not the one the tenant was created on`,
+  );
   expect(await readOrUndefined(() => other.readNamespace({ name: NAMESPACE }))).toBeDefined();
   expect(await readOrUndefined(() => hostClients().core.readNamespace({ name: NAMESPACE }))).toBeDefined();
 });

@@ -18,7 +18,9 @@ const { core } = hostClients();
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await tenantsStack("pod-security", [{ name: NAME, isolation: { podSecurity: "restricted" }, persistence: false }]);
+  stack = await tenantsStack("pod-security", [
+    { name: NAME, isolation: { podSecurity: "restricted" }, persistence: false },
+  ]);
 });
 
 afterAll(() => removeStack(stack));
@@ -30,17 +32,31 @@ it("comes up under Pod Security restricted, its control plane running as non-roo
   expect(ns.metadata?.labels?.["pod-security.kubernetes.io/enforce"]).toBe("restricted");
 
   const [pod] = (await core.listNamespacedPod({ namespace, labelSelector: `app=vcluster,release=${NAME}` })).items;
-  expect(pod.spec?.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 12345, seccompProfile: { type: "RuntimeDefault" } });
-  expect(pod.spec?.containers.find((c) => c.name === "syncer")?.securityContext).toMatchObject({ allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+  expect(pod.spec?.securityContext).toMatchObject({
+    runAsNonRoot: true,
+    runAsUser: 12345,
+    seccompProfile: { type: "RuntimeDefault" },
+  });
+  expect(pod.spec?.containers.find((c) => c.name === "syncer")?.securityContext).toMatchObject({
+    allowPrivilegeEscalation: false,
+    capabilities: { drop: ["ALL"] },
+  });
 
   const kubeconfig: string = (await stack.outputs()).kubeconfigs.value[NAME];
-  const names = (await forwardedKubeconfig(kubeconfig, NAME).makeApiClient(CoreV1Api).listNamespace()).items.map((n) => n.metadata?.name);
+  const names = (await forwardedKubeconfig(kubeconfig, NAME).makeApiClient(CoreV1Api).listNamespace()).items.map(
+    (n) => n.metadata?.name,
+  );
   expect(names).toEqual(expect.arrayContaining(["default", "kube-system"]));
 });
 
 it("is enforced: a root pod is refused in the tenant's host namespace", async () => {
-  const root = { metadata: { name: "root" }, spec: { containers: [{ name: "app", image: "busybox", securityContext: { runAsUser: 0 } }] } };
-  await expect(core.createNamespacedPod({ namespace, body: root })).rejects.toThrow(/forbidden: violates PodSecurity \\*"restricted:latest\\*"/);
+  const root = {
+    metadata: { name: "root" },
+    spec: { containers: [{ name: "app", image: "busybox", securityContext: { runAsUser: 0 } }] },
+  };
+  await expect(core.createNamespacedPod({ namespace, body: root })).rejects.toThrow(
+    /forbidden: violates PodSecurity \\*"restricted:latest\\*"/,
+  );
 });
 
 it("leaves nothing after destroy", async () => {

@@ -29,13 +29,15 @@ let python = "";
 function runWith(extra: Record<string, string>, command: string, args: string[]): string {
   const env = { ...process.env, ...testbedEnv(), ...extra };
   const result = spawnSync(command, args, { cwd: REPO_ROOT, env, encoding: "utf8", maxBuffer: 64 << 20 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
 const run = (command: string, args: string[]) => runWith({}, command, args);
 
-const tenantsPy = (...args: string[]) => JSON.parse(run(python, [path.join(REPO_ROOT, "test/e2e/python/tenants.py"), ...args, "--stack", STACK]));
+const tenantsPy = (...args: string[]) =>
+  JSON.parse(run(python, [path.join(REPO_ROOT, "test/e2e/python/tenants.py"), ...args, "--stack", STACK]));
 
 beforeAll(() => {
   run("bash", ["scripts/buildPlugin.sh"]);
@@ -49,12 +51,17 @@ afterAll(() => {
 
 describe("the provider plugin", () => {
   it("installs from the build:plugin tarball with pulumi plugin install, and starts", () => {
-    const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
+    const version = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
+      .version;
     const home = mkdtempSync(path.join(os.tmpdir(), "kubespaces-plugin-home-"));
     const tarball = path.join(REPO_ROOT, `dist/pulumi-resource-kubespaces-v${version}-linux-amd64.tar.gz`);
     const env = { PULUMI_HOME: home };
     runWith(env, "pulumi", ["plugin", "install", "resource", "kubespaces", `v${version}`, "--file", tarball]);
-    const installed = JSON.parse(runWith(env, "pulumi", ["plugin", "ls", "--json"])) as { name: string; version: string; kind: string }[];
+    const installed = JSON.parse(runWith(env, "pulumi", ["plugin", "ls", "--json"])) as {
+      name: string;
+      version: string;
+      kind: string;
+    }[];
     expect(installed).toContainEqual(expect.objectContaining({ name: "kubespaces", kind: "resource", version }));
     // A plugin prints the port it serves on; any engine address will do for that.
     const binary = path.join(home, "plugins", `resource-kubespaces-v${version}`, "pulumi-resource-kubespaces");
@@ -67,7 +74,9 @@ describe("a tenant declared in Python", () => {
   it("is constructed by the plugin and waits for readiness through the plugin's TenantReadiness", () => {
     const result = tenantsPy("up", "--tenants", JSON.stringify([TENANT]));
     expect(result.result).toBe("succeeded");
-    const created = (result.steps as { op: string; type: string; name: string }[]).filter((s) => s.op === "create").map((s) => s.type);
+    const created = (result.steps as { op: string; type: string; name: string }[])
+      .filter((s) => s.op === "create")
+      .map((s) => s.type);
     expect(created).toContain("kubespaces:index:Tenant");
     expect(created).toContain("kubespaces:index:TenantReadiness");
     expect(created).toContain("kubespaces:index:TenantCleanup");
@@ -89,7 +98,11 @@ describe("a tenant declared in Python", () => {
     expect(outputs.kubeconfigs.secret).toBe(true);
     expectReadyStatus(outputs.statuses.value["team-python"]);
     const kubeconfig: string = outputs.kubeconfigs.value["team-python"];
-    await expectWorkingKubeconfig(kubeconfig, "team-python", "https://team-python.kubespaces-tenant-team-python.svc:443");
+    await expectWorkingKubeconfig(
+      kubeconfig,
+      "team-python",
+      "https://team-python.kubespaces-tenant-team-python.svc:443",
+    );
     const state = run(python, [path.join(REPO_ROOT, "test/e2e/python/tenants.py"), "export", "--stack", STACK]);
     expectNoPlaintextKubeconfig(state, kubeconfig);
     expectNoPlaintextKubeconfig(state, readFileSync(testbedEnv().KUBECONFIG, "utf8"));

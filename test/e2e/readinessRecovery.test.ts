@@ -7,7 +7,14 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
-import { HOLD_CONTROL_PLANE, removeStack, setTenants, stepRecorder, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import {
+  HOLD_CONTROL_PLANE,
+  removeStack,
+  setTenants,
+  stepRecorder,
+  tenantsStack,
+  type TenantDecl,
+} from "./support/tenantsStack";
 import { testbed } from "./support/testbed";
 
 const { core, apps } = hostClients();
@@ -24,13 +31,17 @@ const withheld = (name: string, readinessTimeoutSeconds: number): TenantDecl => 
 /** Lets the test bed start the control plane, which then writes the kubeconfig. */
 async function releaseKubeconfig(name: string): Promise<void> {
   const namespace = `kubespaces-tenant-${name}`;
-  await apps.patchNamespacedDeployment(
-    { name, namespace, body: [{ op: "remove", path: `/metadata/annotations/${HOLD_CONTROL_PLANE.replace("/", "~1")}` }] },
-  );
+  await apps.patchNamespacedDeployment({
+    name,
+    namespace,
+    body: [{ op: "remove", path: `/metadata/annotations/${HOLD_CONTROL_PLANE.replace("/", "~1")}` }],
+  });
 }
 
 const secretExists = (name: string) => async () =>
-  (await readOrUndefined(() => core.readNamespacedSecret({ name: `vc-${name}`, namespace: `kubespaces-tenant-${name}` }))) !== undefined;
+  (await readOrUndefined(() =>
+    core.readNamespacedSecret({ name: `vc-${name}`, namespace: `kubespaces-tenant-${name}` }),
+  )) !== undefined;
 
 beforeAll(async () => {
   stack = await tenantsStack("readiness", []);
@@ -71,7 +82,13 @@ describe("readiness that does not come at once", () => {
       },
     });
     await readinessStarted;
-    await eventually(async () => (await apps.readNamespacedDeployment({ name: "team-restart", namespace: "kubespaces-tenant-team-restart" })).status?.readyReplicas === 1, 60_000, "team-restart to run");
+    await eventually(
+      async () =>
+        (await apps.readNamespacedDeployment({ name: "team-restart", namespace: "kubespaces-tenant-team-restart" }))
+          .status?.readyReplicas === 1,
+      60_000,
+      "team-restart to run",
+    );
     testbed("restart-apiserver");
     await releaseKubeconfig("team-restart");
     const result = await up;

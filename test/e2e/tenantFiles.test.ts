@@ -24,7 +24,9 @@ let stack: Stack;
 async function previewChanges(): Promise<string[]> {
   const { steps, record } = stepRecorder();
   await stack.preview({ onEvent: record });
-  return changes(steps).map((s) => `${s.op} ${s.name}`).sort();
+  return changes(steps)
+    .map((s) => `${s.op} ${s.name}`)
+    .sort();
 }
 
 beforeAll(async () => {
@@ -35,7 +37,10 @@ beforeAll(async () => {
     { stackName: "tenant-files", workDir: EXAMPLE },
     { envVars: { ...env, PULUMI_BACKEND_URL: `file://${stateDir}` } },
   );
-  await stack.setAllConfig({ vclusterChartPath: { value: env.KUBESPACES_VCLUSTER_CHART }, tenantsDir: { value: tenantsDir } });
+  await stack.setAllConfig({
+    vclusterChartPath: { value: env.KUBESPACES_VCLUSTER_CHART },
+    tenantsDir: { value: tenantsDir },
+  });
   write("files-a.yaml", manifest("files-a", "2"));
   await stack.up();
 });
@@ -52,14 +57,19 @@ it("adds a tenant for an added file, and its preview shows only that tenant's cr
   expect(previewed.length).toBeGreaterThan(5);
   expect(previewed.every((change) => change.startsWith("create files-b"))).toBe(true);
   await stack.up();
-  expect(await readOrUndefined(() => hostClients().core.readNamespace({ name: "kubespaces-tenant-files-b" }))).toBeDefined();
+  expect(
+    await readOrUndefined(() => hostClients().core.readNamespace({ name: "kubespaces-tenant-files-b" })),
+  ).toBeDefined();
 });
 
 it("updates only the quota of a tenant whose file asks for more CPU", async () => {
   write("files-a.yaml", manifest("files-a", "3"));
   expect(await previewChanges()).toEqual(["update files-a-quota"]);
   await stack.up();
-  const quota = await hostClients().core.readNamespacedResourceQuota({ namespace: "kubespaces-tenant-files-a", name: "kubespaces-quota" });
+  const quota = await hostClients().core.readNamespacedResourceQuota({
+    namespace: "kubespaces-tenant-files-a",
+    name: "kubespaces-quota",
+  });
   expect(quota.spec?.hard?.["limits.cpu"]).toBe("3");
 });
 
@@ -69,7 +79,9 @@ it("refuses a bad file at preview, naming the file, the document and the field, 
     () => undefined,
     (error: Error) => error,
   );
-  expect(failed?.message).toContain(`${path.join(tenantsDir, "files-c.yaml")}, document 1 (files-c): spec.resources.cpu: 64 is above the platform's ceiling`);
+  expect(failed?.message).toContain(
+    `${path.join(tenantsDir, "files-c.yaml")}, document 1 (files-c): spec.resources.cpu: 64 is above the platform's ceiling`,
+  );
   unlinkSync(path.join(tenantsDir, "files-c.yaml"));
   expect(await previewChanges()).toEqual([]);
 });
@@ -80,5 +92,7 @@ it("tears down the tenant whose file is removed, and only it", async () => {
   expect(previewed.every((change) => change.startsWith("delete files-b"))).toBe(true);
   await stack.up();
   await expectNothingLeft("files-b");
-  expect(await readOrUndefined(() => hostClients().core.readNamespace({ name: "kubespaces-tenant-files-a" }))).toBeDefined();
+  expect(
+    await readOrUndefined(() => hostClients().core.readNamespace({ name: "kubespaces-tenant-files-a" })),
+  ).toBeDefined();
 });

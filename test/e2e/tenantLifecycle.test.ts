@@ -7,23 +7,42 @@ import { SchedulingV1Api } from "@kubernetes/client-node";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changes, removeStack, setTenants, stepRecorder, storedStateText, tenantsStack, type TenantDecl } from "./support/tenantsStack";
+import {
+  changes,
+  removeStack,
+  setTenants,
+  stepRecorder,
+  storedStateText,
+  tenantsStack,
+  type TenantDecl,
+} from "./support/tenantsStack";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
-import { expectNoPlaintextKubeconfig, expectNothingLeft, expectReadyStatus, expectTenantOnHost, expectWorkingKubeconfig, readWorkload } from "./support/tenantAssertions";
+import {
+  expectNoPlaintextKubeconfig,
+  expectNothingLeft,
+  expectReadyStatus,
+  expectTenantOnHost,
+  expectWorkingKubeconfig,
+  readWorkload,
+} from "./support/tenantAssertions";
 
 const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
-const atlas: TenantDecl = { name: "e2e-atlas", resources: { cpu: "4", memory: "8Gi", storage: "10Gi", pods: 10 }, exposure };
+const atlas: TenantDecl = {
+  name: "e2e-atlas",
+  resources: { cpu: "4", memory: "8Gi", storage: "10Gi", pods: 10 },
+  exposure,
+};
 // Persistence off: the chart's Deployment variant (atlas has the default StatefulSet).
 const borealis: TenantDecl = { name: "e2e-borealis", resources: { cpu: "2", memory: "4Gi" }, persistence: false };
 const atlasNs = "kubespaces-tenant-e2e-atlas";
 const borealisNs = "kubespaces-tenant-e2e-borealis";
 
-
 let stack: Stack;
 const { core, objects, config } = hostClients();
 const scheduling = config.makeApiClient(SchedulingV1Api);
 
-const namespaceGone = (name: string) => async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined;
+const namespaceGone = (name: string) => async () =>
+  (await readOrUndefined(() => core.readNamespace({ name }))) === undefined;
 
 beforeAll(async () => {
   stack = await tenantsStack("lifecycle", [atlas, borealis]);
@@ -68,7 +87,11 @@ describe("tenant lifecycle", () => {
       "requests.storage": "10Gi",
       pods: "10",
     });
-    const route = await objects.read({ apiVersion: "gateway.networking.k8s.io/v1", kind: "TLSRoute", metadata: { name: "kubespaces-e2e-atlas-api", namespace: "kubespaces-gateway" } });
+    const route = await objects.read({
+      apiVersion: "gateway.networking.k8s.io/v1",
+      kind: "TLSRoute",
+      metadata: { name: "kubespaces-e2e-atlas-api", namespace: "kubespaces-gateway" },
+    });
     expect((route as any).spec.hostnames).toEqual(["e2e-atlas.api.kubespaces.test"]);
 
     const outputs = await stack.outputs();
@@ -76,7 +99,11 @@ describe("tenant lifecycle", () => {
     expect(outputs.appsDomains.value["e2e-atlas"]).toBe("e2e-atlas.apps.kubespaces.test");
     expect(outputs.apiServerUrls.value["e2e-borealis"]).toBe(`https://e2e-borealis.${borealisNs}.svc:443`);
     expectReadyStatus(outputs.statuses.value["e2e-atlas"]);
-    expect(outputs.kubeconfigSecretRefs.value["e2e-atlas"]).toEqual({ namespace: atlasNs, name: "vc-e2e-atlas", key: "config" });
+    expect(outputs.kubeconfigSecretRefs.value["e2e-atlas"]).toEqual({
+      namespace: atlasNs,
+      name: "vc-e2e-atlas",
+      key: "config",
+    });
   });
 
   it("gives a pod without limits the LimitRange defaults and rejects one over the quota", async () => {
@@ -114,14 +141,19 @@ describe("tenant lifecycle", () => {
     await setTenants(stack, [{ ...atlas, resources: { ...atlas.resources, cpu: "6" } }, borealis]);
     const { steps, record } = stepRecorder();
     await stack.preview({ onEvent: record });
-    expect(changes(steps)).toEqual([{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "e2e-atlas-quota" }]);
+    expect(changes(steps)).toEqual([
+      { op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "e2e-atlas-quota" },
+    ]);
     await stack.up();
     const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: atlasNs });
     expect(quota.spec?.hard?.["limits.cpu"]).toBe("6");
   });
 
   it("upgrades the release and waits again when the Kubernetes version changes", async () => {
-    await setTenants(stack, [{ ...atlas, resources: { ...atlas.resources, cpu: "6" }, kubernetesVersion: "v1.35.2" }, borealis]);
+    await setTenants(stack, [
+      { ...atlas, resources: { ...atlas.resources, cpu: "6" }, kubernetesVersion: "v1.35.2" },
+      borealis,
+    ]);
     const { steps, record } = stepRecorder();
     await stack.up({ onEvent: record });
     const changed = changes(steps).map((s) => `${s.op} ${s.name}`);
@@ -154,7 +186,13 @@ describe("tenant lifecycle", () => {
     });
     // A PriorityClass the running vCluster would have synced to the host, marked as it marks them.
     await scheduling.createPriorityClass({
-      body: { metadata: { name: "e2e-atlas-synced", labels: { [VCLUSTER_MARKER_LABEL]: vclusterMarker(atlasNs, "e2e-atlas") } }, value: 1000 },
+      body: {
+        metadata: {
+          name: "e2e-atlas-synced",
+          labels: { [VCLUSTER_MARKER_LABEL]: vclusterMarker(atlasNs, "e2e-atlas") },
+        },
+        value: 1000,
+      },
     });
     await stack.destroy();
     await expectNothingLeft("e2e-atlas");

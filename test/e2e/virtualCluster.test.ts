@@ -60,7 +60,15 @@ describe("the tenant's virtual cluster", () => {
   it("cannot read the host with the tenant's credentials", async () => {
     const onHost = new KubeConfig();
     onHost.loadFromString(tenant.exportConfig());
-    onHost.clusters = [{ ...onHost.getCurrentCluster()!, server: testbedEnv().KUBESPACES_TESTBED_SERVER, skipTLSVerify: true, tlsServerName: undefined, caData: undefined }];
+    onHost.clusters = [
+      {
+        ...onHost.getCurrentCluster()!,
+        server: testbedEnv().KUBESPACES_TESTBED_SERVER,
+        skipTLSVerify: true,
+        tlsServerName: undefined,
+        caData: undefined,
+      },
+    ];
     await expect(onHost.makeApiClient(CoreV1Api).listNamespace()).rejects.toMatchObject({ code: 401 });
   });
 
@@ -70,7 +78,14 @@ describe("the tenant's virtual cluster", () => {
     const container = { name, image: "nginx", ...(resources && { resources }) };
     await tenant.makeApiClient(AppsV1Api).createNamespacedDeployment({
       namespace: "default",
-      body: { metadata: { name }, spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [container] } } } },
+      body: {
+        metadata: { name },
+        spec: {
+          replicas,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [container] } },
+        },
+      },
     });
   }
 
@@ -98,7 +113,10 @@ describe("the tenant's virtual cluster", () => {
     for (const pod of await readyOnHost("web", 2)) {
       expect(pod.metadata?.name).toMatch(new RegExp(`^web-[a-z0-9]+-[a-z0-9]+-x-default-x-${TENANT.name}$`));
       expect(pod.spec?.nodeName).toBe("kwok-node-0");
-      expect(pod.spec?.containers[0].resources).toEqual({ limits: { cpu: "1", memory: "1Gi" }, requests: { cpu: "100m", memory: "128Mi" } });
+      expect(pod.spec?.containers[0].resources).toEqual({
+        limits: { cpu: "1", memory: "1Gi" },
+        requests: { cpu: "100m", memory: "128Mi" },
+      });
     }
     const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: hostNs });
     expect(quota.status?.used?.pods).toBe("4"); // control plane, CoreDNS, the two web pods
@@ -110,17 +128,31 @@ describe("the tenant's virtual cluster", () => {
     const [pod] = await readyOnHost("api", 1);
     expect(pod.spec?.containers[0].resources).toEqual(resources);
     const apps = tenant.makeApiClient(AppsV1Api);
-    await eventually(async () => (await apps.readNamespacedDeployment({ name: "api", namespace: "default" })).status?.readyReplicas === 1, 120_000, "api to be ready inside the tenant");
+    await eventually(
+      async () =>
+        (await apps.readNamespacedDeployment({ name: "api", namespace: "default" })).status?.readyReplicas === 1,
+      120_000,
+      "api to be ready inside the tenant",
+    );
   });
 
   it("keeps a virtual pod over the host quota Pending inside the tenant, and the syncer says why", async () => {
     const virtual = tenant.makeApiClient(CoreV1Api);
     const tooBig = { limits: { cpu: "3", memory: "1Gi" }, requests: { cpu: "1", memory: "128Mi" } };
-    await virtual.createNamespacedPod({ namespace: "default", body: { metadata: { name: "too-big" }, spec: { containers: [{ name: "app", image: "busybox", resources: tooBig }] } } });
+    await virtual.createNamespacedPod({
+      namespace: "default",
+      body: {
+        metadata: { name: "too-big" },
+        spec: { containers: [{ name: "app", image: "busybox", resources: tooBig }] },
+      },
+    });
     let why = "";
     await eventually(
       async () => {
-        const events = await virtual.listNamespacedEvent({ namespace: "default", fieldSelector: "involvedObject.name=too-big" });
+        const events = await virtual.listNamespacedEvent({
+          namespace: "default",
+          fieldSelector: "involvedObject.name=too-big",
+        });
         why = events.items.map((e) => `${e.reason}: ${e.message}`).find((m) => m.includes("exceeded quota")) ?? "";
         return why !== "";
       },
@@ -129,7 +161,9 @@ describe("the tenant's virtual cluster", () => {
     );
     expect(why).toMatch(/^SyncError: .*exceeded quota: kubespaces-quota/);
     expect((await virtual.readNamespacedPod({ name: "too-big", namespace: "default" })).status?.phase).toBe("Pending");
-    expect((await syncedPods("default")).map((p) => p.metadata?.name)).not.toContain(`too-big-x-default-x-${TENANT.name}`);
+    expect((await syncedPods("default")).map((p) => p.metadata?.name)).not.toContain(
+      `too-big-x-default-x-${TENANT.name}`,
+    );
   });
 
   it("destroy leaves nothing: synced pods and services, claims and volumes, release Secrets, cluster-scoped objects, the control plane", async () => {
@@ -138,14 +172,21 @@ describe("the tenant's virtual cluster", () => {
     await stack.destroy();
     await expectNothingLeft(TENANT.name);
     expect((await core.listPodForAllNamespaces({ fieldSelector: `metadata.namespace=${hostNs}` })).items).toEqual([]);
-    expect((await core.listServiceForAllNamespaces({ fieldSelector: `metadata.namespace=${hostNs}` })).items).toEqual([]);
-    expect((await core.listPersistentVolumeClaimForAllNamespaces({ fieldSelector: `metadata.namespace=${hostNs}` })).items).toEqual([]);
+    expect((await core.listServiceForAllNamespaces({ fieldSelector: `metadata.namespace=${hostNs}` })).items).toEqual(
+      [],
+    );
+    expect(
+      (await core.listPersistentVolumeClaimForAllNamespaces({ fieldSelector: `metadata.namespace=${hostNs}` })).items,
+    ).toEqual([]);
     await eventually(
       async () => (await core.listPersistentVolume()).items.every((pv) => pv.spec?.claimRef?.namespace !== hostNs),
       60_000,
       "the test bed's volume for the data claim to be reclaimed",
     );
-    for (const list of [() => rbac.listClusterRole({ labelSelector: `release=${TENANT.name}` }), () => rbac.listClusterRoleBinding({ labelSelector: `release=${TENANT.name}` })]) {
+    for (const list of [
+      () => rbac.listClusterRole({ labelSelector: `release=${TENANT.name}` }),
+      () => rbac.listClusterRoleBinding({ labelSelector: `release=${TENANT.name}` }),
+    ]) {
       expect((await list()).items).toEqual([]);
     }
     await eventually(

@@ -13,10 +13,21 @@ const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
 const MINUTES = 60_000;
 
 /** Runs a command in the repo; on failure throws with its output, so the test log says why. */
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): string {
-  const result = spawnSync(cmd, args, { cwd: opts.cwd ?? root, env: opts.env ?? process.env, input: opts.input, encoding: "utf8", maxBuffer: 64 << 20 });
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): string {
+  const result = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? root,
+    env: opts.env ?? process.env,
+    input: opts.input,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (result.error) throw new Error(`${cmd} ${args.join(" ")}: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(`${cmd} ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
@@ -61,7 +72,14 @@ describe("generated SDKs", () => {
       expect(report.version).toBe(version);
       expect(report.plugin).toEqual({ resource: true, name: "kubespaces", version });
       expect(report.isComponent).toBe(true);
-      expect(report.outputs).toEqual(["api_server_url", "apps_domain", "kubeconfig", "kubeconfig_secret_ref", "namespace", "status"]);
+      expect(report.outputs).toEqual([
+        "api_server_url",
+        "apps_domain",
+        "kubeconfig",
+        "kubeconfig_secret_ref",
+        "namespace",
+        "status",
+      ]);
       expect(report.registered).toEqual({
         type: "kubespaces:index:Tenant",
         name: "team-atlas",
@@ -70,7 +88,9 @@ describe("generated SDKs", () => {
           resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
           limitRange: { defaultLimit: { cpu: "2" } },
           // A map input: its keys are the chart's, never translated.
-          vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } } },
+          vcluster: {
+            valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
+          },
           // Args classes fill in the schema's defaults (plain dicts do not): the same as the component's.
           platform: expect.objectContaining({
             exposure: {
@@ -93,14 +113,20 @@ describe("generated SDKs", () => {
     () => {
       requireTool("python3", "the Python example check needs Python 3.9 or newer with venv and pip");
       const python = run("bash", ["test/e2e/python/venv.sh"]).trim();
-      const registered = JSON.parse(run(python, ["-c", EXAMPLE_CHECK])) as { type: string; name: string; inputs: Record<string, unknown> };
+      const registered = JSON.parse(run(python, ["-c", EXAMPLE_CHECK])) as {
+        type: string;
+        name: string;
+        inputs: Record<string, unknown>;
+      };
       expect(registered).toMatchObject({
         type: "kubespaces:index:Tenant",
         name: "team-atlas",
         inputs: {
           owner: "alice@example.com",
           resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
-          vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } } },
+          vcluster: {
+            valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
+          },
           platform: {
             exposure: { baseDomain: "kubespaces.local", issuerRef: { name: "kubespaces-testbed-selfsigned" } },
             chart: { localPath: "/charts/vcluster" },

@@ -28,7 +28,9 @@ function forward(listen, connect) {
     upstream.on("error", close);
   });
   if (listen.path) fs.rmSync(listen.path, { force: true });
-  server.listen(listen, () => console.log(`${new Date().toISOString()} forwarding ${JSON.stringify(listen)} -> ${JSON.stringify(connect)}`));
+  server.listen(listen, () =>
+    console.log(`${new Date().toISOString()} forwarding ${JSON.stringify(listen)} -> ${JSON.stringify(connect)}`),
+  );
   server.on("error", (e) => {
     console.error(`${new Date().toISOString()} ${JSON.stringify(listen)}: ${e.message}`);
     process.exit(1);

@@ -63,7 +63,9 @@ const workloadAnnotations = new Map<string, Record<string, string>>();
 
 function held(pod: k8s.V1Pod): boolean {
   const release = pod.metadata?.labels?.release ?? "";
-  return ["StatefulSet", "Deployment"].some((kind) => workloadAnnotations.get(`${kind}/${pod.metadata?.namespace}/${release}`)?.[HOLD] === "true");
+  return ["StatefulSet", "Deployment"].some(
+    (kind) => workloadAnnotations.get(`${kind}/${pod.metadata?.namespace}/${release}`)?.[HOLD] === "true",
+  );
 }
 
 const isControlPlanePod = (pod: k8s.V1Pod) =>
@@ -81,7 +83,10 @@ function start(uid: string, cp: ControlPlane): void {
   const logFile = path.join(RUN_DIR, "logs", `vcluster-${cp.namespace}-${cp.pod}.log`);
   const out = fs.openSync(logFile, "a");
   // Its own process group, so that TERM reaches the forwarders and the control plane's namespace.
-  const child = spawn("bash", [TESTBED, "run-vcluster-pod", cp.namespace, cp.pod], { detached: true, stdio: ["ignore", out, out] });
+  const child = spawn("bash", [TESTBED, "run-vcluster-pod", cp.namespace, cp.pod], {
+    detached: true,
+    stdio: ["ignore", out, out],
+  });
   fs.closeSync(out);
   cp.child = child;
   fs.writeFileSync(path.join(dir, "pid"), String(child.pid));
@@ -131,9 +136,16 @@ function onPod(type: string, pod: k8s.V1Pod): void {
   if (pod.status?.phase !== "Running" || !pod.status.podIP) return;
   if (held(pod)) {
     heldPods.set(uid, pod);
-    return log(`holding control plane of ${pod.metadata?.namespace}/${pod.metadata?.name} (${HOLD}=true on its workload)`);
+    return log(
+      `holding control plane of ${pod.metadata?.namespace}/${pod.metadata?.name} (${HOLD}=true on its workload)`,
+    );
   }
-  const cp: ControlPlane = { namespace: pod.metadata!.namespace!, pod: pod.metadata!.name!, stopping: false, restarts: 0 };
+  const cp: ControlPlane = {
+    namespace: pod.metadata!.namespace!,
+    pod: pod.metadata!.name!,
+    stopping: false,
+    restarts: 0,
+  };
   controlPlanes.set(uid, cp);
   start(uid, cp);
 }
@@ -170,12 +182,20 @@ async function provision(pvc: k8s.V1PersistentVolumeClaim): Promise<void> {
       storageClassName: pvc.spec?.storageClassName ?? "",
       persistentVolumeReclaimPolicy: "Retain",
       hostPath: { path: dir, type: "Directory" },
-      claimRef: { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: pvc.metadata!.namespace, name: pvc.metadata!.name, uid },
+      claimRef: {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        namespace: pvc.metadata!.namespace,
+        name: pvc.metadata!.name,
+        uid,
+      },
     },
   };
   try {
     await core.createPersistentVolume({ body });
-    log(`provisioned PersistentVolume ${name} (${body.spec!.capacity!.storage}, ${dir}) for claim ${pvc.metadata!.namespace}/${pvc.metadata!.name}`);
+    log(
+      `provisioned PersistentVolume ${name} (${body.spec!.capacity!.storage}, ${dir}) for claim ${pvc.metadata!.namespace}/${pvc.metadata!.name}`,
+    );
   } catch (e) {
     if ((e as { code?: number }).code !== 409) log(`could not provision ${name}: ${(e as Error).message}`);
   }
@@ -186,7 +206,8 @@ async function reclaim(pv: k8s.V1PersistentVolume): Promise<void> {
   const name = pv.metadata.name!;
   try {
     await core.deletePersistentVolume({ name });
-    if (pv.spec?.hostPath?.path?.startsWith(VOLUMES_DIR)) fs.rmSync(pv.spec.hostPath.path, { recursive: true, force: true });
+    if (pv.spec?.hostPath?.path?.startsWith(VOLUMES_DIR))
+      fs.rmSync(pv.spec.hostPath.path, { recursive: true, force: true });
     log(`deleted Released PersistentVolume ${name} and its directory`);
   } catch (e) {
     if ((e as { code?: number }).code !== 404) log(`could not delete ${name}: ${(e as Error).message}`);
@@ -241,7 +262,8 @@ async function listWatch<T extends { metadata?: k8s.V1ObjectMeta }>(
       }
     } catch (e) {
       failures++;
-      if (failures === 1 || failures % 30 === 0) log(`watch of ${what} failed (${(e as Error)?.message ?? e}); re-listing (attempt ${failures})`);
+      if (failures === 1 || failures % 30 === 0)
+        log(`watch of ${what} failed (${(e as Error)?.message ?? e}); re-listing (attempt ${failures})`);
       await sleep(Math.min(1000 * failures, 5000));
     }
   }
@@ -267,13 +289,48 @@ const byApp = { labelSelector: "app=vcluster" };
 let workloadKindsListed = 0;
 const watchPods = () => {
   if (++workloadKindsListed !== 2) return;
-  void listWatch<k8s.V1Pod>("vCluster pods (app=vcluster)", "/api/v1/pods", byApp, () => core.listPodForAllNamespaces(byApp), onPod, onPodRelist);
+  void listWatch<k8s.V1Pod>(
+    "vCluster pods (app=vcluster)",
+    "/api/v1/pods",
+    byApp,
+    () => core.listPodForAllNamespaces(byApp),
+    onPod,
+    onPodRelist,
+  );
 };
-void listWatch<k8s.V1Deployment>("vCluster Deployments", "/apis/apps/v1/deployments", byApp, () => apps.listDeploymentForAllNamespaces(byApp), (type, d) => onWorkload("Deployment", type, d), undefined, watchPods);
-void listWatch<k8s.V1StatefulSet>("vCluster StatefulSets", "/apis/apps/v1/statefulsets", byApp, () => apps.listStatefulSetForAllNamespaces(byApp), (type, s) => onWorkload("StatefulSet", type, s), undefined, watchPods);
-void listWatch<k8s.V1PersistentVolumeClaim>("PersistentVolumeClaims", "/api/v1/persistentvolumeclaims", {}, () => core.listPersistentVolumeClaimForAllNamespaces(), (type, pvc) => {
-  if (type !== "DELETED") void provision(pvc);
-});
-void listWatch<k8s.V1PersistentVolume>("PersistentVolumes", "/api/v1/persistentvolumes", { labelSelector: `${PROVISIONED}=true` }, () => core.listPersistentVolume({ labelSelector: `${PROVISIONED}=true` }), (type, pv) => {
-  if (type !== "DELETED") void reclaim(pv);
-});
+void listWatch<k8s.V1Deployment>(
+  "vCluster Deployments",
+  "/apis/apps/v1/deployments",
+  byApp,
+  () => apps.listDeploymentForAllNamespaces(byApp),
+  (type, d) => onWorkload("Deployment", type, d),
+  undefined,
+  watchPods,
+);
+void listWatch<k8s.V1StatefulSet>(
+  "vCluster StatefulSets",
+  "/apis/apps/v1/statefulsets",
+  byApp,
+  () => apps.listStatefulSetForAllNamespaces(byApp),
+  (type, s) => onWorkload("StatefulSet", type, s),
+  undefined,
+  watchPods,
+);
+void listWatch<k8s.V1PersistentVolumeClaim>(
+  "PersistentVolumeClaims",
+  "/api/v1/persistentvolumeclaims",
+  {},
+  () => core.listPersistentVolumeClaimForAllNamespaces(),
+  (type, pvc) => {
+    if (type !== "DELETED") void provision(pvc);
+  },
+);
+void listWatch<k8s.V1PersistentVolume>(
+  "PersistentVolumes",
+  "/api/v1/persistentvolumes",
+  { labelSelector: `${PROVISIONED}=true` },
+  () => core.listPersistentVolume({ labelSelector: `${PROVISIONED}=true` }),
+  (type, pv) => {
+    if (type !== "DELETED") void reclaim(pv);
+  },
+);

@@ -13,12 +13,16 @@ type OrderRule = readonly [before: ChildRole, after: ChildRole, why: string];
 
 const ORDER_RULES: readonly OrderRule[] = [
   ["host-check", "namespace", "the host check refuses a namespace that is not the tenant's before it is created"],
-  ...FULL.filter((role) => !["host-check", "namespace"].includes(role)).map(
-    (role): OrderRule => ["namespace", role, "the namespace comes before every object in it, and goes last"],
-  ),
-  ...FULL.filter((role) => role !== "readiness").map(
-    (role): OrderRule => [role, "readiness", "readiness is deleted first, so that its host check stops a destroy on another cluster"],
-  ),
+  ...FULL.filter((role) => !["host-check", "namespace"].includes(role)).map((role): OrderRule => [
+    "namespace",
+    role,
+    "the namespace comes before every object in it, and goes last",
+  ]),
+  ...FULL.filter((role) => role !== "readiness").map((role): OrderRule => [
+    role,
+    "readiness",
+    "readiness is deleted first, so that its host check stops a destroy on another cluster",
+  ]),
   ["quota", "vcluster", "the release's pods schedule under the quota"],
   ["limit-range", "vcluster", "the release's pods get the LimitRange defaults"],
   ["network-policy", "vcluster", "the release starts fenced"],
@@ -46,20 +50,25 @@ function dependsTransitively(table: EdgeTable, from: ChildRole, on: ChildRole, s
 /** Every rule the table breaks, as text. */
 function ruleViolations(table: EdgeTable): string[] {
   const present = (role: ChildRole) => table[role] !== undefined;
-  const order = ORDER_RULES.filter(([before, after]) => present(before) && present(after) && !dependsTransitively(table, after, before)).map(
-    ([before, after, why]) => `${after} must depend on ${before}: ${why}`,
-  );
+  const order = ORDER_RULES.filter(
+    ([before, after]) => present(before) && present(after) && !dependsTransitively(table, after, before),
+  ).map(([before, after, why]) => `${after} must depend on ${before}: ${why}`);
   const deleted = (Object.keys(table) as ChildRole[])
     .filter((role) => (table[role]?.deletedWith === "namespace") !== DELETED_WITH_NAMESPACE.includes(role))
     .map((role) => `${role}: deletedWith namespace exactly for the objects inside it`);
-  const parents = (Object.keys(table) as ChildRole[]).filter((role) => table[role]?.parent !== "tenant").map((role) => `${role}: parent must be the Tenant`);
+  const parents = (Object.keys(table) as ChildRole[])
+    .filter((role) => table[role]?.parent !== "tenant")
+    .map((role) => `${role}: parent must be the Tenant`);
   return [...order, ...deleted, ...parents];
 }
 
 /** The table with one edge removed. */
 function without(table: EdgeTable, role: ChildRole, edge: { dependsOn: ChildRole } | { deletedWith: true }): EdgeTable {
   const row = table[role]!;
-  const changed = "dependsOn" in edge ? { ...row, dependsOn: row.dependsOn.filter((r) => r !== edge.dependsOn) } : { parent: row.parent, dependsOn: row.dependsOn };
+  const changed =
+    "dependsOn" in edge
+      ? { ...row, dependsOn: row.dependsOn.filter((r) => r !== edge.dependsOn) }
+      : { parent: row.parent, dependsOn: row.dependsOn };
   return { ...table, [role]: changed };
 }
 
@@ -77,7 +86,10 @@ describe("the edge table", () => {
     const order = creationOrder(table);
     expect([...order].sort()).toEqual([...FULL].sort());
     order.forEach((role, index) => {
-      for (const target of [...table[role]!.dependsOn, ...(table[role]!.deletedWith ? [table[role]!.deletedWith!] : [])]) {
+      for (const target of [
+        ...table[role]!.dependsOn,
+        ...(table[role]!.deletedWith ? [table[role]!.deletedWith!] : []),
+      ]) {
         expect(order.indexOf(target), `${role} -> ${target}`).toBeLessThan(index);
       }
     });
@@ -97,7 +109,9 @@ describe("the edge table", () => {
   const full = childEdges(FULL);
   const edges = FULL.flatMap((role) => [
     ...full[role]!.dependsOn.map((target) => [`${role} dependsOn ${target}`, role, { dependsOn: target }] as const),
-    ...(full[role]!.deletedWith ? [[`${role} deletedWith ${full[role]!.deletedWith}`, role, { deletedWith: true as const }] as const] : []),
+    ...(full[role]!.deletedWith
+      ? [[`${role} deletedWith ${full[role]!.deletedWith}`, role, { deletedWith: true as const }] as const]
+      : []),
   ]);
 
   it.each(edges)("breaks a rule when the edge %s is removed", (_edge, role, edge) => {

@@ -48,8 +48,17 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 function door(): LocalDoor {
   doorsOpened += 1;
   const requests = new FileRequestStore(path.join(home, "tenants"));
-  const service = new TenantsService({ requests, runs: new FileRunJournals(path.join(home, "runs")), stacks, host }, { policy: { quota: { ceilings: { cpu: "16" } } } });
-  return { settings: { context: "stand-in" }, service, actor: { owner: OWNER, groups: [], isAdmin: true }, requests, host };
+  const service = new TenantsService(
+    { requests, runs: new FileRunJournals(path.join(home, "runs")), stacks, host },
+    { policy: { quota: { ceilings: { cpu: "16" } } } },
+  );
+  return {
+    settings: { context: "stand-in" },
+    service,
+    actor: { owner: OWNER, groups: [], isAdmin: true },
+    requests,
+    host,
+  };
 }
 
 /** Runs `kubespaces ...args` in-process. */
@@ -62,7 +71,10 @@ async function kubespaces(...args: string[]): Promise<{ code: number; stdout: st
 }
 
 /** Every file under the home: a refusal writes none. */
-const filesInHome = () => readdirSync(home, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name);
+const filesInHome = () =>
+  readdirSync(home, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory())
+    .map((e) => e.name);
 
 describe("help and usage", () => {
   it("--help lists every exit code of the one table, and opens no door", async () => {
@@ -82,7 +94,11 @@ describe("help and usage", () => {
   it.each([
     ["an unknown command", ["tenant", "frobnicate"], "unknown command 'frobnicate'"],
     ["an unknown flag", ["tenant", "create", "ok-name", "--frobnicate"], "unknown option '--frobnicate'"],
-    ["-w on get, which is --watch and takes no value", ["tenant", "get", "x", "--wait=now"], "unknown option '--wait=now'"],
+    [
+      "-w on get, which is --watch and takes no value",
+      ["tenant", "get", "x", "--wait=now"],
+      "unknown option '--wait=now'",
+    ],
   ])("refuses %s with exit code 2", async (_, args, message) => {
     const run = await kubespaces(...args);
     expect(run.stderr).toContain(message);
@@ -95,12 +111,19 @@ describe("the walkthrough over stand-ins", () => {
   it("create shows Pending -> Provisioning -> Ready and prints the tenant; get, list and -o name agree", async () => {
     const created = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stderr).toMatch(/team-atlas: Pending\n[\s\S]*team-atlas: Pending -> Provisioning\n[\s\S]*team-atlas: Provisioning -> Ready/);
+    expect(created.stderr).toMatch(
+      /team-atlas: Pending\n[\s\S]*team-atlas: Pending -> Provisioning\n[\s\S]*team-atlas: Provisioning -> Ready/,
+    );
     expect(created.stderr).toContain("provisioning on the stand-in host");
     expect(created.stdout).toMatch(/^NAME\s+PHASE\s+API\nteam-atlas\s+Ready\s+https:\/\/team-atlas\./);
 
     const got = JSON.parse((await kubespaces("tenant", "get", "team-atlas", "-o", "json")).stdout);
-    expect(got).toMatchObject({ kind: "Tenant", metadata: { name: "team-atlas" }, spec: { owner: OWNER }, status: { phase: "Ready" } });
+    expect(got).toMatchObject({
+      kind: "Tenant",
+      metadata: { name: "team-atlas" },
+      spec: { owner: OWNER },
+      status: { phase: "Ready" },
+    });
     const listed = await kubespaces("tenant", "list");
     expect(listed.stdout).toMatch(/^NAME\s+OWNER\s+PHASE\s+API\nteam-atlas\s+alice@example\.com\s+Ready/);
     expect((await kubespaces("tenant", "list", "-o", "name")).stdout).toBe("tenant/team-atlas\n");
@@ -121,7 +144,9 @@ describe("the walkthrough over stand-ins", () => {
     const created = await kubespaces("tenant", "create", "team-fail", "--cpu", "4", "--memory", "8Gi");
     expect(created.code).toBe(EXIT.failed);
     expect(created.stdout).toMatch(/team-fail\s+Failed/);
-    expect(created.stderr).toContain("kubespaces: tenant team-fail failed (QuotaFailed): exceeded quota: team-fail-quota");
+    expect(created.stderr).toContain(
+      "kubespaces: tenant team-fail failed (QuotaFailed): exceeded quota: team-fail-quota",
+    );
     const got = await kubespaces("tenant", "get", "team-fail");
     expect(got.code).toBe(EXIT.failed);
     expect(got.stderr).toContain("tenant team-fail failed (QuotaFailed): exceeded quota");
@@ -151,22 +176,68 @@ describe("refusals before anything is stored", () => {
   };
 
   it.each<[string, () => string[], string[]]>([
-    ["a name that is no DNS label, with the component's message", () => ["tenant", "create", "Bad_Name", "--owner", "a@b.c"], ['kubespaces:index:Tenant "Bad_Name" has an invalid input; nothing was created', "name: must be a DNS-1123 label"]],
-    ["a quantity that is none, naming the field", () => ["tenant", "create", "ok-name", "--memory", "lots"], ["resources.memory: must be a Kubernetes quantity"]],
-    ["a quota above the policy's ceiling", () => ["tenant", "create", "ok-name", "--cpu", "32"], ["resources.cpu: 32 is above the platform's ceiling"]],
-    ["a quota below the vCluster's own limits, naming them", () => ["tenant", "create", "ok-name", "--cpu", "1", "--memory", "1Gi"], ["resources.memory: 1Gi is less than the limits of the vCluster's own containers (2218Mi"]],
+    [
+      "a name that is no DNS label, with the component's message",
+      () => ["tenant", "create", "Bad_Name", "--owner", "a@b.c"],
+      [
+        'kubespaces:index:Tenant "Bad_Name" has an invalid input; nothing was created',
+        "name: must be a DNS-1123 label",
+      ],
+    ],
+    [
+      "a quantity that is none, naming the field",
+      () => ["tenant", "create", "ok-name", "--memory", "lots"],
+      ["resources.memory: must be a Kubernetes quantity"],
+    ],
+    [
+      "a quota above the policy's ceiling",
+      () => ["tenant", "create", "ok-name", "--cpu", "32"],
+      ["resources.cpu: 32 is above the platform's ceiling"],
+    ],
+    [
+      "a quota below the vCluster's own limits, naming them",
+      () => ["tenant", "create", "ok-name", "--cpu", "1", "--memory", "1Gi"],
+      ["resources.memory: 1Gi is less than the limits of the vCluster's own containers (2218Mi"],
+    ],
     [
       "a manifest of another apiVersion",
-      () => ["tenant", "create", "--file", manifest("v2.yaml", "apiVersion: kubespaces.io/v2\nkind: Tenant\nmetadata: {name: ok-name}\nspec: {owner: a@b.c}\n")],
-      ["is not a Tenant manifest", "must be apiVersion kubespaces.io/v1alpha1, kind Tenant (got kubespaces.io/v2, Tenant)"],
+      () => [
+        "tenant",
+        "create",
+        "--file",
+        manifest(
+          "v2.yaml",
+          "apiVersion: kubespaces.io/v2\nkind: Tenant\nmetadata: {name: ok-name}\nspec: {owner: a@b.c}\n",
+        ),
+      ],
+      [
+        "is not a Tenant manifest",
+        "must be apiVersion kubespaces.io/v1alpha1, kind Tenant (got kubespaces.io/v2, Tenant)",
+      ],
     ],
     [
       "a manifest that sets the platform's policy",
-      () => ["tenant", "create", "--file", manifest("platform.yaml", "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata: {name: ok-name}\nspec:\n  owner: a@b.c\n  platform: {allowUnsafeOverrides: true}\n")],
+      () => [
+        "tenant",
+        "create",
+        "--file",
+        manifest(
+          "platform.yaml",
+          "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata: {name: ok-name}\nspec:\n  owner: a@b.c\n  platform: {allowUnsafeOverrides: true}\n",
+        ),
+      ],
       ['unknown field(s) "platform"', "the rest is the platform's policy"],
     ],
-    ["--file naming a folder", () => ["tenant", "create", "--file", os.tmpdir()], [`--file ${os.tmpdir()} is a folder; name a file`]],
-    ["--file naming nothing", () => ["tenant", "create", "--file", path.join(os.tmpdir(), "no-such-manifest.yaml")], ["does not exist"]],
+    [
+      "--file naming a folder",
+      () => ["tenant", "create", "--file", os.tmpdir()],
+      [`--file ${os.tmpdir()} is a folder; name a file`],
+    ],
+    [
+      "--file naming nothing",
+      () => ["tenant", "create", "--file", path.join(os.tmpdir(), "no-such-manifest.yaml")],
+      ["does not exist"],
+    ],
   ])("refuses %s with exit code 2, storing nothing and running nothing", async (_, args, messages) => {
     const run = await kubespaces(...args());
     for (const message of messages) expect(run.stderr).toContain(message);
@@ -190,7 +261,13 @@ describe("start-up", () => {
       });`;
     const result = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { cwd: ROOT, encoding: "utf8" });
     expect(result.stderr).toBe("");
-    expect(JSON.parse(result.stdout)).toEqual({ code: 0, component: false, automation: false, pulumi: false, service: false });
+    expect(JSON.parse(result.stdout)).toEqual({
+      code: 0,
+      component: false,
+      automation: false,
+      pulumi: false,
+      service: false,
+    });
   });
 });
 

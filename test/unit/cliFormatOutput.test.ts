@@ -18,11 +18,23 @@ const ROWS: readonly Row[] = [
   { name: "team-atlas", phase: "Ready", api: "https://team-atlas.api.example.com:443" },
   { name: "b", phase: "Provisioning" },
 ];
-const PRINTABLE: Printable<Row> = { rows: ROWS, columns: COLUMNS, document: { kind: "List", items: ROWS }, names: ["tenant/team-atlas", "tenant/b"] };
+const PRINTABLE: Printable<Row> = {
+  rows: ROWS,
+  columns: COLUMNS,
+  document: { kind: "List", items: ROWS },
+  names: ["tenant/team-atlas", "tenant/b"],
+};
 
 describe("table", () => {
   it("aligns a table on the widest cell of each column, shows a missing value as -, and pads no last column", () => {
-    expect(table(ROWS, COLUMNS)).toBe(["NAME        PHASE         API", "team-atlas  Ready         https://team-atlas.api.example.com:443", "b           Provisioning  -", ""].join("\n"));
+    expect(table(ROWS, COLUMNS)).toBe(
+      [
+        "NAME        PHASE         API",
+        "team-atlas  Ready         https://team-atlas.api.example.com:443",
+        "b           Provisioning  -",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("prints the headings alone for no rows", () => {

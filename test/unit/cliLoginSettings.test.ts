@@ -4,7 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CliError, EXIT } from "../../provider/cli/exitCodes";
-import { currentUser, parsePlatformPolicy, readLoginSettings, projectOf, writeLoginSettings, type LoginSettings } from "../../provider/cli/loginSettings";
+import {
+  currentUser,
+  parsePlatformPolicy,
+  readLoginSettings,
+  projectOf,
+  writeLoginSettings,
+  type LoginSettings,
+} from "../../provider/cli/loginSettings";
 import { thrownBy } from "./support/thrown";
 
 let home: string;
@@ -52,11 +59,31 @@ describe("login settings", () => {
   });
 
   it.each<[string, LoginSettings, string]>([
-    ["a backend that is no URL, by its flag", { backendUrl: "tenants-state" }, "login refused: --server: must be a URL such as file:///path, s3://bucket or https://api.pulumi.com"],
-    ["a project name with a space, by its flag", { project: "my tenants" }, "login refused: --project: must be a Pulumi project name"],
-    ["a project name that is a path (..), by its flag", { project: ".." }, "login refused: --project: must be a Pulumi project name"],
-    ["a project name with a slash, by its flag", { project: "a/b" }, "login refused: --project: must be a Pulumi project name"],
-    ["an unknown field", { ...full, colour: "blue" } as LoginSettings, 'login refused: (top): unknown field(s) "colour"'],
+    [
+      "a backend that is no URL, by its flag",
+      { backendUrl: "tenants-state" },
+      "login refused: --server: must be a URL such as file:///path, s3://bucket or https://api.pulumi.com",
+    ],
+    [
+      "a project name with a space, by its flag",
+      { project: "my tenants" },
+      "login refused: --project: must be a Pulumi project name",
+    ],
+    [
+      "a project name that is a path (..), by its flag",
+      { project: ".." },
+      "login refused: --project: must be a Pulumi project name",
+    ],
+    [
+      "a project name with a slash, by its flag",
+      { project: "a/b" },
+      "login refused: --project: must be a Pulumi project name",
+    ],
+    [
+      "an unknown field",
+      { ...full, colour: "blue" } as LoginSettings,
+      'login refused: (top): unknown field(s) "colour"',
+    ],
   ])("refuse %s with exit code 2, writing nothing", (_, settings, message) => {
     const error = refusal(() => writeLoginSettings(settings));
     expect(error.code).toBe(EXIT.invalid);
@@ -96,10 +123,26 @@ describe("parsePlatformPolicy", () => {
   });
 
   it.each<[string, unknown, string]>([
-    ["an unknown field", { namespacePrefix: "teams-", tenantColour: "blue" }, 'policy.yaml is not a valid platform policy: (top): unknown field(s) "tenantColour"'],
-    ["a bad value, naming the field", { quota: { ceilings: { cpu: "lots" } } }, "policy.yaml is not a valid platform policy: quota.ceilings.cpu:"],
-    ["a policy that is no mapping", "namespacePrefix: teams-", "policy.yaml is not a valid platform policy: (top): must be an object"],
-    ["hostKubeconfig, which the login's context sets", { hostKubeconfig: "apiVersion: v1\nkind: Config\n" }, "policy.yaml: hostKubeconfig does not belong in a policy file; `kubespaces login --context` names the host cluster"],
+    [
+      "an unknown field",
+      { namespacePrefix: "teams-", tenantColour: "blue" },
+      'policy.yaml is not a valid platform policy: (top): unknown field(s) "tenantColour"',
+    ],
+    [
+      "a bad value, naming the field",
+      { quota: { ceilings: { cpu: "lots" } } },
+      "policy.yaml is not a valid platform policy: quota.ceilings.cpu:",
+    ],
+    [
+      "a policy that is no mapping",
+      "namespacePrefix: teams-",
+      "policy.yaml is not a valid platform policy: (top): must be an object",
+    ],
+    [
+      "hostKubeconfig, which the login's context sets",
+      { hostKubeconfig: "apiVersion: v1\nkind: Config\n" },
+      "policy.yaml: hostKubeconfig does not belong in a policy file; `kubespaces login --context` names the host cluster",
+    ],
   ])("refuses %s with exit code 2", (_, value, message) => {
     const error = refusal(() => parsePlatformPolicy("policy.yaml", value));
     expect(error.code).toBe(EXIT.invalid);

@@ -1,7 +1,14 @@
 /** The engine's events of one tenant's stack, digested: whose resource a URN is (its type chain), the steps, the phases, the failure reasons. */
 import type { EngineEvent, OpType, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { failureReason, isProviderType, isTenantResource, resourceStepOf, tenantEventOf, urnName } from "../../provider/tenants/automation/engineEvents";
+import {
+  failureReason,
+  isProviderType,
+  isTenantResource,
+  resourceStepOf,
+  tenantEventOf,
+  urnName,
+} from "../../provider/tenants/automation/engineEvents";
 import { TENANT_TOKEN } from "../../provider/model/tokens";
 import type { ReadyReason } from "../../provider/tenants/tenantObject";
 
@@ -10,17 +17,34 @@ const RELEASE = "kubernetes:helm.sh/v3:Release";
 const READINESS = "kubespaces:index:TenantReadiness";
 
 /** The URN of a resource of tenant `stack`'s stack whose type chain (parents first) is `types`. */
-const urnAt = (types: readonly string[], name: string, stack = "team") => `urn:pulumi:${stack}::kubespaces-tenants::${types.join("$")}::${name}`;
+const urnAt = (types: readonly string[], name: string, stack = "team") =>
+  `urn:pulumi:${stack}::kubespaces-tenants::${types.join("$")}::${name}`;
 /** A resource of type `type` under the stack's Tenant (the Tenant itself for TENANT_TOKEN). */
-const urnOf = (type: string, name: string) => urnAt(type === TENANT_TOKEN ? [TENANT_TOKEN] : [TENANT_TOKEN, type], name);
+const urnOf = (type: string, name: string) =>
+  urnAt(type === TENANT_TOKEN ? [TENANT_TOKEN] : [TENANT_TOKEN, type], name);
 
 /** An engine event of one step (metadata as the engine sends it, trimmed to what the digest reads). */
-function step(kind: "resourcePreEvent" | "resOutputsEvent", op: OpType, type: string, urn: string, extra: { outputs?: Record<string, unknown>; diffs?: string[] } = {}): EngineEvent {
-  const metadata = { op, type, urn, provider: "", ...(extra.diffs && { diffs: extra.diffs }), ...(extra.outputs && { new: { outputs: extra.outputs } }) } as StepEventMetadata;
+function step(
+  kind: "resourcePreEvent" | "resOutputsEvent",
+  op: OpType,
+  type: string,
+  urn: string,
+  extra: { outputs?: Record<string, unknown>; diffs?: string[] } = {},
+): EngineEvent {
+  const metadata = {
+    op,
+    type,
+    urn,
+    provider: "",
+    ...(extra.diffs && { diffs: extra.diffs }),
+    ...(extra.outputs && { new: { outputs: extra.outputs } }),
+  } as StepEventMetadata;
   return { sequence: 1, timestamp: 0, [kind]: { metadata } } as EngineEvent;
 }
-const pre = (op: OpType, type: string, name: string, diffs?: string[]) => step("resourcePreEvent", op, type, urnOf(type, name), { diffs });
-const done = (op: OpType, type: string, name: string, outputs?: Record<string, unknown>) => step("resOutputsEvent", op, type, urnOf(type, name), { outputs });
+const pre = (op: OpType, type: string, name: string, diffs?: string[]) =>
+  step("resourcePreEvent", op, type, urnOf(type, name), { diffs });
+const done = (op: OpType, type: string, name: string, outputs?: Record<string, unknown>) =>
+  step("resOutputsEvent", op, type, urnOf(type, name), { outputs });
 
 function diagnostic(severity: "info" | "warning" | "error", message: string, urn?: string): EngineEvent {
   return { sequence: 1, timestamp: 0, diagnosticEvent: { severity, message, color: "never", ...(urn && { urn }) } };
@@ -29,10 +53,18 @@ function diagnostic(severity: "info" | "warning" | "error", message: string, urn
 describe("isTenantResource", () => {
   it.each<[string, string, boolean]>([
     ["the Tenant itself", urnOf(TENANT_TOKEN, "team"), true],
-    ["a child named like another tenant's (team-vcluster-namespace)", urnOf(NAMESPACE, "team-vcluster-namespace"), true],
+    [
+      "a child named like another tenant's (team-vcluster-namespace)",
+      urnOf(NAMESPACE, "team-vcluster-namespace"),
+      true,
+    ],
     ["a grandchild", urnAt([TENANT_TOKEN, READINESS, NAMESPACE], "team-x"), true],
     ["a resource named after the tenant, outside the Tenant", urnAt([NAMESPACE], "team"), false],
-    ["a resource under a type that merely starts like Tenant", urnAt(["kubespaces:index:TenantSet", NAMESPACE], "team-namespace"), false],
+    [
+      "a resource under a type that merely starts like Tenant",
+      urnAt(["kubespaces:index:TenantSet", NAMESPACE], "team-namespace"),
+      false,
+    ],
     ["a lifecycle resource outside the Tenant", urnAt([READINESS], "team-readiness"), false],
     ["the stack", urnAt(["pulumi:pulumi:Stack"], "kubespaces-tenants-team"), false],
   ])("%s: %s", (_, urn, tenants) => {
@@ -69,11 +101,27 @@ describe("failureReason", () => {
 
 describe("resourceStepOf", () => {
   it.each<[string, EngineEvent, ReturnType<typeof resourceStepOf>]>([
-    ["a create", pre("create", NAMESPACE, "team-namespace"), { op: "create", type: NAMESPACE, name: "team-namespace", diffs: [] }],
-    ["an update, with its diffs", pre("update", RELEASE, "team-vcluster", ["values"]), { op: "update", type: RELEASE, name: "team-vcluster", diffs: ["values"] }],
-    ["a delete", pre("delete", NAMESPACE, "team-namespace"), { op: "delete", type: NAMESPACE, name: "team-namespace", diffs: [] }],
+    [
+      "a create",
+      pre("create", NAMESPACE, "team-namespace"),
+      { op: "create", type: NAMESPACE, name: "team-namespace", diffs: [] },
+    ],
+    [
+      "an update, with its diffs",
+      pre("update", RELEASE, "team-vcluster", ["values"]),
+      { op: "update", type: RELEASE, name: "team-vcluster", diffs: ["values"] },
+    ],
+    [
+      "a delete",
+      pre("delete", NAMESPACE, "team-namespace"),
+      { op: "delete", type: NAMESPACE, name: "team-namespace", diffs: [] },
+    ],
     ["an unchanged resource", pre("same", NAMESPACE, "team-namespace"), undefined],
-    ["the stack", step("resourcePreEvent", "create", "pulumi:pulumi:Stack", urnAt(["pulumi:pulumi:Stack"], "s")), undefined],
+    [
+      "the stack",
+      step("resourcePreEvent", "create", "pulumi:pulumi:Stack", urnAt(["pulumi:pulumi:Stack"], "s")),
+      undefined,
+    ],
     ["a provider", pre("create", "pulumi:providers:kubernetes", "team-host"), undefined],
     ["an outputs event", done("create", NAMESPACE, "team-namespace"), undefined],
   ])("%s", (_, event, expected) => {
@@ -86,38 +134,118 @@ describe("tenantEventOf", () => {
   type Row = [string, EngineEvent, ReturnType<typeof tenantEventOf>, boolean?];
   const ready = { status: { phase: "Ready", message: "the virtual cluster is ready" } };
   const failed = (type: string, name: string, reason: ReadyReason) =>
-    [`an error on a ${type.split(":").pop()}: ${reason}`, diagnostic("error", "it failed\n", urnOf(type, name)), { name: "team", phase: "Failed", reason, detail: "it failed" }] as Row;
+    [
+      `an error on a ${type.split(":").pop()}: ${reason}`,
+      diagnostic("error", "it failed\n", urnOf(type, name)),
+      { name: "team", phase: "Failed", reason, detail: "it failed" },
+    ] as Row;
 
   it.each<Row>([
-    ["a create step of the Tenant's child", pre("create", NAMESPACE, "team-namespace"), { name: "team", phase: "Provisioning", detail: "creating Namespace team-namespace" }],
-    ["a child named like another tenant's", pre("create", NAMESPACE, "team-vcluster-namespace"), { name: "team", phase: "Provisioning", detail: "creating Namespace team-vcluster-namespace" }],
-    ["an update step", pre("update", RELEASE, "team-vcluster"), { name: "team", phase: "Provisioning", detail: "updating Release team-vcluster" }],
-    ["a replacement", pre("create-replacement", RELEASE, "team-vcluster"), { name: "team", phase: "Provisioning", detail: "creating a replacement of Release team-vcluster" }],
-    ["an import", pre("import", NAMESPACE, "team-namespace"), { name: "team", phase: "Provisioning", detail: "importing Namespace team-namespace" }],
-    ["a provider's step, named as one", pre("create", "pulumi:providers:kubernetes", "team-host"), { name: "team", phase: "Provisioning", detail: "creating kubernetes provider team-host" }],
-    ["a delete step of a teardown", pre("delete", NAMESPACE, "team-namespace"), { name: "team", phase: "Deleting", detail: "deleting Namespace team-namespace" }, true],
-    ["any step of a teardown", pre("create", NAMESPACE, "team-namespace"), { name: "team", phase: "Deleting", detail: "creating Namespace team-namespace" }, true],
-    ["the Tenant's outputs with status Ready", done("create", TENANT_TOKEN, "team", ready), { name: "team", phase: "Ready", detail: "done: Tenant team" }],
-    ["the Tenant's outputs without status Ready", done("create", TENANT_TOKEN, "team", { status: { phase: "Pending" } }), { name: "team", detail: "done: Tenant team" }],
-    ["a child's outputs, even with status Ready", done("create", NAMESPACE, "team-namespace", ready), { name: "team", detail: "done: Namespace team-namespace" }],
-    ["the Tenant's delete", done("delete", TENANT_TOKEN, "team"), { name: "team", phase: "Deleted", detail: "deleted Tenant team" }, true],
-    ["a child's delete", done("delete", NAMESPACE, "team-namespace"), { name: "team", detail: "deleted Namespace team-namespace" }, true],
+    [
+      "a create step of the Tenant's child",
+      pre("create", NAMESPACE, "team-namespace"),
+      { name: "team", phase: "Provisioning", detail: "creating Namespace team-namespace" },
+    ],
+    [
+      "a child named like another tenant's",
+      pre("create", NAMESPACE, "team-vcluster-namespace"),
+      { name: "team", phase: "Provisioning", detail: "creating Namespace team-vcluster-namespace" },
+    ],
+    [
+      "an update step",
+      pre("update", RELEASE, "team-vcluster"),
+      { name: "team", phase: "Provisioning", detail: "updating Release team-vcluster" },
+    ],
+    [
+      "a replacement",
+      pre("create-replacement", RELEASE, "team-vcluster"),
+      { name: "team", phase: "Provisioning", detail: "creating a replacement of Release team-vcluster" },
+    ],
+    [
+      "an import",
+      pre("import", NAMESPACE, "team-namespace"),
+      { name: "team", phase: "Provisioning", detail: "importing Namespace team-namespace" },
+    ],
+    [
+      "a provider's step, named as one",
+      pre("create", "pulumi:providers:kubernetes", "team-host"),
+      { name: "team", phase: "Provisioning", detail: "creating kubernetes provider team-host" },
+    ],
+    [
+      "a delete step of a teardown",
+      pre("delete", NAMESPACE, "team-namespace"),
+      { name: "team", phase: "Deleting", detail: "deleting Namespace team-namespace" },
+      true,
+    ],
+    [
+      "any step of a teardown",
+      pre("create", NAMESPACE, "team-namespace"),
+      { name: "team", phase: "Deleting", detail: "creating Namespace team-namespace" },
+      true,
+    ],
+    [
+      "the Tenant's outputs with status Ready",
+      done("create", TENANT_TOKEN, "team", ready),
+      { name: "team", phase: "Ready", detail: "done: Tenant team" },
+    ],
+    [
+      "the Tenant's outputs without status Ready",
+      done("create", TENANT_TOKEN, "team", { status: { phase: "Pending" } }),
+      { name: "team", detail: "done: Tenant team" },
+    ],
+    [
+      "a child's outputs, even with status Ready",
+      done("create", NAMESPACE, "team-namespace", ready),
+      { name: "team", detail: "done: Namespace team-namespace" },
+    ],
+    [
+      "the Tenant's delete",
+      done("delete", TENANT_TOKEN, "team"),
+      { name: "team", phase: "Deleted", detail: "deleted Tenant team" },
+      true,
+    ],
+    [
+      "a child's delete",
+      done("delete", NAMESPACE, "team-namespace"),
+      { name: "team", detail: "deleted Namespace team-namespace" },
+      true,
+    ],
     failed("kubernetes:core/v1:ResourceQuota", "team-quota", "QuotaFailed"),
     failed("kubernetes:networking.k8s.io/v1:NetworkPolicy", "team-network-policy", "NetworkingFailed"),
     failed(RELEASE, "team-vcluster", "ProvisioningFailed"),
     [
       "a lifecycle progress line",
-      diagnostic("info", "kubespaces: tenant team: waiting for the API server (3/10)\n", urnAt([TENANT_TOKEN, READINESS], "team-readiness")),
+      diagnostic(
+        "info",
+        "kubespaces: tenant team: waiting for the API server (3/10)\n",
+        urnAt([TENANT_TOKEN, READINESS], "team-readiness"),
+      ),
       { name: "team", detail: "waiting for the API server (3/10)" },
     ],
     ["an unchanged resource (op same)", pre("same", NAMESPACE, "team-namespace"), undefined],
     ["an unchanged Tenant's outputs (op same)", done("same", TENANT_TOKEN, "team", ready), undefined],
-    ["a step of a resource outside the Tenant, though named like its child", step("resourcePreEvent", "create", NAMESPACE, urnAt([NAMESPACE], "team-vcluster-namespace")), undefined],
+    [
+      "a step of a resource outside the Tenant, though named like its child",
+      step("resourcePreEvent", "create", NAMESPACE, urnAt([NAMESPACE], "team-vcluster-namespace")),
+      undefined,
+    ],
     ["an error outside the Tenant", diagnostic("error", "boom", urnAt([NAMESPACE], "team-namespace")), undefined],
     ["an error without a resource", diagnostic("error", "the update failed"), undefined],
-    ["an info diagnostic that is no progress line", diagnostic("info", "some provider chatter", urnOf(RELEASE, "team-vcluster")), undefined],
-    ["a warning that is no progress line", diagnostic("warning", "deprecated field", urnOf(RELEASE, "team-vcluster")), undefined],
-    ["an event of another kind", { sequence: 1, timestamp: 0, stdoutEvent: { message: "hello", color: "never" } }, undefined],
+    [
+      "an info diagnostic that is no progress line",
+      diagnostic("info", "some provider chatter", urnOf(RELEASE, "team-vcluster")),
+      undefined,
+    ],
+    [
+      "a warning that is no progress line",
+      diagnostic("warning", "deprecated field", urnOf(RELEASE, "team-vcluster")),
+      undefined,
+    ],
+    [
+      "an event of another kind",
+      { sequence: 1, timestamp: 0, stdoutEvent: { message: "hello", color: "never" } },
+      undefined,
+    ],
   ])("%s", (_, event, expected, tearingDown = false) => {
     expect(tenantEventOf(event, "team", tearingDown)).toEqual(expected);
   });

@@ -1,5 +1,14 @@
 /** The command's request store: one Tenant manifest per tenant in a folder, written exclusively, read back strictly. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -23,8 +32,19 @@ const fileIn = (name: string) => path.join(store.dir, name);
 describe("manifestText", () => {
   it.each<[string, TenantRequestInput]>([
     ["an owner alone", atlas],
-    ["every request field", { owner: "bob@example.com", resources: { cpu: "8", memory: "16Gi", storage: "50Gi" }, isolation: { podSecurity: "restricted" }, vcluster: { kubernetesVersion: "v1.33.0" } }],
-    ["strings YAML would read as numbers, booleans or null", { owner: "null", resources: { cpu: "1e3", memory: "0x10", storage: "true" } }],
+    [
+      "every request field",
+      {
+        owner: "bob@example.com",
+        resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
+        isolation: { podSecurity: "restricted" },
+        vcluster: { kubernetesVersion: "v1.33.0" },
+      },
+    ],
+    [
+      "strings YAML would read as numbers, booleans or null",
+      { owner: "null", resources: { cpu: "1e3", memory: "0x10", storage: "true" } },
+    ],
     ["strings with YAML's special characters", { owner: "a: b # c, [d] {e} 'quoted' \"twice\"" }],
   ])("round-trips %s through the Tenant files parser, as a team would commit it", (_, request) => {
     const text = manifestText("team-atlas", request);
@@ -40,7 +60,13 @@ describe("add and get", () => {
     const { stored, added } = await store.add("atlas", atlas);
     const file = fileIn("atlas.yaml");
     expect(added).toBe(true);
-    expect(stored).toEqual({ name: "atlas", spec: atlas, generation: 1, createdAt: statSync(file).mtime.toISOString(), location: file });
+    expect(stored).toEqual({
+      name: "atlas",
+      spec: atlas,
+      generation: 1,
+      createdAt: statSync(file).mtime.toISOString(),
+      location: file,
+    });
     expect(await store.get("atlas")).toEqual(stored);
     expect(readFileSync(file, "utf8")).toBe(manifestText("atlas", atlas));
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -58,7 +84,10 @@ describe("add and get", () => {
   });
 
   it("lets exactly one of two adds at once store its request", async () => {
-    const results = await Promise.all([store.add("atlas", atlas), new FileRequestStore(store.dir).add("atlas", { owner: "bob@example.com" })]);
+    const results = await Promise.all([
+      store.add("atlas", atlas),
+      new FileRequestStore(store.dir).add("atlas", { owner: "bob@example.com" }),
+    ]);
     expect(results.map((r) => r.added).sort()).toEqual([false, true]);
     expect(results[0].stored).toEqual(results[1].stored);
   });
@@ -81,7 +110,8 @@ describe("list", () => {
   it("reads every request of the folder, sorted by name, passing over what is not the store's", async () => {
     await store.add("zeta", { owner: "z@example.com" });
     await store.add("atlas", atlas);
-    for (const other of ["notes.txt", "Team.yaml", "team_x.yaml", "atlas.yml", ".hidden.yaml", "atlas.yaml.123.tmp"]) writeFileSync(fileIn(other), "not a manifest: [");
+    for (const other of ["notes.txt", "Team.yaml", "team_x.yaml", "atlas.yml", ".hidden.yaml", "atlas.yaml.123.tmp"])
+      writeFileSync(fileIn(other), "not a manifest: [");
     expect((await store.list()).map((r) => [r.name, r.spec])).toEqual([
       ["atlas", atlas],
       ["zeta", { owner: "z@example.com" }],
@@ -124,9 +154,21 @@ describe("names that are not DNS labels", () => {
 
 describe("a broken file", () => {
   it.each<[string, string, string]>([
-    ["another kind", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: atlas}\n", "must be apiVersion kubespaces.io/v1alpha1, kind Tenant"],
-    ["another tenant's name", manifestText("borealis", atlas), "it must hold one Tenant document named atlas, it has borealis"],
-    ["two documents", `${manifestText("atlas", atlas)}---\n${manifestText("atlas", atlas)}`, "it must hold one Tenant document named atlas, it has atlas, atlas"],
+    [
+      "another kind",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: atlas}\n",
+      "must be apiVersion kubespaces.io/v1alpha1, kind Tenant",
+    ],
+    [
+      "another tenant's name",
+      manifestText("borealis", atlas),
+      "it must hold one Tenant document named atlas, it has borealis",
+    ],
+    [
+      "two documents",
+      `${manifestText("atlas", atlas)}---\n${manifestText("atlas", atlas)}`,
+      "it must hold one Tenant document named atlas, it has atlas, atlas",
+    ],
     ["no document", "# nothing here\n", "it has none"],
     ["YAML that does not parse", "apiVersion: [\n", "not valid YAML"],
   ])("holding %s is an error naming the file, for get and list", async (_, text, why) => {

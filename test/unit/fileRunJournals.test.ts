@@ -1,7 +1,17 @@
 /** Run journals as files: each run of a tenant written as it happens, read by `get` and followed live by `watch`. */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -36,7 +46,11 @@ function startAt(second: number, name: string, operation: "create" | "delete" = 
 
 const folderOf = (name: string) => path.join(journals.dir, name);
 const filesOf = (name: string) => (existsSync(folderOf(name)) ? readdirSync(folderOf(name)).sort() : []);
-const linesOf = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+const linesOf = (file: string) =>
+  readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** A journal written by hand, as process `process` would: its start line, then `rest` as raw lines. */
 function journalOf(name: string, writer: ProcessIdentity, rest: readonly string[] = []): string {
@@ -69,7 +83,9 @@ describe("start", () => {
   it("keeps the newest five journals of a tenant, and leaves other tenants' alone", () => {
     startAt(0, "borealis").end({ ok: true, message: "ready" });
     for (let second = 1; second <= 7; second++) startAt(second, "atlas").end({ ok: true, message: "ready" });
-    expect(filesOf("atlas").map((file) => file.replace(/-\d{6}\.jsonl$/, ".jsonl"))).toEqual([3, 4, 5, 6, 7].map((s) => `2026-01-01T00-00-0${s}-000Z-${process.pid}.jsonl`));
+    expect(filesOf("atlas").map((file) => file.replace(/-\d{6}\.jsonl$/, ".jsonl"))).toEqual(
+      [3, 4, 5, 6, 7].map((s) => `2026-01-01T00-00-0${s}-000Z-${process.pid}.jsonl`),
+    );
     expect(filesOf("borealis")).toHaveLength(1);
   });
 
@@ -94,7 +110,11 @@ describe("latest", () => {
       events: [{ name: "atlas", phase: operation === "create" ? "Provisioning" : "Deleting", detail: "step" }],
     });
     run.end({ ok: false, interrupted: true, message: "interrupted" });
-    expect(await journals.latest("atlas")).toEqual({ ...running, running: false, outcome: { ok: false, interrupted: true, message: "interrupted" } });
+    expect(await journals.latest("atlas")).toEqual({
+      ...running,
+      running: false,
+      outcome: { ok: false, interrupted: true, message: "interrupted" },
+    });
   });
 
   it("reads the newest run of several, and nothing for a tenant without runs", async () => {
@@ -106,7 +126,11 @@ describe("latest", () => {
 
   it.each<[string, () => ProcessIdentity, boolean]>([
     ["this process, with its start time", me, true],
-    ["this pid with another start time (the pid was reused)", () => ({ pid: process.pid, startedAtMs: me().startedAtMs! - 60_000 }), false],
+    [
+      "this pid with another start time (the pid was reused)",
+      () => ({ pid: process.pid, startedAtMs: me().startedAtMs! - 60_000 }),
+      false,
+    ],
     ["this pid, where the start time was not known", () => ({ pid: process.pid }), true],
     ["a process that has exited", () => ({ pid: deadPid() }), false],
     ["pid 0", () => ({ pid: 0 }), false],
@@ -117,15 +141,27 @@ describe("latest", () => {
   });
 
   it("passes over malformed lines and a line still being written", async () => {
-    const file = journalOf("atlas", me(), ["not json", "42", "null", '{"no":"kind"}', eventLine({ name: "atlas", phase: "Provisioning" })]);
+    const file = journalOf("atlas", me(), [
+      "not json",
+      "42",
+      "null",
+      '{"no":"kind"}',
+      eventLine({ name: "atlas", phase: "Provisioning" }),
+    ]);
     appendFileSync(file, '{"kind":"end","at":"2026-01-01T00:00:02.000Z","outcome":{"ok":tr');
-    expect(await journals.latest("atlas")).toMatchObject({ running: true, events: [{ name: "atlas", phase: "Provisioning" }] });
+    expect(await journals.latest("atlas")).toMatchObject({
+      running: true,
+      events: [{ name: "atlas", phase: "Provisioning" }],
+    });
     expect((await journals.latest("atlas"))?.outcome).toBeUndefined();
   });
 
   it("finds no run in a journal without a start line", async () => {
     mkdirSync(folderOf("atlas"), { recursive: true });
-    writeFileSync(path.join(folderOf("atlas"), "2026-01-01T00-00-00-000Z-1.jsonl"), `${eventLine({ name: "atlas", phase: "Ready" })}\n`);
+    writeFileSync(
+      path.join(folderOf("atlas"), "2026-01-01T00-00-00-000Z-1.jsonl"),
+      `${eventLine({ name: "atlas", phase: "Ready" })}\n`,
+    );
     expect(await journals.latest("atlas")).toBeUndefined();
   });
 });
@@ -141,17 +177,20 @@ describe("forget", () => {
 });
 
 describe("names that are not tenant names", () => {
-  it.each(["../victim", "..", "Atlas", "a/b", "", "-atlas"])("%j is refused by every operation, touching nothing outside", async (name) => {
-    const victim = path.join(dir, "victim");
-    mkdirSync(victim);
-    writeFileSync(path.join(victim, "keep.jsonl"), "{}\n");
-    expect(() => journals.start(name, "create", 1)).toThrow(/not a tenant name/);
-    await expect(journals.latest(name)).rejects.toThrow(/not a tenant name/);
-    await expect(journals.forget(name)).rejects.toThrow(/not a tenant name/);
-    expect(() => journals.follow(name)).toThrow(/not a tenant name/);
-    expect(readdirSync(victim)).toEqual(["keep.jsonl"]);
-    expect(existsSync(journals.dir)).toBe(false);
-  });
+  it.each(["../victim", "..", "Atlas", "a/b", "", "-atlas"])(
+    "%j is refused by every operation, touching nothing outside",
+    async (name) => {
+      const victim = path.join(dir, "victim");
+      mkdirSync(victim);
+      writeFileSync(path.join(victim, "keep.jsonl"), "{}\n");
+      expect(() => journals.start(name, "create", 1)).toThrow(/not a tenant name/);
+      await expect(journals.latest(name)).rejects.toThrow(/not a tenant name/);
+      await expect(journals.forget(name)).rejects.toThrow(/not a tenant name/);
+      expect(() => journals.follow(name)).toThrow(/not a tenant name/);
+      expect(readdirSync(victim)).toEqual(["keep.jsonl"]);
+      expect(existsSync(journals.dir)).toBe(false);
+    },
+  );
 });
 
 describe("follow", () => {
@@ -164,7 +203,10 @@ describe("follow", () => {
 
     other.event({ name: "borealis", phase: "Provisioning" });
     run.event({ name: "atlas", phase: "Provisioning", detail: "creating Namespace atlas-namespace" });
-    expect(await following.next()).toEqual({ done: false, value: { name: "atlas", phase: "Provisioning", detail: "creating Namespace atlas-namespace" } });
+    expect(await following.next()).toEqual({
+      done: false,
+      value: { name: "atlas", phase: "Provisioning", detail: "creating Namespace atlas-namespace" },
+    });
 
     run.event({ name: "atlas", phase: "Ready" });
     run.end({ ok: true, message: "ready" });
@@ -176,7 +218,10 @@ describe("follow", () => {
   it.each<[string, () => void]>([
     ["no journal", () => {}],
     ["an ended run", () => startAt(1, "atlas").end({ ok: true, message: "ready" })],
-    ["a run whose writer is gone", () => journalOf("atlas", { pid: deadPid() }, [eventLine({ name: "atlas", phase: "Provisioning" })])],
+    [
+      "a run whose writer is gone",
+      () => journalOf("atlas", { pid: deadPid() }, [eventLine({ name: "atlas", phase: "Provisioning" })]),
+    ],
   ])("ends at once, delivering nothing, with %s", async (_, given) => {
     given();
     const following = journals.follow("atlas")[Symbol.asyncIterator]();
@@ -199,7 +244,9 @@ describe("follow", () => {
     const child = spawn("sleep", ["60"], { stdio: "ignore" });
     try {
       await once(child, "spawn");
-      journalOf("atlas", { pid: child.pid!, startedAtMs: processStartedAtMs(child.pid!) }, [eventLine({ name: "atlas", phase: "Provisioning" })]);
+      journalOf("atlas", { pid: child.pid!, startedAtMs: processStartedAtMs(child.pid!) }, [
+        eventLine({ name: "atlas", phase: "Provisioning" }),
+      ]);
       vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
       const following = journals.follow("atlas")[Symbol.asyncIterator]();
       expect(await following.next()).toEqual({ done: false, value: { name: "atlas", phase: "Provisioning" } });

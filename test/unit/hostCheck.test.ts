@@ -34,8 +34,15 @@ const OURS = "11111111-1111-4111-8111-111111111111";
 const THEIRS = "22222222-2222-4222-8222-222222222222";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** State of this stack's check; without `ownerId`, as a tenant created before owner ids left it. */
-const stored = (ownerId?: string): StoredHostCheck => ({ ...inputs, hostUid: "uid-of-kube-system", ...(ownerId && { ownerId }) });
-const labelled = (annotations?: Record<string, string>) => ({ labels: { "kubespaces.io/tenant": TENANT }, annotations });
+const stored = (ownerId?: string): StoredHostCheck => ({
+  ...inputs,
+  hostUid: "uid-of-kube-system",
+  ...(ownerId && { ownerId }),
+});
+const labelled = (annotations?: Record<string, string>) => ({
+  labels: { "kubespaces.io/tenant": TENANT },
+  annotations,
+});
 const ops = hostCheckOperations();
 
 beforeEach(() => {
@@ -57,8 +64,16 @@ describe("which existing namespace a tenant may create into", () => {
       { tenant: TENANT },
       `namespace ${NS} carries kubespaces.io/tenant=${TENANT} but no kubespaces.io/owner-id annotation, so it is not this stack's (owner id ${OURS}): someone made it by hand, or another stack did with a kubespaces release from before owner ids; tenant ${TENANT} will not take it over`,
     ],
-    ["another tenant's", { tenant: "team-zephyr", ownerId: OURS }, `namespace ${NS} already exists and belongs to tenant team-zephyr; tenant ${TENANT} will not take it over`],
-    ["unlabelled", { ownerId: OURS }, `namespace ${NS} already exists and has no kubespaces.io/tenant label; tenant ${TENANT} will not take it over`],
+    [
+      "another tenant's",
+      { tenant: "team-zephyr", ownerId: OURS },
+      `namespace ${NS} already exists and belongs to tenant team-zephyr; tenant ${TENANT} will not take it over`,
+    ],
+    [
+      "unlabelled",
+      { ownerId: OURS },
+      `namespace ${NS} already exists and has no kubespaces.io/tenant label; tenant ${TENANT} will not take it over`,
+    ],
   ])("%s", (_, found, refusal) => {
     const got = createRefusal(TENANT, NS, found, OURS);
     if (refusal === undefined) expect(got).toBeUndefined();
@@ -87,12 +102,16 @@ describe("create", () => {
 
   it("refuses another stack's namespace of the same tenant, naming both owner ids", async () => {
     host.set(NS, labelled({ "kubespaces.io/owner-id": THEIRS }));
-    await expect(ops.create(inputs)).rejects.toThrow(new RegExp(`its owner id "${THEIRS}", this stack's [0-9a-f-]{36}\\)`));
+    await expect(ops.create(inputs)).rejects.toThrow(
+      new RegExp(`its owner id "${THEIRS}", this stack's [0-9a-f-]{36}\\)`),
+    );
   });
 
   it("refuses a namespace with the tenant's label and no owner id", async () => {
     host.set(NS, labelled());
-    await expect(ops.create(inputs)).rejects.toThrow(`but no kubespaces.io/owner-id annotation, so it is not this stack's (owner id `);
+    await expect(ops.create(inputs)).rejects.toThrow(
+      `but no kubespaces.io/owner-id annotation, so it is not this stack's (owner id `,
+    );
   });
 });
 
@@ -104,7 +123,11 @@ describe("diff and update keep the owner id", () => {
 
   it("keeps the recorded owner id through an update, and reads nothing for it", async () => {
     const news = { ...inputs, allowNamespaceMove: true };
-    expect((await ops.update!("id", stored(OURS), news)).outs).toEqual({ ...news, hostUid: "uid-of-kube-system", ownerId: OURS });
+    expect((await ops.update!("id", stored(OURS), news)).outs).toEqual({
+      ...news,
+      hostUid: "uid-of-kube-system",
+      ownerId: OURS,
+    });
     expect(reads).toEqual(["kube-system"]);
   });
 
@@ -114,7 +137,9 @@ describe("diff and update keep the owner id", () => {
     expect(adopted.ownerId).toMatch(UUID);
     expect(reads).toContain(NS);
     expect((await ops.diff!("id", adopted, inputs)).changes).toBe(false);
-    expect((await ops.update!("id", adopted, { ...inputs, allowNamespaceMove: true })).outs!.ownerId).toBe(adopted.ownerId);
+    expect((await ops.update!("id", adopted, { ...inputs, allowNamespaceMove: true })).outs!.ownerId).toBe(
+      adopted.ownerId,
+    );
   });
 
   it("does not adopt a namespace another stack has already written its owner id on", async () => {
@@ -143,6 +168,10 @@ it("stops an update that moves the tenant to another namespace, unless the platf
 
 it("lets an update that keeps the namespace through, keeping the recorded host", async () => {
   // No recorded identity, an owner id and the same namespace: nothing to ask the cluster.
-  expect(await recheckHost({ ...stored(OURS), hostUid: "" }, inputs)).toEqual({ ...inputs, hostUid: "", ownerId: OURS });
+  expect(await recheckHost({ ...stored(OURS), hostUid: "" }, inputs)).toEqual({
+    ...inputs,
+    hostUid: "",
+    ownerId: OURS,
+  });
   expect(reads).toEqual([]);
 });

@@ -15,17 +15,37 @@ const plainSpec = validateTenant("team-atlas", { owner: "alice@example.com" });
 const policies = { exposed: renderNetworkPolicy(exposedSpec), "not exposed": renderNetworkPolicy(plainSpec) };
 
 /** A pod in `namespace`, whose namespace carries the standard name label plus `namespaceLabels`. */
-const pod = (namespace: string, ip: string, labels: Record<string, string> = {}, namespaceLabels: Record<string, string> = {}): Peer => ({
+const pod = (
+  namespace: string,
+  ip: string,
+  labels: Record<string, string> = {},
+  namespaceLabels: Record<string, string> = {},
+): Peer => ({
   pod: { namespace, ip, labels, namespaceLabels: { "kubernetes.io/metadata.name": namespace, ...namespaceLabels } },
 });
 const ip = (address: string): Peer => ({ ip: address });
 
-const ownPod = pod("kubespaces-tenant-team-atlas", "10.244.1.10", { app: "web" }, { "kubespaces.io/tenant": "team-atlas" });
+const ownPod = pod(
+  "kubespaces-tenant-team-atlas",
+  "10.244.1.10",
+  { app: "web" },
+  { "kubespaces.io/tenant": "team-atlas" },
+);
 const ownOtherNamespacePod = pod("team-atlas-extra", "10.244.1.11", {}, { "kubespaces.io/tenant": "team-atlas" });
-const otherTenantPod = pod("kubespaces-tenant-team-zeus", "10.244.2.20", { app: "web" }, { "kubespaces.io/tenant": "team-zeus" });
+const otherTenantPod = pod(
+  "kubespaces-tenant-team-zeus",
+  "10.244.2.20",
+  { app: "web" },
+  { "kubespaces.io/tenant": "team-zeus" },
+);
 const kubeDns = pod("kube-system", "10.244.0.5", { "k8s-app": "kube-dns" });
 const kubeSystemOther = pod("kube-system", "10.244.0.6", { "k8s-app": "metrics-server" });
-const impostorDns = pod("kubespaces-tenant-team-zeus", "10.244.2.53", { "k8s-app": "kube-dns" }, { "kubespaces.io/tenant": "team-zeus" });
+const impostorDns = pod(
+  "kubespaces-tenant-team-zeus",
+  "10.244.2.53",
+  { "k8s-app": "kube-dns" },
+  { "kubespaces.io/tenant": "team-zeus" },
+);
 const gatewayPod = pod("kubespaces-gateway", "10.244.0.30", { app: "envoy" });
 
 type Verdict = "allowed" | "denied";
@@ -38,7 +58,15 @@ interface Row {
   readonly exposed: Verdict;
   readonly notExposed: Verdict;
 }
-const row = (description: string, direction: Traffic["direction"], peer: Peer, protocol: Traffic["protocol"], port: number, exposed: Verdict, notExposed: Verdict = exposed): Row => ({
+const row = (
+  description: string,
+  direction: Traffic["direction"],
+  peer: Peer,
+  protocol: Traffic["protocol"],
+  port: number,
+  exposed: Verdict,
+  notExposed: Verdict = exposed,
+): Row => ({
   description,
   direction,
   peer,
@@ -102,16 +130,24 @@ const CASES = TABLE.flatMap((r) => [
 ]);
 
 describe("the tenant NetworkPolicy, evaluated", () => {
-  it.each(CASES)("$tenant tenant: $direction $description is $expected", ({ tenant, direction, peer, protocol, port, expected }) => {
-    const verdict: Verdict = allows(policies[tenant], { direction, peer, protocol, port }) ? "allowed" : "denied";
-    expect(verdict).toBe(expected);
-  });
+  it.each(CASES)(
+    "$tenant tenant: $direction $description is $expected",
+    ({ tenant, direction, peer, protocol, port, expected }) => {
+      const verdict: Verdict = allows(policies[tenant], { direction, peer, protocol, port }) ? "allowed" : "denied";
+      expect(verdict).toBe(expected);
+    },
+  );
 
   it("lets a tenant's egress reach another tenant's pod on 443 (API server rule) but that tenant's ingress refuses it", () => {
     // The API server rule admits the private ranges on 443 and 6443, pod IPs included; the other
     // tenant's own policy is what stops the connection.
     const zeus = renderNetworkPolicy(validateTenant("team-zeus", { owner: "bob@example.com" }));
-    const egress = allows(policies["not exposed"], { direction: "Egress", peer: otherTenantPod, protocol: "TCP", port: 443 });
+    const egress = allows(policies["not exposed"], {
+      direction: "Egress",
+      peer: otherTenantPod,
+      protocol: "TCP",
+      port: 443,
+    });
     const ingress = allows(zeus, { direction: "Ingress", peer: ownPod, protocol: "TCP", port: 443 });
     expect({ egress, ingress }).toEqual({ egress: true, ingress: false });
   });
@@ -140,7 +176,12 @@ describe("the tenant NetworkPolicy, rendered", () => {
         ],
         egress: [
           {
-            to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } }, podSelector: { matchLabels: { "k8s-app": "kube-dns" } } }],
+            to: [
+              {
+                namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } },
+                podSelector: { matchLabels: { "k8s-app": "kube-dns" } },
+              },
+            ],
             ports: [
               { protocol: "UDP", port: 53 },
               { protocol: "TCP", port: 53 },
@@ -164,7 +205,14 @@ describe("the tenant NetworkPolicy, rendered", () => {
               {
                 ipBlock: {
                   cidr: "0.0.0.0/0",
-                  except: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "168.63.129.16/32"],
+                  except: [
+                    "10.0.0.0/8",
+                    "172.16.0.0/12",
+                    "192.168.0.0/16",
+                    "100.64.0.0/10",
+                    "169.254.0.0/16",
+                    "168.63.129.16/32",
+                  ],
                 },
               },
               { ipBlock: { cidr: "::/0", except: ["fc00::/7", "fe80::/10"] } },

@@ -21,11 +21,18 @@ describe("a request under the platform's policy", () => {
   it("gets the platform's namespace, pod security level and control-plane defaults", () => {
     expect(spec.namespace).toBe("teams-team-atlas");
     expect(spec.isolation).toEqual({ networkPolicy: true, podSecurity: "restricted" });
-    expect(spec.vcluster.controlPlaneResources).toEqual({ limits: { cpu: "500m", memory: "1Gi" }, requests: { cpu: "200m", memory: "256Mi" } });
+    expect(spec.vcluster.controlPlaneResources).toEqual({
+      limits: { cpu: "500m", memory: "1Gi" },
+      requests: { cpu: "200m", memory: "256Mi" },
+    });
   });
 
   it("keeps what it asks for within the ceilings", () => {
-    const asked = validateRequest("team-atlas", { owner: "a", resources: { cpu: "8", pods: 12 }, isolation: { podSecurity: "baseline" } }, platform);
+    const asked = validateRequest(
+      "team-atlas",
+      { owner: "a", resources: { cpu: "8", pods: 12 }, isolation: { podSecurity: "baseline" } },
+      platform,
+    );
     expect(asked.resources).toMatchObject({ cpu: "8", pods: 12 });
     expect(asked.isolation.podSecurity).toBe("baseline");
   });
@@ -51,13 +58,22 @@ describe("the chart's schema", () => {
 
 describe("the platform's network ranges", () => {
   const gatewayPod = (labels: Record<string, string>): Peer => ({
-    pod: { namespace: "kubespaces-gateway", ip: "10.1.0.5", labels, namespaceLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } },
+    pod: {
+      namespace: "kubespaces-gateway",
+      ip: "10.1.0.5",
+      labels,
+      namespaceLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" },
+    },
   });
   const narrowed = renderNetworkPolicy(
-    validateRequest("team-atlas", { owner: "a" }, {
-      exposure: { baseDomain: "example.com", issuerRef: { name: "le" } },
-      network: { apiServerCidrs: ["10.0.0.1/32"], apiServerPorts: [6443], gatewayPodLabels: { app: "envoy" } },
-    }),
+    validateRequest(
+      "team-atlas",
+      { owner: "a" },
+      {
+        exposure: { baseDomain: "example.com", issuerRef: { name: "le" } },
+        network: { apiServerCidrs: ["10.0.0.1/32"], apiServerPorts: [6443], gatewayPodLabels: { app: "envoy" } },
+      },
+    ),
   );
 
   it.each([
@@ -69,7 +85,11 @@ describe("the platform's network ranges", () => {
   });
 
   it("admits only the gateway's pods the platform names", () => {
-    expect(allows(narrowed, { direction: "Ingress", peer: gatewayPod({ app: "envoy" }), protocol: "TCP", port: 8443 })).toBe(true);
-    expect(allows(narrowed, { direction: "Ingress", peer: gatewayPod({ app: "debug-shell" }), protocol: "TCP", port: 8443 })).toBe(false);
+    expect(
+      allows(narrowed, { direction: "Ingress", peer: gatewayPod({ app: "envoy" }), protocol: "TCP", port: 8443 }),
+    ).toBe(true);
+    expect(
+      allows(narrowed, { direction: "Ingress", peer: gatewayPod({ app: "debug-shell" }), protocol: "TCP", port: 8443 }),
+    ).toBe(false);
   });
 });

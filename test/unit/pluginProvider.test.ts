@@ -7,8 +7,15 @@ import { installMocks, isSecret, settle, valueOf } from "./support/pulumiMocks";
 
 const registered = installMocks();
 const provider = kubespacesProvider("0.1.0", "{}");
-const readinessUrn = "urn:pulumi:test::proj::kubespaces:index:Tenant$kubespaces:index:TenantReadiness::team-atlas-readiness";
-const readinessInputs = { tenantName: "team-atlas", namespace: "ns", releaseName: "team-atlas", serverUrl: "https://x:443", timeoutSeconds: 600 };
+const readinessUrn =
+  "urn:pulumi:test::proj::kubespaces:index:Tenant$kubespaces:index:TenantReadiness::team-atlas-readiness";
+const readinessInputs = {
+  tenantName: "team-atlas",
+  namespace: "ns",
+  releaseName: "team-atlas",
+  serverUrl: "https://x:443",
+  timeoutSeconds: 600,
+};
 
 describe("kubespaces provider plugin", () => {
   it("constructs a Tenant whose readiness and cleanup are the plugin's custom resources", async () => {
@@ -24,21 +31,28 @@ describe("kubespaces provider plugin", () => {
   });
 
   it("claims namespaces across the Tenants of one deployment", async () => {
-    await provider.construct!("eam", "kubespaces:index:Tenant", { owner: "a", platform: { namespacePrefix: "p-t" } }, {});
-    await settle();
-    await expect(provider.construct!("team", "kubespaces:index:Tenant", { owner: "b", platform: { namespacePrefix: "p-" } }, {})).rejects.toThrow(
-      'namespace "p-team" is already claimed by Tenant "eam"',
+    await provider.construct!(
+      "eam",
+      "kubespaces:index:Tenant",
+      { owner: "a", platform: { namespacePrefix: "p-t" } },
+      {},
     );
+    await settle();
+    await expect(
+      provider.construct!("team", "kubespaces:index:Tenant", { owner: "b", platform: { namespacePrefix: "p-" } }, {}),
+    ).rejects.toThrow('namespace "p-team" is already claimed by Tenant "eam"');
   });
 
   it("reports invalid Tenant inputs from construct with the same message", async () => {
-    await expect(provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "a", resources: { cpu: "lots" } }, {})).rejects.toThrow(
-      "resources.cpu: must be a Kubernetes quantity",
-    );
+    await expect(
+      provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "a", resources: { cpu: "lots" } }, {}),
+    ).rejects.toThrow("resources.cpu: must be a Kubernetes quantity");
   });
 
   it("refuses unknown component types", async () => {
-    await expect(provider.construct!("x", "kubespaces:index:Nope", {}, {})).rejects.toThrow("unknown component type kubespaces:index:Nope");
+    await expect(provider.construct!("x", "kubespaces:index:Nope", {}, {})).rejects.toThrow(
+      "unknown component type kubespaces:index:Nope",
+    );
   });
 
   it("checks readiness inputs, naming the property", async () => {
@@ -48,19 +62,28 @@ describe("kubespaces provider plugin", () => {
   });
 
   it("diffs readiness: a new release revision waits again, another namespace replaces", async () => {
-    expect(await provider.diff!("id", readinessUrn, readinessInputs, { ...readinessInputs, releaseRevision: "2" })).toEqual({ changes: true, replaces: [] });
-    expect(await provider.diff!("id", readinessUrn, readinessInputs, { ...readinessInputs, namespace: "other" })).toEqual({
+    expect(
+      await provider.diff!("id", readinessUrn, readinessInputs, { ...readinessInputs, releaseRevision: "2" }),
+    ).toEqual({ changes: true, replaces: [] });
+    expect(
+      await provider.diff!("id", readinessUrn, readinessInputs, { ...readinessInputs, namespace: "other" }),
+    ).toEqual({
       changes: true,
       replaces: ["namespace"],
     });
-    expect(await provider.diff!("id", readinessUrn, readinessInputs, readinessInputs)).toEqual({ changes: false, replaces: [] });
+    expect(await provider.diff!("id", readinessUrn, readinessInputs, readinessInputs)).toEqual({
+      changes: false,
+      replaces: [],
+    });
   });
 
   it("accepts secret-wrapped inputs, as the engine sends them, and passes the plain values on", async () => {
     const wrapped = { [specialSigKey]: specialSecretSig, value: "apiVersion: v1\nkind: Config\n" };
     const inputs = { ...readinessInputs, hostKubeconfig: wrapped };
     expect(await provider.check!(readinessUrn, {}, inputs)).toEqual({ inputs });
-    expect(await provider.diff!("id", readinessUrn, { ...inputs, hostKubeconfig: "apiVersion: v1\nkind: Config\n" }, inputs)).toEqual({
+    expect(
+      await provider.diff!("id", readinessUrn, { ...inputs, hostKubeconfig: "apiVersion: v1\nkind: Config\n" }, inputs),
+    ).toEqual({
       changes: false,
       replaces: [],
     });
@@ -68,9 +91,20 @@ describe("kubespaces provider plugin", () => {
 
   it("never quotes a malformed host kubeconfig in its error", async () => {
     const secretText = "apiVersion: v1\nusers:\n- name: a\n  user: {token: s3cr3t-token\n";
-    const cleanupUrn = readinessUrn.replace(/TenantReadiness::team-atlas-readiness$/, "TenantCleanup::team-atlas-cleanup");
-    const props = { tenantName: "team-atlas", namespace: "ns", releaseName: "team-atlas", hostKubeconfig: { [specialSigKey]: specialSecretSig, value: secretText } };
-    const error = await provider.delete!("id", cleanupUrn, props).then(() => undefined, (e: Error) => e);
+    const cleanupUrn = readinessUrn.replace(
+      /TenantReadiness::team-atlas-readiness$/,
+      "TenantCleanup::team-atlas-cleanup",
+    );
+    const props = {
+      tenantName: "team-atlas",
+      namespace: "ns",
+      releaseName: "team-atlas",
+      hostKubeconfig: { [specialSigKey]: specialSecretSig, value: secretText },
+    };
+    const error = await provider.delete!("id", cleanupUrn, props).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).toContain("the host kubeconfig is not valid YAML (line 5)");
     expect(error?.message).not.toContain("s3cr3t");
   });

@@ -39,5 +39,7 @@ it("validates a tenant without loading @pulumi/pulumi", () => {
 
 it("marks the validation error so that the Pulumi CLI prints it without a stack trace", async () => {
   const pulumi = await import("@pulumi/pulumi");
-  expect(pulumi.RunError.isInstance(new api.TenantValidationError("t", [{ path: "owner", message: "is required" }]))).toBe(true);
+  expect(
+    pulumi.RunError.isInstance(new api.TenantValidationError("t", [{ path: "owner", message: "is required" }])),
+  ).toBe(true);
 });

@@ -59,7 +59,9 @@ describe("renderTenant for a minimal tenant", () => {
 
   it("gives containers the default limits and requests", () => {
     expect(objectOf(minimal(), "limit-range").spec).toEqual({
-      limits: [{ type: "Container", default: { cpu: "1", memory: "1Gi" }, defaultRequest: { cpu: "100m", memory: "128Mi" } }],
+      limits: [
+        { type: "Container", default: { cpu: "1", memory: "1Gi" }, defaultRequest: { cpu: "100m", memory: "128Mi" } },
+      ],
     });
   });
 
@@ -97,7 +99,11 @@ describe("renderTenant for a minimal tenant", () => {
 
   it("uses the platform's namespace prefix and a restricted pod security level", () => {
     const rendered = renderTenant(
-      validateTenant("team-atlas", { owner: "a", isolation: { podSecurity: "restricted" }, platform: { namespacePrefix: "atlas-" } }),
+      validateTenant("team-atlas", {
+        owner: "a",
+        isolation: { podSecurity: "restricted" },
+        platform: { namespacePrefix: "atlas-" },
+      }),
     );
     expect(objectOf(rendered, "namespace").metadata.name).toBe("atlas-team-atlas");
     expect(objectOf(rendered, "namespace").metadata.labels["pod-security.kubernetes.io/enforce"]).toBe("restricted");
@@ -124,7 +130,13 @@ describe("renderTenant for an exposed tenant", () => {
       metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-gateway", labels },
       spec: {
         parentRefs: [
-          { group: "gateway.networking.k8s.io", kind: "Gateway", name: "shared", namespace: "kubespaces-gateway", sectionName: "tls-passthrough" },
+          {
+            group: "gateway.networking.k8s.io",
+            kind: "Gateway",
+            name: "shared",
+            namespace: "kubespaces-gateway",
+            sectionName: "tls-passthrough",
+          },
         ],
         hostnames: ["team-atlas.api.kubespaces.example.com"],
         rules: [
@@ -156,15 +168,25 @@ describe("renderTenant for an exposed tenant", () => {
       kind: "ListenerSet",
       metadata: { name: "kubespaces-team-atlas-apps", namespace: "kubespaces-gateway", labels },
       spec: {
-        parentRef: { group: "gateway.networking.k8s.io", kind: "Gateway", name: "shared", namespace: "kubespaces-gateway" },
+        parentRef: {
+          group: "gateway.networking.k8s.io",
+          kind: "Gateway",
+          name: "shared",
+          namespace: "kubespaces-gateway",
+        },
         listeners: [
           {
             name: "apps",
             hostname: "*.team-atlas.apps.kubespaces.example.com",
             protocol: "HTTPS",
             port: 443,
-            tls: { mode: "Terminate", certificateRefs: [{ group: "", kind: "Secret", name: "kubespaces-team-atlas-apps-tls" }] },
-            allowedRoutes: { namespaces: { from: "Selector", selector: { matchLabels: { "kubespaces.io/tenant": "team-atlas" } } } },
+            tls: {
+              mode: "Terminate",
+              certificateRefs: [{ group: "", kind: "Secret", name: "kubespaces-team-atlas-apps-tls" }],
+            },
+            allowedRoutes: {
+              namespaces: { from: "Selector", selector: { matchLabels: { "kubespaces.io/tenant": "team-atlas" } } },
+            },
           },
         ],
       },
@@ -187,7 +209,9 @@ describe("renderTenant for an exposed tenant", () => {
 
   it("admits ingress from the gateway namespace", () => {
     const peers = (objectOf(exposed(), "network-policy").spec as any).ingress[0].from;
-    expect(peers).toContainEqual({ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } } });
+    expect(peers).toContainEqual({
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } },
+    });
   });
 
   it("selects the v1alpha2 TLSRoute for Gateway API 1.4 and older", () => {
@@ -203,18 +227,36 @@ describe("renderTenant derives every value the component registers", () => {
   it.each([
     ["minimal", { owner: "a" }],
     ["without isolation", { owner: "a", platform: { networkPolicy: false } }],
-    ["exposed, v1alpha2 route", { owner: "a", platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" } } }],
+    [
+      "exposed, v1alpha2 route",
+      {
+        owner: "a",
+        platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" }, tlsRouteVersion: "v1alpha2" } },
+      },
+    ],
   ])("renders exactly the slots of its structure, kinds included (%s)", (_case, args) => {
     const spec = validateTenant("team-atlas", args);
-    const rendered = renderTenant(spec).objects.map(({ role, manifest }) => ({ role, apiVersion: manifest.apiVersion, kind: manifest.kind }));
+    const rendered = renderTenant(spec).objects.map(({ role, manifest }) => ({
+      role,
+      apiVersion: manifest.apiVersion,
+      kind: manifest.kind,
+    }));
     const slots = objectSlots(structureOfSpec(spec)).map(({ role, apiVersion, kind }) => ({ role, apiVersion, kind }));
     expect(rendered).toEqual(slots);
   });
 
   it("marks the Gateway API and cert-manager kinds as coming from CRDs, and only those", () => {
-    const spec = validateTenant("team-atlas", { owner: "a", platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" } } } });
+    const spec = validateTenant("team-atlas", {
+      owner: "a",
+      platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "le" } } },
+    });
     const fromCrd = objectSlots(structureOfSpec(spec)).filter((slot) => slot.fromCrd);
-    expect(fromCrd.map((slot) => slot.kind).sort()).toEqual(["Certificate", "ListenerSet", "ReferenceGrant", "TLSRoute"]);
+    expect(fromCrd.map((slot) => slot.kind).sort()).toEqual([
+      "Certificate",
+      "ListenerSet",
+      "ReferenceGrant",
+      "TLSRoute",
+    ]);
   });
 
   it("renders the readiness and cleanup arguments and the outputs of an exposed tenant", () => {

@@ -10,7 +10,9 @@ import { objectSlots } from "../../provider/render/renderTenant";
 import { thrownBy } from "./support/thrown";
 
 describe("quantities", () => {
-  it.each(["1", "500m", "1.5Gi", "2e3", "+1k", ".5", "100Mi", "1E"])("accepts %s", (q) => expect(isQuantity(q)).toBe(true));
+  it.each(["1", "500m", "1.5Gi", "2e3", "+1k", ".5", "100Mi", "1E"])("accepts %s", (q) =>
+    expect(isQuantity(q)).toBe(true),
+  );
   it.each(["", "1 Gi", "16GB", "Gi", "one", "1.2.3", "1mi"])("rejects %j", (q) => expect(isQuantity(q)).toBe(false));
   it("compares across suffixes", () => {
     expect(quantityValue("500m")).toBe(0.5);
@@ -27,7 +29,12 @@ describe("quantities", () => {
     expect(isQuantity(q)).toBe(true);
     expect(isFiniteQuantity(q)).toBe(false);
   });
-  it.each([["0e999", 0], ["1e-3", 0.001], ["1.5e3", 1500], ["1e308", 1e308]])("reads %s as one number (%d)", (q, value) => {
+  it.each([
+    ["0e999", 0],
+    ["1e-3", 0.001],
+    ["1.5e3", 1500],
+    ["1e308", 1e308],
+  ])("reads %s as one number (%d)", (q, value) => {
     expect(quantityValue(q)).toBe(value);
     expect(isFiniteQuantity(q)).toBe(true);
   });
@@ -61,9 +68,14 @@ current-context: my-vcluster
   it("points at the given server and names everything after the tenant", () => {
     const doc = parse(tenantKubeconfig(written, "team-atlas", "https://team-atlas.api.example.com:443"));
     expect(doc.clusters).toEqual([
-      { name: "team-atlas", cluster: { server: "https://team-atlas.api.example.com:443", "certificate-authority-data": "Q0E=" } },
+      {
+        name: "team-atlas",
+        cluster: { server: "https://team-atlas.api.example.com:443", "certificate-authority-data": "Q0E=" },
+      },
     ]);
-    expect(doc.users).toEqual([{ name: "team-atlas", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" } }]);
+    expect(doc.users).toEqual([
+      { name: "team-atlas", user: { "client-certificate-data": "Q0VSVA==", "client-key-data": "S0VZ" } },
+    ]);
     expect(doc.contexts).toEqual([{ name: "team-atlas", context: { cluster: "team-atlas", user: "team-atlas" } }]);
     expect(doc["current-context"]).toBe("team-atlas");
   });
@@ -84,7 +96,9 @@ describe("vclusterMarker", () => {
 
 describe("CRD preflight", () => {
   it("needs the TLSRoute version the tenant renders", () => {
-    const kinds = requiredKinds(objectSlots({ tlsRouteVersion: "v1alpha2", networkPolicy: true }).filter((slot) => slot.fromCrd));
+    const kinds = requiredKinds(
+      objectSlots({ tlsRouteVersion: "v1alpha2", networkPolicy: true }).filter((slot) => slot.fromCrd),
+    );
     expect(kinds.map((k) => `${k.apiVersion}/${k.kind} ${k.crd}`).sort()).toEqual([
       "cert-manager.io/v1/Certificate certificates.cert-manager.io",
       "gateway.networking.k8s.io/v1/ListenerSet listenersets.gateway.networking.k8s.io",
@@ -93,7 +107,9 @@ describe("CRD preflight", () => {
     ]);
   });
   it("names each absent kind and its CRD", () => {
-    const listenerAndCertificate = objectSlots({ tlsRouteVersion: "v1", networkPolicy: true }).filter((slot) => ["ListenerSet", "Certificate"].includes(slot.kind));
+    const listenerAndCertificate = objectSlots({ tlsRouteVersion: "v1", networkPolicy: true }).filter((slot) =>
+      ["ListenerSet", "Certificate"].includes(slot.kind),
+    );
     const message = missingKindsMessage("team-atlas", requiredKinds(listenerAndCertificate));
     expect(message).toContain("ListenerSet gateway.networking.k8s.io/v1 (CRD listenersets.gateway.networking.k8s.io)");
     expect(message).toContain("Certificate cert-manager.io/v1 (CRD certificates.cert-manager.io)");
@@ -102,9 +118,10 @@ describe("CRD preflight", () => {
 
 describe("secret text in errors", () => {
   it("does not quote the kubeconfig the vCluster wrote when it is malformed", () => {
-    const error = thrownBy(() => tenantKubeconfig("users:\n- user: {client-key-data: S0VZLXNlY3JldA==\n", "team-atlas", "https://x:443"));
+    const error = thrownBy(() =>
+      tenantKubeconfig("users:\n- user: {client-key-data: S0VZLXNlY3JldA==\n", "team-atlas", "https://x:443"),
+    );
     expect(error.message).toContain("the kubeconfig the vCluster wrote is not valid YAML");
     expect(error.message).not.toContain("S0VZLXNlY3JldA==");
   });
 });
-

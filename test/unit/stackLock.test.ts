@@ -5,7 +5,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { describeLocks, isStale, listLocks, lockFolder, withStackLock, type LockWait, type StackLock } from "../../provider/tenants/automation/stackLock";
+import {
+  describeLocks,
+  isStale,
+  listLocks,
+  lockFolder,
+  withStackLock,
+  type LockWait,
+  type StackLock,
+} from "../../provider/tenants/automation/stackLock";
 import { processStartedAtMs } from "../../provider/tenants/local/processIdentity";
 import { StackBusyError } from "../../provider/tenants/tenantsErrors";
 
@@ -52,13 +60,27 @@ afterEach(() => {
 });
 
 /** Writes lock file `name` as the engine would (pkg/backend/diy/lock.go's lockContent), plus `extra`. */
-function writeLock(name: string, holder: { pid?: number; hostname?: string; timestamp?: string }, extra: object = {}): string {
+function writeLock(
+  name: string,
+  holder: { pid?: number; hostname?: string; timestamp?: string },
+  extra: object = {},
+): string {
   const file = path.join(folder, name);
-  writeFileSync(file, JSON.stringify({ pid: holder.pid, username: "root", hostname: holder.hostname, timestamp: holder.timestamp, ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      pid: holder.pid,
+      username: "root",
+      hostname: holder.hostname,
+      timestamp: holder.timestamp,
+      ...extra,
+    }),
+  );
   return file;
 }
 const now = () => new Date().toISOString();
-const staleLock = (name: string, extra?: object) => writeLock(name, { pid: deadPid, hostname: here, timestamp: now() }, extra);
+const staleLock = (name: string, extra?: object) =>
+  writeLock(name, { pid: deadPid, hostname: here, timestamp: now() }, extra);
 const liveLock = (name: string) => writeLock(name, { pid: process.pid, hostname: here, timestamp: now() });
 
 const waitFor = (timeoutMs: number, options: Partial<LockWait> = {}): LockWait => ({
@@ -74,7 +96,8 @@ const waitFor = (timeoutMs: number, options: Partial<LockWait> = {}): LockWait =
 function refusedTimes(refusals: number, before: () => void = () => {}) {
   const operation = vi.fn(async () => {
     before();
-    if (operation.mock.calls.length <= refusals) throw new EngineLockedError("the stack is currently locked by 1 lock(s)");
+    if (operation.mock.calls.length <= refusals)
+      throw new EngineLockedError("the stack is currently locked by 1 lock(s)");
     return "done";
   });
   return operation;
@@ -92,7 +115,9 @@ describe("lockFolder", () => {
 
   // Pulumi's home-folder form of a file backend.
   it("of file://~/state is in the home folder", () => {
-    expect(lockFolder("file://~/state", "tenants", "atlas")).toBe(path.join(os.homedir(), "state", ".pulumi", "locks", "organization", "tenants", "atlas"));
+    expect(lockFolder("file://~/state", "tenants", "atlas")).toBe(
+      path.join(os.homedir(), "state", ".pulumi", "locks", "organization", "tenants", "atlas"),
+    );
   });
 });
 
@@ -103,13 +128,22 @@ describe("listLocks", () => {
     writeFileSync(broken, "{not json");
     writeFileSync(path.join(folder, "c.json"), JSON.stringify({ pid: "12", hostname: 7 }));
     writeFileSync(path.join(folder, "notes.txt"), "{}");
-    writeFileSync(path.join(folder, "huge.json"), JSON.stringify({ pid: deadPid, hostname: here, timestamp: now(), pad: "x".repeat(5000) }));
+    writeFileSync(
+      path.join(folder, "huge.json"),
+      JSON.stringify({ pid: deadPid, hostname: here, timestamp: now(), pad: "x".repeat(5000) }),
+    );
     mkdirSync(path.join(folder, "dir.json"));
     symlinkSync(live, path.join(folder, "link.json"));
     expect(listLocks(folder).sort((x, y) => x.file.localeCompare(y.file))).toEqual([
       { file: live, pid: process.pid, username: "root", hostname: here, timestamp: expect.any(String) },
       { file: broken },
-      { file: path.join(folder, "c.json"), pid: undefined, username: undefined, hostname: undefined, timestamp: undefined },
+      {
+        file: path.join(folder, "c.json"),
+        pid: undefined,
+        username: undefined,
+        hostname: undefined,
+        timestamp: undefined,
+      },
     ]);
   });
 
@@ -119,11 +153,22 @@ describe("listLocks", () => {
 });
 
 describe("isStale", () => {
-  const lock = (fields: Partial<StackLock>): StackLock => ({ file: "/locks/x.json", username: "root", hostname: here, pid: deadPid, timestamp: now(), ...fields });
+  const lock = (fields: Partial<StackLock>): StackLock => ({
+    file: "/locks/x.json",
+    username: "root",
+    hostname: here,
+    pid: deadPid,
+    timestamp: now(),
+    ...fields,
+  });
   it.each<[string, Partial<StackLock>, boolean]>([
     ["this machine's, its process gone", {}, true],
     ["this machine's, its process running", { pid: process.pid }, false],
-    ["this machine's, its pid now a process that started after the lock was taken", { pid: process.pid, timestamp: beforeThisProcess }, true],
+    [
+      "this machine's, its pid now a process that started after the lock was taken",
+      { pid: process.pid, timestamp: beforeThisProcess },
+      true,
+    ],
     ["another machine's, its pid gone here", { hostname: `not-${here}` }, false],
     ["without a hostname", { hostname: undefined }, false],
     ["without a pid", { pid: undefined }, false],
@@ -141,7 +186,13 @@ describe("isStale", () => {
 
 describe("describeLocks", () => {
   it("quotes what the files say as data, and says when nobody is known", () => {
-    const odd: StackLock = { file: "/x.json", pid: 7, username: 'a"b\nc', hostname: "h", timestamp: "2026-01-01T00:00:00Z" };
+    const odd: StackLock = {
+      file: "/x.json",
+      pid: 7,
+      username: 'a"b\nc',
+      hostname: "h",
+      timestamp: "2026-01-01T00:00:00Z",
+    };
     expect(describeLocks([odd])).toBe(`pid 7 of ${JSON.stringify('a"b\nc@h')} since 2026-01-01T00:00:00Z`);
     expect(describeLocks([{ file: "/y.json" }])).toBe('pid ? of "?@?" since ?');
     expect(describeLocks([])).toBe("holder unknown");
@@ -167,7 +218,10 @@ describe("withStackLock", () => {
     try {
       const listed = staleLock("dead.json", { file: victim, url: `file://${victim}`, path: victim });
       const operation = vi.fn(async () => {
-        if (operation.mock.calls.length === 1) throw new EngineLockedError(`the stack is currently locked by 1 lock(s).\n  file://${victim}: created by root@${here}`);
+        if (operation.mock.calls.length === 1)
+          throw new EngineLockedError(
+            `the stack is currently locked by 1 lock(s).\n  file://${victim}: created by root@${here}`,
+          );
         return "done";
       });
       expect(await withStackLock(waitFor(60_000), operation)).toBe("done");
@@ -217,7 +271,9 @@ describe("withStackLock", () => {
   });
 
   it("gives up in a remote backend too, where no lock can be listed, naming no holder", async () => {
-    const error = await withStackLock(waitFor(1000, { folder: undefined }), refusedTimes(Infinity)).catch((e: unknown) => e);
+    const error = await withStackLock(waitFor(1000, { folder: undefined }), refusedTimes(Infinity)).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StackBusyError);
     expect((error as Error).message).toContain("holder unknown");
   });

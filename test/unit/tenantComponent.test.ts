@@ -9,7 +9,15 @@ import { Tenant, TenantValidationError, type TenantArgs } from "../../provider/i
 import { childEdges } from "../../provider/graph/childEdges";
 import { childRoles } from "../../provider/render/renderTenant";
 import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
-import { installMocks, isSecret, outcomeOf, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
+import {
+  installMocks,
+  isSecret,
+  outcomeOf,
+  registeredEdges,
+  settle,
+  valueOf,
+  type Registered,
+} from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 import { unhandledRejectionsOf } from "./support/unhandledRejections";
 
@@ -57,7 +65,9 @@ describe("Tenant graph", () => {
     new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: false } });
     await settle();
     const types = registered.map((r) => r.type);
-    expect(types.filter((t) => t.includes("gateway") || t.includes("cert-manager") || t.includes("NetworkPolicy"))).toEqual([]);
+    expect(
+      types.filter((t) => t.includes("gateway") || t.includes("cert-manager") || t.includes("NetworkPolicy")),
+    ).toEqual([]);
     expect(types).toHaveLength(1 + childRoles({ networkPolicy: false }).length);
   });
 
@@ -78,7 +88,12 @@ describe("Tenant graph", () => {
     new Tenant("team-atlas", { owner: "a", platform: { exposure } });
     await settle();
     const replacedFirst = [...registeredEdges].filter(([, edges]) => edges.deleteBeforeReplace).map(([name]) => name);
-    expect(replacedFirst.sort()).toEqual(["team-atlas-api-reference-grant", "team-atlas-api-route", "team-atlas-apps-certificate", "team-atlas-apps-listener-set"]);
+    expect(replacedFirst.sort()).toEqual([
+      "team-atlas-api-reference-grant",
+      "team-atlas-api-route",
+      "team-atlas-apps-certificate",
+      "team-atlas-apps-listener-set",
+    ]);
   });
 
   it("passes the rendered objects as inputs", async () => {
@@ -113,7 +128,10 @@ describe("Tenant graph", () => {
   it("hands the host identity the check recorded to the readiness wait and the cleanup", async () => {
     new Tenant("team-atlas", { owner: "a" });
     await settle();
-    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({ tenantName: "team-atlas", namespace: "kubespaces-tenant-team-atlas" });
+    expect(byName("team-atlas-host-check")?.inputs).toMatchObject({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+    });
     expect(byName("team-atlas-readiness")?.inputs.hostUid).toBe("uid-of-kube-system");
     expect(byName("team-atlas-cleanup")?.inputs.hostUid).toBe("uid-of-kube-system");
   });
@@ -121,7 +139,9 @@ describe("Tenant graph", () => {
   it("writes the owner id the host check recorded on the namespace, also when inputs are Outputs", async () => {
     new Tenant("team-atlas", { owner: pulumi.output("a") });
     await settle();
-    expect(byName("team-atlas-namespace")?.inputs.metadata.annotations["kubespaces.io/owner-id"]).toBe("owner-id-of-this-stack");
+    expect(byName("team-atlas-namespace")?.inputs.metadata.annotations["kubespaces.io/owner-id"]).toBe(
+      "owner-id-of-this-stack",
+    );
   });
 
   it("takes a local chart path without repository or version", async () => {
@@ -136,12 +156,18 @@ describe("Tenant graph", () => {
     expect(await valueOf(tenant.namespace)).toBe("kubespaces-tenant-team-atlas");
     expect(await valueOf(tenant.apiServerUrl)).toBe("https://team-atlas.api.kubespaces.example.com:443");
     expect(await valueOf(tenant.appsDomain)).toBe("team-atlas.apps.kubespaces.example.com");
-    expect(await valueOf(tenant.kubeconfigSecretRef)).toEqual({ namespace: "kubespaces-tenant-team-atlas", name: "vc-team-atlas", key: "config" });
+    expect(await valueOf(tenant.kubeconfigSecretRef)).toEqual({
+      namespace: "kubespaces-tenant-team-atlas",
+      name: "vc-team-atlas",
+      key: "config",
+    });
     expect(await isSecret(tenant.kubeconfig)).toBe(true);
     expect(await valueOf(tenant.kubeconfig)).toContain("kind: Config");
     const status = await valueOf(tenant.status);
     expect(status?.phase).toBe("Ready");
-    expect(status?.conditions).toEqual([expect.objectContaining({ type: "Ready", status: "True", reason: "Provisioned" })]);
+    expect(status?.conditions).toEqual([
+      expect.objectContaining({ type: "Ready", status: "True", reason: "Provisioned" }),
+    ]);
   });
 
   it.each([
@@ -182,7 +208,13 @@ describe("Tenant graph", () => {
   });
 
   it("checks the inputs known already at once, before anything is registered, and leaves the Outputs for later", async () => {
-    const error = thrownBy(() => new Tenant("team-atlas", { owner: pulumi.output(""), resources: { cpu: "lots", memory: pulumi.output("1Gi") } }));
+    const error = thrownBy(
+      () =>
+        new Tenant("team-atlas", {
+          owner: pulumi.output(""),
+          resources: { cpu: "lots", memory: pulumi.output("1Gi") },
+        }),
+    );
     expect(error).toBeInstanceOf(TenantValidationError);
     expect((error as TenantValidationError).problems.map((p) => p.path)).toEqual(["resources.cpu"]);
     await settle();
@@ -190,15 +222,19 @@ describe("Tenant graph", () => {
   });
 
   it("refuses structural inputs given as Outputs (the types forbid it; JavaScript and other languages may not)", () => {
-    expect(() => new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: pulumi.output(true) as never } })).toThrow(
-      "platform.networkPolicy: decides which resources the tenant has",
-    );
+    expect(
+      () => new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: pulumi.output(true) as never } }),
+    ).toThrow("platform.networkPolicy: decides which resources the tenant has");
   });
 });
 
 describe("a Tenant whose invalid input arrives as an Output", () => {
   // With a host kubeconfig, the Tenant would also create its own provider: a child like the others.
-  const args = { owner: pulumi.output("   "), resources: { cpu: "2" }, platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" } };
+  const args = {
+    owner: pulumi.output("   "),
+    resources: { cpu: "2" },
+    platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" },
+  };
 
   it("fails as one error of the Tenant's, naming the field, with every output settled and no child registered", async () => {
     let tenant: Tenant | undefined;
@@ -213,7 +249,9 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
     const [error] = errors as Set<pulumi.ResourceError>;
     expect(pulumi.ResourceError.isInstance(error)).toBe(true);
     expect(error.resource).toBe(tenant);
-    expect(error.message).toBe(`kubespaces:index:Tenant "team-atlas" has an invalid input; nothing was created:\n  - owner: must not be blank: it holds only whitespace (got "   ")`);
+    expect(error.message).toBe(
+      `kubespaces:index:Tenant "team-atlas" has an invalid input; nothing was created:\n  - owner: must not be blank: it holds only whitespace (got "   ")`,
+    );
     // Pulumi fails a program through what it leaves unhandled, and reports each error object once:
     // the one error is all there is, not a cascade of others from each child's inputs.
     expect(unhandled.length).toBeGreaterThan(0);
@@ -233,8 +271,14 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
   }
 
   it("shows no text of an Output marked secret, though a rule would quote it", async () => {
-    const error = await failureOf({ ...args, owner: "alice@example.com", resources: { cpu: pulumi.secret("hunter2-cores") } });
-    expect(error.message).toContain('resources.cpu: must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "[secret]")');
+    const error = await failureOf({
+      ...args,
+      owner: "alice@example.com",
+      resources: { cpu: pulumi.secret("hunter2-cores") },
+    });
+    expect(error.message).toContain(
+      'resources.cpu: must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "[secret]")',
+    );
     expect(error.message).not.toContain("hunter2");
   });
 
@@ -250,9 +294,14 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
     await settle();
     const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
     const table = childEdges(childRoles({ networkPolicy: true }));
-    expect(registered.map((r) => r.name).sort()).toEqual(["team-atlas", "team-atlas-host", ...Object.keys(table).map((role) => `team-atlas-${role}`)].sort());
+    expect(registered.map((r) => r.name).sort()).toEqual(
+      ["team-atlas", "team-atlas-host", ...Object.keys(table).map((role) => `team-atlas-${role}`)].sort(),
+    );
     for (const [role, edges] of Object.entries(table)) {
-      for (const target of edges.dependsOn) expect(registeredEdges.get(`team-atlas-${role}`)?.dependencies, `${role} -> ${target}`).toContain(urnOf(target));
+      for (const target of edges.dependsOn)
+        expect(registeredEdges.get(`team-atlas-${role}`)?.dependencies, `${role} -> ${target}`).toContain(
+          urnOf(target),
+        );
     }
   });
 });

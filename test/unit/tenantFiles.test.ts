@@ -9,8 +9,12 @@ import { readTenantFiles, TenantFilesError } from "../../provider/validation";
 import { installMocks, settle, type Registered } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 
-const manifest = (name: string, spec: string) => `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
-const atlas = manifest("team-atlas", "  owner: alice@example.com\n  resources: { cpu: \"8\", memory: 16Gi, storage: 50Gi }\n");
+const manifest = (name: string, spec: string) =>
+  `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
+const atlas = manifest(
+  "team-atlas",
+  '  owner: alice@example.com\n  resources: { cpu: "8", memory: 16Gi, storage: 50Gi }\n',
+);
 const borealis = manifest("team-borealis", "  owner: bob@example.com\n");
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -24,14 +28,21 @@ function folder(files: Record<string, string>): string {
 
 describe("readTenantFiles", () => {
   it("reads one file per team and several documents per file, in file order", () => {
-    const dir = folder({ "b-many.yaml": `${borealis}---\n${manifest("team-cygnus", "  owner: c@example.com\n")}---\n`, "a-atlas.yml": atlas, "notes.txt": "ignored" });
+    const dir = folder({
+      "b-many.yaml": `${borealis}---\n${manifest("team-cygnus", "  owner: c@example.com\n")}---\n`,
+      "a-atlas.yml": atlas,
+      "notes.txt": "ignored",
+    });
     const documents = readTenantFiles(dir);
     expect(documents.map((d) => [path.basename(d.file), d.document, d.name])).toEqual([
       ["a-atlas.yml", 1, "team-atlas"],
       ["b-many.yaml", 1, "team-borealis"],
       ["b-many.yaml", 2, "team-cygnus"],
     ]);
-    expect(documents[0].request).toEqual({ owner: "alice@example.com", resources: { cpu: "8", memory: "16Gi", storage: "50Gi" } });
+    expect(documents[0].request).toEqual({
+      owner: "alice@example.com",
+      resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
+    });
   });
 
   it("reads the example stack's files", () => {
@@ -49,21 +60,38 @@ describe("readTenantFiles", () => {
     expect(readTenantFiles(dir, {}, { OWNER: "alice@example.com" })[0].request).toEqual({ owner: "alice@example.com" });
   });
 
-  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])("reports ${%s} as naming no variable, not as a property every object has", (name) => {
-    const dir = folder({ "atlas.yaml": manifest("team-atlas", `  owner: \${${name}}\n`) });
-    const error = thrownBy(() => readTenantFiles(dir, {}, { OWNER: "alice@example.com" })) as TenantFilesError;
-    expect(error).toBeInstanceOf(TenantFilesError);
-    expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}: \${${name}} names no variable (variables: OWNER)`]);
-  });
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
+    "reports ${%s} as naming no variable, not as a property every object has",
+    (name) => {
+      const dir = folder({ "atlas.yaml": manifest("team-atlas", `  owner: \${${name}}\n`) });
+      const error = thrownBy(() => readTenantFiles(dir, {}, { OWNER: "alice@example.com" })) as TenantFilesError;
+      expect(error).toBeInstanceOf(TenantFilesError);
+      expect(error.problems).toEqual([
+        `${path.join(dir, "atlas.yaml")}: \${${name}} names no variable (variables: OWNER)`,
+      ]);
+    },
+  );
 
   it("names the file of an alias bomb, which the parser stops, and still reports the other files", () => {
     // Each level holds nine aliases of the one before: seven short lines that would expand to 9^7 nodes.
-    const levels = [..."abcdefg"].map((level, i) => `${level}: &${level} [${Array(9).fill(i === 0 ? "x" : `*${"abcdefg"[i - 1]}`).join(", ")}]`);
-    const dir = folder({ "atlas.yaml": manifest("team-atlas", '  owner: ""\n'), "bomb.yaml": `${manifest("team-bomb", "  owner: b@example.com\n")}${levels.join("\n")}\n` });
+    const levels = [..."abcdefg"].map(
+      (level, i) =>
+        `${level}: &${level} [${Array(9)
+          .fill(i === 0 ? "x" : `*${"abcdefg"[i - 1]}`)
+          .join(", ")}]`,
+    );
+    const dir = folder({
+      "atlas.yaml": manifest("team-atlas", '  owner: ""\n'),
+      "bomb.yaml": `${manifest("team-bomb", "  owner: b@example.com\n")}${levels.join("\n")}\n`,
+    });
     const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
     expect(error).toBeInstanceOf(TenantFilesError);
     expect(error.problems).toEqual([
-      expect.stringMatching(new RegExp(`^${escapeRegExp(path.join(dir, "bomb.yaml"))}, document 1: cannot be read \\(Excessive alias count`)),
+      expect.stringMatching(
+        new RegExp(
+          `^${escapeRegExp(path.join(dir, "bomb.yaml"))}, document 1: cannot be read \\(Excessive alias count`,
+        ),
+      ),
       `${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: must not be empty (got "")`,
     ]);
   });
@@ -73,7 +101,9 @@ describe("readTenantFiles", () => {
     ["a list", "spec: [owner, alice@example.com]", "a list"],
     ["a number", "spec: 42", "a number"],
   ])("blames spec, not metadata.name, for a spec that is %s", (_, spec, got) => {
-    const dir = folder({ "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\n${spec}\n` });
+    const dir = folder({
+      "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\n${spec}\n`,
+    });
     const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
     expect(error.problems).toEqual([
       `${path.join(dir, "atlas.yaml")}, document 1: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${got}`,
@@ -83,23 +113,33 @@ describe("readTenantFiles", () => {
   it.each([
     ["missing", "metadata: { labels: { a: b } }", "metadata.name is required"],
     ["a number", "metadata: { name: 42 }", "metadata.name must be a string (the tenant's name), got a number"],
-    ["a mapping", "metadata: { name: { first: team } }", "metadata.name must be a string (the tenant's name), got a mapping"],
+    [
+      "a mapping",
+      "metadata: { name: { first: team } }",
+      "metadata.name must be a string (the tenant's name), got a mapping",
+    ],
   ])("says what is wrong with a metadata.name that is %s", (_, metadata, problem) => {
-    const dir = folder({ "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\n${metadata}\nspec: { owner: a }\n` });
+    const dir = folder({
+      "atlas.yaml": `apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\n${metadata}\nspec: { owner: a }\n`,
+    });
     const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
     expect(error.problems).toEqual([`${path.join(dir, "atlas.yaml")}, document 1: ${problem}`]);
   });
 
   it("reads an empty spec as an empty request", () => {
-    const dir = folder({ "atlas.yaml": "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\nspec:\n" });
-    expect((thrownBy(() => readTenantFiles(dir)) as TenantFilesError).problems).toEqual([`${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: is required`]);
+    const dir = folder({
+      "atlas.yaml": "apiVersion: kubespaces.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: team-atlas\nspec:\n",
+    });
+    expect((thrownBy(() => readTenantFiles(dir)) as TenantFilesError).problems).toEqual([
+      `${path.join(dir, "atlas.yaml")}, document 1 (team-atlas): spec.owner: is required`,
+    ]);
   });
 
   it("refuses bad documents naming the file, the document and the field, all at once", () => {
     const dir = folder({
       "atlas.yaml": atlas,
       "bad.yaml": [
-        manifest("team-greedy", "  owner: g@example.com\n  resources: { cpu: \"64\" }\n"),
+        manifest("team-greedy", '  owner: g@example.com\n  resources: { cpu: "64" }\n'),
         manifest("team-sneaky", "  owner: s@example.com\n  platform: { allowUnsafeOverrides: true }\n"),
         "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n",
         manifest("team-atlas", "  owner: dup@example.com\n"),
@@ -123,7 +163,10 @@ describe("readTenantFiles", () => {
 
   it("reports an override that is no quantity as a problem of its file and field, beside the other files' problems", () => {
     const dir = folder({
-      "a-volume.yaml": manifest("team-volume", "  owner: v@example.com\n  vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { size: lots } } } } } }\n"),
+      "a-volume.yaml": manifest(
+        "team-volume",
+        "  owner: v@example.com\n  vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { size: lots } } } } } }\n",
+      ),
       "b-owner.yaml": manifest("team-owner", '  owner: ""\n'),
     });
     const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
@@ -156,14 +199,19 @@ describe("TenantSet", () => {
   it("leaves the policy's Outputs, a list holding one included, to each Tenant", async () => {
     const dir = folder({ "atlas.yaml": atlas });
     const apiServerCidrs = [pulumi.output("10.0.0.1/32")] as never;
-    new TenantSet("tenants", { path: dir, platform: { network: { apiServerCidrs }, namespacePrefix: pulumi.output("teams-") } });
+    new TenantSet("tenants", {
+      path: dir,
+      platform: { network: { apiServerCidrs }, namespacePrefix: pulumi.output("teams-") },
+    });
     await settle();
     expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
   });
 
   it("registers nothing at all when one document is bad", async () => {
-    const dir = folder({ "atlas.yaml": atlas, "bad.yaml": manifest("team-bad", "  owner: \"\"\n") });
-    expect(() => new TenantSet("tenants", { path: dir })).toThrow("bad.yaml, document 1 (team-bad): spec.owner: must not be empty");
+    const dir = folder({ "atlas.yaml": atlas, "bad.yaml": manifest("team-bad", '  owner: ""\n') });
+    expect(() => new TenantSet("tenants", { path: dir })).toThrow(
+      "bad.yaml, document 1 (team-bad): spec.owner: must not be empty",
+    );
     await settle();
     expect(registered).toEqual([]);
   });

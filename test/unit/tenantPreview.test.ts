@@ -29,7 +29,10 @@ it("in a preview where the owner id is not known yet, keeps the namespace's name
   new Tenant("team-atlas", { owner: "a" });
   await settle();
   const metadata = registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata;
-  expect(metadata).toMatchObject({ name: "kubespaces-tenant-team-atlas", labels: { "kubespaces.io/tenant": "team-atlas" } });
+  expect(metadata).toMatchObject({
+    name: "kubespaces-tenant-team-atlas",
+    labels: { "kubespaces.io/tenant": "team-atlas" },
+  });
   expect(metadata.annotations).toEqual({ "kubespaces.io/owner": "a", "kubespaces.io/owner-id": UNKNOWN });
 });
 
@@ -39,8 +42,15 @@ it("registers every child with its edges when an input is still unknown, as a re
   await settle();
   const table = childEdges(childRoles({ networkPolicy: true }));
   for (const [role, edges] of Object.entries(table)) {
-    expect(registered.some((r) => r.name === `team-borealis-${role}`), role).toBe(true);
+    expect(
+      registered.some((r) => r.name === `team-borealis-${role}`),
+      role,
+    ).toBe(true);
     const dependencies = registeredEdges.get(`team-borealis-${role}`)!.dependencies;
-    for (const target of edges.dependsOn) expect(dependencies.some((urn) => urn.endsWith(`::team-borealis-${target}`)), `${role} -> ${target}`).toBe(true);
+    for (const target of edges.dependsOn)
+      expect(
+        dependencies.some((urn) => urn.endsWith(`::team-borealis-${target}`)),
+        `${role} -> ${target}`,
+      ).toBe(true);
   }
 });

@@ -30,7 +30,8 @@ const bob: Actor = { owner: "bob@example.com", groups: ["team-borealis"], isAdmi
 const admin: Actor = { owner: "platform@example.com", groups: ["platform-admins"], isAdmin: true };
 
 /** A request as a door receives it: the owner left out, so that it defaults to the actor. */
-const asked = (resources: Record<string, string> = { cpu: "4", memory: "8Gi" }, extra: object = {}) => ({ resources, ...extra }) as unknown as TenantRequestInput;
+const asked = (resources: Record<string, string> = { cpu: "4", memory: "8Gi" }, extra: object = {}) =>
+  ({ resources, ...extra }) as unknown as TenantRequestInput;
 
 let root: string;
 let stacks: FakeTenantStacks;
@@ -89,10 +90,28 @@ describe("create", () => {
     const events: TenantEvent[] = [];
     const tenant = await service.create("atlas", asked(), alice, { onEvent: (e) => events.push(e) });
     const outputs = deployedOutputsOf("atlas");
-    expect(tenant).toMatchObject({ apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant", metadata: { name: "atlas", generation: 1 } });
+    expect(tenant).toMatchObject({
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "Tenant",
+      metadata: { name: "atlas", generation: 1 },
+    });
     expect(tenant.spec).toEqual({ ...asked(), owner: alice.owner });
-    expect(tenant.status).toMatchObject({ phase: "Ready", message: outputs.readyMessage, apiServerUrl: outputs.apiServerUrl, namespace: outputs.namespace, observedGeneration: 1 });
-    expect(tenant.status.conditions).toEqual([expect.objectContaining({ type: "Ready", status: "True", reason: "Provisioned", message: outputs.readyMessage, observedGeneration: 1 })]);
+    expect(tenant.status).toMatchObject({
+      phase: "Ready",
+      message: outputs.readyMessage,
+      apiServerUrl: outputs.apiServerUrl,
+      namespace: outputs.namespace,
+      observedGeneration: 1,
+    });
+    expect(tenant.status.conditions).toEqual([
+      expect.objectContaining({
+        type: "Ready",
+        status: "True",
+        reason: "Provisioned",
+        message: outputs.readyMessage,
+        observedGeneration: 1,
+      }),
+    ]);
     expect(phasesOf(events)).toEqual(["Pending", "Provisioning", "Ready"]);
     expect(events.every((e) => e.name === "atlas")).toBe(true);
 
@@ -115,7 +134,11 @@ describe("create", () => {
 
   it.each<[string, TenantRequestInput, string]>([
     ["a bad quantity", asked({ cpu: "lots" }), "resources.cpu:"],
-    ["a pod security level that does not exist", asked(undefined, { isolation: { podSecurity: "none" } }), "isolation.podSecurity:"],
+    [
+      "a pod security level that does not exist",
+      asked(undefined, { isolation: { podSecurity: "none" } }),
+      "isolation.podSecurity:",
+    ],
   ])("refuses %s with the field named, storing and running nothing", async (_, request, field) => {
     const error = await rejection(service.create("atlas", request, alice));
     expect(error).toBeInstanceOf(RequestInvalidError);
@@ -129,7 +152,9 @@ describe("create", () => {
   it("names an unknown field's problem after the inputs, not the tenant name", async () => {
     const error = await rejection(service.create("atlas", asked(undefined, { namespacePrefix: "x" }), alice));
     expect(error).toBeInstanceOf(RequestInvalidError);
-    expect((error as RequestInvalidError).problems).toEqual([expect.stringMatching(/^inputs: unknown field\(s\) "namespacePrefix"/)]);
+    expect((error as RequestInvalidError).problems).toEqual([
+      expect.stringMatching(/^inputs: unknown field\(s\) "namespacePrefix"/),
+    ]);
   });
 
   it("refuses a request below the vCluster's own footprint, naming the minimum it needs", async () => {
@@ -141,7 +166,9 @@ describe("create", () => {
     expect(await nothingStored()).toBe(true);
     // The minimum named is the one that holds.
     expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi}Mi` }), alice)).not.toThrow();
-    expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi - 1}Mi` }), alice)).toThrow(RequestInvalidError);
+    expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi - 1}Mi` }), alice)).toThrow(
+      RequestInvalidError,
+    );
   });
 
   it("refuses a resume of a tenant with no stored request", async () => {
@@ -198,7 +225,10 @@ describe("create", () => {
   });
 
   it("fails with the reason of the engine's Failed event, shows it until a later create makes the tenant Ready", async () => {
-    const failure = { reason: "QuotaFailed" as const, detail: 'resourcequotas "atlas-quota" is forbidden: exceeded quota' };
+    const failure = {
+      reason: "QuotaFailed" as const,
+      detail: 'resourcequotas "atlas-quota" is forbidden: exceeded quota',
+    };
     stacks.failNextUp("atlas", failure);
     const error = await rejection(service.create("atlas", asked(), alice));
     expect(error).toBeInstanceOf(TenantFailedError);
@@ -206,12 +236,17 @@ describe("create", () => {
 
     const failed = await serviceOver().get("atlas", alice);
     expect(failed.status).toMatchObject({ phase: "Failed", message: failure.detail, observedGeneration: 1 });
-    expect(failed.status.conditions).toEqual([expect.objectContaining({ status: "False", reason: failure.reason, message: failure.detail })]);
+    expect(failed.status.conditions).toEqual([
+      expect.objectContaining({ status: "False", reason: failure.reason, message: failure.detail }),
+    ]);
     expect(failed.status.apiServerUrl).toBeUndefined();
 
     later();
     expect((await service.create("atlas", undefined, alice)).status.phase).toBe("Ready");
-    expect((await service.get("atlas", alice)).status.conditions[0]).toMatchObject({ status: "True", reason: "Provisioned" });
+    expect((await service.get("atlas", alice)).status.conditions[0]).toMatchObject({
+      status: "True",
+      reason: "Provisioned",
+    });
   });
 
   it("stops at once when interrupted, keeping the request as Pending (Interrupted), and a re-run finishes", async () => {
@@ -219,7 +254,10 @@ describe("create", () => {
     const stop = new AbortController();
     const creating = rejection(service.create("atlas", asked(), alice, { signal: stop.signal }));
     await gate.reached;
-    expect((await serviceOver().get("atlas", alice)).status).toMatchObject({ phase: "Provisioning", conditions: [expect.objectContaining({ status: "Unknown" })] });
+    expect((await serviceOver().get("atlas", alice)).status).toMatchObject({
+      phase: "Provisioning",
+      conditions: [expect.objectContaining({ status: "Unknown" })],
+    });
 
     stop.abort();
     const error = await creating;
@@ -227,7 +265,10 @@ describe("create", () => {
     expect(error).toMatchObject({ tenant: "atlas" });
     expect(await store.get("atlas")).toBeDefined();
     const interrupted = await service.get("atlas", alice);
-    expect(interrupted.status).toMatchObject({ phase: "Pending", conditions: [expect.objectContaining({ status: "Unknown", reason: "Interrupted" })] });
+    expect(interrupted.status).toMatchObject({
+      phase: "Pending",
+      conditions: [expect.objectContaining({ status: "Unknown", reason: "Interrupted" })],
+    });
 
     later();
     expect((await service.create("atlas", undefined, alice)).status.phase).toBe("Ready");
@@ -266,7 +307,9 @@ describe("create", () => {
 
   // A stored request is read back verbatim: "${X}" in a team's annotation is its text, not a variable.
   it("stores a request holding ${...} as it is, and lists it", async () => {
-    const request = asked(undefined, { vcluster: { valuesOverrides: { controlPlane: { statefulSet: { annotations: { note: "${X}" } } } } } });
+    const request = asked(undefined, {
+      vcluster: { valuesOverrides: { controlPlane: { statefulSet: { annotations: { note: "${X}" } } } } },
+    });
     expect((await service.create("atlas", request, alice)).status.phase).toBe("Ready");
     expect(await service.list(bob)).toEqual([]);
   });
@@ -338,7 +381,10 @@ describe("delete", () => {
     expect(await store.get("atlas")).toBeDefined();
     expect(stacks.has("atlas")).toBe(true);
     const half = await service.get("atlas", alice);
-    expect(half.status).toMatchObject({ phase: "Deleting", conditions: [expect.objectContaining({ status: "False", reason: "Deleting" })] });
+    expect(half.status).toMatchObject({
+      phase: "Deleting",
+      conditions: [expect.objectContaining({ status: "False", reason: "Deleting" })],
+    });
 
     later();
     const rest = await service.preview("atlas", undefined, alice);
@@ -377,23 +423,28 @@ describe("who may see a tenant", () => {
     ["delete", (s, name) => s.delete(name, bob)],
     ["watch", (s, name) => s.watch(name, bob).next()],
     ["preview a teardown", (s, name) => s.preview(name, undefined, bob)],
-  ])("another team's %s is NotFound, as for a tenant that does not exist, and changes nothing", async (_, operation) => {
-    const theirs = await rejection(operation(service, "atlas"));
-    const nobodys = await rejection(operation(service, "nowhere"));
-    expect(theirs).toBeInstanceOf(TenantNotFoundError);
-    expect(theirs.message).toBe(nobodys.message.replace("nowhere", "atlas"));
-    expect(stacks.callsOf("destroy")).toEqual([]);
-    expect((await service.get("atlas", alice)).status.phase).toBe("Ready");
-  });
+  ])(
+    "another team's %s is NotFound, as for a tenant that does not exist, and changes nothing",
+    async (_, operation) => {
+      const theirs = await rejection(operation(service, "atlas"));
+      const nobodys = await rejection(operation(service, "nowhere"));
+      expect(theirs).toBeInstanceOf(TenantNotFoundError);
+      expect(theirs.message).toBe(nobodys.message.replace("nowhere", "atlas"));
+      expect(stacks.callsOf("destroy")).toEqual([]);
+      expect((await service.get("atlas", alice)).status.phase).toBe("Ready");
+    },
+  );
 
   it("another team's create of it (resume or request) is NotFound and runs nothing", async () => {
-    for (const request of [undefined, asked()]) await expect(service.create("atlas", request, bob)).rejects.toBeInstanceOf(TenantNotFoundError);
+    for (const request of [undefined, asked()])
+      await expect(service.create("atlas", request, bob)).rejects.toBeInstanceOf(TenantNotFoundError);
     expect(stacks.callsOf("up")).toHaveLength(1);
   });
 
   it("lists a team's own tenants only, even with all; an admin sees every tenant", async () => {
     await service.create("borealis", asked(), bob);
-    const names = async (actor: Actor, all?: boolean) => (await service.list(actor, { all })).map((t) => t.metadata.name);
+    const names = async (actor: Actor, all?: boolean) =>
+      (await service.list(actor, { all })).map((t) => t.metadata.name);
     expect(await names(bob)).toEqual(["borealis"]);
     expect(await names(bob, true)).toEqual(["borealis"]);
     expect(await names(admin)).toEqual([]);
@@ -474,7 +525,10 @@ describe("run journals", () => {
     return {
       start: (name, operation, generation): RunRecorder => {
         const recorder = inner.start(name, operation, generation);
-        return { event: (e) => (calls.push(`event ${e.phase ?? ""}`), recorder.event(e)), end: (o) => (calls.push("end"), recorder.end(o)) };
+        return {
+          event: (e) => (calls.push(`event ${e.phase ?? ""}`), recorder.event(e)),
+          end: (o) => (calls.push("end"), recorder.end(o)),
+        };
       },
       latest: (name) => inner.latest(name),
       follow: (name, signal) => inner.follow(name, signal),
@@ -485,7 +539,10 @@ describe("run journals", () => {
   // RunRecorder.end is the last call (ports.ts): a follower in another process stops at the end line.
   it.each([
     ["create", (s: TenantsService) => s.create("atlas", asked(), alice)],
-    ["delete", async (s: TenantsService) => (await s.create("atlas", asked(), alice), later(), await s.delete("atlas", alice))],
+    [
+      "delete",
+      async (s: TenantsService) => (await s.create("atlas", asked(), alice), later(), await s.delete("atlas", alice)),
+    ],
   ])("ends a %s run's journal with its end line", async (_, operation) => {
     const calls: string[] = [];
     await operation(serviceOver(recordingJournals(calls)));
@@ -528,12 +585,15 @@ describe("a create and a delete of one tenant", () => {
 });
 
 describe("names that are no tenant's", () => {
-  it.each(["org/other-project/prod", "..", "Team", "a".repeat(64)])("%s reaches no port: NotFound for get, delete, kubeconfig", async (name) => {
-    await expect(service.get(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
-    await expect(service.delete(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
-    await expect(service.kubeconfig(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
-    expect(stacks.calls).toEqual([]);
-  });
+  it.each(["org/other-project/prod", "..", "Team", "a".repeat(64)])(
+    "%s reaches no port: NotFound for get, delete, kubeconfig",
+    async (name) => {
+      await expect(service.get(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+      await expect(service.delete(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+      await expect(service.kubeconfig(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+      expect(stacks.calls).toEqual([]);
+    },
+  );
 });
 
 describe("a stack this door did not make", () => {

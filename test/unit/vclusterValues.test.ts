@@ -12,23 +12,30 @@ import { readVendoredJson } from "./support/vendoredData";
 const chartSchema = readVendoredJson("vcluster-chart-v0.36.1/values.schema.json") as { $defs: Record<string, unknown> };
 const validateValues = new Ajv2020({ strict: false, allErrors: true }).compile(chartSchema);
 
-const valuesFor = (args: Record<string, unknown>) => renderVclusterValues(validateTenant("team-atlas", { owner: "alice", ...args }));
+const valuesFor = (args: Record<string, unknown>) =>
+  renderVclusterValues(validateTenant("team-atlas", { owner: "alice", ...args }));
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "le" } };
 
 const representative: Record<string, Record<string, unknown>> = {
-  "defaults": {},
-  "exposed": { platform: { exposure } },
+  defaults: {},
+  exposed: { platform: { exposure } },
   "another Kubernetes version": { vcluster: { kubernetesVersion: "1.35.2" } },
   "safe overrides": {
     vcluster: {
       valuesOverrides: {
-        controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } }, coredns: { enabled: false } },
+        controlPlane: {
+          statefulSet: { persistence: { volumeClaim: { enabled: false } } },
+          coredns: { enabled: false },
+        },
         sync: { toHost: { persistentVolumeClaims: { enabled: true } } },
         telemetry: { enabled: false },
       },
     },
   },
-  "admin overrides": { platform: { allowUnsafeOverrides: true }, vcluster: { valuesOverrides: { rbac: { clusterRole: { enabled: true } } } } },
+  "admin overrides": {
+    platform: { allowUnsafeOverrides: true },
+    vcluster: { valuesOverrides: { rbac: { clusterRole: { enabled: true } } } },
+  },
 };
 
 describe("vCluster values", () => {
@@ -40,7 +47,10 @@ describe("vCluster values", () => {
   it("set the public hostname in the SANs and the exported kubeconfig when exposed", () => {
     const values = valuesFor({ platform: { exposure } }) as any;
     expect(values.controlPlane.proxy.extraSANs).toContain("team-atlas.api.kubespaces.example.com");
-    expect(values.exportKubeConfig).toEqual({ server: "https://team-atlas.api.kubespaces.example.com:443", context: "team-atlas" });
+    expect(values.exportKubeConfig).toEqual({
+      server: "https://team-atlas.api.kubespaces.example.com:443",
+      context: "team-atlas",
+    });
   });
 
   it("cover the in-cluster Service name in the SANs when not exposed", () => {
@@ -58,7 +68,9 @@ describe("vCluster values", () => {
   });
 
   it("set the Kubernetes version as the distro image tag, with a leading v", () => {
-    expect((valuesFor({ vcluster: { kubernetesVersion: "1.35.2" } }) as any).controlPlane.distro.k8s.image.tag).toBe("v1.35.2");
+    expect((valuesFor({ vcluster: { kubernetesVersion: "1.35.2" } }) as any).controlPlane.distro.k8s.image.tag).toBe(
+      "v1.35.2",
+    );
   });
 
   it("keep the chart's own quota, LimitRange and NetworkPolicy off", () => {

@@ -4,16 +4,37 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ObservedObject, WatchedKind } from "../../provider/lifecycle/readiness/objectStream";
-import { ReadinessTimeoutError, waitForReady, type ReadyCluster, type WaitOptions } from "../../provider/lifecycle/readiness/waitForReady";
-import { deploymentReady, missingParts, statefulSetReady, type ReadinessObservation } from "../../provider/lifecycle/readiness/readinessState";
+import {
+  ReadinessTimeoutError,
+  waitForReady,
+  type ReadyCluster,
+  type WaitOptions,
+} from "../../provider/lifecycle/readiness/waitForReady";
+import {
+  deploymentReady,
+  missingParts,
+  statefulSetReady,
+  type ReadinessObservation,
+} from "../../provider/lifecycle/readiness/readinessState";
 import { FakeObjectStream } from "./support/fakeObjectStream";
 
 const ns = "kubespaces-tenant-team-atlas";
 const target = { namespace: ns, releaseName: "team-atlas" };
-const nameOf: Record<WatchedKind, string> = { StatefulSet: "team-atlas", Deployment: "team-atlas", Secret: "vc-team-atlas" };
+const nameOf: Record<WatchedKind, string> = {
+  StatefulSet: "team-atlas",
+  Deployment: "team-atlas",
+  Secret: "vc-team-atlas",
+};
 const kubeconfig = "apiVersion: v1\nkind: Config\n";
 const secret = { data: { config: Buffer.from(kubeconfig).toString("base64") } };
-const statefulSet = (ready: number, { generation = 1, observed = generation, revision = "r1" }: { generation?: number; observed?: number; revision?: string } = {}) => ({
+const statefulSet = (
+  ready: number,
+  {
+    generation = 1,
+    observed = generation,
+    revision = "r1",
+  }: { generation?: number; observed?: number; revision?: string } = {},
+) => ({
   metadata: { generation },
   spec: { replicas: 1 },
   status: { observedGeneration: observed, readyReplicas: ready, currentRevision: "r1", updateRevision: revision },
@@ -43,7 +64,10 @@ function start(stream: FakeObjectStream, options: Partial<WaitOptions> = {}) {
     onProgress: (message) => progress.push(message),
     ...options,
   });
-  wait.then((value) => (outcome.value = value), (error: unknown) => (outcome.error = error));
+  wait.then(
+    (value) => (outcome.value = value),
+    (error: unknown) => (outcome.error = error),
+  );
   return { wait, progress, outcome };
 }
 
@@ -53,10 +77,39 @@ afterEach(() => void vi.useRealTimers());
 describe("waitForReady", () => {
   type Step = [WatchedKind, ObservedObject | null, string];
   it.each<[string, Step[]]>([
-    ["Secret first", [["Secret", secret, "StatefulSet (or Deployment) team-atlas not found"], ["StatefulSet", statefulSet(0), "StatefulSet team-atlas 0/1 ready"], ["StatefulSet", statefulSet(1), "ready"]]],
-    ["StatefulSet first", [["StatefulSet", statefulSet(0), "StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found"], ["StatefulSet", statefulSet(1), "Secret vc-team-atlas not found"], ["Secret", secret, "ready"]]],
-    ["Deployment form", [["Deployment", deployment(0), "Deployment team-atlas 0/1 ready; Secret vc-team-atlas not found"], ["Secret", secret, "Deployment team-atlas 0/1 ready"], ["Deployment", deployment(1), "ready"]]],
-    ["Secret deleted again", [["Secret", secret, "StatefulSet (or Deployment) team-atlas not found"], ["Secret", null, NOT_FOUND], ["StatefulSet", statefulSet(1), "Secret vc-team-atlas not found"], ["Secret", secret, "ready"]]],
+    [
+      "Secret first",
+      [
+        ["Secret", secret, "StatefulSet (or Deployment) team-atlas not found"],
+        ["StatefulSet", statefulSet(0), "StatefulSet team-atlas 0/1 ready"],
+        ["StatefulSet", statefulSet(1), "ready"],
+      ],
+    ],
+    [
+      "StatefulSet first",
+      [
+        ["StatefulSet", statefulSet(0), "StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found"],
+        ["StatefulSet", statefulSet(1), "Secret vc-team-atlas not found"],
+        ["Secret", secret, "ready"],
+      ],
+    ],
+    [
+      "Deployment form",
+      [
+        ["Deployment", deployment(0), "Deployment team-atlas 0/1 ready; Secret vc-team-atlas not found"],
+        ["Secret", secret, "Deployment team-atlas 0/1 ready"],
+        ["Deployment", deployment(1), "ready"],
+      ],
+    ],
+    [
+      "Secret deleted again",
+      [
+        ["Secret", secret, "StatefulSet (or Deployment) team-atlas not found"],
+        ["Secret", null, NOT_FOUND],
+        ["StatefulSet", statefulSet(1), "Secret vc-team-atlas not found"],
+        ["Secret", secret, "ready"],
+      ],
+    ],
   ])("follows the objects as they change (%s) and finishes once both are ready", async (_, steps) => {
     const stream = new FakeObjectStream();
     const { wait, progress } = start(stream);
@@ -94,13 +147,37 @@ describe("waitForReady", () => {
   });
 
   it.each<[string, Partial<Record<WatchedKind, ObservedObject>> | "down", string]>([
-    ["the new generation is not yet observed", { StatefulSet: statefulSet(1, { generation: 2, observed: 1 }), Secret: secret }, "StatefulSet team-atlas 1/1 ready, generation not yet observed"],
-    ["the StatefulSet is rolling", { StatefulSet: statefulSet(1, { revision: "r2" }), Secret: secret }, "StatefulSet team-atlas 1/1 ready, rolling update in progress"],
-    ["old Deployment replicas still run", { Deployment: deployment(1, 1, 2), Secret: secret }, "Deployment team-atlas 1/1 ready, rolling update in progress"],
-    ["the Secret is missing", { StatefulSet: statefulSet(0) }, "StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found"],
-    ["the Secret lacks the key", { StatefulSet: statefulSet(1), Secret: { data: { token: "eA==" } } }, 'Secret vc-team-atlas has no key "config"'],
+    [
+      "the new generation is not yet observed",
+      { StatefulSet: statefulSet(1, { generation: 2, observed: 1 }), Secret: secret },
+      "StatefulSet team-atlas 1/1 ready, generation not yet observed",
+    ],
+    [
+      "the StatefulSet is rolling",
+      { StatefulSet: statefulSet(1, { revision: "r2" }), Secret: secret },
+      "StatefulSet team-atlas 1/1 ready, rolling update in progress",
+    ],
+    [
+      "old Deployment replicas still run",
+      { Deployment: deployment(1, 1, 2), Secret: secret },
+      "Deployment team-atlas 1/1 ready, rolling update in progress",
+    ],
+    [
+      "the Secret is missing",
+      { StatefulSet: statefulSet(0) },
+      "StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found",
+    ],
+    [
+      "the Secret lacks the key",
+      { StatefulSet: statefulSet(1), Secret: { data: { token: "eA==" } } },
+      'Secret vc-team-atlas has no key "config"',
+    ],
     ["nothing exists", {}, NOT_FOUND],
-    ["the API server never answers", "down", "StatefulSet team-atlas not read yet; Secret vc-team-atlas not read yet (last API error: connect ECONNREFUSED 127.0.0.1:6443)"],
+    [
+      "the API server never answers",
+      "down",
+      "StatefulSet team-atlas not read yet; Secret vc-team-atlas not read yet (last API error: connect ECONNREFUSED 127.0.0.1:6443)",
+    ],
   ])("fails exactly at the deadline when %s, naming what is missing", async (_, objects, missing) => {
     const stream = new FakeObjectStream();
     if (objects === "down") stream.crash();
@@ -164,7 +241,9 @@ describe("waitForReady", () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(stream.openWatches).toBe(TRACKERS); // every object answered for again
     await vi.advanceTimersByTimeAsync(DEADLINE - 3500);
-    expect((outcome.error as Error).message).toBe("virtual cluster not ready after 120s: StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found");
+    expect((outcome.error as Error).message).toBe(
+      "virtual cluster not ready after 120s: StatefulSet team-atlas 0/1 ready; Secret vc-team-atlas not found",
+    );
   });
 
   it("still quotes the error of an object the API server keeps refusing while it answers for the others", async () => {
@@ -199,11 +278,31 @@ describe("readiness state", () => {
 
   it.each<[string, ReadinessObservation, string[]]>([
     ["a ready StatefulSet", { statefulSet: statefulSet(1), deployment: null, secret }, []],
-    ["a ready Deployment (the chart without persistence)", { statefulSet: null, deployment: deployment(1), secret }, []],
-    ["a rolling StatefulSet", { statefulSet: statefulSet(1, { revision: "r2" }), deployment: null, secret }, ["StatefulSet team-atlas 1/1 ready, rolling update in progress"]],
-    ["old Deployment replicas", { statefulSet: null, deployment: deployment(1, 1, 2), secret }, ["Deployment team-atlas 1/1 ready, rolling update in progress"]],
-    ["objects not read yet or missing", { statefulSet: undefined, deployment: null, secret: null }, ["StatefulSet team-atlas not read yet", "Secret vc-team-atlas not found"]],
-    ["no workload at all", { statefulSet: null, deployment: null, secret }, ["StatefulSet (or Deployment) team-atlas not found"]],
+    [
+      "a ready Deployment (the chart without persistence)",
+      { statefulSet: null, deployment: deployment(1), secret },
+      [],
+    ],
+    [
+      "a rolling StatefulSet",
+      { statefulSet: statefulSet(1, { revision: "r2" }), deployment: null, secret },
+      ["StatefulSet team-atlas 1/1 ready, rolling update in progress"],
+    ],
+    [
+      "old Deployment replicas",
+      { statefulSet: null, deployment: deployment(1, 1, 2), secret },
+      ["Deployment team-atlas 1/1 ready, rolling update in progress"],
+    ],
+    [
+      "objects not read yet or missing",
+      { statefulSet: undefined, deployment: null, secret: null },
+      ["StatefulSet team-atlas not read yet", "Secret vc-team-atlas not found"],
+    ],
+    [
+      "no workload at all",
+      { statefulSet: null, deployment: null, secret },
+      ["StatefulSet (or Deployment) team-atlas not found"],
+    ],
   ])("names what is missing with %s", (_, observation, missing) => {
     expect(missingParts(observation, names)).toEqual(missing);
   });
@@ -211,7 +310,12 @@ describe("readiness state", () => {
   it.each<[string, boolean, (workload: ObservedObject) => boolean, ObservedObject]>([
     ["a StatefulSet with all replicas ready", true, statefulSetReady, statefulSet(1)],
     ["a rolling StatefulSet", false, statefulSetReady, statefulSet(1, { revision: "r2" })],
-    ["a StatefulSet whose generation is not yet observed", false, statefulSetReady, statefulSet(1, { generation: 2, observed: 1 })],
+    [
+      "a StatefulSet whose generation is not yet observed",
+      false,
+      statefulSetReady,
+      statefulSet(1, { generation: 2, observed: 1 }),
+    ],
     ["a Deployment with all replicas ready", true, deploymentReady, deployment(1)],
     ["a Deployment with old replicas", false, deploymentReady, deployment(1, 1, 2)],
   ])("%s is ready: %s", (_, expected, ready, workload) => {

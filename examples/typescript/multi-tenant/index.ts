@@ -28,16 +28,31 @@ const platform: TenantPlatformArgs = {
     issuerRef: { name: "letsencrypt", kind: "ClusterIssuer" },
   },
   podSecurity: { default: "restricted", allowed: ["restricted"] },
-  quota: { ceilings: { cpu: "16", memory: "64Gi", storage: "200Gi", pods: 200, servicesNodePorts: 0, servicesLoadBalancers: 0 } },
+  quota: {
+    ceilings: {
+      cpu: "16",
+      memory: "64Gi",
+      storage: "200Gi",
+      pods: 200,
+      servicesNodePorts: 0,
+      servicesLoadBalancers: 0,
+    },
+  },
   // The host check, the readiness wait and the cleanup read the same cluster the provider writes to.
   hostKubeconfig,
 };
 
 const tenants = teams.map(
   (team) =>
-    new Tenant(team.name, { owner: team.owner, resources: { cpu: team.cpu, memory: team.memory, storage: "50Gi", pods: 100 }, platform }, { providers: [host] }),
+    new Tenant(
+      team.name,
+      { owner: team.owner, resources: { cpu: team.cpu, memory: team.memory, storage: "50Gi", pods: 100 }, platform },
+      { providers: [host] },
+    ),
 );
 
 export const apiServerUrls = Object.fromEntries(teams.map((team, i) => [team.name, tenants[i].apiServerUrl]));
 export const appsDomains = Object.fromEntries(teams.map((team, i) => [team.name, tenants[i].appsDomain]));
-export const kubeconfigs = pulumi.secret(Object.fromEntries(teams.map((team, i) => [team.name, tenants[i].kubeconfig])));
+export const kubeconfigs = pulumi.secret(
+  Object.fromEntries(teams.map((team, i) => [team.name, tenants[i].kubeconfig])),
+);

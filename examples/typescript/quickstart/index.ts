@@ -18,7 +18,11 @@ const atlas = new Tenant("team-atlas", {
   owner: "alice@example.com",
   resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
   // Nothing provisions volumes on the test bed.
-  ...(testbedChart && { vcluster: { valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } } } }),
+  ...(testbedChart && {
+    vcluster: {
+      valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
+    },
+  }),
   platform,
 });
 

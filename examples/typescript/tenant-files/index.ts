@@ -23,5 +23,9 @@ const tenants = new TenantSet("tenants", {
 });
 
 export const names = tenants.names;
-export const namespaces = Object.fromEntries(Object.entries(tenants.tenants).map(([name, tenant]) => [name, tenant.namespace]));
-export const kubeconfigs = pulumi.secret(Object.fromEntries(Object.entries(tenants.tenants).map(([name, tenant]) => [name, tenant.kubeconfig])));
+export const namespaces = Object.fromEntries(
+  Object.entries(tenants.tenants).map(([name, tenant]) => [name, tenant.namespace]),
+);
+export const kubeconfigs = pulumi.secret(
+  Object.fromEntries(Object.entries(tenants.tenants).map(([name, tenant]) => [name, tenant.kubeconfig])),
+);

@@ -40,8 +40,11 @@ export interface CreateOptions extends ReadOptions {
 
 /** The request the flags describe, or undefined when they describe none (resume the stored one). */
 function requestOfFlags(o: CreateOptions): TenantRequestInput | undefined {
-  if ([o.cpu, o.memory, o.storage, o.owner, o.podSecurity, o.kubernetesVersion].every((value) => value === undefined)) return undefined;
-  const resources = Object.fromEntries(Object.entries({ cpu: o.cpu, memory: o.memory, storage: o.storage }).filter(([, v]) => v !== undefined));
+  if ([o.cpu, o.memory, o.storage, o.owner, o.podSecurity, o.kubernetesVersion].every((value) => value === undefined))
+    return undefined;
+  const resources = Object.fromEntries(
+    Object.entries({ cpu: o.cpu, memory: o.memory, storage: o.storage }).filter(([, v]) => v !== undefined),
+  );
   return {
     ...(o.owner !== undefined && { owner: o.owner }),
     ...(Object.keys(resources).length > 0 && { resources }),
@@ -54,9 +57,12 @@ function requestOfFlags(o: CreateOptions): TenantRequestInput | undefined {
 function documentOfFile(file: string, name: string | undefined): TenantDocument {
   const text = readingUserFile(`--file ${file}`, () => readFileSync(file, "utf8"));
   const { documents, problems } = parseTenantDocuments(file, text);
-  if (problems.length > 0) throw new CliError(`${file} is not a Tenant manifest:\n  - ${problems.join("\n  - ")}`, EXIT.invalid);
-  if (documents.length !== 1) throw new CliError(`${file} must hold exactly one Tenant document, it has ${documents.length}`, EXIT.invalid);
-  if (name && documents[0].name !== name) throw new CliError(`${file} declares tenant ${documents[0].name}, not ${name}`, EXIT.invalid);
+  if (problems.length > 0)
+    throw new CliError(`${file} is not a Tenant manifest:\n  - ${problems.join("\n  - ")}`, EXIT.invalid);
+  if (documents.length !== 1)
+    throw new CliError(`${file} must hold exactly one Tenant document, it has ${documents.length}`, EXIT.invalid);
+  if (name && documents[0].name !== name)
+    throw new CliError(`${file} declares tenant ${documents[0].name}, not ${name}`, EXIT.invalid);
   return documents[0];
 }
 
@@ -72,20 +78,31 @@ async function isStored(service: TenantsService, name: string, actor: Actor): Pr
 }
 
 /** Runs `create`. */
-export async function createTenant(env: CommandEnv, nameArg: string | undefined, options: CreateOptions): Promise<number> {
+export async function createTenant(
+  env: CommandEnv,
+  nameArg: string | undefined,
+  options: CreateOptions,
+): Promise<number> {
   const fromFile = options.file ? documentOfFile(options.file, nameArg) : undefined;
   const name = fromFile?.name ?? nameArg;
   if (!name) throw new CliError("a tenant NAME (or --file with a Tenant manifest) is required", EXIT.invalid);
-  if (fromFile && requestOfFlags(options)) throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
+  if (fromFile && requestOfFlags(options))
+    throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
   const { service, actor } = env.door();
   // No request given: the stored one is resumed, or, for a new name, the defaults are requested.
-  const request = fromFile?.request ?? requestOfFlags(options) ?? ((await isStored(service, name, actor)) ? undefined : { owner: actor.owner });
+  const request =
+    fromFile?.request ??
+    requestOfFlags(options) ??
+    ((await isStored(service, name, actor)) ? undefined : { owner: actor.owner });
   const display = progressDisplay(env.stderr);
   const lockTimeoutMs = options.lockTimeout * 1000;
   if (options.preview) {
     try {
       const proposed = request ?? (await service.get(name, actor)).spec;
-      const steps = await service.preview(name, proposed, actor, { onNote: (line) => display.note(line), lockTimeoutMs });
+      const steps = await service.preview(name, proposed, actor, {
+        onNote: (line) => display.note(line),
+        lockTimeoutMs,
+      });
       display.close();
       env.stdout.write(previewText(`Preview of creating tenant ${name}; nothing was changed.`, steps));
       return EXIT.ok;

@@ -25,18 +25,28 @@ export async function deleteTenant(env: CommandEnv, name: string, options: Delet
   const lockTimeoutMs = options.lockTimeout * 1000;
   try {
     if (options.preview) {
-      const steps = await service.preview(name, undefined, actor, { onNote: (line) => display.note(line), lockTimeoutMs });
+      const steps = await service.preview(name, undefined, actor, {
+        onNote: (line) => display.note(line),
+        lockTimeoutMs,
+      });
       display.close();
       env.stdout.write(previewText(`Preview of deleting tenant ${name}; nothing was changed.`, steps));
       return EXIT.ok;
     }
     // Read before the teardown: the merged entries are matched on the tenant's namespace too.
     const namespace = (await service.get(name, actor).catch(() => undefined))?.status.namespace;
-    const interrupts = listenForInterrupts((line) => display.note(line), `run \`kubespaces tenant delete ${name}\` again to finish the teardown`);
+    const interrupts = listenForInterrupts(
+      (line) => display.note(line),
+      `run \`kubespaces tenant delete ${name}\` again to finish the teardown`,
+    );
     try {
       const result = await service.delete(name, actor, operationOptions(display, interrupts, lockTimeoutMs));
       display.close();
-      env.stdout.write(result.withdrawn ? `tenant ${name} deleted: it was never provisioned, and its request is removed\n` : removedText(name, result.removed));
+      env.stdout.write(
+        result.withdrawn
+          ? `tenant ${name} deleted: it was never provisioned, and its request is removed\n`
+          : removedText(name, result.removed),
+      );
     } finally {
       interrupts.dispose();
     }

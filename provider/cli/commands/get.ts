@@ -35,7 +35,10 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
     tenant = await service.get(name, actor);
     if (!settled(tenant)) {
       env.stdout.write(tenantText(tenant, options.output));
-      throw new CliError(`tenant ${name} is ${tenant.status.phase} and no run is going to change that: ${tenant.status.message}`, EXIT.error);
+      throw new CliError(
+        `tenant ${name} is ${tenant.status.phase} and no run is going to change that: ${tenant.status.message}`,
+        EXIT.error,
+      );
     }
   }
   env.stdout.write(tenantText(tenant, options.output));

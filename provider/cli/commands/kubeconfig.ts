@@ -28,13 +28,27 @@ export async function tenantKubeconfig(env: CommandEnv, name: string, options: K
   const kubeconfig = await service.kubeconfig(name, actor);
   const { status } = await service.get(name, actor);
   const onTestbed = !settings.context && hasTestbed();
-  const server = options.server ?? (onTestbed && status.namespace ? testbedEndpoint(status.namespace, name) : undefined);
+  const server =
+    options.server ?? (onTestbed && status.namespace ? testbedEndpoint(status.namespace, name) : undefined);
   if (!options.merge) {
-    env.stdout.write(stringify(retargeted(kubeconfig, { contextName: options.context ?? name, server, tenant: name, hostNamespace: status.namespace })));
+    env.stdout.write(
+      stringify(
+        retargeted(kubeconfig, {
+          contextName: options.context ?? name,
+          server,
+          tenant: name,
+          hostNamespace: status.namespace,
+        }),
+      ),
+    );
     return EXIT.ok;
   }
   const file = userKubeconfigFile();
-  const merged = mergeTenantContext(file, name, kubeconfig, { contextName: options.context, server, hostNamespace: status.namespace });
+  const merged = mergeTenantContext(file, name, kubeconfig, {
+    contextName: options.context,
+    server,
+    hostNamespace: status.namespace,
+  });
   env.stderr.write(
     `merged context ${merged.context} into ${file}${merged.backup ? ` (the previous file is kept as ${merged.backup})` : ""}${server && !options.server ? `; it reaches the tenant at ${server}, the test bed's port for it` : ""}\n` +
       `use it with: kubectl config use-context ${merged.context}\n`,

@@ -12,7 +12,14 @@ import { formatted, type Column } from "../formatOutput";
 import { describeHost, kubeconfigFileOf } from "../hostChoice";
 import { oneContext } from "../hostKubeconfig";
 import { defaultBackendUrl } from "../localDoor";
-import { currentUser, parsePlatformPolicy, projectOf, readLoginSettings, writeLoginSettings, type LoginSettings } from "../loginSettings";
+import {
+  currentUser,
+  parsePlatformPolicy,
+  projectOf,
+  readLoginSettings,
+  writeLoginSettings,
+  type LoginSettings,
+} from "../loginSettings";
 import type { ReadOptions } from "../tenantPrint";
 
 /** `login`'s options. */
@@ -40,7 +47,10 @@ function policyOfFile(file: string): unknown {
   try {
     value = parse(text);
   } catch (error) {
-    throw new CliError(`--platform ${file} is not valid YAML: ${(error as Error).message.split("\n")[0]}`, EXIT.invalid);
+    throw new CliError(
+      `--platform ${file} is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
+      EXIT.invalid,
+    );
   }
   return parsePlatformPolicy(file, value);
 }
@@ -63,7 +73,8 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
   };
   const settings = { ...before, ...changes };
   // A context is checked now, not at the first create.
-  if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined)) await oneContext(kubeconfigFileOf(settings), settings.context);
+  if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined))
+    await oneContext(kubeconfigFileOf(settings), settings.context);
   if (options.reset || Object.keys(changes).length > 0) writeLoginSettings(settings);
   const shown = {
     backend: settings.backendUrl ?? `${defaultBackendUrl()} (default)`,

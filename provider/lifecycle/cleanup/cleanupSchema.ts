@@ -14,8 +14,15 @@ export const leftoverInputsSchema = z.object({
     .optional()
     .meta({ title: "CertificateSecretRef" })
     .describe("Secret of the apps certificate, when exposed; cert-manager does not delete it with the Certificate."),
-  hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
-  hostUid: z.string().optional().describe("Identity of the host recorded when the tenant was created; the cleanup refuses another cluster."),
+  hostKubeconfig: z
+    .string()
+    .optional()
+    .meta({ secret: true })
+    .describe("Host kubeconfig; absent means the ambient one."),
+  hostUid: z
+    .string()
+    .optional()
+    .describe("Identity of the host recorded when the tenant was created; the cleanup refuses another cluster."),
 });
 
 /** Where a tenant's leftovers are. */

@@ -54,10 +54,13 @@ export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]>
  */
 export async function removeStaleCertificateSecret(olds: LeftoverInputs, news: LeftoverInputs): Promise<string[]> {
   const stale = olds.certificateSecret;
-  if (!stale || (stale.namespace === news.certificateSecret?.namespace && stale.name === news.certificateSecret?.name)) return [];
+  if (!stale || (stale.namespace === news.certificateSecret?.namespace && stale.name === news.certificateSecret?.name))
+    return [];
   await assertSameHost(news.tenantName, "clean up after", olds.hostUid, news.hostKubeconfig);
   const core = hostKubeConfig(news.hostKubeconfig).makeApiClient(CoreV1Api);
-  const gone = await ignoringNotFound(() => core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name }));
+  const gone = await ignoringNotFound(() =>
+    core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name }),
+  );
   return gone ? [`Secret ${stale.namespace}/${stale.name}`] : [];
 }
 

@@ -28,7 +28,8 @@ export function namespaceMoveMessage(tenant: string, from: string, to: string): 
 export async function recheckHost(olds: StoredHostCheck, news: HostCheckInputs): Promise<HostCheckOutputs> {
   await assertSameHost(news.tenantName, "update", olds.hostUid, news.hostKubeconfig);
   const moved = news.namespace !== olds.namespace;
-  if (moved && !news.allowNamespaceMove) throw new Error(namespaceMoveMessage(news.tenantName, olds.namespace, news.namespace));
+  if (moved && !news.allowNamespaceMove)
+    throw new Error(namespaceMoveMessage(news.tenantName, olds.namespace, news.namespace));
   const ownerId = olds.ownerId ?? randomUUID();
   // The new namespace of a move is created by this update: the rules of a create apply to it.
   if (moved) await assertMayCreate(news, ownerId);

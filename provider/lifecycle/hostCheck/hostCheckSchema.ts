@@ -3,18 +3,29 @@ import { z } from "zod";
 
 /** What the host check looks at. */
 export const hostCheckInputsSchema = z.object({
-  tenantName: z.string().min(1).describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
+  tenantName: z
+    .string()
+    .min(1)
+    .describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
   namespace: z.string().min(1).describe("Tenant namespace."),
-  hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
+  hostKubeconfig: z
+    .string()
+    .optional()
+    .meta({ secret: true })
+    .describe("Host kubeconfig; absent means the ambient one."),
   allowNamespaceMove: z
     .boolean()
     .optional()
-    .describe("Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost."),
+    .describe(
+      "Let an update move the tenant to another namespace; otherwise such an update stops before the old namespace (and what it holds) is lost.",
+    ),
 });
 
 /** What the host check records. */
 export const hostCheckResultSchema = z.object({
-  hostUid: z.string().describe("UID of the host cluster's kube-system namespace when the tenant was created: its identity."),
+  hostUid: z
+    .string()
+    .describe("UID of the host cluster's kube-system namespace when the tenant was created: its identity."),
   ownerId: z
     .string()
     .describe(

@@ -25,11 +25,18 @@ export interface NamespaceMarks {
 }
 
 /** The marks of `namespace`, or undefined when it does not exist. */
-export async function readNamespaceMarks(namespace: string, kubeconfig: string | undefined): Promise<NamespaceMarks | undefined> {
+export async function readNamespaceMarks(
+  namespace: string,
+  kubeconfig: string | undefined,
+): Promise<NamespaceMarks | undefined> {
   const core = hostKubeConfig(kubeconfig).makeApiClient(CoreV1Api);
   try {
     const { labels = {}, annotations = {} } = (await core.readNamespace({ name: namespace })).metadata ?? {};
-    return { tenant: labels[TENANT_LABEL], ownerId: annotations[OWNER_ID_ANNOTATION], owner: annotations[OWNER_ANNOTATION] };
+    return {
+      tenant: labels[TENANT_LABEL],
+      ownerId: annotations[OWNER_ID_ANNOTATION],
+      owner: annotations[OWNER_ANNOTATION],
+    };
   } catch (error) {
     if ((error as { code?: number }).code === 404) return undefined;
     throw error;
@@ -40,7 +47,12 @@ export async function readNamespaceMarks(namespace: string, kubeconfig: string |
  * The reason the tenant of the stack whose owner id is `ownerId` may not create `namespace`, which
  * has the marks `found` (undefined: it does not exist), or undefined when it may.
  */
-export function createRefusal(tenant: string, namespace: string, found: NamespaceMarks | undefined, ownerId: string): string | undefined {
+export function createRefusal(
+  tenant: string,
+  namespace: string,
+  found: NamespaceMarks | undefined,
+  ownerId: string,
+): string | undefined {
   if (!found || (found.tenant === tenant && found.ownerId === ownerId)) return undefined;
   if (found.tenant !== tenant) {
     const whose = found.tenant ? `belongs to tenant ${found.tenant}` : `has no ${TENANT_LABEL} label`;

@@ -31,7 +31,10 @@ export function kubeObjectStream(kubeConfig: KubeConfig, counter: RequestCounter
           : ref.kind === "Deployment"
             ? await apps.listNamespacedDeployment(request)
             : await core.listNamespacedSecret(request);
-      return { object: list.items[0] as ObservedObject | undefined, resourceVersion: list.metadata?.resourceVersion ?? "" };
+      return {
+        object: list.items[0] as ObservedObject | undefined,
+        resourceVersion: list.metadata?.resourceVersion ?? "",
+      };
     },
 
     async watch(ref, resourceVersion, onEvent, onClosed) {
@@ -42,7 +45,8 @@ export function kubeObjectStream(kubeConfig: KubeConfig, counter: RequestCounter
         COLLECTION_PATHS[ref.kind](ref.namespace),
         query,
         (type, object) => {
-          if (type === "ERROR") return onClosed(new Error(`watch of ${ref.kind} ${ref.name}: ${object?.message ?? "error event"}`));
+          if (type === "ERROR")
+            return onClosed(new Error(`watch of ${ref.kind} ${ref.name}: ${object?.message ?? "error event"}`));
           if (type === "ADDED" || type === "MODIFIED" || type === "DELETED") onEvent(type as WatchEventType, object);
         },
         (error) => {

@@ -78,7 +78,12 @@ export class ObjectTracker {
     this.onObject(object ?? null);
     return new Promise<Error | undefined>((resolve, reject) => {
       this.stream
-        .watch(this.ref, resourceVersion, (type, changed) => this.onObject(type === "DELETED" ? null : changed), resolve)
+        .watch(
+          this.ref,
+          resourceVersion,
+          (type, changed) => this.onObject(type === "DELETED" ? null : changed),
+          resolve,
+        )
         .then((watch) => {
           this.openWatch = watch;
           if (this.stopped) {

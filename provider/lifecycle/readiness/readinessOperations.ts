@@ -18,7 +18,10 @@ export type { ReadinessInputs, ReadinessOutputs };
 export const REPLACE_ON_CHANGE: readonly (keyof ReadinessInputs)[] = ["namespace", "releaseName"];
 
 /** Waits for the virtual cluster and returns the resource's outputs. */
-export async function awaitTenantReady(inputs: ReadinessInputs, onProgress: (message: string) => void): Promise<ReadinessOutputs> {
+export async function awaitTenantReady(
+  inputs: ReadinessInputs,
+  onProgress: (message: string) => void,
+): Promise<ReadinessOutputs> {
   await assertSameHost(inputs.tenantName, "wait for", inputs.hostUid, inputs.hostKubeconfig);
   const counter: RequestCounter = { requests: 0 };
   const stream = kubeObjectStream(hostKubeConfig(inputs.hostKubeconfig), counter);

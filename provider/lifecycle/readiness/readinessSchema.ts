@@ -11,9 +11,21 @@ export const readinessInputsSchema = z.object({
   releaseName: z.string().min(1).describe("Helm release name of the vCluster."),
   serverUrl: z.string().min(1).describe("Server URL written into the handed-back kubeconfig."),
   timeoutSeconds: z.number().positive().describe("Seconds to wait before failing."),
-  hostKubeconfig: z.string().optional().meta({ secret: true }).describe("Host kubeconfig; absent means the ambient one."),
-  releaseRevision: z.string().optional().describe("Changes whenever the Helm release changes, so that the wait runs again."),
-  hostUid: z.string().optional().describe("Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster."),
+  hostKubeconfig: z
+    .string()
+    .optional()
+    .meta({ secret: true })
+    .describe("Host kubeconfig; absent means the ambient one."),
+  releaseRevision: z
+    .string()
+    .optional()
+    .describe("Changes whenever the Helm release changes, so that the wait runs again."),
+  hostUid: z
+    .string()
+    .optional()
+    .describe(
+      "Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.",
+    ),
 });
 
 /** Outputs of the readiness resource, besides its inputs. */

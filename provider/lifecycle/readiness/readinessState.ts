@@ -47,7 +47,9 @@ export function kubeconfigFromSecret(secret: ObservedObject, key: string): strin
 
 /** What is still missing, one phrase per object; empty when ready. */
 export function missingParts(observation: ReadinessObservation, names: ReadinessNames): string[] {
-  return [workloadGap(observation, names), secretGap(observation.secret, names)].filter((gap): gap is string => gap !== undefined);
+  return [workloadGap(observation, names), secretGap(observation.secret, names)].filter(
+    (gap): gap is string => gap !== undefined,
+  );
 }
 
 function wantedReplicas(workload: ObservedObject): number {
@@ -60,7 +62,8 @@ function generationObserved(workload: ObservedObject): boolean {
 
 function workloadGap(observation: ReadinessObservation, names: ReadinessNames): string | undefined {
   const { statefulSet, deployment } = observation;
-  if (statefulSet) return statefulSetReady(statefulSet) ? undefined : progressOf("StatefulSet", statefulSet, names.workload);
+  if (statefulSet)
+    return statefulSetReady(statefulSet) ? undefined : progressOf("StatefulSet", statefulSet, names.workload);
   if (deployment) return deploymentReady(deployment) ? undefined : progressOf("Deployment", deployment, names.workload);
   if (statefulSet === undefined || deployment === undefined) return `StatefulSet ${names.workload} not read yet`;
   return `StatefulSet (or Deployment) ${names.workload} not found`;
@@ -78,5 +81,7 @@ function progressOf(kind: string, workload: ObservedObject, name: string): strin
 function secretGap(secret: ObservedObject | null | undefined, names: ReadinessNames): string | undefined {
   if (secret === undefined) return `Secret ${names.secret} not read yet`;
   if (secret === null) return `Secret ${names.secret} not found`;
-  return kubeconfigFromSecret(secret, names.secretKey) ? undefined : `Secret ${names.secret} has no key "${names.secretKey}"`;
+  return kubeconfigFromSecret(secret, names.secretKey)
+    ? undefined
+    : `Secret ${names.secret} has no key "${names.secretKey}"`;
 }

@@ -21,10 +21,13 @@ interface KubeconfigDocument {
 export function tenantKubeconfig(kubeconfig: string, tenant: string, serverUrl: string): string {
   const doc = parsingSecret("the kubeconfig the vCluster wrote", () => parse(kubeconfig)) as KubeconfigDocument;
   const contextName = doc["current-context"] ?? doc.contexts?.[0]?.name;
-  const context = doc.contexts?.find((c) => c.name === contextName)?.context as { cluster?: string; user?: string } | undefined;
-  const cluster = doc.clusters?.find((c) => c.name === context?.cluster)?.cluster as Record<string, unknown> | undefined;
+  const context = doc.contexts?.find((c) => c.name === contextName)?.context as
+    { cluster?: string; user?: string } | undefined;
+  const cluster = doc.clusters?.find((c) => c.name === context?.cluster)?.cluster as
+    Record<string, unknown> | undefined;
   const user = doc.users?.find((u) => u.name === context?.user)?.user;
-  if (!context || !cluster || !user) throw new Error("the vCluster kubeconfig has no current context with a cluster and a user");
+  if (!context || !cluster || !user)
+    throw new Error("the vCluster kubeconfig has no current context with a cluster and a user");
   return stringify({
     apiVersion: "v1",
     kind: "Config",

@@ -52,7 +52,11 @@ export class ReadinessTimeoutError extends Error {
 }
 
 /** Waits until the vCluster of `target` is ready; rejects with ReadinessTimeoutError at the deadline. */
-export function waitForReady(stream: ObjectStream, target: ReadinessTarget, options: WaitOptions): Promise<ReadyCluster> {
+export function waitForReady(
+  stream: ObjectStream,
+  target: ReadinessTarget,
+  options: WaitOptions,
+): Promise<ReadyCluster> {
   const names: ReadinessNames = {
     workload: target.releaseName,
     secret: kubeconfigSecretName(target.releaseName),
@@ -106,7 +110,10 @@ export function waitForReady(stream: ObjectStream, target: ReadinessTarget, opti
       follow("Secret", names.secret, "secret"),
     ];
     const deadline = setTimeout(
-      () => finish(() => reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, troubles.latest()))),
+      () =>
+        finish(() =>
+          reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, troubles.latest())),
+        ),
       options.timeoutMs,
     );
     const heartbeat = setInterval(() => report(true), options.heartbeatMs ?? 30_000);

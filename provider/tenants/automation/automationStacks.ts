@@ -9,7 +9,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
-import type { EngineEvent, LocalWorkspaceOptions, OutputMap, PulumiCommand, PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import type {
+  EngineEvent,
+  LocalWorkspaceOptions,
+  OutputMap,
+  PulumiCommand,
+  PulumiFn,
+  Stack,
+} from "@pulumi/pulumi/automation";
 import { writeAtomically } from "../../util/atomicFile";
 import type { DeployedOutputs, StackProgram, StackRun, TenantStacks } from "../ports";
 import type { ResourceStep } from "../tenantObject";
@@ -45,7 +52,9 @@ export class AutomationStacks implements TenantStacks {
         const existed = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
         const stack = await this.stack(name, tenantProgram(name, program), run.host.engineEnv, true);
         try {
-          const result = await withAttemptSignal(run, (signal) => stack.up({ onEvent: this.digest(name, run, false), signal }));
+          const result = await withAttemptSignal(run, (signal) =>
+            stack.up({ onEvent: this.digest(name, run, false), signal }),
+          );
           return deployedOutputs(result.outputs);
         } catch (error) {
           // A stack this update made and left holding nothing (its program refused before declaring
@@ -64,7 +73,11 @@ export class AutomationStacks implements TenantStacks {
     if (!existing && !program) return steps;
     const declared = program ? tenantProgram(name, program) : emptyProgram;
     if (existing) {
-      await this.queued(name, () => this.locked(name, run, () => withAttemptSignal(run, (signal) => this.previewOf(name, declared, collecting, program === undefined, signal))));
+      await this.queued(name, () =>
+        this.locked(name, run, () =>
+          withAttemptSignal(run, (signal) => this.previewOf(name, declared, collecting, program === undefined, signal)),
+        ),
+      );
       return steps;
     }
     // A tenant with no stack yet is previewed on a stack of its own that no tenant can be named
@@ -72,7 +85,9 @@ export class AutomationStacks implements TenantStacks {
     const scratch = `preview.${name}.${randomBytes(4).toString("hex")}`;
     const stack = await this.stack(scratch, declared, run.host.engineEnv, true);
     try {
-      await withAttemptSignal(run, (signal) => stack.preview({ onEvent: this.digest(name, collecting, false), signal }));
+      await withAttemptSignal(run, (signal) =>
+        stack.preview({ onEvent: this.digest(name, collecting, false), signal }),
+      );
     } finally {
       await stack.workspace.removeStack(scratch).catch(() => undefined);
     }
@@ -80,7 +95,13 @@ export class AutomationStacks implements TenantStacks {
   }
 
   /** A preview of `program` on tenant `name`'s existing stack. */
-  private async previewOf(name: string, program: PulumiFn, run: StackRun, tearingDown: boolean, signal: AbortSignal | undefined): Promise<void> {
+  private async previewOf(
+    name: string,
+    program: PulumiFn,
+    run: StackRun,
+    tearingDown: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const stack = await this.stack(name, program, run.host.engineEnv, true);
     await stack.preview({ onEvent: this.digest(name, run, tearingDown), signal });
   }
@@ -92,7 +113,9 @@ export class AutomationStacks implements TenantStacks {
       this.locked(name, run, async () => {
         const stack = await this.stack(name, emptyProgram, run.host.engineEnv, false);
         if (!stack) return;
-        await withAttemptSignal(run, (signal) => stack.destroy({ onEvent: this.digest(name, recording, true), signal }));
+        await withAttemptSignal(run, (signal) =>
+          stack.destroy({ onEvent: this.digest(name, recording, true), signal }),
+        );
         await stack.workspace.removeStack(name);
       }),
     );
@@ -144,9 +167,24 @@ export class AutomationStacks implements TenantStacks {
   }
 
   /** Tenant `name`'s stack with `program`: created when `create`, else undefined when there is none. */
-  private async stack(name: string, program: PulumiFn, engineEnv: Readonly<Record<string, string>>, create: true): Promise<Stack>;
-  private async stack(name: string, program: PulumiFn, engineEnv: Readonly<Record<string, string>>, create: false): Promise<Stack | undefined>;
-  private async stack(name: string, program: PulumiFn, engineEnv: Readonly<Record<string, string>>, create: boolean): Promise<Stack | undefined> {
+  private async stack(
+    name: string,
+    program: PulumiFn,
+    engineEnv: Readonly<Record<string, string>>,
+    create: true,
+  ): Promise<Stack>;
+  private async stack(
+    name: string,
+    program: PulumiFn,
+    engineEnv: Readonly<Record<string, string>>,
+    create: false,
+  ): Promise<Stack | undefined>;
+  private async stack(
+    name: string,
+    program: PulumiFn,
+    engineEnv: Readonly<Record<string, string>>,
+    create: boolean,
+  ): Promise<Stack | undefined> {
     const { LocalWorkspace, StackAlreadyExistsError, StackNotFoundError } = await automation();
     const args = { stackName: name, projectName: this.config.project, program };
     const options = await this.workspaceOptions(name, engineEnv);
@@ -165,8 +203,14 @@ export class AutomationStacks implements TenantStacks {
     }
   }
 
-  private async workspaceOptions(name: string, engineEnv: Readonly<Record<string, string>>): Promise<LocalWorkspaceOptions> {
-    const key = createHash("sha256").update(`${this.config.backendUrl}\n${this.config.project}\n${name}`).digest("hex").slice(0, 16);
+  private async workspaceOptions(
+    name: string,
+    engineEnv: Readonly<Record<string, string>>,
+  ): Promise<LocalWorkspaceOptions> {
+    const key = createHash("sha256")
+      .update(`${this.config.backendUrl}\n${this.config.project}\n${name}`)
+      .digest("hex")
+      .slice(0, 16);
     const workDir = path.join(this.config.workRoot, "workspaces", key);
     writeProjectFile(workDir, this.config.project, this.config.backendUrl);
     return {
@@ -178,7 +222,9 @@ export class AutomationStacks implements TenantStacks {
         // The engine runs the dynamic providers (readiness, cleanup, host check) in a process started
         // in the workspace folder, which has no node_modules: NODE_PATH lets it find Pulumi and this
         // package (`@kubespaces/pulumi/dynamic-providers`).
-        NODE_PATH: [nodeModulesDir(), engineEnv.NODE_PATH ?? process.env.NODE_PATH].filter(Boolean).join(path.delimiter),
+        NODE_PATH: [nodeModulesDir(), engineEnv.NODE_PATH ?? process.env.NODE_PATH]
+          .filter(Boolean)
+          .join(path.delimiter),
         // Set here, so that a backend or passphrase the user's shell holds for other stacks is not
         // used (the engine takes PULUMI_BACKEND_URL over the project's backend).
         PULUMI_BACKEND_URL: this.config.backendUrl,
@@ -198,7 +244,11 @@ export class AutomationStacks implements TenantStacks {
     const binary = findOnPath("pulumi", engineEnv.PATH ?? process.env.PATH ?? "");
     let command = this.commands.get(binary);
     if (!command) {
-      const root = path.join(this.config.workRoot, "engine", createHash("sha256").update(binary).digest("hex").slice(0, 16));
+      const root = path.join(
+        this.config.workRoot,
+        "engine",
+        createHash("sha256").update(binary).digest("hex").slice(0, 16),
+      );
       linkOnce(binary, path.join(root, "bin", "pulumi"));
       command = automation().then(({ PulumiCommand }) => PulumiCommand.get({ root, skipVersionCheck: true }));
       this.commands.set(binary, command);
@@ -210,8 +260,10 @@ export class AutomationStacks implements TenantStacks {
 /** Removes stack `name` when its state holds no resource but the stack's own. */
 async function removeIfEmpty(stack: Stack, name: string): Promise<void> {
   try {
-    const resources = ((await stack.exportStack()).deployment as { resources?: { type: string }[] } | undefined)?.resources ?? [];
-    if (resources.every((resource) => resource.type === "pulumi:pulumi:Stack")) await stack.workspace.removeStack(name, { force: true });
+    const resources =
+      ((await stack.exportStack()).deployment as { resources?: { type: string }[] } | undefined)?.resources ?? [];
+    if (resources.every((resource) => resource.type === "pulumi:pulumi:Stack"))
+      await stack.workspace.removeStack(name, { force: true });
   } catch {
     // Best effort: the update's own error is what the caller needs.
   }
@@ -219,7 +271,10 @@ async function removeIfEmpty(stack: Stack, name: string): Promise<void> {
 
 /** The non-secret outputs of an update. */
 function deployedOutputs(outputs: OutputMap): DeployedOutputs {
-  const plain = (key: string) => (outputs[key] && !outputs[key].secret && typeof outputs[key].value === "string" ? (outputs[key].value as string) : undefined);
+  const plain = (key: string) =>
+    outputs[key] && !outputs[key].secret && typeof outputs[key].value === "string"
+      ? (outputs[key].value as string)
+      : undefined;
   const status = outputs.status?.secret ? undefined : (outputs.status?.value as { message?: string } | undefined);
   return {
     ...(plain("namespace") && { namespace: plain("namespace") }),
@@ -245,7 +300,9 @@ function findOnPath(name: string, searchPath: string): string {
     const candidate = path.join(dir, name);
     if (existsSync(candidate)) return candidate;
   }
-  throw new Error(`no ${name} CLI on the engine's PATH (${searchPath || "empty"}); install the Pulumi CLI, or use the local test bed, which builds one`);
+  throw new Error(
+    `no ${name} CLI on the engine's PATH (${searchPath || "empty"}); install the Pulumi CLI, or use the local test bed, which builds one`,
+  );
 }
 
 /** Makes `link` point at `target` unless it already does. */

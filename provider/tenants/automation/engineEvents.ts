@@ -70,18 +70,30 @@ export function resourceStepOf(event: EngineEvent): ResourceStep | undefined {
 export function tenantEventOf(event: EngineEvent, name: string, tearingDown: boolean): TenantEvent | undefined {
   const pre = event.resourcePreEvent?.metadata;
   if (pre && STEP_WORDS[pre.op] && isTenantResource(pre.urn)) {
-    return { name, phase: tearingDown ? "Deleting" : "Provisioning", detail: `${STEP_WORDS[pre.op]} ${resourceLabel(pre.type, pre.urn)}` };
+    return {
+      name,
+      phase: tearingDown ? "Deleting" : "Provisioning",
+      detail: `${STEP_WORDS[pre.op]} ${resourceLabel(pre.type, pre.urn)}`,
+    };
   }
   const done = event.resOutputsEvent?.metadata;
   if (done && STEP_WORDS[done.op] && isTenantResource(done.urn)) {
-    if (isTenantItself(done.urn) && done.op === "delete") return { name, phase: "Deleted", detail: `deleted ${resourceLabel(done.type, done.urn)}` };
-    const ready = isTenantItself(done.urn) && (done.new?.outputs as { status?: { phase?: string } } | undefined)?.status?.phase === "Ready";
-    return { name, ...(ready && { phase: "Ready" as const }), detail: `${done.op === "delete" ? "deleted" : "done:"} ${resourceLabel(done.type, done.urn)}` };
+    if (isTenantItself(done.urn) && done.op === "delete")
+      return { name, phase: "Deleted", detail: `deleted ${resourceLabel(done.type, done.urn)}` };
+    const ready =
+      isTenantItself(done.urn) &&
+      (done.new?.outputs as { status?: { phase?: string } } | undefined)?.status?.phase === "Ready";
+    return {
+      name,
+      ...(ready && { phase: "Ready" as const }),
+      detail: `${done.op === "delete" ? "deleted" : "done:"} ${resourceLabel(done.type, done.urn)}`,
+    };
   }
   const diagnostic = event.diagnosticEvent;
   if (diagnostic?.urn && isTenantResource(diagnostic.urn)) {
     const message = diagnostic.message.trim();
-    if (diagnostic.severity === "error") return { name, phase: "Failed", reason: failureReason(urnType(diagnostic.urn)), detail: message };
+    if (diagnostic.severity === "error")
+      return { name, phase: "Failed", reason: failureReason(urnType(diagnostic.urn)), detail: message };
     const progress = progressMessage(message);
     if (progress) return { name, detail: progress };
   }

@@ -37,7 +37,8 @@ export function lockFolder(backendUrl: string, project: string, stack: string): 
 function fileBackendFolder(backendUrl: string): string | undefined {
   if (!backendUrl.startsWith("file://")) return undefined;
   const trimmed = backendUrl.replace(/\/+$/, "");
-  if (trimmed === "file://~" || trimmed.startsWith("file://~/")) return path.join(os.homedir(), trimmed.slice("file://~".length));
+  if (trimmed === "file://~" || trimmed.startsWith("file://~/"))
+    return path.join(os.homedir(), trimmed.slice("file://~".length));
   try {
     return fileURLToPath(trimmed);
   } catch {
@@ -66,7 +67,15 @@ function lockAt(file: string): StackLock[] {
     if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return [];
     const content = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     const text = (key: string) => (typeof content[key] === "string" ? (content[key] as string) : undefined);
-    return [{ file, pid: typeof content.pid === "number" ? content.pid : undefined, username: text("username"), hostname: text("hostname"), timestamp: text("timestamp") }];
+    return [
+      {
+        file,
+        pid: typeof content.pid === "number" ? content.pid : undefined,
+        username: text("username"),
+        hostname: text("hostname"),
+        timestamp: text("timestamp"),
+      },
+    ];
   } catch {
     return [{ file }];
   }
@@ -85,7 +94,12 @@ export function isStale(lock: StackLock, hostname = os.hostname()): boolean {
 /** The holders for people; what the files say is quoted as data, never acted on. */
 export function describeLocks(locks: readonly StackLock[]): string {
   if (locks.length === 0) return "holder unknown";
-  return locks.map((l) => `pid ${l.pid ?? "?"} of ${JSON.stringify(`${l.username ?? "?"}@${l.hostname ?? "?"}`)} since ${l.timestamp ?? "?"}`).join("; ");
+  return locks
+    .map(
+      (l) =>
+        `pid ${l.pid ?? "?"} of ${JSON.stringify(`${l.username ?? "?"}@${l.hostname ?? "?"}`)} since ${l.timestamp ?? "?"}`,
+    )
+    .join("; ");
 }
 
 /** How an operation waits for the lock. */
@@ -122,7 +136,8 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
       }
       if (Date.now() >= deadline) throw new StackBusyError(wait.tenant, wait.timeoutMs, describeLocks(locks));
       if (stale.length > 0) continue;
-      if (!told) wait.note(`waiting for another update of tenant ${wait.tenant}'s stack to finish (${describeLocks(locks)})`);
+      if (!told)
+        wait.note(`waiting for another update of tenant ${wait.tenant}'s stack to finish (${describeLocks(locks)})`);
       told = true;
       if (!(await paused(Math.min(pauseMs, Math.max(0, deadline - Date.now())), wait.signal))) throw error;
       pauseMs = Math.min(pauseMs * 2, 2000);

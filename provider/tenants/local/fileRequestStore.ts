@@ -78,9 +78,18 @@ export class FileRequestStore implements RequestStore {
   private parse(name: string, file: string, text: string): StoredRequest {
     const { documents, problems } = parseTenantDocuments(file, text, "verbatim");
     if (problems.length === 0 && documents.length === 1 && documents[0].name === name) {
-      return { name, spec: documents[0].request, generation: 1, createdAt: statSync(file).mtime.toISOString(), location: file };
+      return {
+        name,
+        spec: documents[0].request,
+        generation: 1,
+        createdAt: statSync(file).mtime.toISOString(),
+        location: file,
+      };
     }
-    const why = problems.length > 0 ? problems.join("; ") : `it must hold one Tenant document named ${name}, it has ${documents.map((d) => d.name).join(", ") || "none"}`;
+    const why =
+      problems.length > 0
+        ? problems.join("; ")
+        : `it must hold one Tenant document named ${name}, it has ${documents.map((d) => d.name).join(", ") || "none"}`;
     throw new RequestInvalidError(`the stored request ${file} is broken: ${why}; fix or remove the file`, problems);
   }
 }

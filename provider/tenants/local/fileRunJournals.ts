@@ -4,7 +4,18 @@
  * follows it live (`get --wait`) and reads its outcome afterwards. A run counts as running while
  * the process that wrote it runs: the same pid with the same start time.
  */
-import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, watch, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { DNS_LABEL } from "../../model/tenantArgsSchema";
 import type { RunJournals, RunOutcome, RunRecord, RunRecorder } from "../ports";
@@ -13,7 +24,13 @@ import { isStillRunning, thisProcess, type ProcessIdentity } from "./processIden
 
 /** One line of a journal. */
 type JournalEntry =
-  | { readonly kind: "start"; readonly at: string; readonly operation: RunRecord["operation"]; readonly generation: number; readonly process: ProcessIdentity }
+  | {
+      readonly kind: "start";
+      readonly at: string;
+      readonly operation: RunRecord["operation"];
+      readonly generation: number;
+      readonly process: ProcessIdentity;
+    }
   | ({ readonly kind: "event"; readonly at: string } & TenantEvent)
   | { readonly kind: "end"; readonly at: string; readonly outcome: RunOutcome };
 
@@ -34,7 +51,11 @@ export class FileRunJournals implements RunJournals {
     const me = thisProcess();
     const file = newJournalFile(folder, me.pid);
     const append = (entry: JournalEntry) => appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    writeFileSync(file, `${JSON.stringify({ kind: "start", at: now(), operation, generation, process: me } satisfies JournalEntry)}\n`, { flag: "wx", mode: 0o600 });
+    writeFileSync(
+      file,
+      `${JSON.stringify({ kind: "start", at: now(), operation, generation, process: me } satisfies JournalEntry)}\n`,
+      { flag: "wx", mode: 0o600 },
+    );
     return {
       event: (event) => append({ kind: "event", at: now(), ...event }),
       end: (outcome) => append({ kind: "end", at: now(), outcome }),
@@ -127,7 +148,9 @@ function recordOf(entries: readonly JournalEntry[]): RunRecord | undefined {
   const start = entries.find((e) => e.kind === "start");
   if (start?.kind !== "start") return undefined;
   const end = entries.find((e) => e.kind === "end");
-  const events = entries.flatMap((e) => (e.kind === "event" ? [{ name: e.name, phase: e.phase, reason: e.reason, detail: e.detail }] : []));
+  const events = entries.flatMap((e) =>
+    e.kind === "event" ? [{ name: e.name, phase: e.phase, reason: e.reason, detail: e.detail }] : [],
+  );
   return {
     operation: start.operation,
     startedAt: start.at,
@@ -155,11 +178,20 @@ async function* followJournal(folder: string, signal?: AbortSignal): AsyncGenera
     for (;;) {
       const { text, next } = readFrom(file, offset);
       offset = next;
-      for (const entry of entriesOf(text)) if (entry.kind === "event") yield withoutUndefined({ name: entry.name, phase: entry.phase, reason: entry.reason, detail: entry.detail });
+      for (const entry of entriesOf(text))
+        if (entry.kind === "event")
+          yield withoutUndefined({ name: entry.name, phase: entry.phase, reason: entry.reason, detail: entry.detail });
       if (signal?.aborted || !recordOf(readEntries(file))?.running) {
         // The end line may have come with the last events: read them before stopping.
         const rest = readFrom(file, offset);
-        for (const entry of entriesOf(rest.text)) if (entry.kind === "event") yield withoutUndefined({ name: entry.name, phase: entry.phase, reason: entry.reason, detail: entry.detail });
+        for (const entry of entriesOf(rest.text))
+          if (entry.kind === "event")
+            yield withoutUndefined({
+              name: entry.name,
+              phase: entry.phase,
+              reason: entry.reason,
+              detail: entry.detail,
+            });
         return;
       }
       await wake.next();
@@ -214,7 +246,11 @@ function readFrom(file: string, offset: number): { text: string; next: number } 
     const chunks: Buffer[] = [];
     const buffer = Buffer.alloc(64 * 1024);
     let position = offset;
-    for (let read = readSync(fd, buffer, 0, buffer.length, position); read > 0; read = readSync(fd, buffer, 0, buffer.length, position)) {
+    for (
+      let read = readSync(fd, buffer, 0, buffer.length, position);
+      read > 0;
+      read = readSync(fd, buffer, 0, buffer.length, position)
+    ) {
       chunks.push(Buffer.from(buffer.subarray(0, read)));
       position += read;
     }

@@ -25,12 +25,25 @@ export async function readOrUndefined<T>(read: () => Promise<T>): Promise<T | un
 }
 
 /** Every object of `kinds` labelled `kubespaces.io/tenant=<tenant>`, in any namespace. */
-export async function objectsLabelledFor(tenant: string, kinds: readonly { apiVersion: string; kind: string }[]): Promise<string[]> {
+export async function objectsLabelledFor(
+  tenant: string,
+  kinds: readonly { apiVersion: string; kind: string }[],
+): Promise<string[]> {
   const { objects } = hostClients();
   const found: string[] = [];
   for (const { apiVersion, kind } of kinds) {
-    const list = await objects.list(apiVersion, kind, undefined, undefined, undefined, undefined, undefined, `kubespaces.io/tenant=${tenant}`);
-    for (const item of list.items as KubernetesObject[]) found.push(`${kind} ${item.metadata?.namespace ?? ""}/${item.metadata?.name}`);
+    const list = await objects.list(
+      apiVersion,
+      kind,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      `kubespaces.io/tenant=${tenant}`,
+    );
+    for (const item of list.items as KubernetesObject[])
+      found.push(`${kind} ${item.metadata?.namespace ?? ""}/${item.metadata?.name}`);
   }
   return found;
 }

@@ -26,7 +26,13 @@ export function newCliUser(): CliUser {
   const kubeconfig = path.join(root, "kube", "config");
   // The test process's own PATH is a user's shell: the binary must not need more. Git's identity is
   // left out, so that `login --user` decides who the user is.
-  const env = { ...process.env, KUBESPACES_HOME: home, KUBECONFIG: kubeconfig, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+  const env = {
+    ...process.env,
+    KUBESPACES_HOME: home,
+    KUBECONFIG: kubeconfig,
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
   return { home, kubeconfig, env };
 }
 
@@ -89,8 +95,15 @@ export function kubespaces(user: CliUser, ...args: string[]): Promise<Finished> 
  * terminal's transcript. Its stdin is the terminal's keyboard: write "\x03" for Ctrl-C.
  */
 export function inTerminal(user: CliUser, script: string): Running {
-  const env = { ...user.env, PATH: `${path.dirname(KUBESPACES_BIN)}${path.delimiter}${user.env.PATH}`, TERM: "xterm", COLUMNS: "120" };
-  return new Running(spawn("script", ["-qfec", `bash -c ${shellQuote(script)}`, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] }));
+  const env = {
+    ...user.env,
+    PATH: `${path.dirname(KUBESPACES_BIN)}${path.delimiter}${user.env.PATH}`,
+    TERM: "xterm",
+    COLUMNS: "120",
+  };
+  return new Running(
+    spawn("script", ["-qfec", `bash -c ${shellQuote(script)}`, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] }),
+  );
 }
 
 /** `text` as one single-quoted shell word. */
@@ -100,6 +113,11 @@ export function shellQuote(text: string): string {
 
 /** The transcript without terminal control sequences and carriage returns. */
 export function plainTranscript(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r\n/g, "\n").replace(/^.*\r/gm, "");
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+      .replace(/\r\n/g, "\n")
+      .replace(/^.*\r/gm, "")
+  );
 }

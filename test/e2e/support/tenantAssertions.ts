@@ -28,12 +28,17 @@ export async function expectTenantOnHost(tenant: string, owner: string, hard: Re
   const { core } = hostClients();
   const namespace = tenantNamespace(tenant);
   const ns = await core.readNamespace({ name: namespace });
-  expect(ns.metadata?.labels).toMatchObject({ "kubespaces.io/tenant": tenant, "pod-security.kubernetes.io/enforce": "baseline" });
+  expect(ns.metadata?.labels).toMatchObject({
+    "kubespaces.io/tenant": tenant,
+    "pod-security.kubernetes.io/enforce": "baseline",
+  });
   expect(ns.metadata?.annotations?.["kubespaces.io/owner"]).toBe(owner);
   const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
   expect(quota.spec?.hard).toEqual(hard);
   const secret = await core.readNamespacedSecret({ name: `vc-${tenant}`, namespace });
-  expect(Object.keys(secret.data ?? {})).toEqual(expect.arrayContaining(["config", "certificate-authority", "client-certificate", "client-key", "token"]));
+  expect(Object.keys(secret.data ?? {})).toEqual(
+    expect.arrayContaining(["config", "certificate-authority", "client-certificate", "client-key", "token"]),
+  );
   // Written by the running vCluster itself: labelled, and owned by the release's Service, as it does.
   expect(secret.metadata?.labels).toMatchObject({ app: "vcluster", "vcluster-name": tenant });
   expect(secret.metadata?.ownerReferences?.map((o) => `${o.kind}/${o.name}`)).toEqual([`Service/${tenant}`]);
@@ -53,7 +58,10 @@ export async function readWorkload(tenant: string) {
 
 /** The status output of a ready tenant, as the operator reports it. */
 export function expectReadyStatus(status: unknown): void {
-  expect(status).toMatchObject({ phase: "Ready", conditions: [{ type: "Ready", status: "True", reason: "Provisioned" }] });
+  expect(status).toMatchObject({
+    phase: "Ready",
+    conditions: [{ type: "Ready", status: "True", reason: "Provisioned" }],
+  });
 }
 
 /**
@@ -66,7 +74,9 @@ export function forwardedKubeconfig(kubeconfig: string, tenant: string): KubeCon
   handedBack.loadFromString(kubeconfig);
   const cluster = handedBack.getCurrentCluster()!;
   const serverName = new URL(cluster.server).hostname;
-  handedBack.clusters = [{ ...cluster, server: vclusterEndpoint(tenantNamespace(tenant), tenant), tlsServerName: serverName }];
+  handedBack.clusters = [
+    { ...cluster, server: vclusterEndpoint(tenantNamespace(tenant), tenant), tlsServerName: serverName },
+  ];
   return handedBack;
 }
 
@@ -101,7 +111,11 @@ export function expectNoPlaintextKubeconfig(storedState: string, kubeconfig: str
 export async function expectNothingLeft(tenant: string): Promise<void> {
   const { core } = hostClients();
   const name = tenantNamespace(tenant);
-  await eventually(async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined, 120_000, `namespace ${name} to be gone`);
+  await eventually(
+    async () => (await readOrUndefined(() => core.readNamespace({ name }))) === undefined,
+    120_000,
+    `namespace ${name} to be gone`,
+  );
   expect(await objectsLabelledFor(tenant, LABELLED_KINDS)).toEqual([]);
   const releaseSecrets = await core.listSecretForAllNamespaces({ labelSelector: `owner=helm,name=${tenant}` });
   expect(releaseSecrets.items).toEqual([]);

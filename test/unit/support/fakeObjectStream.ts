@@ -5,7 +5,13 @@
  * down (watches closed with an error, lists and watches refused). It never uses timers: tests
  * wait for its explicit events (`watching`) and drive time with vitest's fake clock.
  */
-import type { ListResult, ObjectRef, ObjectStream, ObservedObject, WatchEventType } from "../../../provider/lifecycle/readiness/objectStream";
+import type {
+  ListResult,
+  ObjectRef,
+  ObjectStream,
+  ObservedObject,
+  WatchEventType,
+} from "../../../provider/lifecycle/readiness/objectStream";
 
 interface Watcher {
   readonly key: string;
@@ -91,7 +97,10 @@ export class FakeObjectStream implements ObjectStream {
   async list(ref: ObjectRef): Promise<ListResult> {
     this.requests++;
     this.failIfRefused(ref);
-    return { object: this.objects.get(FakeObjectStream.key(ref.kind, ref.namespace, ref.name)), resourceVersion: String(this.version) };
+    return {
+      object: this.objects.get(FakeObjectStream.key(ref.kind, ref.namespace, ref.name)),
+      resourceVersion: String(this.version),
+    };
   }
 
   async watch(
@@ -104,7 +113,10 @@ export class FakeObjectStream implements ObjectStream {
     this.failIfRefused(ref);
     const watcher = { key: FakeObjectStream.key(ref.kind, ref.namespace, ref.name), onEvent, onClosed };
     // Like the API server, an empty resourceVersion means "from now on": earlier changes are not sent.
-    const missed = resourceVersion === "" ? [] : this.changes.filter((c) => c.key === watcher.key && c.version > Number(resourceVersion));
+    const missed =
+      resourceVersion === ""
+        ? []
+        : this.changes.filter((c) => c.key === watcher.key && c.version > Number(resourceVersion));
     this.watchers.add(watcher);
     // Sent after the watch is returned, as the server sends them after the connection is up.
     queueMicrotask(() => missed.forEach((c) => this.watchers.has(watcher) && onEvent(c.type, c.object)));

@@ -3,7 +3,14 @@
  * the TenantStacks port, `FakeHost` for the HostPort. Neither runs an engine or reaches a cluster.
  */
 import { TENANT_TOKEN } from "../../../provider/model/tokens";
-import type { DeployedOutputs, HostPort, HostTarget, StackProgram, StackRun, TenantStacks } from "../../../provider/tenants/ports";
+import type {
+  DeployedOutputs,
+  HostPort,
+  HostTarget,
+  StackProgram,
+  StackRun,
+  TenantStacks,
+} from "../../../provider/tenants/ports";
 import type { ReadyReason, ResourceStep, TenantEvent } from "../../../provider/tenants/tenantObject";
 
 /** A promise and the functions that settle it. */
@@ -40,7 +47,9 @@ export interface StackCall {
   readonly run?: StackRun;
 }
 
-type Script = { readonly kind: "fail"; readonly failure: UpFailure } | { readonly kind: "block"; readonly gate: Deferred; readonly reached: Deferred };
+type Script =
+  | { readonly kind: "fail"; readonly failure: UpFailure }
+  | { readonly kind: "block"; readonly gate: Deferred; readonly reached: Deferred };
 
 const NAMESPACE = "kubernetes:core/v1:Namespace";
 const RELEASE = "kubernetes:helm.sh/v3:Release";
@@ -118,7 +127,11 @@ export class FakeTenantStacks implements TenantStacks {
 
   /** A provisioned stack that no request of the door's made (another door's, or one whose request was removed by hand). */
   addStray(name: string): void {
-    this.stacks.set(name, { resources: new Map(resourcesOf(name).map((step) => [keyOf(step), step])), outputs: deployedOutputsOf(name), kubeconfig: kubeconfigOf(name) });
+    this.stacks.set(name, {
+      resources: new Map(resourcesOf(name).map((step) => [keyOf(step), step])),
+      outputs: deployedOutputsOf(name),
+      kubeconfig: kubeconfigOf(name),
+    });
   }
 
   /** Replaces the kubeconfig tenant `name`'s stack outputs. */
@@ -148,7 +161,9 @@ export class FakeTenantStacks implements TenantStacks {
     // The real program's refusal reaches the caller as the engine's error text only (the inline
     // program's error goes through the language host), and so it does here.
     await program.checkStillWanted?.().catch((error: unknown) => {
-      throw new Error(`code: 255\n stdout: \n stderr: error: an unhandled error occurred: ${(error as Error).message}\n`);
+      throw new Error(
+        `code: 255\n stdout: \n stderr: error: an unhandled error occurred: ${(error as Error).message}\n`,
+      );
     });
     const create = (step: ResourceStep) => {
       if (stack.resources.has(keyOf(step))) return;

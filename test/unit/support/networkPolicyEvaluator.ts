@@ -15,7 +15,14 @@ import type { Manifest } from "../../../provider/render/manifest";
 
 /** The other end of a connection: a pod (with its namespace's labels) or a bare address. */
 export type Peer =
-  | { readonly pod: { readonly namespace: string; readonly namespaceLabels: Record<string, string>; readonly labels: Record<string, string>; readonly ip?: string } }
+  | {
+      readonly pod: {
+        readonly namespace: string;
+        readonly namespaceLabels: Record<string, string>;
+        readonly labels: Record<string, string>;
+        readonly ip?: string;
+      };
+    }
   | { readonly ip: string };
 
 /** The connection: its direction, seen from the policy's pods, and its destination port. */
@@ -69,7 +76,9 @@ function peerMatches(peer: PolicyPeer, traffic: Traffic, policyNamespace: string
   }
   if (!("pod" in other)) return false; // selectors only ever match pods
   const { pod } = other;
-  const namespaceOk = peer.namespaceSelector ? selects(peer.namespaceSelector, pod.namespaceLabels) : pod.namespace === policyNamespace;
+  const namespaceOk = peer.namespaceSelector
+    ? selects(peer.namespaceSelector, pod.namespaceLabels)
+    : pod.namespace === policyNamespace;
   const podOk = peer.podSelector ? selects(peer.podSelector, pod.labels) : true;
   return namespaceOk && podOk;
 }

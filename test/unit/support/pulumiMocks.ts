@@ -39,7 +39,12 @@ function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, 
     return result;
   }
   if (args.type.endsWith(`:${TENANT_READINESS_NAME}`)) {
-    const result: ReadinessResult = { kubeconfig: "apiVersion: v1\nkind: Config\n", readyAt: "2026-11-30T00:00:00.000Z", waitedMs: 1500, apiRequests: 4 };
+    const result: ReadinessResult = {
+      kubeconfig: "apiVersion: v1\nkind: Config\n",
+      readyAt: "2026-11-30T00:00:00.000Z",
+      waitedMs: 1500,
+      apiRequests: 4,
+    };
     return result;
   }
   return {};
@@ -52,7 +57,10 @@ export function installMocks(dryRun = false): Registered[] {
     {
       newResource(args) {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs, provider: args.provider });
-        return { id: dryRun ? undefined : `${args.name}-id`, state: { ...args.inputs, ...(dryRun ? {} : computedOutputs(args)) } };
+        return {
+          id: dryRun ? undefined : `${args.name}-id`,
+          state: { ...args.inputs, ...(dryRun ? {} : computedOutputs(args)) },
+        };
       },
       call(args) {
         throw new Error(`unexpected invoke ${args.token}`);
