@@ -151,6 +151,8 @@ export interface StackRun {
    * the whole process group) passes one that it never aborts, so the engine is not told twice.
    */
   readonly engineSignal?: AbortSignal;
+  /** Whether an `up` first reads the host's objects (a refresh), to put back what was changed by hand. */
+  readonly refresh?: boolean;
 }
 
 /** What a tenant's stack declares. */

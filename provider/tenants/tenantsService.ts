@@ -67,6 +67,11 @@ export interface OperationOptions {
   readonly engineSignal?: AbortSignal;
   /** How long to wait while another update holds the tenant's stack; default 10 minutes. */
   readonly lockTimeoutMs?: number;
+  /**
+   * Reads the host's objects before a create's update, so that what was removed or changed by hand
+   * is put back (a server's periodic resync); default off.
+   */
+  readonly refresh?: boolean;
 }
 
 /** What a delete did. */
@@ -372,6 +377,7 @@ export class TenantsService {
       lockTimeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
       signal: options.signal,
       engineSignal: options.engineSignal,
+      refresh: options.refresh,
     };
   }
 }

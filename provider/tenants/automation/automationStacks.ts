@@ -53,7 +53,7 @@ export class AutomationStacks implements TenantStacks {
         const stack = await this.stack(name, tenantProgram(name, program), run.host.engineEnv, true);
         try {
           const result = await withAttemptSignal(run, (signal) =>
-            stack.up({ onEvent: this.digest(name, run, false), signal }),
+            stack.up({ onEvent: this.digest(name, run, false), signal, refresh: run.refresh }),
           );
           return deployedOutputs(result.outputs);
         } catch (error) {
