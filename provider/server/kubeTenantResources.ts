@@ -1,0 +1,132 @@
+/**
+ * The Tenant resources on the host's API server, through @kubernetes/client-node: the reconciler's
+ * TenantResources port. Finalizers change by JSON patch guarded with a `test` of the list read, so
+ * a concurrent change is never overwritten; status goes through the status subresource.
+ */
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
+import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
+import { MANAGED_BY, TENANT_GROUP, TENANT_LABEL, TENANT_PLURAL, TENANT_VERSION } from "./tenantResourceNames";
+
+const TENANTS = { group: TENANT_GROUP, version: TENANT_VERSION, plural: TENANT_PLURAL } as const;
+
+/** The HTTP status of a client-node error, if it has one. */
+export const statusCodeOf = (error: unknown): number | undefined => (error as { code?: number }).code;
+
+/** Tenant resources through the API server that `config` reaches. */
+export class KubeTenantResources implements TenantResources {
+  private readonly custom: CustomObjectsApi;
+  private readonly core: CoreV1Api;
+
+  constructor(config: KubeConfig) {
+    this.custom = config.makeApiClient(CustomObjectsApi);
+    this.core = config.makeApiClient(CoreV1Api);
+  }
+
+  async get(name: string): Promise<TenantResource | undefined> {
+    try {
+      return (await this.custom.getClusterCustomObject({ ...TENANTS, name })) as TenantResource;
+    } catch (error) {
+      if (statusCodeOf(error) === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async list(): Promise<TenantResource[]> {
+    const list = (await this.custom.listClusterCustomObject({ ...TENANTS })) as { items: TenantResource[] };
+    return list.items;
+  }
+
+  async create(name: string, spec: TenantRequestInput): Promise<TenantResource | undefined> {
+    const body = { apiVersion: `${TENANT_GROUP}/${TENANT_VERSION}`, kind: "Tenant", metadata: { name }, spec };
+    try {
+      return (await this.custom.createClusterCustomObject({ ...TENANTS, body })) as TenantResource;
+    } catch (error) {
+      if (statusCodeOf(error) === 409) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    try {
+      await this.custom.deleteClusterCustomObject({ ...TENANTS, name });
+    } catch (error) {
+      if (statusCodeOf(error) !== 404) throw error;
+    }
+  }
+
+  async addFinalizer(name: string, finalizer: string): Promise<void> {
+    await this.changeFinalizers(name, (list) => (list.includes(finalizer) ? undefined : [...list, finalizer]));
+  }
+
+  async removeFinalizer(name: string, finalizer: string): Promise<void> {
+    await this.changeFinalizers(name, (list) =>
+      list.includes(finalizer) ? list.filter((f) => f !== finalizer) : undefined,
+    );
+  }
+
+  async writeStatus(name: string, status: TenantResourceStatus): Promise<void> {
+    // `add` replaces the whole status, so nothing of an earlier write lingers.
+    await this.custom.patchClusterCustomObjectStatus({
+      ...TENANTS,
+      name,
+      body: [{ op: "add", path: "/status", value: status }],
+    });
+  }
+
+  async writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<void> {
+    const body: V1Secret = {
+      metadata: {
+        name: ref.name,
+        namespace: ref.namespace,
+        labels: { [TENANT_LABEL]: tenant, [MANAGED_BY.label]: MANAGED_BY.value },
+      },
+      type: "Opaque",
+      stringData: { [ref.key]: kubeconfig },
+    };
+    const existing = await this.core
+      .readNamespacedSecret({ name: ref.name, namespace: ref.namespace })
+      .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
+    if (!existing) {
+      await this.core.createNamespacedSecret({ namespace: ref.namespace, body });
+      return;
+    }
+    const labels = existing.metadata?.labels ?? {};
+    if (labels[MANAGED_BY.label] !== MANAGED_BY.value || labels[TENANT_LABEL] !== tenant) {
+      throw new Error(
+        `Secret ${ref.namespace}/${ref.name} exists and was not made by kubespaces server for tenant ${tenant}; it is left alone`,
+      );
+    }
+    body.metadata!.resourceVersion = existing.metadata?.resourceVersion;
+    await this.core.replaceNamespacedSecret({ name: ref.name, namespace: ref.namespace, body });
+  }
+
+  /** Applies `change` to the finalizers as read; a JSON patch's `test` refuses it if they changed since. */
+  private async changeFinalizers(
+    name: string,
+    change: (list: readonly string[]) => readonly string[] | undefined,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const resource = await this.get(name);
+      if (!resource) return;
+      const list = resource.metadata.finalizers ?? [];
+      const next = change(list);
+      if (!next) return;
+      const body = resource.metadata.finalizers
+        ? [
+            { op: "test", path: "/metadata/finalizers", value: list },
+            { op: "replace", path: "/metadata/finalizers", value: next },
+          ]
+        : [{ op: "add", path: "/metadata/finalizers", value: next }];
+      try {
+        await this.custom.patchClusterCustomObject({ ...TENANTS, name, body });
+        return;
+      } catch (error) {
+        // 422: the test failed (another writer changed the list); 404: the Tenant is gone.
+        const code = statusCodeOf(error);
+        if (code === 404) return;
+        if (code !== 422 || attempt >= 4) throw error;
+      }
+    }
+  }
+}

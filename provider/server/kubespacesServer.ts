@@ -1,0 +1,125 @@
+/**
+ * `kubespaces server`'s core: the reconciler of Tenant resources, run by the replica that holds the
+ * Lease. It reaches the host with the credentials its host port gives (the server's own, holding
+ * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
+ * tenants service, and writes what happens into each Tenant's status.
+ */
+import { KubeConfig } from "@kubernetes/client-node";
+import { parsingSecret } from "../util/redactedErrors";
+import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
+import { TenantsService } from "../tenants/tenantsService";
+import { KubeLeaseStore } from "./kubeLeaseStore";
+import { KubeTenantResources } from "./kubeTenantResources";
+import { runLeaseElection } from "./leaseElection";
+import { MemoryRunJournals } from "./memoryRunJournals";
+import { ReconcileQueue } from "./reconcileQueue";
+import { ResourceRequestStore } from "./resourceRequestStore";
+import type { ServerConfig } from "./serverConfig";
+import { TenantReconciler } from "./tenantReconciler";
+import { watchTenants } from "./tenantWatch";
+
+/** What the server runs on. */
+export interface ServerPorts {
+  /** The host cluster, and the server's credentials for it. */
+  readonly host: HostPort;
+  /** A stack per tenant, in the server's state backend. */
+  readonly stacks: TenantStacks;
+  /** Where the server says what it does, a line at a time. */
+  readonly log: (line: string) => void;
+}
+
+/** How this replica runs. */
+export interface ServerRun {
+  /** This replica's identity in the election. */
+  readonly identity: string;
+  /** Stops the server: the election ends (the Lease is given up) and running reconciles are cancelled. */
+  readonly signal: AbortSignal;
+}
+
+/** The first retry of a failed reconcile, and the longest pause between retries. */
+const BACKOFF = { initialBackoffMs: 5_000, maxBackoffMs: 5 * 60_000 } as const;
+
+/** Runs the server until `run.signal` aborts. */
+export async function runServer(ports: ServerPorts, config: ServerConfig, run: ServerRun): Promise<void> {
+  const host = await ports.host.resolve(ports.log, run.signal);
+  const kubeConfig = new KubeConfig();
+  parsingSecret("the host kubeconfig", () => kubeConfig.loadFromString(host.kubeconfig));
+  const resources = new KubeTenantResources(kubeConfig);
+  const service = new TenantsService(
+    {
+      requests: new ResourceRequestStore(resources),
+      runs: new MemoryRunJournals(),
+      stacks: ports.stacks,
+      host: resolved(host, ports.host),
+    },
+    { policy: config.platform },
+  );
+  const reconciler = new TenantReconciler(service, resources, {
+    actor: { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true },
+    requireApproval: config.requireApproval,
+  });
+  ports.log(
+    `replica ${run.identity} on ${host.description}; electing a leader through Lease ${config.namespace}/${config.leaseName}`,
+  );
+  await runLeaseElection(
+    new KubeLeaseStore(kubeConfig, config.namespace, config.leaseName),
+    {
+      identity: run.identity,
+      leaseDurationSeconds: config.leaseDurationSeconds,
+      retryPeriodSeconds: Math.max(1, Math.floor(config.leaseDurationSeconds / 3)),
+      onError: (error) => ports.log(`lease: ${(error as Error).message}`),
+    },
+    (leading) => lead(kubeConfig, reconciler, resources, config, ports.log, run.identity, leading),
+    run.signal,
+  );
+}
+
+/** The leader's work: the watch feeds the queue, and a timer resyncs every tenant, until `leading` aborts. */
+function lead(
+  kubeConfig: KubeConfig,
+  reconciler: TenantReconciler,
+  resources: KubeTenantResources,
+  config: ServerConfig,
+  log: (line: string) => void,
+  identity: string,
+  leading: AbortSignal,
+): void {
+  log(`replica ${identity} leads: reconciling Tenants`);
+  const queue = new ReconcileQueue(
+    async (name, options) => {
+      log(`reconciling tenant ${name}${options.resync ? " (resync)" : ""}`);
+      const result = await reconciler.reconcile(name, options);
+      log(`tenant ${name}: ${result.retry ? "will be tried again" : "reconciled"}`);
+      return result;
+    },
+    {
+      concurrency: config.concurrency,
+      ...BACKOFF,
+      onError: (name, error) => log(`tenant ${name}: ${(error as Error).message}`),
+    },
+  );
+  watchTenants(
+    kubeConfig,
+    { onTenant: (name) => queue.add(name), onError: (error) => log(`watch: ${String(error)}`) },
+    leading,
+  );
+  const resync =
+    config.resyncSeconds > 0 &&
+    setInterval(() => {
+      void resources
+        .list()
+        .then((tenants) => tenants.forEach((t) => queue.add(t.metadata.name, true)))
+        .catch((error) => log(`resync: ${(error as Error).message}`));
+    }, config.resyncSeconds * 1000);
+  leading.addEventListener("abort", () => {
+    if (resync) clearInterval(resync);
+    log(`replica ${identity} no longer leads`);
+    void queue.stop();
+  });
+}
+
+/** The host port of a host already reached: the service needs no second bring-up. */
+const resolved = (host: HostTarget, port: HostPort): HostPort => ({
+  resolve: async () => host,
+  engineEnvForReads: () => port.engineEnvForReads(),
+});

@@ -1,0 +1,51 @@
+/**
+ * The server's own configuration: the platform's policy every Tenant is held to, and how the
+ * reconciler runs. It comes from the platform (a file the server is started with), never from a
+ * Tenant: nothing a team writes can change it.
+ */
+import { z } from "zod";
+import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+
+/** The configuration file's schema (the policy is checked with the policy's own schema, apart). */
+export const serverConfigSchema = z
+  .object({
+    platform: z.record(z.string(), z.unknown()).optional().describe("The platform's policy (see docs/policy.md)."),
+    adminGroup: z
+      .string()
+      .min(1)
+      .default("kubespaces-admins")
+      .describe("The identity provider's group whose members may request tenants for others and approve changes."),
+    requireApproval: z
+      .boolean()
+      .default(false)
+      .describe("Whether a changed Tenant waits, previewed, until an admin approves its generation."),
+    namespace: z
+      .string()
+      .min(1)
+      .default("kubespaces-system")
+      .describe("The server's namespace on the host: its Lease lives there."),
+    leaseName: z.string().min(1).default("kubespaces-server").describe("The Lease the replicas elect a leader with."),
+    concurrency: z.number().int().min(1).max(64).default(4).describe("How many tenants are reconciled at once."),
+    resyncSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(600)
+      .describe("How often every tenant is brought up again, reading the host first (0: never)."),
+    leaseDurationSeconds: z
+      .number()
+      .int()
+      .min(2)
+      .default(15)
+      .describe("How long the leader's renewal holds; a killed leader is replaced after about this long."),
+  })
+  .strict();
+
+/** The configuration as written. */
+export type ServerConfigInput = z.input<typeof serverConfigSchema>;
+
+/** The configuration with its defaults, the policy checked. */
+export type ServerConfig = Omit<z.output<typeof serverConfigSchema>, "platform"> & {
+  /** The platform's policy. */
+  readonly platform: TenantPlatformInput;
+};

@@ -1,0 +1,81 @@
+/**
+ * The server as its own ServiceAccount: a host port whose kubeconfig carries a short-lived token of
+ * the server's ServiceAccount (a TokenRequest made with the credentials the wrapped host gives), so
+ * the server holds exactly the RBAC the package installs for it and nothing of the admin's. Used on
+ * the local test bed, where the host's own credentials are the test bed's admin.
+ */
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { stringify } from "yaml";
+import { parsingSecret } from "../util/redactedErrors";
+import type { HostPort, HostTarget } from "../tenants/ports";
+
+/** The ServiceAccount the server runs as. */
+export interface ServiceAccountRef {
+  /** Its namespace. */
+  readonly namespace: string;
+  /** Its name. */
+  readonly name: string;
+}
+
+/** How long a token lasts; the server asks for a new one when it starts. */
+const TOKEN_SECONDS = 24 * 60 * 60;
+
+/**
+ * `host`, reached as ServiceAccount `account`. `prepare` runs first with the host's own
+ * credentials (the test bed installs the Tenant API there, which makes the ServiceAccount).
+ */
+export function serviceAccountHost(
+  host: HostPort,
+  account: ServiceAccountRef,
+  prepare: (admin: KubeConfig, progress: (line: string) => void) => Promise<void>,
+): HostPort {
+  return {
+    async resolve(progress, signal) {
+      const target = await host.resolve(progress, signal);
+      const admin = new KubeConfig();
+      parsingSecret("the host kubeconfig", () => admin.loadFromString(target.kubeconfig));
+      await prepare(admin, progress);
+      const token = await requestToken(admin, account);
+      progress(`reaching the host as ServiceAccount ${account.namespace}/${account.name}`);
+      return { ...target, kubeconfig: tokenKubeconfig(admin, account, token) } satisfies HostTarget;
+    },
+    engineEnvForReads: () => host.engineEnvForReads(),
+  };
+}
+
+/** A token of `account`, from the TokenRequest API. */
+async function requestToken(admin: KubeConfig, account: ServiceAccountRef): Promise<string> {
+  const core = admin.makeApiClient(CoreV1Api);
+  const response = await core.createNamespacedServiceAccountToken({
+    name: account.name,
+    namespace: account.namespace,
+    body: { spec: { audiences: [], expirationSeconds: TOKEN_SECONDS } },
+  });
+  const token = response.status?.token;
+  if (!token) throw new Error(`the API server issued no token for ServiceAccount ${account.namespace}/${account.name}`);
+  return token;
+}
+
+/** A kubeconfig of the admin's cluster (its server and CA) with `token` as the only user. */
+function tokenKubeconfig(admin: KubeConfig, account: ServiceAccountRef, token: string): string {
+  const cluster = admin.getCurrentCluster();
+  if (!cluster) throw new Error("the host kubeconfig has no current cluster");
+  const context = `${account.name}@${cluster.name}`;
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [
+      {
+        name: cluster.name,
+        cluster: {
+          server: cluster.server,
+          ...(cluster.caData && { "certificate-authority-data": cluster.caData }),
+          ...(cluster.caFile && { "certificate-authority": cluster.caFile }),
+        },
+      },
+    ],
+    users: [{ name: account.name, user: { token } }],
+    contexts: [{ name: context, context: { cluster: cluster.name, user: account.name, namespace: account.namespace } }],
+    "current-context": context,
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * The reconciler: brings one Tenant resource's host objects to what its spec asks, through the
+ * tenants service (a stack per tenant), and writes what happened into its status. The work queue
+ * (reconcileQueue.ts) decides when; this decides what, for one tenant at a time:
+ * - a Tenant being deleted is torn down, and its finalizer released only once nothing is left;
+ * - otherwise the finalizer goes on first, then (when the platform requires approval and this
+ *   generation is not approved) the change is previewed and held, else the stack is brought up.
+ */
+import { TENANT_FINALIZER, APPROVED_GENERATION_ANNOTATION } from "./tenantResourceNames";
+import type { Actor } from "../tenants/ports";
+import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
+import { RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
+import type { TenantsService } from "../tenants/tenantsService";
+import type { SecretKeyRef, TenantPlan, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
+
+/** How the reconciler works, as the server's configuration sets it. */
+export interface ReconcilerConfig {
+  /** Who the server acts as in the service: the platform's admin (admission already checked the owner). */
+  readonly actor: Actor;
+  /** Whether a changed Tenant waits, previewed, until an admin approves its generation. */
+  readonly requireApproval: boolean;
+}
+
+/** What one reconcile asks of the queue. */
+export interface ReconcileResult {
+  /** Whether to try again later (with backoff): a failure that may pass. */
+  readonly retry: boolean;
+}
+
+/** How one reconcile runs. */
+export interface ReconcileOptions {
+  /** A periodic resync: bring up even a tenant that is Ready at its generation, reading the host first. */
+  readonly resync?: boolean;
+  /** Stops the reconcile (the server is stopping or lost the lead). */
+  readonly signal?: AbortSignal;
+}
+
+/** What a progress status says when its event says nothing. */
+const PROGRESS = { Pending: "a create is about to provision it", Provisioning: "provisioning" } as const;
+
+/** The key of the Secret that holds a tenant's kubeconfig. */
+export const KUBECONFIG_KEY = "config";
+
+/** Where a tenant's kubeconfig Secret lives: in its own host namespace, which its teardown removes. */
+export const kubeconfigSecretRef = (tenant: string, namespace: string): SecretKeyRef => ({
+  name: `${tenant}-kubeconfig`,
+  namespace,
+  key: KUBECONFIG_KEY,
+});
+
+/** Reconciles Tenant resources. */
+export class TenantReconciler {
+  constructor(
+    private readonly service: TenantsService,
+    private readonly resources: TenantResources,
+    private readonly config: ReconcilerConfig,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Reconciles Tenant `name` once. */
+  async reconcile(name: string, options: ReconcileOptions = {}): Promise<ReconcileResult> {
+    const tenant = await this.resources.get(name);
+    if (!tenant) return { retry: false };
+    if (tenant.metadata.deletionTimestamp) return this.tearDown(tenant, options);
+    if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) {
+      // First, so that a delete from now on waits for the teardown.
+      await this.resources.addFinalizer(name, TENANT_FINALIZER);
+    }
+    if (isProvisioned(tenant) && !options.resync) return { retry: false };
+    if (this.config.requireApproval && !isApproved(tenant) && !isProvisioned(tenant)) return this.hold(tenant, options);
+    return this.provision(tenant, options);
+  }
+
+  /** Brings the tenant's stack up, writing each phase as it moves, and its kubeconfig once Ready. */
+  private async provision(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
+    const { name } = tenant.metadata;
+    const progress = this.progressWriter(tenant);
+    try {
+      await this.service.create(name, undefined, this.config.actor, {
+        onEvent: progress.onEvent,
+        signal: options.signal,
+        refresh: options.resync,
+      });
+      await progress.settled();
+      const status = (await this.service.get(name, this.config.actor)).status;
+      const ref = kubeconfigSecretRef(name, status.namespace!);
+      await this.resources.writeKubeconfig(name, ref, await this.service.kubeconfig(name, this.config.actor));
+      await this.resources.writeStatus(name, { ...status, kubeconfigSecretRef: ref });
+      return { retry: false };
+    } catch (error) {
+      await progress.settled();
+      return this.failed(tenant, error);
+    }
+  }
+
+  /** Previews the change and holds it until an admin approves this generation. */
+  private async hold(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
+    const { name, generation } = tenant.metadata;
+    if (tenant.status?.phase === "AwaitingApproval" && tenant.status.plan?.generation === generation)
+      return { retry: false };
+    try {
+      const steps = await this.service.preview(name, tenant.spec, this.config.actor, { signal: options.signal });
+      const plan = planOf(generation, steps);
+      const message = `generation ${generation} waits for approval (${planSummary(plan)}): an admin approves it with \`kubectl annotate tenant ${name} ${APPROVED_GENERATION_ANNOTATION}=${generation}\``;
+      await this.resources.writeStatus(name, {
+        ...this.statusOf(tenant, "AwaitingApproval", "AwaitingApproval", message),
+        plan,
+      });
+      return { retry: false };
+    } catch (error) {
+      return this.failed(tenant, error);
+    }
+  }
+
+  /** Tears the tenant down; the service releases the finalizer (through the request store) once nothing is left. */
+  private async tearDown(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
+    const { name } = tenant.metadata;
+    if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) return { retry: false };
+    await this.resources.writeStatus(name, this.statusOf(tenant, "Deleting", "Deleting", "tearing the tenant down"));
+    try {
+      await this.service.delete(name, this.config.actor, { signal: options.signal });
+      return { retry: false };
+    } catch (error) {
+      if (error instanceof TenantNotFoundError) {
+        await this.resources.removeFinalizer(name, TENANT_FINALIZER);
+        return { retry: false };
+      }
+      const message = `the teardown failed and is tried again: ${errorMessage(error)}`;
+      await this.resources.writeStatus(name, this.statusOf(tenant, "Deleting", "Deleting", message));
+      return { retry: true };
+    }
+  }
+
+  /** Writes the status of a failed reconcile; an invalid request waits for a new spec, anything else is retried. */
+  private async failed(tenant: TenantResource, error: unknown): Promise<ReconcileResult> {
+    const { name } = tenant.metadata;
+    if (error instanceof RequestInvalidError) {
+      await this.resources.writeStatus(name, {
+        ...this.statusOf(tenant, "Failed", "InvalidRequest", error.message),
+        observedGeneration: tenant.metadata.generation,
+      });
+      return { retry: false };
+    }
+    const status = await this.serviceStatus(tenant);
+    const failed =
+      status.phase === "Failed" ? status : this.statusOf(tenant, "Failed", "ProvisioningFailed", errorMessage(error));
+    await this.resources.writeStatus(name, { ...failed, message: `${failed.message} (tried again later)` });
+    return { retry: true };
+  }
+
+  /**
+   * Writes the tenant's phase as a run moves it (Pending, then Provisioning), one write at a time
+   * and in order; the run's own end (Ready or Failed) is written after `settled`, so it stays.
+   */
+  private progressWriter(tenant: TenantResource): {
+    readonly onEvent: (event: TenantEvent) => void;
+    readonly settled: () => Promise<void>;
+  } {
+    let written: string | undefined;
+    let writes = Promise.resolve();
+    return {
+      onEvent: (event) => {
+        if ((event.phase !== "Pending" && event.phase !== "Provisioning") || event.phase === written) return;
+        written = event.phase;
+        // Made now, from the event: a status read later could already tell of a later step.
+        const status = this.statusOf(tenant, event.phase, event.phase, event.detail ?? PROGRESS[event.phase]);
+        writes = writes.then(() => this.resources.writeStatus(tenant.metadata.name, status)).catch(() => undefined); // a progress write that fails is superseded by the run's last write
+      },
+      settled: () => writes,
+    };
+  }
+
+  /** The service's status of the tenant, with the endpoints the resource already shows kept. */
+  private async serviceStatus(tenant: TenantResource): Promise<TenantResourceStatus> {
+    const status = (await this.service.get(tenant.metadata.name, this.config.actor)).status;
+    return { ...kept(tenant.status), ...status };
+  }
+
+  /** A status of the reconciler's own making (the gate, an invalid request, a teardown). */
+  private statusOf(
+    tenant: TenantResource,
+    phase: TenantResourceStatus["phase"],
+    reason: TenantResourceStatus["conditions"][number]["reason"],
+    message: string,
+  ): TenantResourceStatus {
+    const ready = phase === "Ready" ? "True" : phase === "Failed" || phase === "Deleting" ? "False" : "Unknown";
+    const previous = tenant.status?.conditions.find((c) => c.type === "Ready");
+    const changed = !previous || previous.status !== ready || previous.reason !== reason;
+    return {
+      ...kept(tenant.status),
+      phase,
+      message,
+      conditions: [
+        {
+          type: "Ready",
+          status: ready,
+          reason,
+          message,
+          lastTransitionTime: changed
+            ? this.now().toISOString()
+            : (previous?.lastTransitionTime ?? this.now().toISOString()),
+          observedGeneration: tenant.metadata.generation,
+        },
+      ],
+    };
+  }
+}
+
+/** What a status keeps across the reconciler's own writes: where the tenant was provisioned. */
+function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceStatus> {
+  if (!status) return {};
+  const { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration } = status;
+  return Object.fromEntries(
+    Object.entries({ apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+}
+
+/** Whether the tenant is Ready at its current generation. */
+const isProvisioned = (tenant: TenantResource): boolean =>
+  tenant.status?.phase === "Ready" && tenant.status.observedGeneration === tenant.metadata.generation;
+
+/** Whether an admin approved the tenant's current generation. */
+const isApproved = (tenant: TenantResource): boolean =>
+  tenant.metadata.annotations?.[APPROVED_GENERATION_ANNOTATION] === String(tenant.metadata.generation);
+
+/** The plan of `steps`: what changes, counted by kind. */
+export function planOf(generation: number, steps: readonly ResourceStep[]): TenantPlan {
+  const changing = steps.filter((s) => s.op !== "same" && s.op !== "read");
+  const count = (...ops: string[]) => changing.filter((s) => ops.includes(s.op)).length;
+  return {
+    generation,
+    creates: count("create"),
+    updates: count("update"),
+    replaces: count("replace", "create-replacement", "delete-replaced"),
+    deletes: count("delete"),
+    steps: changing,
+  };
+}
+
+/** The plan in a few words. */
+export const planSummary = (plan: TenantPlan): string =>
+  `${plan.creates} to create, ${plan.updates} to update, ${plan.replaces} to replace, ${plan.deletes} to delete`;
+
+const errorMessage = (error: unknown): string =>
+  error instanceof TenantsError || error instanceof Error ? error.message : String(error);

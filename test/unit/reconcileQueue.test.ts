@@ -1,0 +1,109 @@
+/** The reconciler's work queue: one run per tenant at a time, a limit across tenants, backoff, stop. */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ReconcileQueue } from "../../provider/server/reconcileQueue";
+import { deferred, type Deferred } from "./support/fakeTenantStacks";
+
+/** A work function whose runs the test finishes one by one. */
+function scriptedWork() {
+  const runs: { name: string; resync: boolean; signal: AbortSignal; done: Deferred<{ retry: boolean }> }[] = [];
+  const work = vi.fn((name: string, options: { resync: boolean; signal: AbortSignal }) => {
+    const done = deferred<{ retry: boolean }>();
+    runs.push({ name, ...options, done });
+    return done.promise;
+  });
+  return { runs, work };
+}
+
+const flush = () => vi.advanceTimersByTimeAsync(0);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("ReconcileQueue", () => {
+  it("runs one reconcile per tenant at a time; a change during a run runs once more after it", async () => {
+    const { runs, work } = scriptedWork();
+    const queue = new ReconcileQueue(work, { concurrency: 4, initialBackoffMs: 1000, maxBackoffMs: 8000 });
+    queue.add("a");
+    queue.add("a");
+    await flush();
+    expect(runs.map((r) => r.name)).toEqual(["a"]);
+    queue.add("a");
+    queue.add("a", true);
+    await flush();
+    expect(runs).toHaveLength(1);
+    runs[0].done.resolve({ retry: false });
+    await flush();
+    expect(runs.map((r) => [r.name, r.resync])).toEqual([
+      ["a", false],
+      ["a", true],
+    ]);
+    runs[1].done.resolve({ retry: false });
+    await queue.idle();
+    expect(work).toHaveBeenCalledTimes(2);
+  });
+
+  it("runs different tenants side by side up to its limit", async () => {
+    const { runs, work } = scriptedWork();
+    const queue = new ReconcileQueue(work, { concurrency: 2, initialBackoffMs: 1000, maxBackoffMs: 8000 });
+    ["a", "b", "c"].forEach((n) => queue.add(n));
+    await flush();
+    expect(runs.map((r) => r.name)).toEqual(["a", "b"]);
+    runs[1].done.resolve({ retry: false });
+    await flush();
+    expect(runs.map((r) => r.name)).toEqual(["a", "b", "c"]);
+    expect(queue.size).toEqual({ running: 2, waiting: 0, retrying: 0 });
+  });
+
+  it("retries with a doubling backoff up to its cap, and forgets it after a success", async () => {
+    const { runs, work } = scriptedWork();
+    const queue = new ReconcileQueue(work, { concurrency: 1, initialBackoffMs: 1000, maxBackoffMs: 3000 });
+    queue.add("a");
+    await flush();
+    const delays: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      runs.at(-1)!.done.resolve({ retry: true });
+      await flush();
+      const before = runs.length;
+      let waited = 0;
+      while (runs.length === before) {
+        await vi.advanceTimersByTimeAsync(500);
+        waited += 500;
+      }
+      delays.push(waited);
+    }
+    expect(delays).toEqual([1000, 2000, 3000]);
+    runs.at(-1)!.done.resolve({ retry: false });
+    await flush();
+    expect(queue.size.retrying).toBe(0);
+  });
+
+  it("counts a reconcile that throws as one to retry, and reports it", async () => {
+    const onError = vi.fn();
+    const work = vi.fn().mockRejectedValueOnce(new Error("API server gone")).mockResolvedValue({ retry: false });
+    const queue = new ReconcileQueue(work, { concurrency: 1, initialBackoffMs: 1000, maxBackoffMs: 1000, onError });
+    queue.add("a");
+    await flush();
+    expect(onError).toHaveBeenCalledWith("a", expect.objectContaining({ message: "API server gone" }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(work).toHaveBeenCalledTimes(2);
+  });
+
+  it("stops: running reconciles are signalled, waiting and retrying ones dropped, nothing new starts", async () => {
+    const { runs, work } = scriptedWork();
+    const queue = new ReconcileQueue(work, { concurrency: 1, initialBackoffMs: 1000, maxBackoffMs: 1000 });
+    queue.add("a");
+    queue.add("b");
+    await flush();
+    const stopped = queue.stop();
+    expect(runs[0].signal.aborted).toBe(true);
+    runs[0].done.resolve({ retry: true });
+    await stopped;
+    queue.add("c");
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(runs.map((r) => r.name)).toEqual(["a"]);
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * The reconciler of Tenant resources, over the real tenants service (requests as Tenant resources,
+ * runs in memory) with stand-ins for the API server (support/fakeTenantResources.ts), the stacks
+ * and the host (support/fakeTenantStacks.ts).
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
+import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
+import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
+import { planOf, TenantReconciler } from "../../provider/server/tenantReconciler";
+import { APPROVED_GENERATION_ANNOTATION, TENANT_FINALIZER } from "../../provider/server/tenantResourceNames";
+import { TenantsService } from "../../provider/tenants/tenantsService";
+import { FakeTenantResources } from "./support/fakeTenantResources";
+import { FakeHost, FakeTenantStacks, kubeconfigOf } from "./support/fakeTenantStacks";
+
+const atlas = { owner: "alice@example.com", resources: { cpu: "4", memory: "8Gi" } } as unknown as TenantRequestInput;
+const serverActor = { owner: "system:kubespaces-server:test", groups: ["kubespaces-admins"], isAdmin: true };
+
+let resources: FakeTenantResources;
+let stacks: FakeTenantStacks;
+let reconciler: TenantReconciler;
+
+const reconcilerWith = (requireApproval: boolean) =>
+  new TenantReconciler(
+    new TenantsService(
+      { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+      { policy: {} },
+    ),
+    resources,
+    { actor: serverActor, requireApproval },
+    () => new Date("2026-12-01T00:00:00Z"),
+  );
+
+beforeEach(() => {
+  resources = new FakeTenantResources();
+  stacks = new FakeTenantStacks();
+  reconciler = reconcilerWith(false);
+});
+
+const phases = (name: string) =>
+  resources.statusesOf(name).reduce<string[]>((seen, s) => (seen.at(-1) === s.phase ? seen : [...seen, s.phase]), []);
+
+describe("a new Tenant", () => {
+  it("gets the finalizer, goes Pending, Provisioning, Ready, with its endpoints and kubeconfig Secret", async () => {
+    resources.apply("team-atlas", atlas);
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+
+    const tenant = resources.peek("team-atlas")!;
+    expect(tenant.metadata.finalizers).toEqual([TENANT_FINALIZER]);
+    expect(phases("team-atlas")).toEqual(["Pending", "Provisioning", "Ready"]);
+    expect(tenant.status).toMatchObject({
+      phase: "Ready",
+      observedGeneration: 1,
+      namespace: "kubespaces-tenant-team-atlas",
+      apiServerUrl: "https://team-atlas.kubespaces-tenant-team-atlas.svc:443",
+      kubeconfigSecretRef: { name: "team-atlas-kubeconfig", namespace: "kubespaces-tenant-team-atlas", key: "config" },
+      conditions: [{ type: "Ready", status: "True", reason: "Provisioned", observedGeneration: 1 }],
+    });
+    expect(resources.secrets.get("kubespaces-tenant-team-atlas/team-atlas-kubeconfig")).toEqual({
+      labels: { "kubespaces.io/tenant": "team-atlas", "app.kubernetes.io/managed-by": "kubespaces-server" },
+      data: { config: kubeconfigOf("team-atlas") },
+    });
+    // The request the stack got is the resource's spec, held to the server's policy.
+    expect(stacks.callsOf("up", "team-atlas")[0].program?.request).toEqual(atlas);
+  });
+
+  it("that is Ready at its generation is left alone, and brought up again (reading the host first) on a resync", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.callsOf("up")).toHaveLength(1);
+
+    await reconciler.reconcile("team-atlas", { resync: true });
+    const ups = stacks.callsOf("up");
+    expect(ups).toHaveLength(2);
+    expect(ups[1].run?.refresh).toBe(true);
+    expect(resources.peek("team-atlas")!.status?.phase).toBe("Ready");
+  });
+
+  it("whose spec changed is brought up again at the new generation", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-atlas", { ...atlas, resources: { cpu: "6", memory: "8Gi" } } as TenantRequestInput);
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.callsOf("up").map((c) => (c.program?.request as { resources: unknown }).resources)).toEqual([
+      { cpu: "4", memory: "8Gi" },
+      { cpu: "6", memory: "8Gi" },
+    ]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 2 });
+  });
+});
+
+describe("a request the policy refuses", () => {
+  it("is marked Failed, InvalidRequest, naming the field and the rule, and nothing is run", async () => {
+    resources.apply("team-atlas", { ...atlas, resources: { cpu: "lots" } } as unknown as TenantRequestInput);
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+    const status = resources.peek("team-atlas")!.status!;
+    expect(status).toMatchObject({
+      phase: "Failed",
+      observedGeneration: 1,
+      conditions: [{ type: "Ready", status: "False", reason: "InvalidRequest" }],
+    });
+    expect(status.message).toMatch(/resources\.cpu: must be a Kubernetes quantity/);
+    expect(stacks.calls.filter((c) => c.op === "up" || c.op === "preview")).toEqual([]);
+  });
+
+  it("asks for nothing the platform decides: a spec naming the platform's fields is refused", async () => {
+    resources.apply("team-atlas", {
+      ...atlas,
+      platform: { allowUnsafeOverrides: true },
+    } as unknown as TenantRequestInput);
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Failed",
+      conditions: [{ reason: "InvalidRequest" }],
+    });
+    expect(resources.peek("team-atlas")!.status!.message).toMatch(/platform/);
+    expect(stacks.callsOf("up")).toEqual([]);
+  });
+});
+
+describe("a failed provisioning", () => {
+  it("is marked Failed with the engine's reason and retried; the retry brings it to Ready", async () => {
+    resources.apply("team-atlas", atlas);
+    stacks.failNextUp("team-atlas", { reason: "QuotaFailed", detail: "exceeded quota: team-atlas-quota" });
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: true });
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Failed",
+      conditions: [{ status: "False", reason: "QuotaFailed" }],
+    });
+    expect(resources.peek("team-atlas")!.status!.message).toMatch(/exceeded quota.*tried again later/);
+
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+    expect(resources.peek("team-atlas")!.status?.phase).toBe("Ready");
+  });
+
+  it("does not overwrite a Secret the server did not make: the tenant is retried, the Secret kept", async () => {
+    resources.secrets.set("kubespaces-tenant-team-atlas/team-atlas-kubeconfig", {
+      labels: { owner: "someone-else" },
+      data: { config: "theirs" },
+    });
+    resources.apply("team-atlas", atlas);
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: true });
+    expect(resources.secrets.get("kubespaces-tenant-team-atlas/team-atlas-kubeconfig")?.data).toEqual({
+      config: "theirs",
+    });
+    expect(resources.peek("team-atlas")!.status!.message).toMatch(/was not made by kubespaces server/);
+  });
+});
+
+describe("a deleted Tenant", () => {
+  it("goes Deleting, its stack is torn down, and only then does the finalizer go and the Tenant with it", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    await resources.delete("team-atlas");
+    expect(resources.peek("team-atlas")?.metadata.deletionTimestamp).toBeDefined();
+
+    const gate = stacks.blockNext("team-atlas");
+    const reconciling = reconciler.reconcile("team-atlas");
+    await gate.reached;
+    expect(resources.peek("team-atlas")?.status?.phase).toBe("Deleting");
+    expect(resources.peek("team-atlas")?.metadata.finalizers).toEqual([TENANT_FINALIZER]);
+    gate.release();
+
+    expect(await reconciling).toEqual({ retry: false });
+    expect(stacks.has("team-atlas")).toBe(false);
+    expect(resources.peek("team-atlas")).toBeUndefined();
+  });
+
+  it("that was never provisioned loses its finalizer with nothing torn down", async () => {
+    resources.apply("team-atlas", { ...atlas, resources: { cpu: "lots" } } as unknown as TenantRequestInput);
+    await reconciler.reconcile("team-atlas");
+    await resources.delete("team-atlas");
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")).toBeUndefined();
+    expect(stacks.callsOf("destroy")).toEqual([]);
+  });
+
+  it("whose teardown fails keeps its finalizer and is retried", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    await resources.delete("team-atlas");
+    const gate = stacks.blockNext("team-atlas");
+    const stop = new AbortController();
+    const reconciling = reconciler.reconcile("team-atlas", { signal: stop.signal });
+    await gate.reached;
+    stop.abort();
+    expect(await reconciling).toEqual({ retry: true });
+    expect(resources.peek("team-atlas")?.metadata.finalizers).toEqual([TENANT_FINALIZER]);
+    expect(resources.peek("team-atlas")?.status).toMatchObject({ phase: "Deleting" });
+  });
+});
+
+describe("with the approval gate", () => {
+  beforeEach(() => {
+    reconciler = reconcilerWith(true);
+  });
+
+  it("holds a new Tenant AwaitingApproval with its plan, and provisions it once an admin approves its generation", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    const held = resources.peek("team-atlas")!.status!;
+    expect(held).toMatchObject({
+      phase: "AwaitingApproval",
+      plan: { generation: 1, creates: 4, updates: 0, replaces: 0, deletes: 0 },
+      conditions: [{ status: "Unknown", reason: "AwaitingApproval" }],
+    });
+    expect(held.message).toContain(`${APPROVED_GENERATION_ANNOTATION}=1`);
+    expect(stacks.callsOf("up")).toEqual([]);
+
+    // Reconciled again unapproved (a resync, a restart): the plan is not made again.
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.callsOf("preview")).toHaveLength(1);
+
+    resources.apply("team-atlas", atlas, { [APPROVED_GENERATION_ANNOTATION]: "1" });
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
+  });
+
+  it("holds a change to an approved Tenant until its new generation is approved", async () => {
+    resources.apply("team-atlas", atlas, { [APPROVED_GENERATION_ANNOTATION]: "1" });
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-atlas", { ...atlas, resources: { cpu: "6", memory: "8Gi" } } as TenantRequestInput);
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "AwaitingApproval",
+      plan: { generation: 2 },
+      // Where the tenant is stays shown while the change waits.
+      namespace: "kubespaces-tenant-team-atlas",
+    });
+    expect(stacks.callsOf("up")).toHaveLength(1);
+  });
+});
+
+describe("planOf", () => {
+  it("counts each kind of change and leaves out what stays the same", () => {
+    const step = (op: string) => ({ op, type: "t", name: op, diffs: [] });
+    const plan = planOf(3, ["create", "update", "same", "replace", "delete", "read"].map(step));
+    expect(plan).toMatchObject({ generation: 3, creates: 1, updates: 1, replaces: 1, deletes: 1 });
+    expect(plan.steps.map((s) => s.op)).toEqual(["create", "update", "replace", "delete"]);
+  });
+});
