@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { generatedFiles } from "../provider/schema/generatedFiles";
+import { generatedFiles } from "./generators/generatedFiles";
 
 const root = path.resolve(__dirname, "..");
 for (const file of generatedFiles(root)) {

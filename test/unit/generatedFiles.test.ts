@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { generatedFiles } from "../../provider/schema/generatedFiles";
+import { generatedFiles } from "../../scripts/generators/generatedFiles";
 
 const root = path.resolve(__dirname, "../..");
 

@@ -3,7 +3,7 @@
  * JSDoc comment on every type and field, the way generated Pulumi SDKs are: `<Name>Args` for
  * inputs (each field a `pulumi.Input` unless the schema says plain) and `<Name>` for outputs.
  */
-import { indexToken } from "../model/tokens";
+import { indexToken } from "../../provider/model/tokens";
 import type { PulumiPackageSchema, PulumiProperty, PulumiType } from "./pulumiSchemaTypes";
 
 const TYPE_PREFIX = `#/types/${indexToken("")}`;

@@ -4,9 +4,9 @@
  * rewrites them; a unit test fails when the README's copy is stale.
  */
 import { z } from "zod";
-import { exitCodesTable } from "../cli/exitCodes";
-import { SAFE_OVERRIDES } from "../model/overridesGuard";
-import { tenantArgsSchema } from "../model/tenantArgsSchema";
+import { exitCodesTable } from "../../provider/cli/exitCodes";
+import { SAFE_OVERRIDES } from "../../provider/model/overridesGuard";
+import { tenantArgsSchema } from "../../provider/model/tenantArgsSchema";
 
 /** A generated block of README.md: its marks and how to render its body. */
 interface GeneratedBlock {

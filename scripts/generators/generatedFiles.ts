@@ -1,9 +1,9 @@
 /** The files derived from the zod definitions, with their expected content. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { withGeneratedBlocks } from "../docs/readmeBlocks";
-import { minimumQuota } from "../model/minimumQuota";
-import { TENANT_TOKEN } from "../model/tokens";
+import { withGeneratedBlocks } from "./referenceBlocks";
+import { minimumQuota } from "../../provider/model/minimumQuota";
+import { TENANT_TOKEN } from "../../provider/model/tokens";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 
