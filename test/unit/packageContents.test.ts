@@ -57,7 +57,9 @@ function loadedModules(entries: readonly string[]): Set<string> {
     for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
       if (!fileName.startsWith(".")) continue;
       const target = path.posix.join(path.posix.dirname(file), fileName);
-      const resolved = [`${target}.ts`, `${target}/index.ts`].find((candidate) => existsSync(path.join(root, candidate)));
+      const resolved = [`${target}.ts`, `${target}/index.ts`].find((candidate) =>
+        existsSync(path.join(root, candidate)),
+      );
       if (!resolved) throw new Error(`${file} imports ${fileName}, which is no .ts module`);
       pending.push(resolved);
     }
@@ -96,10 +98,14 @@ describe("the npm package", () => {
     expect(built, "no build output: run npm run build").toContain("bin/index.js");
     const shippedSources = new Set(built.map((file) => sourceOf(file.replace(/(\.d\.ts|\.js\.map)$/, ".js"))));
     const expected = new Set([...loaded, ...Object.keys(NOT_LOADED)]);
-    expect([...shippedSources].filter((file) => !expected.has(file)), "stale or build-time output in bin/").toEqual(
-      [],
-    );
-    expect([...expected].filter((file) => !shippedSources.has(file)), "loaded modules missing from bin/").toEqual([]);
+    expect(
+      [...shippedSources].filter((file) => !expected.has(file)),
+      "stale or build-time output in bin/",
+    ).toEqual([]);
+    expect(
+      [...expected].filter((file) => !shippedSources.has(file)),
+      "loaded modules missing from bin/",
+    ).toEqual([]);
     expect(built.some((file) => /generators?\//.test(file))).toBe(false);
   });
 });
