@@ -1,11 +1,12 @@
 /**
  * `npm run generate`: writes everything derived from the zod definitions: schema.json, the
- * TypeScript input and output types (provider/generated/tenantTypes.ts) and the README's generated
- * blocks. A unit test fails when any of them is stale.
+ * TypeScript input and output types (provider/generated/tenantTypes.ts), the smallest quota the
+ * command's help quotes (provider/generated/defaultMinimumQuota.ts) and the generated blocks of
+ * docs/reference.md. A unit test fails when any of them is stale.
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { generatedFiles } from "../provider/schema/generatedFiles";
+import { generatedFiles } from "./generators/generatedFiles";
 
 const root = path.resolve(__dirname, "..");
 for (const file of generatedFiles(root)) {

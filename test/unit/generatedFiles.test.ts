@@ -1,8 +1,8 @@
-/** schema.json, the generated TypeScript types and the README's generated blocks match the code. */
+/** schema.json, the generated TypeScript modules and the reference's generated blocks match the code. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { generatedFiles } from "../../provider/schema/generatedFiles";
+import { generatedFiles } from "../../scripts/generators/generatedFiles";
 
 const root = path.resolve(__dirname, "../..");
 

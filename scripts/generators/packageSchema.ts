@@ -3,7 +3,7 @@
  * TenantReadiness resource, so that every language's SDK documents and accepts what the code does.
  */
 import { z } from "zod";
-import { readinessInputsSchema, readinessResultSchema } from "../lifecycle/readiness/readinessSchema";
+import { readinessInputsSchema, readinessResultSchema } from "../../provider/lifecycle/readiness/readinessSchema";
 import {
   TENANT_NAME,
   PACKAGE_NAME,
@@ -14,11 +14,11 @@ import {
   TENANT_READINESS_NAME,
   TENANT_READINESS_TOKEN,
   TENANT_TOKEN,
-} from "../model/tokens";
-import { tenantArgsSchema } from "../model/tenantArgsSchema";
-import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
-import { hostCheckInputsSchema, hostCheckResultSchema } from "../lifecycle/hostCheck/hostCheckSchema";
-import { tenantOutputsSchema } from "../model/tenantOutputsSchema";
+} from "../../provider/model/tokens";
+import { tenantArgsSchema } from "../../provider/model/tenantArgsSchema";
+import { leftoverInputsSchema } from "../../provider/lifecycle/cleanup/cleanupSchema";
+import { hostCheckInputsSchema, hostCheckResultSchema } from "../../provider/lifecycle/hostCheck/hostCheckSchema";
+import { tenantOutputsSchema } from "../../provider/model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";
 

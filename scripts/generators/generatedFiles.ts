@@ -1,9 +1,9 @@
 /** The files derived from the zod definitions, with their expected content. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { withGeneratedBlocks } from "../docs/readmeBlocks";
-import { minimumQuota } from "../model/minimumQuota";
-import { TENANT_TOKEN } from "../model/tokens";
+import { REFERENCE_DOC, withGeneratedBlocks } from "./referenceBlocks";
+import { minimumQuota } from "../../provider/model/minimumQuota";
+import { TENANT_TOKEN } from "../../provider/model/tokens";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 
@@ -21,7 +21,7 @@ export function generatedFiles(root: string): GeneratedFile[] {
     { path: "schema.json", content: `${JSON.stringify(schema, null, 2)}\n` },
     { path: "provider/generated/tenantTypes.ts", content: typescriptTypes(schema, TENANT_TOKEN) },
     { path: "provider/generated/defaultMinimumQuota.ts", content: minimumQuotaModule() },
-    { path: "README.md", content: withGeneratedBlocks(readFileSync(path.join(root, "README.md"), "utf8")) },
+    { path: REFERENCE_DOC, content: withGeneratedBlocks(readFileSync(path.join(root, REFERENCE_DOC), "utf8")) },
   ];
 }
 

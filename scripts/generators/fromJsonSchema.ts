@@ -3,7 +3,7 @@
  * nested objects into named types (`kubespaces:index:<Name>`): the title zod was given, else the
  * parent type's name followed by the field's name.
  */
-import { indexToken } from "../model/tokens";
+import { indexToken } from "../../provider/model/tokens";
 import type { PulumiProperty, PulumiType } from "./pulumiSchemaTypes";
 
 /** The parts of JSON Schema that zod emits for the shapes used here. */

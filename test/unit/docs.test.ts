@@ -1,0 +1,112 @@
+/**
+ * The documents stay true to the repository: every relative link in them reaches a file or folder
+ * (and a heading, when it names one), and docs/architecture.md names every folder a reader may ask
+ * about, so that it keeps answering "where is X?".
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import GithubSlugger from "github-slugger";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(__dirname, "../..");
+/** Not the repository's own text: installed, built, generated or run-time folders. */
+const NOT_DOCUMENTS = new Set([".git", "node_modules", "bin", "dist", ".testbed", "sdk"]);
+
+/** Markdown files of the repository, relative to its root, with `/` separators. */
+function markdownFiles(dir = ""): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return NOT_DOCUMENTS.has(entry.name) ? [] : markdownFiles(relative);
+    return entry.name.endsWith(".md") ? [relative] : [];
+  });
+}
+
+/** The lines of a Markdown text that are not inside a fenced code block. */
+function proseLines(text: string): string[] {
+  let fenced = false;
+  return text.split("\n").filter((line) => {
+    if (/^\s*```/.test(line)) {
+      fenced = !fenced;
+      return false;
+    }
+    return !fenced;
+  });
+}
+
+/** The anchors GitHub gives a Markdown file's headings. */
+function anchorsOf(file: string): Set<string> {
+  const slugger = new GithubSlugger();
+  const headings = proseLines(readFileSync(path.join(root, file), "utf8")).flatMap(
+    (line) => /^#{1,6}\s+(.+?)\s*$/.exec(line)?.[1] ?? [],
+  );
+  return new Set(headings.map((heading) => slugger.slug(heading)));
+}
+
+/** The relative link targets of a Markdown file (not URLs with a scheme), outside code blocks and spans. */
+function relativeLinks(file: string): string[] {
+  const prose = proseLines(readFileSync(path.join(root, file), "utf8"))
+    .join("\n")
+    .replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+    .map((match) => match[1])
+    .filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+}
+
+/** What is wrong with one link of `file`, or nothing. */
+function brokenLink(file: string, target: string): string | undefined {
+  const [linkPath, anchor] = target.split("#", 2);
+  const resolved = linkPath ? path.posix.normalize(path.posix.join(path.posix.dirname(file), linkPath)) : file;
+  if (resolved.startsWith("..")) return `${target}: leaves the repository`;
+  if (!existsSync(path.join(root, resolved))) return `${target}: no ${resolved}`;
+  if (anchor && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor)) {
+    return `${target}: ${resolved} has no heading #${anchor}`;
+  }
+  return undefined;
+}
+
+describe("the documents' relative links", () => {
+  const files = markdownFiles();
+
+  it("are looked for in the README and docs/", () => {
+    expect(files).toEqual(expect.arrayContaining(["README.md", "docs/architecture.md", "docs/reference.md"]));
+  });
+
+  it.each(files)("in %s reach a file, folder or heading of the repository", (file) => {
+    const broken = relativeLinks(file).flatMap((target) => brokenLink(file, target) ?? []);
+    expect(broken).toEqual([]);
+  });
+
+  it("are checked: a missing file and a missing heading are found", () => {
+    expect(brokenLink("README.md", "docs/nothing-here.md")).toBe("docs/nothing-here.md: no docs/nothing-here.md");
+    expect(brokenLink("docs/policy.md", "reference.md#no-such-heading")).toBe(
+      "reference.md#no-such-heading: docs/reference.md has no heading #no-such-heading",
+    );
+    expect(brokenLink("docs/policy.md", "reference.md#inputs")).toBeUndefined();
+  });
+});
+
+/** Folders under `dir`, to `depth` levels (Infinity: all), relative to the root. */
+function foldersUnder(dir: string, depth: number): string[] {
+  if (depth === 0) return [];
+  return readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !NOT_DOCUMENTS.has(entry.name) && entry.name !== "__pycache__")
+    .flatMap((entry) => {
+      const relative = dir ? `${dir}/${entry.name}` : entry.name;
+      return [relative, ...foldersUnder(relative, depth - 1)];
+    });
+}
+
+describe("docs/architecture.md", () => {
+  const architecture = readFileSync(path.join(root, "docs/architecture.md"), "utf8");
+  const folders = [
+    ...foldersUnder("", 1).filter((folder) => folder !== ".git"),
+    "sdk",
+    ...foldersUnder("provider", Infinity),
+    ...foldersUnder("scripts", Infinity),
+    ...foldersUnder("test", 1),
+  ];
+
+  it.each(folders)("says what lives in %s/", (folder) => {
+    expect(architecture).toContain(`\`${folder}/\``);
+  });
+});
