@@ -9,7 +9,9 @@
 export { Tenant } from "./component/tenant";
 export type * from "./generated/tenantTypes";
 export * from "./validation";
-export { renderTenant, type RenderedTenant, type RenderedObject, type ObjectRole } from "./render/renderTenant";
+export { renderTenant, type RenderedTenant, type RenderedObject } from "./render/renderTenant";
+export type { ObjectRole } from "./contracts/childRoles";
 export type { RenderedHelmRelease } from "./render/helmRelease";
-export type { Manifest, ManifestMetadata, TypeMeta } from "./render/manifest";
+export type { Manifest, ManifestMetadata } from "./render/manifest";
+export type { TypeMeta } from "./contracts/typeMeta";
 export { TenantSet, type TenantSetArgs } from "./tenantFiles/tenantSet";

@@ -4,7 +4,7 @@
  * and names what is absent. The kinds come from the rendered objects.
  */
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
-import type { TypeMeta } from "../render/manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
 import { hostKubeConfig } from "./hostAccess";
 
 /** A kind the tenant creates from a CRD, with the CRD's name. */

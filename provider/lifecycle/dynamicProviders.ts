@@ -4,7 +4,7 @@
  * small and free of captured modules, the resources' providers only `require` this module by its
  * package name (`@kubespaces/pulumi/dynamic-providers`) and forward each call here.
  */
-import { progressLine } from "./progressLine";
+import { progressLine } from "../contracts/progressLine";
 import { cleanupOperations, hostCheckOperations, readinessOperations, type ProgressSink } from "./resourceOperations";
 
 // Dynamic providers run outside the engine's logging: progress goes to stderr, which the CLI

@@ -14,20 +14,20 @@ import {
   indexToken,
 } from "../model/tokens";
 import { fieldNames, secretFieldNames } from "../util/zodFields";
-import { leftoverInputsSchema, type LeftoverInputs } from "./cleanup/cleanupSchema";
+import { leftoverInputsSchema, type LeftoverInputs } from "../contracts/cleanupSchema";
 import { forwardingProvider } from "./forwardingProvider";
 import {
   hostCheckInputsSchema,
   hostCheckResultSchema,
   type HostCheckInputs,
   type HostCheckResult,
-} from "./hostCheck/hostCheckSchema";
+} from "../contracts/hostCheckSchema";
 import {
   readinessInputsSchema,
   readinessResultSchema,
   type ReadinessInputs,
   type ReadinessResult,
-} from "./readiness/readinessSchema";
+} from "../contracts/readinessSchema";
 
 /** Inputs of a lifecycle resource: each may be an Output. */
 type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };

@@ -21,7 +21,7 @@ import {
 import { changedKeys } from "../util/changedKeys";
 import { fieldNames } from "../util/zodFields";
 import { checkNewHost, needsRecording, recheckHost } from "./hostCheck/hostCheckOperations";
-import { hostCheckInputsSchema, type HostCheckInputs, type StoredHostCheck } from "./hostCheck/hostCheckSchema";
+import { hostCheckInputsSchema, type HostCheckInputs, type StoredHostCheck } from "../contracts/hostCheckSchema";
 import { assertSameHost } from "./hostIdentity";
 
 const HOST_CHECK_INPUT_KEYS = fieldNames(hostCheckInputsSchema);

@@ -8,10 +8,10 @@ import type { Provider } from "@pulumi/pulumi/provider";
 import { NamespaceClaims } from "../component/namespaceClaims";
 import { Tenant } from "../component/tenant";
 import type { TenantArgs } from "../generated/tenantTypes";
-import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
+import { leftoverInputsSchema } from "../contracts/cleanupSchema";
 import { pluginLifecycleResources } from "../lifecycle/lifecycleResources";
-import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
-import { hostCheckInputsSchema } from "../lifecycle/hostCheck/hostCheckSchema";
+import { readinessInputsSchema } from "../contracts/readinessSchema";
+import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
 import {
   cleanupOperations,
   hostCheckOperations,

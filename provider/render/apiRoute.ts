@@ -7,7 +7,8 @@
 import { gatewayObjectName } from "../model/names";
 import type { TlsRouteVersion } from "../model/tenantStructure";
 import type { ExposedTenantSpec } from "../model/tenantSpec";
-import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantMetadata, type Manifest } from "./manifest";
 
 /** API group of Gateway API. */
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";

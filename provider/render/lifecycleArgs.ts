@@ -3,9 +3,9 @@
  * derived here like every other rendered value. The component adds only what comes from Pulumi:
  * the host kubeconfig, the host identity the check recorded and the release revision.
  */
-import type { LeftoverInputs } from "../lifecycle/cleanup/cleanupSchema";
-import type { HostCheckInputs } from "../lifecycle/hostCheck/hostCheckSchema";
-import type { ReadinessInputs } from "../lifecycle/readiness/readinessSchema";
+import type { LeftoverInputs } from "../contracts/cleanupSchema";
+import type { HostCheckInputs } from "../contracts/hostCheckSchema";
+import type { ReadinessInputs } from "../contracts/readinessSchema";
 import { appsCertificateSecretName } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
 import { kubeconfigServerUrl } from "./vclusterValues";

@@ -3,7 +3,7 @@
  * TenantReadiness resource, so that every language's SDK documents and accepts what the code does.
  */
 import { z } from "zod";
-import { readinessInputsSchema, readinessResultSchema } from "../lifecycle/readiness/readinessSchema";
+import { readinessInputsSchema, readinessResultSchema } from "../contracts/readinessSchema";
 import {
   TENANT_NAME,
   PACKAGE_NAME,
@@ -16,8 +16,8 @@ import {
   TENANT_TOKEN,
 } from "../model/tokens";
 import { tenantArgsSchema } from "../model/tenantArgsSchema";
-import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
-import { hostCheckInputsSchema, hostCheckResultSchema } from "../lifecycle/hostCheck/hostCheckSchema";
+import { leftoverInputsSchema } from "../contracts/cleanupSchema";
+import { hostCheckInputsSchema, hostCheckResultSchema } from "../contracts/hostCheckSchema";
 import { tenantOutputsSchema } from "../model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { recheckHost } from "../../provider/lifecycle/hostCheck/hostCheckOperations";
-import type { HostCheckInputs, StoredHostCheck } from "../../provider/lifecycle/hostCheck/hostCheckSchema";
+import type { HostCheckInputs, StoredHostCheck } from "../../provider/contracts/hostCheckSchema";
 import { createRefusal } from "../../provider/lifecycle/hostCheck/namespaceOwnership";
 import { hostCheckOperations } from "../../provider/lifecycle/resourceOperations";
 

@@ -8,7 +8,7 @@ import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
 import { fieldNames } from "../../util/zodFields";
 import { hostKubeConfig } from "../hostAccess";
 import { assertSameHost } from "../hostIdentity";
-import { leftoverInputsSchema, type LeftoverInputs } from "./cleanupSchema";
+import { leftoverInputsSchema, type LeftoverInputs } from "../../contracts/cleanupSchema";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "./vclusterMarker";
 
 export type { LeftoverInputs };

@@ -10,7 +10,7 @@ import { kubeObjectStream, type RequestCounter } from "./kubeObjectStream";
 import { kubeconfigFromSecret } from "./readinessState";
 import { tenantKubeconfig } from "./tenantKubeconfig";
 import { waitForReady } from "./waitForReady";
-import { readinessInputsSchema, type ReadinessInputs, type ReadinessOutputs } from "./readinessSchema";
+import { readinessInputsSchema, type ReadinessInputs, type ReadinessOutputs } from "../../contracts/readinessSchema";
 
 export type { ReadinessInputs, ReadinessOutputs };
 

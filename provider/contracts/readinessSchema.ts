@@ -1,6 +1,7 @@
 /**
  * Inputs and outputs of the TenantReadiness resource: one definition for its TypeScript types, the
- * provider plugin's input check and schema.json.
+ * render that fills them, the operations that read them, the provider plugin's input check and
+ * schema.json.
  */
 import { z } from "zod";
 

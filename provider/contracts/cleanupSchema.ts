@@ -1,4 +1,7 @@
-/** Inputs (and outputs) of the TenantCleanup resource: one definition for its types and schema.json. */
+/**
+ * Inputs (and outputs) of the TenantCleanup resource: one definition for its types, the render
+ * that fills them, the operations that read them and schema.json.
+ */
 import { z } from "zod";
 
 /** Where a tenant's leftovers are. */
