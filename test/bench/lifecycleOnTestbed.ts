@@ -4,7 +4,7 @@
  * @pulumi/kubernetes resources; and how fast readiness notices the kubeconfig Secret (from the
  * Secret's appearance, seen by a watch here, to the readiness resource finishing), with the number
  * of API requests the wait made. Programs run inline (Automation API), so both sides pay the same
- * engine costs. The vCluster is the real chart 0.36.1 and control plane the test bed runs.
+ * engine costs. The vCluster is the real pinned chart and control plane the test bed runs.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";

@@ -20,6 +20,7 @@ import {
 } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 import { unhandledRejectionsOf } from "./support/unhandledRejections";
+import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
 let registered: Registered[] = [];
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
@@ -109,7 +110,7 @@ describe("Tenant graph", () => {
       name: "team-atlas",
       namespace: "kubespaces-tenant-team-atlas",
       chart: "vcluster",
-      version: "0.36.1",
+      version: VCLUSTER_CHART_VERSION,
       repositoryOpts: { repo: "https://charts.loft.sh" },
       atomic: true,
       cleanupOnFail: true,
