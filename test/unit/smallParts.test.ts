@@ -1,4 +1,4 @@
-/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names. */
+/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names, progress lines. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { isFiniteQuantity, isQuantity, quantityValue } from "../../provider/model/quantity";
@@ -7,6 +7,7 @@ import { tenantKubeconfig } from "../../provider/lifecycle/readiness/tenantKubec
 import { vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
 import { missingKindsMessage, requiredKinds } from "../../provider/lifecycle/crdPreflight";
 import { objectSlots } from "../../provider/render/renderTenant";
+import { progressLine, progressMessage } from "../../provider/contracts/progressLine";
 import { thrownBy } from "./support/thrown";
 
 describe("quantities", () => {
@@ -124,4 +125,18 @@ describe("secret text in errors", () => {
     expect(error.message).toContain("the kubeconfig the vCluster wrote is not valid YAML");
     expect(error.message).not.toContain("S0VZLXNlY3JldA==");
   });
+});
+
+describe("progress lines", () => {
+  it("reads back the message it wrote, colons and line breaks included", () => {
+    const message = "waiting for the API server: 3/10\nstill waiting";
+    expect(progressLine("team-atlas", message)).toBe(`kubespaces: tenant team-atlas: ${message}`);
+    expect(progressMessage(progressLine("team-atlas", message))).toBe(message);
+  });
+  it.each([
+    "kubespaces: tenant : no name",
+    "kubespaces: tenant team:no space",
+    "tenant team: not ours",
+    "kubespaces: other",
+  ])("reads no message from %j", (text) => expect(progressMessage(text)).toBeUndefined());
 });
