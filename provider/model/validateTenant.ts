@@ -12,6 +12,7 @@ import type { TenantSpec } from "./tenantSpec";
 import { tenantSpecOf } from "./tenantSpecOf";
 import { toProblem } from "./inputProblems";
 import { isUnknownField, TenantValidationError, type InputProblem } from "./validationError";
+import { readableFieldPaths } from "../util/zodFields";
 
 export type { ValidationContext };
 
@@ -69,12 +70,16 @@ export function validateRequest(
   return validateTenant(name, { ...(request as object), platform }, context);
 }
 
+// What a request may hold, for the message that refuses anything else.
+const REQUEST_PATHS = readableFieldPaths(tenantRequestSchema);
+const REQUEST_FIELDS = `${REQUEST_PATHS.slice(0, -1).join(", ")} and ${REQUEST_PATHS.at(-1)}`;
+
 /** An unknown request field that belongs to the platform says so. */
 function platformOwned(problem: InputProblem): InputProblem {
   if (!isUnknownField(problem)) return problem;
   return {
     ...problem,
-    message: `${problem.message}: a request holds owner, resources, limitRange, isolation.podSecurity and vcluster only; the rest is the platform's policy`,
+    message: `${problem.message}: a request holds ${REQUEST_FIELDS} only; the rest is the platform's policy`,
   };
 }
 

@@ -1,6 +1,7 @@
-/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names, progress lines. */
+/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names, progress lines, field paths. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { z } from "zod";
 import { isFiniteQuantity, isQuantity, quantityValue } from "../../provider/model/quantity";
 import { leafPaths, unsafeOverridePaths } from "../../provider/model/overridesGuard";
 import { tenantKubeconfig } from "../../provider/lifecycle/readiness/tenantKubeconfig";
@@ -8,6 +9,7 @@ import { vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker"
 import { missingKindsMessage, requiredKinds } from "../../provider/lifecycle/crdPreflight";
 import { objectSlots } from "../../provider/render/renderTenant";
 import { progressLine, progressMessage } from "../../provider/contracts/progressLine";
+import { readableFieldPaths } from "../../provider/util/zodFields";
 import { thrownBy } from "./support/thrown";
 
 describe("quantities", () => {
@@ -139,4 +141,16 @@ describe("progress lines", () => {
     "tenant team: not ours",
     "kubespaces: other",
   ])("reads no message from %j", (text) => expect(progressMessage(text)).toBeUndefined());
+});
+
+describe("readableFieldPaths", () => {
+  it("names an object of one field by the path to that field, through defaults and optionals", () => {
+    const schema = z.strictObject({
+      owner: z.string(),
+      isolation: z.strictObject({ podSecurity: z.string().optional() }).prefault({}),
+      nested: z.strictObject({ only: z.strictObject({ leaf: z.number() }).optional() }).default({}),
+      resources: z.strictObject({ cpu: z.string(), memory: z.string() }),
+    });
+    expect(readableFieldPaths(schema)).toEqual(["owner", "isolation.podSecurity", "nested.only.leaf", "resources"]);
+  });
 });
