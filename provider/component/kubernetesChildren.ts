@@ -7,6 +7,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { RenderedHelmRelease } from "../render/helmRelease";
 import { LIMIT_RANGE_TYPE } from "../render/limitRange";
+import { childName } from "../contracts/childRoles";
 import type { TypeMeta } from "../contracts/typeMeta";
 import type { Manifest, ManifestMetadata } from "../render/manifest";
 import { NAMESPACE_TYPE, withOwnerId, type OwnedNamespaceMetadata } from "../render/namespace";
@@ -17,7 +18,7 @@ import { pick, type Known } from "../util/known";
 
 /** What the Kubernetes children of one tenant share. */
 export interface KubernetesChildContext {
-  /** Tenant name; children are named `<name>-<role>`. */
+  /** Tenant name; children are named after it (childName). */
   readonly name: string;
   /** Every value of the tenant, rendered: plain when every input was. */
   readonly rendered: Known<RenderedTenant>;
@@ -72,7 +73,7 @@ export function registerObject(
     metadata: slot.role === "namespace" ? namespaceMetadata(context, metadata, ownerId) : metadata,
     spec,
   };
-  const name = `${context.name}-${slot.role}`;
+  const name = childName(context.name, slot.role);
   const sdkClass = SDK_CLASSES[typeKey(slot)];
   if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
   // Their names stay the same when they are replaced (a new TLSRoute version is a new Pulumi type):
@@ -109,7 +110,7 @@ export function registerHelmRelease(
 ): k8s.helm.v3.Release {
   const release = <T>(select: (r: RenderedHelmRelease) => T) => pick(context.rendered, (r) => select(r.helmRelease));
   return new k8s.helm.v3.Release(
-    `${context.name}-vcluster`,
+    childName(context.name, "vcluster"),
     {
       name: release((r) => r.name),
       namespace: release((r) => r.namespace),

@@ -7,7 +7,7 @@ import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
 import { childEdges, creationOrder } from "../graph/childEdges";
 import type { RenderedCleanup, RenderedHostCheck, RenderedReadiness } from "../render/lifecycleArgs";
-import type { ChildRole } from "../contracts/childRoles";
+import { childName, type ChildRole } from "../contracts/childRoles";
 import { childRoles, objectSlots } from "../render/renderTenant";
 import type { TenantStructure } from "../model/tenantStructure";
 import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
@@ -88,7 +88,7 @@ function registerLifecycleChild(
   switch (role) {
     case "host-check":
       return context.lifecycle.hostCheck(
-        `${name}-host-check`,
+        childName(name, role),
         {
           ...fieldsOf(
             pick(rendered, (r) => r.hostCheck),
@@ -100,7 +100,7 @@ function registerLifecycleChild(
       );
     case "cleanup":
       return context.lifecycle.cleanup(
-        `${name}-cleanup`,
+        childName(name, role),
         {
           ...fieldsOf(
             pick(rendered, (r) => r.cleanup),
@@ -121,7 +121,7 @@ function registerLifecycleChild(
         READINESS_FIELDS,
       );
       return context.lifecycle.readiness(
-        `${name}-readiness`,
+        childName(name, role),
         { ...fields, hostKubeconfig, releaseRevision, hostUid: hostUid() },
         opts,
       );
