@@ -13,6 +13,7 @@ import type { TenantStructure } from "../model/tenantStructure";
 import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
 import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
 import { leftoverInputsSchema } from "../contracts/cleanupSchema";
+import { PULUMI_SUPPLIED_INPUTS } from "../contracts/lifecycleInputs";
 import { readinessInputsSchema } from "../contracts/readinessSchema";
 import { fieldNames } from "../util/zodFields";
 import { fieldsOf, pick } from "../util/known";
@@ -42,7 +43,7 @@ export interface TenantChildren {
 }
 
 // The inputs each lifecycle resource takes from the render: all but those from Pulumi.
-const FROM_PULUMI = new Set(["hostKubeconfig", "hostUid", "releaseRevision"]);
+const FROM_PULUMI = new Set<string>(PULUMI_SUPPLIED_INPUTS);
 const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
   (key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key),
 );

@@ -3,6 +3,7 @@
  * that fills them, the operations that read them and schema.json.
  */
 import { z } from "zod";
+import { hostKubeconfigInput } from "./lifecycleInputs";
 
 /** Where a tenant's leftovers are. */
 export const leftoverInputsSchema = z.object({
@@ -17,11 +18,7 @@ export const leftoverInputsSchema = z.object({
     .optional()
     .meta({ title: "CertificateSecretRef" })
     .describe("Secret of the apps certificate, when exposed; cert-manager does not delete it with the Certificate."),
-  hostKubeconfig: z
-    .string()
-    .optional()
-    .meta({ secret: true })
-    .describe("Host kubeconfig; absent means the ambient one."),
+  hostKubeconfig: hostKubeconfigInput(),
   hostUid: z
     .string()
     .optional()

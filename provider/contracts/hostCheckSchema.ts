@@ -3,6 +3,7 @@
  * that fills them, the operations that read them and schema.json.
  */
 import { z } from "zod";
+import { hostKubeconfigInput } from "./lifecycleInputs";
 
 /** What the host check looks at. */
 export const hostCheckInputsSchema = z.object({
@@ -11,11 +12,7 @@ export const hostCheckInputsSchema = z.object({
     .min(1)
     .describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
   namespace: z.string().min(1).describe("Tenant namespace."),
-  hostKubeconfig: z
-    .string()
-    .optional()
-    .meta({ secret: true })
-    .describe("Host kubeconfig; absent means the ambient one."),
+  hostKubeconfig: hostKubeconfigInput(),
   allowNamespaceMove: z
     .boolean()
     .optional()
