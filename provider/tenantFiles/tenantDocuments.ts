@@ -6,15 +6,13 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
+import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import { tenantRequestSchema, type TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
 import { isUnknownField, TenantValidationError, type InputProblem } from "../model/validationError";
 import { isPlainObject } from "../util/plainObject";
 import { fieldNames } from "../util/zodFields";
-
-/** The apiVersion and kind of a Tenant manifest. */
-export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
 
 /** One Tenant document, where it came from and what it asks for. */
 export interface TenantDocument {
