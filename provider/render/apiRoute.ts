@@ -4,7 +4,7 @@
  * namespace reach exactly that Service. (A ReferenceGrant cannot name the route itself; it names
  * the kind and namespace it comes from.)
  */
-import { gatewayObjectName } from "../model/names";
+import { gatewayObjectName, VCLUSTER_SERVICE_PORT } from "../model/names";
 import type { TlsRouteVersion } from "../model/tenantStructure";
 import type { ExposedTenantSpec } from "../model/tenantSpec";
 import type { TypeMeta } from "../contracts/typeMeta";
@@ -21,9 +21,6 @@ export const apiRouteType = (version: TlsRouteVersion): TypeMeta => ({
 
 /** The kind of the grant that admits the route's backend. */
 export const API_REFERENCE_GRANT_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ReferenceGrant" };
-
-/** Port of the vCluster Service (it forwards to the API server's 8443). */
-export const VCLUSTER_SERVICE_PORT = 443;
 
 /** Renders the TLSRoute that publishes the tenant's API server. */
 export function renderApiRoute(spec: ExposedTenantSpec): Manifest {
