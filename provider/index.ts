@@ -4,7 +4,8 @@
  * security, optionally exposed through Gateway API, and handed back as a kubeconfig.
  *
  * What a program needs: the Tenant, its input and output types, and the pure validation and
- * rendering for reviewing a tenant without Pulumi. The children (readiness, cleanup) stay internal.
+ * rendering for reviewing a tenant without Pulumi. The children (host check, readiness, cleanup)
+ * stay internal.
  */
 export { Tenant } from "./component/tenant";
 export type * from "./generated/tenantTypes";

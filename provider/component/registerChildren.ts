@@ -26,7 +26,7 @@ export interface ChildContext extends KubernetesChildContext {
   readonly parent: pulumi.Resource;
   /** Which children exist. */
   readonly structure: TenantStructure;
-  /** Factories of the readiness and cleanup resources. */
+  /** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
   readonly lifecycle: LifecycleResources;
   /** The host kubeconfig the lifecycle operations read with (secret), if one was given. */
   readonly hostKubeconfig?: pulumi.Output<string>;

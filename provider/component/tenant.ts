@@ -30,7 +30,7 @@ import { hasUnresolvedInputs, knownPart, pendingPaths } from "./unresolvedInputs
  * @internal
  */
 export interface TenantHost {
-  /** Factories of the readiness and cleanup resources. */
+  /** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
   readonly lifecycle: LifecycleResources;
   /** The namespace claims of the program the Tenant belongs to. */
   readonly claims: NamespaceClaims;

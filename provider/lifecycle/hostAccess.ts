@@ -1,6 +1,7 @@
 /**
- * How the lifecycle operations (readiness, cleanup, CRD preflight) reach the host cluster: with the
- * kubeconfig the Tenant was given, else the ambient one, as the Kubernetes provider does.
+ * How the lifecycle operations (host check, readiness, cleanup, CRD preflight) reach the host
+ * cluster: with the kubeconfig the Tenant was given, else the ambient one, as the Kubernetes
+ * provider does.
  */
 import { KubeConfig } from "@kubernetes/client-node";
 import { parsingSecret } from "../util/redactedErrors";

@@ -50,7 +50,7 @@ export type ReadinessResource = pulumi.Resource & {
   readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]>;
 };
 
-/** Factories of the readiness and cleanup resources. */
+/** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
 export interface LifecycleResources {
   /** Creates the host check. */
   hostCheck(name: string, args: HostCheckArgs, opts: pulumi.CustomResourceOptions): HostCheckResource;

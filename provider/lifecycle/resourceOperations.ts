@@ -1,7 +1,7 @@
 /**
- * The CRUD operations of the TenantReadiness and TenantCleanup resources, written once for both
- * hosts: the TypeScript dynamic provider process and the provider plugin. Each host says where
- * progress messages go.
+ * The CRUD operations of the TenantHostCheck, TenantReadiness and TenantCleanup resources, written
+ * once for both places that serve them: the TypeScript dynamic provider process and the provider
+ * plugin. Each says where progress messages go.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {

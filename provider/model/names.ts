@@ -1,6 +1,6 @@
 /**
  * Every name the component derives from a tenant's name, in one place, so that rendering,
- * readiness, cleanup and tests agree on them.
+ * the lifecycle operations (host check, readiness, cleanup) and tests agree on them.
  */
 
 /** The label every object of a tenant carries; network isolation and teardown checks key on it. */

@@ -1,7 +1,7 @@
 /**
  * The kubespaces provider plugin: constructs Tenants for every Pulumi language, and serves the
- * TenantReadiness and TenantCleanup custom resources those Tenants create, with the same
- * operations as the TypeScript dynamic resources.
+ * TenantHostCheck, TenantReadiness and TenantCleanup custom resources those Tenants create, with
+ * the same operations as the TypeScript dynamic resources.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Provider } from "@pulumi/pulumi/provider";

@@ -1,7 +1,7 @@
 /**
  * The whole host-side expansion of one tenant as plain data: no Pulumi, no cluster. Every value the
  * component registers is derived here: the Kubernetes objects (apiVersion and kind included), the
- * Helm release, the readiness and cleanup arguments and the outputs.
+ * Helm release, the host check, readiness and cleanup arguments and the outputs.
  */
 import { structureOfSpec, type TenantStructure } from "../model/tenantStructure";
 import type { ExposedTenantSpec, TenantSpec } from "../model/tenantSpec";

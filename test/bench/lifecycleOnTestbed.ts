@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${count} tenant(s) measured\n`);
   }
   console.log(
-    "Wall time on the local test bed (tenant = Tenant component incl. readiness and cleanup; raw = same objects, no wait)",
+    "Wall time on the local test bed (tenant = Tenant component incl. host check, readiness and cleanup; raw = same objects, no wait)",
   );
   console.table(rows);
   const { delayMs, apiRequests } = await readinessDelay();

@@ -49,7 +49,7 @@ export function declareTenants(count: number, options: ProgramOptions = {}): num
 /** Registers `count` tenants' objects by hand; returns resources registered per tenant. */
 export function declareRawResources(count: number, options: ProgramOptions = {}): number {
   for (let i = 0; i < count; i++) declareRawTenant(`team-${i}`, options);
-  // The same Kubernetes objects and the Helm release, without the component, readiness and cleanup.
+  // The same Kubernetes objects and the Helm release, without the component and its lifecycle resources.
   return objectSlots(BENCH_STRUCTURE).length + 1;
 }
 

@@ -260,8 +260,13 @@ describe("renderTenant derives every value the component registers", () => {
     ]);
   });
 
-  it("renders the readiness and cleanup arguments and the outputs of an exposed tenant", () => {
+  it("renders the host check, readiness and cleanup arguments and the outputs of an exposed tenant", () => {
     const rendered = exposed();
+    expect(rendered.hostCheck).toEqual({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      allowNamespaceMove: false,
+    });
     expect(rendered.readiness).toEqual({
       tenantName: "team-atlas",
       namespace: "kubespaces-tenant-team-atlas",
