@@ -12,11 +12,11 @@ import { childRoles, objectSlots } from "../render/renderTenant";
 import type { TenantStructure } from "../model/tenantStructure";
 import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
 import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
-import { leftoverInputsSchema } from "../contracts/cleanupSchema";
+import { cleanupInputsSchema } from "../contracts/cleanupSchema";
 import { PULUMI_SUPPLIED_INPUTS } from "../contracts/lifecycleInputs";
 import { readinessInputsSchema } from "../contracts/readinessSchema";
 import { fieldNames } from "../util/zodFields";
-import { fieldsOf, pick } from "../util/known";
+import { fieldsOf, mapPlainOrOutput } from "../util/plainOrOutput";
 import { childOptions, type RegisteredChildren } from "./childOptions";
 import { registerHelmRelease, registerObject, type KubernetesChildContext } from "./kubernetesChildren";
 
@@ -47,7 +47,7 @@ const FROM_PULUMI = new Set<string>(PULUMI_SUPPLIED_INPUTS);
 const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
   (key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key),
 );
-const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter(
+const CLEANUP_FIELDS = fieldNames(cleanupInputsSchema).filter(
   (key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key),
 );
 const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter(
@@ -92,7 +92,7 @@ function registerLifecycleChild(
         childName(name, role),
         {
           ...fieldsOf(
-            pick(rendered, (r) => r.hostCheck),
+            mapPlainOrOutput(rendered, (r) => r.hostCheck),
             HOST_CHECK_FIELDS,
           ),
           hostKubeconfig,
@@ -104,7 +104,7 @@ function registerLifecycleChild(
         childName(name, role),
         {
           ...fieldsOf(
-            pick(rendered, (r) => r.cleanup),
+            mapPlainOrOutput(rendered, (r) => r.cleanup),
             CLEANUP_FIELDS,
           ),
           hostKubeconfig,
@@ -118,7 +118,7 @@ function registerLifecycleChild(
       // A new release revision changes this input, so that the wait runs again.
       const releaseRevision = (byRole.get("vcluster") as k8s.helm.v3.Release).status.revision.apply(String);
       const fields = fieldsOf(
-        pick(rendered, (r) => r.readiness),
+        mapPlainOrOutput(rendered, (r) => r.readiness),
         READINESS_FIELDS,
       );
       return context.lifecycle.readiness(

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { hostKubeconfigInput } from "./lifecycleInputs";
 
 /** Where a tenant's leftovers are. */
-export const leftoverInputsSchema = z.object({
+export const cleanupInputsSchema = z.object({
   tenantName: z.string().min(1).describe("Tenant name."),
   namespace: z.string().min(1).describe("Tenant namespace."),
   releaseName: z.string().min(1).describe("Helm release name of the vCluster."),
@@ -26,4 +26,4 @@ export const leftoverInputsSchema = z.object({
 });
 
 /** Where a tenant's leftovers are. */
-export type LeftoverInputs = z.infer<typeof leftoverInputsSchema>;
+export type CleanupInputs = z.infer<typeof cleanupInputsSchema>;

@@ -7,7 +7,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { parsingSecret } from "../util/redactedErrors";
 
 /** The host cluster's KubeConfig: the given kubeconfig text, else the ambient one. */
-export function hostKubeConfig(kubeconfig: string | undefined): KubeConfig {
+export function loadHostKubeConfig(kubeconfig: string | undefined): KubeConfig {
   const config = new KubeConfig();
   if (kubeconfig) parsingSecret("the host kubeconfig", () => config.loadFromString(kubeconfig));
   else config.loadFromDefault();

@@ -14,7 +14,7 @@ import {
   indexToken,
 } from "../model/tokens";
 import { fieldNames, secretFieldNames } from "../util/zodFields";
-import { leftoverInputsSchema, type LeftoverInputs } from "../contracts/cleanupSchema";
+import { cleanupInputsSchema, type CleanupInputs } from "../contracts/cleanupSchema";
 import { forwardingProvider } from "./forwardingProvider";
 import {
   hostCheckInputsSchema,
@@ -35,7 +35,7 @@ type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** Inputs of the readiness resource. */
 export type ReadinessArgs = InputsOf<ReadinessInputs>;
 /** Inputs of the cleanup resource. */
-export type CleanupArgs = InputsOf<LeftoverInputs>;
+export type CleanupArgs = InputsOf<CleanupInputs>;
 
 /** Inputs of the host check resource. */
 export type HostCheckArgs = InputsOf<HostCheckInputs>;
@@ -72,7 +72,7 @@ const READINESS: LifecycleKind = {
   results: readinessResultSchema,
   secrets: [...secretFieldNames(readinessInputsSchema), ...secretFieldNames(readinessResultSchema)],
 };
-const CLEANUP: LifecycleKind = { name: TENANT_CLEANUP_NAME, secrets: secretFieldNames(leftoverInputsSchema) };
+const CLEANUP: LifecycleKind = { name: TENANT_CLEANUP_NAME, secrets: secretFieldNames(cleanupInputsSchema) };
 const HOST_CHECK: LifecycleKind = {
   name: TENANT_HOST_CHECK_NAME,
   results: hostCheckResultSchema,

@@ -13,10 +13,10 @@ import {
   type ReadinessOutputs,
 } from "./readiness/readinessOperations";
 import {
-  LEFTOVER_INPUT_KEYS,
+  CLEANUP_INPUT_KEYS,
   removeLeftovers,
   removeStaleCertificateSecret,
-  type LeftoverInputs,
+  type CleanupInputs,
 } from "./cleanup/leftovers";
 import { changedKeys } from "../util/changedKeys";
 import { fieldNames } from "../util/zodFields";
@@ -61,13 +61,13 @@ export function readinessOperations(
 /** Nothing on create; removes the tenant's leftovers on delete. */
 export function cleanupOperations(
   progress: ProgressSink,
-): pulumi.dynamic.ResourceProvider<LeftoverInputs, LeftoverInputs> {
+): pulumi.dynamic.ResourceProvider<CleanupInputs, CleanupInputs> {
   return {
     async create(inputs) {
       return { id: `${inputs.namespace}/${inputs.releaseName}`, outs: inputs };
     },
     async diff(_id, olds, news) {
-      return { changes: changedKeys(olds, news, LEFTOVER_INPUT_KEYS).length > 0 };
+      return { changes: changedKeys(olds, news, CLEANUP_INPUT_KEYS).length > 0 };
     },
     async update(_id, olds, news) {
       // Exposure removed or moved: cert-manager leaves the old certificate's Secret (a private key).

@@ -34,17 +34,18 @@ export function validateTenant(name: string, input: unknown, context: Validation
 }
 
 /**
- * The problems of a tenant's inputs that are known already, while others (at `pending`, the key
- * paths left out of `known`) are still to resolve: the name's, and each known field's own rules.
- * The rules between fields wait for validateTenant, once everything has resolved.
+ * The problems of a tenant's inputs that have resolved already (plain values), while others (at
+ * `pending`, the key paths left out of `resolved`) are still Outputs or Promises: the name's, and
+ * each resolved field's own rules. The rules between fields wait for validateTenant, once
+ * everything has resolved.
  */
-export function knownInputProblems(
+export function resolvedInputProblems(
   name: string,
-  known: unknown,
+  resolved: unknown,
   pending: readonly (readonly string[])[],
 ): InputProblem[] {
-  const parsed = tenantArgsSchema.safeParse(known, { reportInput: true });
-  // A pending field is missing from `known`: "is required" there, or anything below it, is no news.
+  const parsed = tenantArgsSchema.safeParse(resolved, { reportInput: true });
+  // A pending field is missing from `resolved`: "is required" there, or anything below it, is no news.
   const about = (issue: z.core.$ZodIssue) =>
     pending.some((path) => path.every((key, i) => String(issue.path[i]) === key));
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !about(issue));

@@ -3,7 +3,7 @@
  * derived here like every other rendered value. The component adds only what comes from Pulumi
  * (PULUMI_SUPPLIED_INPUTS, contracts/lifecycleInputs.ts).
  */
-import type { LeftoverInputs } from "../contracts/cleanupSchema";
+import type { CleanupInputs } from "../contracts/cleanupSchema";
 import type { HostCheckInputs } from "../contracts/hostCheckSchema";
 import type { PulumiSuppliedInput } from "../contracts/lifecycleInputs";
 import type { ReadinessInputs } from "../contracts/readinessSchema";
@@ -15,7 +15,7 @@ import { kubeconfigServerUrl } from "./vclusterValues";
 export type RenderedReadiness = Omit<ReadinessInputs, PulumiSuppliedInput>;
 
 /** The cleanup resource's inputs that follow from the spec. */
-export type RenderedCleanup = Omit<LeftoverInputs, PulumiSuppliedInput>;
+export type RenderedCleanup = Omit<CleanupInputs, PulumiSuppliedInput>;
 
 /** The host check's inputs that follow from the spec. */
 export type RenderedHostCheck = Omit<HostCheckInputs, PulumiSuppliedInput>;

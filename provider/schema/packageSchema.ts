@@ -16,7 +16,7 @@ import {
   TENANT_TOKEN,
 } from "../model/tokens";
 import { tenantArgsSchema } from "../model/tenantArgsSchema";
-import { leftoverInputsSchema } from "../contracts/cleanupSchema";
+import { cleanupInputsSchema } from "../contracts/cleanupSchema";
 import { hostCheckInputsSchema, hostCheckResultSchema } from "../contracts/hostCheckSchema";
 import { tenantOutputsSchema } from "../model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
@@ -111,7 +111,7 @@ function readinessResource(types: Record<string, PulumiType>): PulumiResource {
 function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
   const description =
     "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.";
-  return resourceOf(types, TENANT_CLEANUP_NAME, description, leftoverInputsSchema, leftoverInputsSchema);
+  return resourceOf(types, TENANT_CLEANUP_NAME, description, cleanupInputsSchema, cleanupInputsSchema);
 }
 
 function hostCheckResource(types: Record<string, PulumiType>): PulumiResource {
