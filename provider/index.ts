@@ -4,12 +4,15 @@
  * security, optionally exposed through Gateway API, and handed back as a kubeconfig.
  *
  * What a program needs: the Tenant, its input and output types, and the pure validation and
- * rendering for reviewing a tenant without Pulumi. The children (readiness, cleanup) stay internal.
+ * rendering for reviewing a tenant without Pulumi. The children (host check, readiness, cleanup)
+ * stay internal.
  */
 export { Tenant } from "./component/tenant";
 export type * from "./generated/tenantTypes";
 export * from "./validation";
-export { renderTenant, type RenderedTenant, type RenderedObject, type ObjectRole } from "./render/renderTenant";
+export { renderTenant, type RenderedTenant, type RenderedObject } from "./render/renderTenant";
+export type { ObjectRole } from "./contracts/childRoles";
 export type { RenderedHelmRelease } from "./render/helmRelease";
-export type { Manifest, ManifestMetadata, TypeMeta } from "./render/manifest";
+export type { Manifest, ManifestMetadata } from "./render/manifest";
+export type { TypeMeta } from "./contracts/typeMeta";
 export { TenantSet, type TenantSetArgs } from "./tenantFiles/tenantSet";

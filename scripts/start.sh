@@ -3,7 +3,7 @@
 # outputs and commands that work from here to use it. The host is decided by the same rule as the
 # `kubespaces` command's (provider/cli/hostChoice.ts): the context you name
 # (KUBESPACES_CONTEXT=<context of $KUBECONFIG> npm start), else the local test bed, brought up
-# (and built the first time) with the real vCluster chart 0.36.1 it packaged from its pinned module.
+# (and built the first time) with the real vCluster chart it packaged from its pinned module.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -1,4 +1,5 @@
 /** How the tenant commands print tenants (the operator's columns) and a run's resource steps. */
+import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { ResourceStep, TenantObject } from "../tenants/tenantObject";
 import { formatted, type Column, type OutputFormat } from "./formatOutput";
 
@@ -35,7 +36,7 @@ export function tenantText(tenant: TenantObject, format: OutputFormat): string {
 
 /** Tenants in `format`; JSON and YAML print a list object, as `kubectl get -o json` does. */
 export function tenantsText(tenants: readonly TenantObject[], format: OutputFormat): string {
-  const document = { apiVersion: "kubespaces.io/v1alpha1", kind: "TenantList", items: tenants };
+  const document = { apiVersion: TENANT_MANIFEST.apiVersion, kind: `${TENANT_MANIFEST.kind}List`, items: tenants };
   return formatted(
     { rows: tenants, columns: LIST_COLUMNS, document, names: tenants.map((t) => `tenant/${t.metadata.name}`) },
     format,

@@ -1,7 +1,7 @@
 /** Resource options of a child, read from its row of the edge table. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ChildEdges } from "../graph/childEdges";
-import type { ChildRole } from "../render/renderTenant";
+import type { ChildRole } from "../contracts/childRoles";
 
 /** The children registered so far, by role. */
 export type RegisteredChildren = ReadonlyMap<ChildRole, pulumi.Resource>;

@@ -7,14 +7,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { findMissingKinds, missingKindsMessage, requiredKinds } from "../lifecycle/crdPreflight";
 import type { TenantSpec } from "../model/tenantSpec";
 import type { ObjectSlot } from "../render/renderTenant";
-import type { Known } from "../util/known";
+import type { PlainOrOutput } from "../util/plainOrOutput";
 
 /**
  * The preflight for a tenant whose objects are `slots`, or undefined when none is needed. Not
  * secret: the host kubeconfig it reads with does not flow into the result.
  */
 export function exposurePreflight(
-  spec: Known<TenantSpec>,
+  spec: PlainOrOutput<TenantSpec>,
   slots: readonly ObjectSlot[],
   hostKubeconfig: pulumi.Output<string> | undefined,
 ): pulumi.Output<true> | undefined {

@@ -5,6 +5,7 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { childName, HOST_PROVIDER_ROLE } from "../contracts/childRoles";
 import type { InputProblem } from "../model/validationError";
 import { waitingFor } from "./childOptions";
 
@@ -26,7 +27,7 @@ export function hostProviderOptions(
   if (given || hostKubeconfig === undefined) return {};
   return {
     provider: new k8s.Provider(
-      `${name}-host`,
+      childName(name, HOST_PROVIDER_ROLE),
       { kubeconfig: pulumi.secret(hostKubeconfig) },
       { parent, ...waitingFor([], verdict) },
     ),

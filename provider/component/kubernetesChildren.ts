@@ -7,19 +7,21 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import type { RenderedHelmRelease } from "../render/helmRelease";
 import { LIMIT_RANGE_TYPE } from "../render/limitRange";
-import type { Manifest, ManifestMetadata, TypeMeta } from "../render/manifest";
+import { childName } from "../contracts/childRoles";
+import type { TypeMeta } from "../contracts/typeMeta";
+import type { Manifest, ManifestMetadata } from "../render/manifest";
 import { NAMESPACE_TYPE, withOwnerId, type OwnedNamespaceMetadata } from "../render/namespace";
 import { NETWORK_POLICY_TYPE } from "../render/networkPolicy";
 import { RESOURCE_QUOTA_TYPE } from "../render/resourceQuota";
 import type { ObjectSlot, RenderedTenant } from "../render/renderTenant";
-import { pick, type Known } from "../util/known";
+import { mapPlainOrOutput, type PlainOrOutput } from "../util/plainOrOutput";
 
 /** What the Kubernetes children of one tenant share. */
 export interface KubernetesChildContext {
-  /** Tenant name; children are named `<name>-<role>`. */
+  /** Tenant name; children are named after it (childName). */
   readonly name: string;
   /** Every value of the tenant, rendered: plain when every input was. */
-  readonly rendered: Known<RenderedTenant>;
+  readonly rendered: PlainOrOutput<RenderedTenant>;
   /** A check the namespace (and so everything after it) waits for, if any. */
   readonly preflight?: pulumi.Output<true>;
   /** Provider created by the Tenant for the host, if any. */
@@ -65,13 +67,13 @@ export function registerObject(
     if (!found) throw new Error(`kubespaces: no ${slot.role} was rendered for tenant ${context.name}`);
     return found.manifest;
   };
-  const metadata = pick(context.rendered, (r) => manifest(r).metadata);
-  const spec = pick(context.rendered, (r) => manifest(r).spec);
+  const metadata = mapPlainOrOutput(context.rendered, (r) => manifest(r).metadata);
+  const spec = mapPlainOrOutput(context.rendered, (r) => manifest(r).spec);
   const args: ObjectArgs = {
     metadata: slot.role === "namespace" ? namespaceMetadata(context, metadata, ownerId) : metadata,
     spec,
   };
-  const name = `${context.name}-${slot.role}`;
+  const name = childName(context.name, slot.role);
   const sdkClass = SDK_CLASSES[typeKey(slot)];
   if (sdkClass) return new sdkClass(name, args, withProvider(context, opts));
   // Their names stay the same when they are replaced (a new TLSRoute version is a new Pulumi type):
@@ -92,13 +94,13 @@ export function registerObject(
  */
 function namespaceMetadata(
   context: KubernetesChildContext,
-  metadata: Known<ManifestMetadata>,
+  metadata: PlainOrOutput<ManifestMetadata>,
   ownerId: pulumi.Output<string> | undefined,
 ): ObjectArgs["metadata"] {
   if (!ownerId)
     throw new Error(`kubespaces: the namespace of tenant ${context.name} is registered before its host check`);
   const leaf = context.preflight ? pulumi.all([context.preflight, ownerId]).apply(([, id]) => id) : ownerId;
-  return pick(metadata, (m) => withOwnerId(m, leaf));
+  return mapPlainOrOutput(metadata, (m) => withOwnerId(m, leaf));
 }
 
 /** Registers the vCluster Helm release. */
@@ -106,9 +108,10 @@ export function registerHelmRelease(
   context: KubernetesChildContext,
   opts: pulumi.CustomResourceOptions,
 ): k8s.helm.v3.Release {
-  const release = <T>(select: (r: RenderedHelmRelease) => T) => pick(context.rendered, (r) => select(r.helmRelease));
+  const release = <T>(select: (r: RenderedHelmRelease) => T) =>
+    mapPlainOrOutput(context.rendered, (r) => select(r.helmRelease));
   return new k8s.helm.v3.Release(
-    `${context.name}-vcluster`,
+    childName(context.name, "vcluster"),
     {
       name: release((r) => r.name),
       namespace: release((r) => r.namespace),

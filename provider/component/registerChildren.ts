@@ -7,14 +7,16 @@ import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
 import { childEdges, creationOrder } from "../graph/childEdges";
 import type { RenderedCleanup, RenderedHostCheck, RenderedReadiness } from "../render/lifecycleArgs";
-import { childRoles, objectSlots, type ChildRole } from "../render/renderTenant";
+import { childName, type ChildRole } from "../contracts/childRoles";
+import { childRoles, objectSlots } from "../render/renderTenant";
 import type { TenantStructure } from "../model/tenantStructure";
 import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
-import { hostCheckInputsSchema } from "../lifecycle/hostCheck/hostCheckSchema";
-import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
-import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
+import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
+import { cleanupInputsSchema } from "../contracts/cleanupSchema";
+import { PULUMI_SUPPLIED_INPUTS } from "../contracts/lifecycleInputs";
+import { readinessInputsSchema } from "../contracts/readinessSchema";
 import { fieldNames } from "../util/zodFields";
-import { fieldsOf, pick } from "../util/known";
+import { fieldsOf, mapPlainOrOutput } from "../util/plainOrOutput";
 import { childOptions, type RegisteredChildren } from "./childOptions";
 import { registerHelmRelease, registerObject, type KubernetesChildContext } from "./kubernetesChildren";
 
@@ -24,7 +26,7 @@ export interface ChildContext extends KubernetesChildContext {
   readonly parent: pulumi.Resource;
   /** Which children exist. */
   readonly structure: TenantStructure;
-  /** Factories of the readiness and cleanup resources. */
+  /** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
   readonly lifecycle: LifecycleResources;
   /** The host kubeconfig the lifecycle operations read with (secret), if one was given. */
   readonly hostKubeconfig?: pulumi.Output<string>;
@@ -41,11 +43,11 @@ export interface TenantChildren {
 }
 
 // The inputs each lifecycle resource takes from the render: all but those from Pulumi.
-const FROM_PULUMI = new Set(["hostKubeconfig", "hostUid", "releaseRevision"]);
+const FROM_PULUMI = new Set<string>(PULUMI_SUPPLIED_INPUTS);
 const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
   (key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key),
 );
-const CLEANUP_FIELDS = fieldNames(leftoverInputsSchema).filter(
+const CLEANUP_FIELDS = fieldNames(cleanupInputsSchema).filter(
   (key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key),
 );
 const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter(
@@ -87,10 +89,10 @@ function registerLifecycleChild(
   switch (role) {
     case "host-check":
       return context.lifecycle.hostCheck(
-        `${name}-host-check`,
+        childName(name, role),
         {
           ...fieldsOf(
-            pick(rendered, (r) => r.hostCheck),
+            mapPlainOrOutput(rendered, (r) => r.hostCheck),
             HOST_CHECK_FIELDS,
           ),
           hostKubeconfig,
@@ -99,10 +101,10 @@ function registerLifecycleChild(
       );
     case "cleanup":
       return context.lifecycle.cleanup(
-        `${name}-cleanup`,
+        childName(name, role),
         {
           ...fieldsOf(
-            pick(rendered, (r) => r.cleanup),
+            mapPlainOrOutput(rendered, (r) => r.cleanup),
             CLEANUP_FIELDS,
           ),
           hostKubeconfig,
@@ -116,11 +118,11 @@ function registerLifecycleChild(
       // A new release revision changes this input, so that the wait runs again.
       const releaseRevision = (byRole.get("vcluster") as k8s.helm.v3.Release).status.revision.apply(String);
       const fields = fieldsOf(
-        pick(rendered, (r) => r.readiness),
+        mapPlainOrOutput(rendered, (r) => r.readiness),
         READINESS_FIELDS,
       );
       return context.lifecycle.readiness(
-        `${name}-readiness`,
+        childName(name, role),
         { ...fields, hostKubeconfig, releaseRevision, hostUid: hostUid() },
         opts,
       );

@@ -11,10 +11,10 @@ import { TENANT_TOKEN } from "../model/tokens";
 import { structureOfSpec } from "../model/tenantStructure";
 import { tenantOutputsSchema, TENANT_OUTPUT_NAMES, type TenantOutputs } from "../model/tenantOutputsSchema";
 import type { TenantSpec } from "../model/tenantSpec";
-import { knownInputProblems, validateTenant } from "../model/validateTenant";
+import { resolvedInputProblems, validateTenant } from "../model/validateTenant";
 import { TenantValidationError } from "../model/validationError";
 import { objectSlots, renderTenant, type RenderedTenant } from "../render/renderTenant";
-import { pick, type Known } from "../util/known";
+import { mapPlainOrOutput, type PlainOrOutput } from "../util/plainOrOutput";
 import { secretFieldNames } from "../util/zodFields";
 import { exposurePreflight } from "./exposurePreflight";
 import { hostAccessProblems, hostProviderOptions } from "./hostProvider";
@@ -22,15 +22,16 @@ import { NamespaceClaims, programNamespaceClaims } from "./namespaceClaims";
 import { afterVerdict, validateOnceResolved } from "./deferredValidation";
 import { registerChildren, type TenantChildren } from "./registerChildren";
 import { structureOfArgs } from "./structuralInputs";
-import { hasUnresolvedInputs, knownPart, pendingPaths } from "./unresolvedInputs";
+import { hasUnresolvedInputs, resolvedPart, pendingPaths } from "./unresolvedInputs";
 
 /**
- * Where a Tenant gets what differs between the hosts that construct it. TypeScript programs use
- * the defaults; the provider plugin passes its own.
+ * What differs between the places a Tenant is constructed in: a TypeScript program (the defaults)
+ * or the provider plugin, which passes its own. (Not the host cluster: that is the Kubernetes
+ * provider and `platform.hostKubeconfig`.)
  * @internal
  */
-export interface TenantHost {
-  /** Factories of the readiness and cleanup resources. */
+export interface TenantConstructionContext {
+  /** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
   readonly lifecycle: LifecycleResources;
   /** The namespace claims of the program the Tenant belongs to. */
   readonly claims: NamespaceClaims;
@@ -57,19 +58,24 @@ export class Tenant extends pulumi.ComponentResource {
    * @param name the tenant's name: a DNS label of at most 53 characters that starts with a letter.
    * @param args a team's request, and the platform's policy it is held to (`platform`).
    * @param opts resource options; a Kubernetes `provider` here is the host cluster.
-   * @param host internal: the provider plugin's lifecycle resources and claims.
+   * @param context internal: the provider plugin's lifecycle resources and claims.
    */
-  constructor(name: string, args: TenantArgs, opts: pulumi.ComponentResourceOptions = {}, host?: TenantHost) {
+  constructor(
+    name: string,
+    args: TenantArgs,
+    opts: pulumi.ComponentResourceOptions = {},
+    context?: TenantConstructionContext,
+  ) {
     // Plain inputs are checked before anything is registered, the component included; with
-    // Outputs among them, what is known already is, and the rest once it resolves.
+    // Outputs among them, what has resolved already is, and the rest once it resolves.
     const accessProblems = hostAccessProblems(
       opts,
       (args.platform as { hostKubeconfig?: unknown } | undefined)?.hostKubeconfig,
     );
     if (accessProblems.length > 0) throw new TenantValidationError(name, accessProblems);
-    const claims = host?.claims ?? programNamespaceClaims();
+    const claims = context?.claims ?? programNamespaceClaims();
     const plainSpec = hasUnresolvedInputs(args) ? undefined : validateAndClaim(name, args, claims);
-    if (!plainSpec) checkKnownInputs(name, args);
+    if (!plainSpec) checkResolvedInputs(name, args);
     const structure = plainSpec ? structureOfSpec(plainSpec) : structureOfArgs(name, args);
     super(TENANT_TOKEN, name, {}, opts);
 
@@ -82,15 +88,15 @@ export class Tenant extends pulumi.ComponentResource {
       : validateOnceResolved(this, name, deferredArgs(args, platform, kubeconfigInput), (plain) =>
           validateAndClaim(name, plain, claims),
         );
-    const spec: Known<TenantSpec> = plainSpec ?? deferred!.spec;
-    const rendered: Known<RenderedTenant> = pick(spec, renderTenant);
+    const spec: PlainOrOutput<TenantSpec> = plainSpec ?? deferred!.spec;
+    const rendered: PlainOrOutput<RenderedTenant> = mapPlainOrOutput(spec, renderTenant);
     const children = registerChildren({
       name,
       parent: this,
       rendered,
       structure,
       preflight: exposurePreflight(spec, objectSlots(structure), hostKubeconfig),
-      lifecycle: host?.lifecycle ?? dynamicLifecycleResources,
+      lifecycle: context?.lifecycle ?? dynamicLifecycleResources,
       hostKubeconfig,
       verdict: deferred?.verdict,
       ...hostProviderOptions(name, this, opts, hostKubeconfig, deferred?.verdict),
@@ -115,9 +121,9 @@ function deferredArgs(
   return { ...args, platform: { ...platform, hostKubeconfig: pulumi.unsecret(pulumi.output(hostKubeconfig)) } };
 }
 
-/** Throws TenantValidationError, before anything is registered, for what is wrong with the inputs known already. */
-function checkKnownInputs(name: string, args: TenantArgs): void {
-  const problems = knownInputProblems(name, knownPart(args), pendingPaths(args));
+/** Throws TenantValidationError, before anything is registered, for what is wrong with the inputs resolved already. */
+function checkResolvedInputs(name: string, args: TenantArgs): void {
+  const problems = resolvedInputProblems(name, resolvedPart(args), pendingPaths(args));
   if (problems.length > 0) throw new TenantValidationError(name, problems);
 }
 
@@ -128,7 +134,7 @@ function checkKnownInputs(name: string, args: TenantArgs): void {
  */
 function tenantOutputs(
   name: string,
-  rendered: Known<RenderedTenant>,
+  rendered: PlainOrOutput<RenderedTenant>,
   { byRole, readiness }: TenantChildren,
   verdict: pulumi.Output<unknown> | undefined,
 ): Record<keyof TenantOutputs, pulumi.Output<unknown>> {
@@ -137,7 +143,9 @@ function tenantOutputs(
     status: pulumi.all([readiness.readyAt, readiness.waitedMs]).apply(([at, ms]) => readyStatus(name, at, ms)),
   };
   const fromRender = (key: keyof TenantOutputs) =>
-    byRole.get("namespace")!.urn.apply(() => pick(rendered, (r) => (r.outputs as Partial<TenantOutputs>)[key]));
+    byRole
+      .get("namespace")!
+      .urn.apply(() => mapPlainOrOutput(rendered, (r) => (r.outputs as Partial<TenantOutputs>)[key]));
   const entries = TENANT_OUTPUT_NAMES.map((key) => {
     const value = afterVerdict(verdict, fromReadiness[key] ?? fromRender(key));
     return [key, SECRET_OUTPUTS.has(key) ? pulumi.secret(value) : value];

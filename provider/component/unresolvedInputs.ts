@@ -15,21 +15,21 @@ export function hasUnresolvedInputs(value: unknown): boolean {
   return false;
 }
 
-// What is not known yet as a whole: an Output or Promise, or a list holding one (a list without
+// What has not resolved as a whole: an Output or Promise, or a list holding one (a list without
 // some of its items would be another list, with other indices).
 const isPending = (value: unknown): boolean =>
   isUnresolved(value) || (Array.isArray(value) && hasUnresolvedInputs(value));
 
-/** `value` with what is not known yet left out, at any depth of its maps. */
-export function knownPart(value: unknown): unknown {
+/** `value` with what has not resolved left out, at any depth of its maps. */
+export function resolvedPart(value: unknown): unknown {
   if (isPending(value)) return undefined;
   if (!isPlainObject(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).flatMap(([key, child]) => (isPending(child) ? [] : [[key, knownPart(child)]])),
+    Object.entries(value).flatMap(([key, child]) => (isPending(child) ? [] : [[key, resolvedPart(child)]])),
   );
 }
 
-/** Where `knownPart` left something out: the key path of each Output, Promise or list holding one. */
+/** Where `resolvedPart` left something out: the key path of each Output, Promise or list holding one. */
 export function pendingPaths(value: unknown, prefix: readonly string[] = []): string[][] {
   if (isPending(value)) return [[...prefix]];
   if (!isPlainObject(value)) return [];

@@ -5,7 +5,7 @@
  * Every edge is needed: none follows from the others (a unit test removes each one in turn and
  * checks that an ordering rule breaks).
  */
-import type { ChildRole } from "../render/renderTenant";
+import type { ChildRole } from "../contracts/childRoles";
 
 /** The edges of one child. */
 export interface ChildEdges {

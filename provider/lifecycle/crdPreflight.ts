@@ -4,8 +4,8 @@
  * and names what is absent. The kinds come from the rendered objects.
  */
 import { ApiextensionsV1Api } from "@kubernetes/client-node";
-import type { TypeMeta } from "../render/manifest";
-import { hostKubeConfig } from "./hostAccess";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { loadHostKubeConfig } from "./hostAccess";
 
 /** A kind the tenant creates from a CRD, with the CRD's name. */
 export interface RequiredKind extends TypeMeta {
@@ -36,7 +36,7 @@ export async function findMissingKinds(
   kubeconfig: string | undefined,
   required: readonly RequiredKind[],
 ): Promise<RequiredKind[]> {
-  const api = hostKubeConfig(kubeconfig).makeApiClient(ApiextensionsV1Api);
+  const api = loadHostKubeConfig(kubeconfig).makeApiClient(ApiextensionsV1Api);
   const served = await Promise.all(required.map((kind) => isServed(api, kind)));
   return required.filter((_, index) => !served[index]);
 }

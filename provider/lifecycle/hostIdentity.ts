@@ -5,11 +5,11 @@
  * ambient one, in another shell) cannot make the wait read it or a destroy delete from it.
  */
 import { CoreV1Api } from "@kubernetes/client-node";
-import { hostKubeConfig } from "./hostAccess";
+import { loadHostKubeConfig } from "./hostAccess";
 
 /** The identity of the cluster `kubeconfig` (or the ambient one) reaches. */
 export async function readHostIdentity(kubeconfig: string | undefined): Promise<string> {
-  const core = hostKubeConfig(kubeconfig).makeApiClient(CoreV1Api);
+  const core = loadHostKubeConfig(kubeconfig).makeApiClient(CoreV1Api);
   const kubeSystem = await core.readNamespace({ name: "kube-system" });
   const uid = kubeSystem.metadata?.uid;
   if (!uid) throw new Error("the host cluster's kube-system namespace has no UID");

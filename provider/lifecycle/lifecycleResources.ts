@@ -14,20 +14,20 @@ import {
   indexToken,
 } from "../model/tokens";
 import { fieldNames, secretFieldNames } from "../util/zodFields";
-import { leftoverInputsSchema, type LeftoverInputs } from "./cleanup/cleanupSchema";
+import { cleanupInputsSchema, type CleanupInputs } from "../contracts/cleanupSchema";
 import { forwardingProvider } from "./forwardingProvider";
 import {
   hostCheckInputsSchema,
   hostCheckResultSchema,
   type HostCheckInputs,
   type HostCheckResult,
-} from "./hostCheck/hostCheckSchema";
+} from "../contracts/hostCheckSchema";
 import {
   readinessInputsSchema,
   readinessResultSchema,
   type ReadinessInputs,
   type ReadinessResult,
-} from "./readiness/readinessSchema";
+} from "../contracts/readinessSchema";
 
 /** Inputs of a lifecycle resource: each may be an Output. */
 type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -35,7 +35,7 @@ type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** Inputs of the readiness resource. */
 export type ReadinessArgs = InputsOf<ReadinessInputs>;
 /** Inputs of the cleanup resource. */
-export type CleanupArgs = InputsOf<LeftoverInputs>;
+export type CleanupArgs = InputsOf<CleanupInputs>;
 
 /** Inputs of the host check resource. */
 export type HostCheckArgs = InputsOf<HostCheckInputs>;
@@ -50,7 +50,7 @@ export type ReadinessResource = pulumi.Resource & {
   readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]>;
 };
 
-/** Factories of the readiness and cleanup resources. */
+/** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
 export interface LifecycleResources {
   /** Creates the host check. */
   hostCheck(name: string, args: HostCheckArgs, opts: pulumi.CustomResourceOptions): HostCheckResource;
@@ -72,7 +72,7 @@ const READINESS: LifecycleKind = {
   results: readinessResultSchema,
   secrets: [...secretFieldNames(readinessInputsSchema), ...secretFieldNames(readinessResultSchema)],
 };
-const CLEANUP: LifecycleKind = { name: TENANT_CLEANUP_NAME, secrets: secretFieldNames(leftoverInputsSchema) };
+const CLEANUP: LifecycleKind = { name: TENANT_CLEANUP_NAME, secrets: secretFieldNames(cleanupInputsSchema) };
 const HOST_CHECK: LifecycleKind = {
   name: TENANT_HOST_CHECK_NAME,
   results: hostCheckResultSchema,

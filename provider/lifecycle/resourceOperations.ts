@@ -1,7 +1,7 @@
 /**
- * The CRUD operations of the TenantReadiness and TenantCleanup resources, written once for both
- * hosts: the TypeScript dynamic provider process and the provider plugin. Each host says where
- * progress messages go.
+ * The CRUD operations of the TenantHostCheck, TenantReadiness and TenantCleanup resources, written
+ * once for both places that serve them: the TypeScript dynamic provider process and the provider
+ * plugin. Each says where progress messages go.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
@@ -13,15 +13,15 @@ import {
   type ReadinessOutputs,
 } from "./readiness/readinessOperations";
 import {
-  LEFTOVER_INPUT_KEYS,
+  CLEANUP_INPUT_KEYS,
   removeLeftovers,
   removeStaleCertificateSecret,
-  type LeftoverInputs,
+  type CleanupInputs,
 } from "./cleanup/leftovers";
 import { changedKeys } from "../util/changedKeys";
 import { fieldNames } from "../util/zodFields";
 import { checkNewHost, needsRecording, recheckHost } from "./hostCheck/hostCheckOperations";
-import { hostCheckInputsSchema, type HostCheckInputs, type StoredHostCheck } from "./hostCheck/hostCheckSchema";
+import { hostCheckInputsSchema, type HostCheckInputs, type StoredHostCheck } from "../contracts/hostCheckSchema";
 import { assertSameHost } from "./hostIdentity";
 
 const HOST_CHECK_INPUT_KEYS = fieldNames(hostCheckInputsSchema);
@@ -61,13 +61,13 @@ export function readinessOperations(
 /** Nothing on create; removes the tenant's leftovers on delete. */
 export function cleanupOperations(
   progress: ProgressSink,
-): pulumi.dynamic.ResourceProvider<LeftoverInputs, LeftoverInputs> {
+): pulumi.dynamic.ResourceProvider<CleanupInputs, CleanupInputs> {
   return {
     async create(inputs) {
       return { id: `${inputs.namespace}/${inputs.releaseName}`, outs: inputs };
     },
     async diff(_id, olds, news) {
-      return { changes: changedKeys(olds, news, LEFTOVER_INPUT_KEYS).length > 0 };
+      return { changes: changedKeys(olds, news, CLEANUP_INPUT_KEYS).length > 0 };
     },
     async update(_id, olds, news) {
       // Exposure removed or moved: cert-manager leaves the old certificate's Secret (a private key).

@@ -11,12 +11,10 @@ import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { renderVclusterValues } from "../render/vclusterValues";
 import type { TenantSpec } from "./tenantSpec";
 import type { InputProblem } from "./validationError";
-
-/** The chart version the vendored schema belongs to. */
-export const VENDORED_CHART_VERSION = "0.36.1";
+import { VCLUSTER_CHART_VERSION, VENDORED_CHART_SCHEMA } from "./vclusterChart";
 
 // provider/model and bin/model both sit two levels below the package root.
-const SCHEMA_FILE = path.resolve(__dirname, "../../third_party/vcluster-chart-v0.36.1/values.schema.json");
+const SCHEMA_FILE = path.resolve(__dirname, "../../third_party", VENDORED_CHART_SCHEMA);
 
 let compiled: ValidateFunction | undefined;
 
@@ -30,7 +28,7 @@ function chartSchema(): ValidateFunction {
 
 /** What the chart's schema says about the tenant's values, as problems of `vcluster.valuesOverrides`. */
 export function chartValuesProblems(spec: TenantSpec): InputProblem[] {
-  if (spec.vcluster.chart.version !== VENDORED_CHART_VERSION) return [];
+  if (spec.vcluster.chart.version !== VCLUSTER_CHART_VERSION) return [];
   const validate = chartSchema();
   if (validate(renderVclusterValues(spec))) return [];
   const reasons = (validate.errors ?? []).map(
@@ -39,7 +37,7 @@ export function chartValuesProblems(spec: TenantSpec): InputProblem[] {
   return [
     {
       path: "vcluster.valuesOverrides",
-      message: `make values the vCluster ${VENDORED_CHART_VERSION} chart's schema rejects: ${reasons.join("; ")}`,
+      message: `make values the vCluster ${VCLUSTER_CHART_VERSION} chart's schema rejects: ${reasons.join("; ")}`,
     },
   ];
 }

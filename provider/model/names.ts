@@ -1,6 +1,6 @@
 /**
  * Every name the component derives from a tenant's name, in one place, so that rendering,
- * readiness, cleanup and tests agree on them.
+ * the lifecycle operations (host check, readiness, cleanup) and tests agree on them.
  */
 
 /** The label every object of a tenant carries; network isolation and teardown checks key on it. */
@@ -29,9 +29,12 @@ export const apiHostname = (tenant: string, baseDomain: string): string => `${te
 /** Domain under which the tenant's apps are published (`*.<appsDomain>`). */
 export const appsDomain = (tenant: string, baseDomain: string): string => `${tenant}.apps.${baseDomain}`;
 
-/** In-cluster URL of the vCluster Service (port 443 -> 8443). */
+/** Port of the vCluster Service (it forwards to the API server's 8443). */
+export const VCLUSTER_SERVICE_PORT = 443;
+
+/** In-cluster URL of the vCluster Service. */
 export const inClusterApiUrl = (release: string, namespace: string): string =>
-  `https://${release}.${namespace}.svc:443`;
+  `https://${release}.${namespace}.svc:${VCLUSTER_SERVICE_PORT}`;
 
 /** Prefix of the objects a tenant owns in the shared gateway namespace. */
 export const gatewayObjectName = (tenant: string, role: "api" | "apps"): string => `kubespaces-${tenant}-${role}`;

@@ -11,7 +11,7 @@ import type { InputProblem } from "./validationError";
 
 /** A chart values path a team may set through `valuesOverrides`, and why that is safe. */
 export interface SafeOverridePath {
-  /** Dotted path of the vCluster chart 0.36.1 values; everything below it is allowed too. */
+  /** Dotted path of the pinned vCluster chart's values; everything below it is allowed too. */
   readonly path: string;
   /** Why a team may set it: what bounds it. */
   readonly why: string;

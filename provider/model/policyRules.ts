@@ -7,7 +7,7 @@
 import { overrideValueProblems, unsafeOverridePaths } from "./overridesGuard";
 import { quantityValue } from "./quantity";
 import { apiHostname } from "./names";
-import { OBJECT_COUNTS } from "./schemaParts";
+import { DNS_LABEL_MAX_LENGTH, DNS_SUBDOMAIN_MAX_LENGTH, OBJECT_COUNTS } from "./schemaParts";
 import type { TenantArgsComplete } from "./tenantArgsSchema";
 import type { CpuMemory, TenantSpec } from "./tenantSpec";
 import type { InputProblem } from "./validationError";
@@ -54,11 +54,11 @@ export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, conte
 
 function namespaceProblems(spec: TenantSpec, context: ValidationContext): InputProblem[] {
   const { namespace } = spec;
-  if (namespace.length > 63) {
+  if (namespace.length > DNS_LABEL_MAX_LENGTH) {
     return [
       {
         path: "",
-        message: `gives namespace "${namespace}" of ${namespace.length} characters (at most 63, with platform.namespacePrefix); choose a shorter name`,
+        message: `gives namespace "${namespace}" of ${namespace.length} characters (at most ${DNS_LABEL_MAX_LENGTH}, with platform.namespacePrefix); choose a shorter name`,
       },
     ];
   }
@@ -122,14 +122,20 @@ function notAbove(lowerPath: string, lower: CpuMemory, upperPath: string, upper:
 function hostnameProblems(spec: TenantSpec): InputProblem[] {
   if (!spec.exposure) return [];
   const host = apiHostname(spec.name, spec.exposure.baseDomain);
-  const longLabel = spec.exposure.baseDomain.split(".").find((label) => label.length > 63);
+  const longLabel = spec.exposure.baseDomain.split(".").find((label) => label.length > DNS_LABEL_MAX_LENGTH);
   if (longLabel)
     return [
-      { path: "platform.exposure.baseDomain", message: `has a label longer than 63 characters ("${longLabel}")` },
+      {
+        path: "platform.exposure.baseDomain",
+        message: `has a label longer than ${DNS_LABEL_MAX_LENGTH} characters ("${longLabel}")`,
+      },
     ];
-  if (host.length > 253)
+  if (host.length > DNS_SUBDOMAIN_MAX_LENGTH)
     return [
-      { path: "platform.exposure.baseDomain", message: `makes the API hostname "${host}" longer than 253 characters` },
+      {
+        path: "platform.exposure.baseDomain",
+        message: `makes the API hostname "${host}" longer than ${DNS_SUBDOMAIN_MAX_LENGTH} characters`,
+      },
     ];
   return [];
 }

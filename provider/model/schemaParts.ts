@@ -4,8 +4,13 @@ import { isFiniteQuantity, isQuantity, quantityValue } from "./quantity";
 
 /** RFC 1123 label: what Kubernetes accepts as a namespace or Helm release name. */
 export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** The most characters an RFC 1123 label may have. */
+export const DNS_LABEL_MAX_LENGTH = 63;
 /** RFC 1123 subdomain: dot-separated labels. */
 export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** The most characters an RFC 1123 subdomain (a DNS name) may have. */
+export const DNS_SUBDOMAIN_MAX_LENGTH = 253;
 
 /** A Kubernetes quantity above zero, of a size a number can hold (so that comparisons with it mean something). */
 export const quantity = (description: string) =>
@@ -34,7 +39,7 @@ export const requiredText = (description: string) =>
 export const dnsLabel = (description: string) =>
   z
     .string()
-    .max(63, { error: "must be at most 63 characters" })
+    .max(DNS_LABEL_MAX_LENGTH, { error: `must be at most ${DNS_LABEL_MAX_LENGTH} characters` })
     .regex(DNS_LABEL, {
       error: "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
     })

@@ -15,6 +15,7 @@ import {
   quantity,
   requiredText,
 } from "./schemaParts";
+import { VCLUSTER_CHART_VERSION } from "./vclusterChart";
 
 const gatewayRef = z
   .strictObject({
@@ -75,7 +76,7 @@ const chart = z
   .strictObject({
     repository: z.string().default("https://charts.loft.sh").describe("Helm repository (the pinned chart mirror)."),
     name: requiredText("Chart name in the repository.").default("vcluster"),
-    version: requiredText("Pinned chart version.").default("0.36.1"),
+    version: requiredText("Pinned chart version.").default(VCLUSTER_CHART_VERSION),
     localPath: requiredText(
       "Path to a chart on disk; when set, `repository`, `name` and `version` are not used.",
     ).optional(),

@@ -12,6 +12,7 @@ import type { TenantSpec } from "./tenantSpec";
 import { tenantSpecOf } from "./tenantSpecOf";
 import { toProblem } from "./inputProblems";
 import { isUnknownField, TenantValidationError, type InputProblem } from "./validationError";
+import { readableFieldPaths } from "../util/zodFields";
 
 export type { ValidationContext };
 
@@ -33,17 +34,18 @@ export function validateTenant(name: string, input: unknown, context: Validation
 }
 
 /**
- * The problems of a tenant's inputs that are known already, while others (at `pending`, the key
- * paths left out of `known`) are still to resolve: the name's, and each known field's own rules.
- * The rules between fields wait for validateTenant, once everything has resolved.
+ * The problems of a tenant's inputs that have resolved already (plain values), while others (at
+ * `pending`, the key paths left out of `resolved`) are still Outputs or Promises: the name's, and
+ * each resolved field's own rules. The rules between fields wait for validateTenant, once
+ * everything has resolved.
  */
-export function knownInputProblems(
+export function resolvedInputProblems(
   name: string,
-  known: unknown,
+  resolved: unknown,
   pending: readonly (readonly string[])[],
 ): InputProblem[] {
-  const parsed = tenantArgsSchema.safeParse(known, { reportInput: true });
-  // A pending field is missing from `known`: "is required" there, or anything below it, is no news.
+  const parsed = tenantArgsSchema.safeParse(resolved, { reportInput: true });
+  // A pending field is missing from `resolved`: "is required" there, or anything below it, is no news.
   const about = (issue: z.core.$ZodIssue) =>
     pending.some((path) => path.every((key, i) => String(issue.path[i]) === key));
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => !about(issue));
@@ -69,12 +71,16 @@ export function validateRequest(
   return validateTenant(name, { ...(request as object), platform }, context);
 }
 
+// What a request may hold, for the message that refuses anything else.
+const REQUEST_PATHS = readableFieldPaths(tenantRequestSchema);
+const REQUEST_FIELDS = `${REQUEST_PATHS.slice(0, -1).join(", ")} and ${REQUEST_PATHS.at(-1)}`;
+
 /** An unknown request field that belongs to the platform says so. */
 function platformOwned(problem: InputProblem): InputProblem {
   if (!isUnknownField(problem)) return problem;
   return {
     ...problem,
-    message: `${problem.message}: a request holds owner, resources, limitRange, isolation.podSecurity and vcluster only; the rest is the platform's policy`,
+    message: `${problem.message}: a request holds ${REQUEST_FIELDS} only; the rest is the platform's policy`,
   };
 }
 

@@ -1,14 +1,14 @@
 /**
  * What the vCluster itself takes in the tenant namespace, from the chart values a tenant can
  * change, so that a quota too small for it is refused at preview instead of leaving the release
- * pending. Defaults are the vCluster chart 0.36.1's `values.yaml`.
+ * pending. Defaults are the pinned vCluster chart's `values.yaml` (vclusterChart.ts).
  */
 import { valueAt } from "./overridesGuard";
 import { quantityValue } from "./quantity";
 import type { TenantSpec } from "./tenantSpec";
 import type { InputProblem } from "./validationError";
 
-/** Chart defaults the footprint depends on (chart/values.yaml of vCluster 0.36.1). */
+/** Chart defaults the footprint depends on (chart/values.yaml of the pinned vCluster chart). */
 export const CHART_DEFAULTS = {
   controlPlaneReplicas: 1,
   dataVolumeSize: "5Gi",

@@ -1,17 +1,17 @@
 /**
  * The kubespaces provider plugin: constructs Tenants for every Pulumi language, and serves the
- * TenantReadiness and TenantCleanup custom resources those Tenants create, with the same
- * operations as the TypeScript dynamic resources.
+ * TenantHostCheck, TenantReadiness and TenantCleanup custom resources those Tenants create, with
+ * the same operations as the TypeScript dynamic resources.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Provider } from "@pulumi/pulumi/provider";
 import { NamespaceClaims } from "../component/namespaceClaims";
 import { Tenant } from "../component/tenant";
 import type { TenantArgs } from "../generated/tenantTypes";
-import { leftoverInputsSchema } from "../lifecycle/cleanup/cleanupSchema";
+import { cleanupInputsSchema } from "../contracts/cleanupSchema";
 import { pluginLifecycleResources } from "../lifecycle/lifecycleResources";
-import { readinessInputsSchema } from "../lifecycle/readiness/readinessSchema";
-import { hostCheckInputsSchema } from "../lifecycle/hostCheck/hostCheckSchema";
+import { readinessInputsSchema } from "../contracts/readinessSchema";
+import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
 import {
   cleanupOperations,
   hostCheckOperations,
@@ -36,7 +36,7 @@ const toResource =
 /** The operations and input schema of each custom resource the plugin serves. */
 const CUSTOM_RESOURCES = {
   [TENANT_READINESS_TOKEN]: { operations: readinessOperations, inputs: readinessInputsSchema },
-  [TENANT_CLEANUP_TOKEN]: { operations: cleanupOperations, inputs: leftoverInputsSchema },
+  [TENANT_CLEANUP_TOKEN]: { operations: cleanupOperations, inputs: cleanupInputsSchema },
   [TENANT_HOST_CHECK_TOKEN]: { operations: hostCheckOperations, inputs: hostCheckInputsSchema },
 } as const;
 
@@ -64,14 +64,14 @@ const DEFAULT_OPERATIONS: Partial<pulumi.dynamic.ResourceProvider> = {
 /** The provider for package `kubespaces` at `version`, answering `getSchema` with `schema`. */
 export function kubespacesProvider(version: string, schema: string): Provider {
   // One provider serves one deployment: its Tenants share one set of namespace claims.
-  const host = { lifecycle: pluginLifecycleResources(version), claims: new NamespaceClaims() };
+  const context = { lifecycle: pluginLifecycleResources(version), claims: new NamespaceClaims() };
   return {
     version,
     schema,
 
     async construct(name, type, inputs, options) {
       if (type !== TENANT_TOKEN) throw new Error(`kubespaces: unknown component type ${type}`);
-      const tenant = new Tenant(name, inputs as unknown as TenantArgs, options, host);
+      const tenant = new Tenant(name, inputs as unknown as TenantArgs, options, context);
       const state = Object.fromEntries(TENANT_OUTPUT_NAMES.map((key) => [key, tenant[key]]));
       return { urn: tenant.urn, state };
     },

@@ -4,10 +4,11 @@
  * namespace reach exactly that Service. (A ReferenceGrant cannot name the route itself; it names
  * the kind and namespace it comes from.)
  */
-import { gatewayObjectName } from "../model/names";
+import { gatewayObjectName, VCLUSTER_SERVICE_PORT } from "../model/names";
 import type { TlsRouteVersion } from "../model/tenantStructure";
 import type { ExposedTenantSpec } from "../model/tenantSpec";
-import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantMetadata, type Manifest } from "./manifest";
 
 /** API group of Gateway API. */
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";
@@ -20,9 +21,6 @@ export const apiRouteType = (version: TlsRouteVersion): TypeMeta => ({
 
 /** The kind of the grant that admits the route's backend. */
 export const API_REFERENCE_GRANT_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ReferenceGrant" };
-
-/** Port of the vCluster Service (it forwards to the API server's 8443). */
-export const VCLUSTER_SERVICE_PORT = 443;
 
 /** Renders the TLSRoute that publishes the tenant's API server. */
 export function renderApiRoute(spec: ExposedTenantSpec): Manifest {

@@ -7,7 +7,8 @@
 import { appsCertificateSecretName, gatewayObjectName, TENANT_LABEL } from "../model/names";
 import type { ExposedTenantSpec } from "../model/tenantSpec";
 import { GATEWAY_GROUP } from "./apiRoute";
-import { tenantLabels, tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantLabels, tenantMetadata, type Manifest } from "./manifest";
 
 /** The kind of the apps listener. */
 export const APPS_LISTENER_SET_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ListenerSet" };

@@ -1,23 +1,24 @@
 /**
  * What the host check, the readiness wait and the teardown cleanup need to know about a tenant,
- * derived here like every other rendered value. The component adds only what comes from Pulumi:
- * the host kubeconfig, the host identity the check recorded and the release revision.
+ * derived here like every other rendered value. The component adds only what comes from Pulumi
+ * (PULUMI_SUPPLIED_INPUTS, contracts/lifecycleInputs.ts).
  */
-import type { LeftoverInputs } from "../lifecycle/cleanup/cleanupSchema";
-import type { HostCheckInputs } from "../lifecycle/hostCheck/hostCheckSchema";
-import type { ReadinessInputs } from "../lifecycle/readiness/readinessSchema";
+import type { CleanupInputs } from "../contracts/cleanupSchema";
+import type { HostCheckInputs } from "../contracts/hostCheckSchema";
+import type { PulumiSuppliedInput } from "../contracts/lifecycleInputs";
+import type { ReadinessInputs } from "../contracts/readinessSchema";
 import { appsCertificateSecretName } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
 import { kubeconfigServerUrl } from "./vclusterValues";
 
 /** The readiness resource's inputs that follow from the spec. */
-export type RenderedReadiness = Omit<ReadinessInputs, "hostKubeconfig" | "releaseRevision" | "hostUid">;
+export type RenderedReadiness = Omit<ReadinessInputs, PulumiSuppliedInput>;
 
 /** The cleanup resource's inputs that follow from the spec. */
-export type RenderedCleanup = Omit<LeftoverInputs, "hostKubeconfig" | "hostUid">;
+export type RenderedCleanup = Omit<CleanupInputs, PulumiSuppliedInput>;
 
 /** The host check's inputs that follow from the spec. */
-export type RenderedHostCheck = Omit<HostCheckInputs, "hostKubeconfig">;
+export type RenderedHostCheck = Omit<HostCheckInputs, PulumiSuppliedInput>;
 
 /** Renders what the host check looks at. */
 export function renderHostCheck(spec: TenantSpec): RenderedHostCheck {

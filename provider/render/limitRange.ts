@@ -1,6 +1,7 @@
 /** The LimitRange that gives containers without limits the tenant's defaults. */
 import type { TenantSpec } from "../model/tenantSpec";
-import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantMetadata, type Manifest } from "./manifest";
 
 /** The kind of the tenant's container defaults. */
 export const LIMIT_RANGE_TYPE: TypeMeta = { apiVersion: "v1", kind: "LimitRange" };

@@ -1,14 +1,7 @@
 /** The plain shape of a rendered Kubernetes object, and the metadata every tenant object shares. */
+import type { TypeMeta } from "../contracts/typeMeta";
 import { TENANT_LABEL } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
-
-/** What kind of object a manifest is. */
-export interface TypeMeta {
-  /** `group/version`, or `v1` for the core group. */
-  readonly apiVersion: string;
-  /** Object kind. */
-  readonly kind: string;
-}
 
 /** A Kubernetes object as plain data. */
 export interface Manifest extends TypeMeta {

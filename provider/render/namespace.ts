@@ -4,7 +4,8 @@
  */
 import { OWNER_ANNOTATION, OWNER_ID_ANNOTATION } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
-import { tenantLabels, type Manifest, type ManifestMetadata, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantLabels, type Manifest, type ManifestMetadata } from "./manifest";
 
 /** The kind of the tenant namespace. */
 export const NAMESPACE_TYPE: TypeMeta = { apiVersion: "v1", kind: "Namespace" };

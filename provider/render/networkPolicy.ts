@@ -9,7 +9,8 @@
  */
 import { TENANT_LABEL } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
-import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantMetadata, type Manifest } from "./manifest";
 
 /** Name of the tenant's NetworkPolicy. */
 export const NETWORK_POLICY_NAME = "kubespaces-isolation";

@@ -1,7 +1,7 @@
 /**
  * The whole host-side expansion of one tenant as plain data: no Pulumi, no cluster. Every value the
  * component registers is derived here: the Kubernetes objects (apiVersion and kind included), the
- * Helm release, the readiness and cleanup arguments and the outputs.
+ * Helm release, the host check, readiness and cleanup arguments and the outputs.
  */
 import { structureOfSpec, type TenantStructure } from "../model/tenantStructure";
 import type { ExposedTenantSpec, TenantSpec } from "../model/tenantSpec";
@@ -22,25 +22,13 @@ import {
   type RenderedReadiness,
 } from "./lifecycleArgs";
 import { LIMIT_RANGE_TYPE, renderLimitRange } from "./limitRange";
-import type { Manifest, TypeMeta } from "./manifest";
+import type { ChildRole, ObjectRole } from "../contracts/childRoles";
+import type { TypeMeta } from "../contracts/typeMeta";
+import type { Manifest } from "./manifest";
 import { NAMESPACE_TYPE, renderNamespace } from "./namespace";
 import { NETWORK_POLICY_TYPE, renderNetworkPolicy } from "./networkPolicy";
 import { renderResourceQuota, RESOURCE_QUOTA_TYPE } from "./resourceQuota";
 import { renderOutputs, type RenderedOutputs } from "./tenantOutputs";
-
-/** The role of a Kubernetes object in a tenant; its Pulumi child is named `<tenant>-<role>`. */
-export type ObjectRole =
-  | "namespace"
-  | "quota"
-  | "limit-range"
-  | "network-policy"
-  | "api-reference-grant"
-  | "api-route"
-  | "apps-certificate"
-  | "apps-listener-set";
-
-/** The role of every child of a Tenant: its Kubernetes objects, the release and the lifecycle resources. */
-export type ChildRole = "host-check" | ObjectRole | "cleanup" | "vcluster" | "readiness";
 
 /** A child that is a Kubernetes object, before rendering: what it is and whether a CRD serves its kind. */
 export interface ObjectSlot extends TypeMeta {

@@ -1,6 +1,7 @@
 /** The ResourceQuota that caps the tenant namespace. */
 import type { TenantSpec } from "../model/tenantSpec";
-import { tenantMetadata, type Manifest, type TypeMeta } from "./manifest";
+import type { TypeMeta } from "../contracts/typeMeta";
+import { tenantMetadata, type Manifest } from "./manifest";
 
 /** The kind of the tenant's quota. */
 export const RESOURCE_QUOTA_TYPE: TypeMeta = { apiVersion: "v1", kind: "ResourceQuota" };

@@ -1,6 +1,6 @@
 /**
  * The vCluster chart values the component sets, with the tenant's overrides merged over them.
- * Keys follow the vCluster chart 0.36.1 (`controlPlane.distro.k8s.image.tag`, `exportKubeConfig`,
+ * Keys follow the pinned vCluster chart (`controlPlane.distro.k8s.image.tag`, `exportKubeConfig`,
  * `controlPlane.proxy.extraSANs`); the chart's own policies stay off because the component
  * creates the quota, LimitRange and NetworkPolicy itself.
  */

@@ -6,14 +6,13 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseAllDocuments } from "yaml";
+import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
-import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import { tenantRequestSchema, type TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
 import { isUnknownField, TenantValidationError, type InputProblem } from "../model/validationError";
 import { isPlainObject } from "../util/plainObject";
-
-/** The apiVersion and kind of a Tenant manifest. */
-export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
+import { fieldNames } from "../util/zodFields";
 
 /** One Tenant document, where it came from and what it asks for. */
 export interface TenantDocument {
@@ -96,7 +95,7 @@ function manifestProblem(value: unknown, where: string): string | undefined {
     return `${where}: metadata.name must be a string (the tenant's name), got ${kindOf(name)}`;
   // `spec:` left empty is null, an empty request; anything else must hold the request's fields.
   if (manifest.spec !== undefined && manifest.spec !== null && !isPlainObject(manifest.spec)) {
-    return `${where}: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${kindOf(manifest.spec)}`;
+    return `${where}: spec must be a mapping of the team's request (${fieldNames(tenantRequestSchema).join(", ")}), got ${kindOf(manifest.spec)}`;
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Tenant } from "../component/tenant";
 import type { TenantPlatformArgs } from "../generated/tenantTypes";
 import { indexToken } from "../model/tokens";
-import { knownPart } from "../component/unresolvedInputs";
+import { resolvedPart } from "../component/unresolvedInputs";
 import { readTenantFiles } from "./tenantDocuments";
 
 /** Arguments of a TenantSet. */
@@ -39,7 +39,7 @@ export class TenantSet extends pulumi.ComponentResource {
     // holds as Outputs is left out here and checked by each Tenant once it resolves.
     const documents = readTenantFiles(
       args.path,
-      knownPart(args.platform ?? {}) as Parameters<typeof readTenantFiles>[1],
+      resolvedPart(args.platform ?? {}) as Parameters<typeof readTenantFiles>[1],
       args.variables,
     );
     super(indexToken("TenantSet"), name, {}, opts);

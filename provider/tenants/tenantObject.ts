@@ -4,6 +4,7 @@
  * condition with a reason, message, endpoints, observed generation). Front ends print or serve it;
  * none of them computes it.
  */
+import type { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 
 /** The phases a tenant's status takes, as the operator names them. */
@@ -64,10 +65,10 @@ export interface TenantStatus {
 
 /** A tenant: the request and its status. */
 export interface TenantObject {
-  /** `kubespaces.io/v1alpha1`. */
-  readonly apiVersion: "kubespaces.io/v1alpha1";
-  /** `Tenant`. */
-  readonly kind: "Tenant";
+  /** The Tenant manifest's apiVersion. */
+  readonly apiVersion: typeof TENANT_MANIFEST.apiVersion;
+  /** The Tenant manifest's kind. */
+  readonly kind: typeof TENANT_MANIFEST.kind;
   /** The name and the request's generation. */
   readonly metadata: {
     /** The tenant's name. */

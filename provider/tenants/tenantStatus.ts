@@ -2,6 +2,7 @@
  * A tenant's status from what a door knows: its stored request and its newest run. Pure, so that
  * every door reports the same phase, reason and message for the same facts.
  */
+import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { RunRecord, StoredRequest } from "./ports";
 import type { ReadyCondition, ReadyReason, TenantObject, TenantPhase, TenantStatus } from "./tenantObject";
 
@@ -24,8 +25,7 @@ const CONDITION_STATUS: Readonly<Record<TenantPhase, ReadyCondition["status"]>> 
 /** Tenant `request.name` as data: its request, and its status from its newest run. */
 export function tenantObject(request: StoredRequest, run: RunRecord | undefined): TenantObject {
   return {
-    apiVersion: "kubespaces.io/v1alpha1",
-    kind: "Tenant",
+    ...TENANT_MANIFEST,
     metadata: {
       name: request.name,
       generation: request.generation,

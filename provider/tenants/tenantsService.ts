@@ -6,7 +6,7 @@
  * are data (TenantObject), failures are the typed errors of tenantsErrors.ts.
  */
 import { isDeepStrictEqual } from "node:util";
-import { DNS_LABEL } from "../model/schemaParts";
+import { DNS_LABEL, DNS_LABEL_MAX_LENGTH } from "../model/schemaParts";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
@@ -383,7 +383,7 @@ export class TenantsService {
 }
 
 /** Whether `name` can be a tenant's (a DNS label, at most 63 characters): anything else names no tenant and reaches no port. */
-const isTenantName = (name: string): boolean => name.length <= 63 && DNS_LABEL.test(name);
+const isTenantName = (name: string): boolean => name.length <= DNS_LABEL_MAX_LENGTH && DNS_LABEL.test(name);
 
 /** Whether `actor` may see and change the tenant of `request`. */
 const mayUse = (actor: Actor, request: StoredRequest): boolean =>

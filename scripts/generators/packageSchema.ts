@@ -3,7 +3,7 @@
  * TenantReadiness resource, so that every language's SDK documents and accepts what the code does.
  */
 import { z } from "zod";
-import { readinessInputsSchema, readinessResultSchema } from "../../provider/lifecycle/readiness/readinessSchema";
+import { readinessInputsSchema, readinessResultSchema } from "../../provider/contracts/readinessSchema";
 import {
   TENANT_NAME,
   PACKAGE_NAME,
@@ -16,8 +16,8 @@ import {
   TENANT_TOKEN,
 } from "../../provider/model/tokens";
 import { tenantArgsSchema } from "../../provider/model/tenantArgsSchema";
-import { leftoverInputsSchema } from "../../provider/lifecycle/cleanup/cleanupSchema";
-import { hostCheckInputsSchema, hostCheckResultSchema } from "../../provider/lifecycle/hostCheck/hostCheckSchema";
+import { cleanupInputsSchema } from "../../provider/contracts/cleanupSchema";
+import { hostCheckInputsSchema, hostCheckResultSchema } from "../../provider/contracts/hostCheckSchema";
 import { tenantOutputsSchema } from "../../provider/model/tenantOutputsSchema";
 import { convertObject, type JsonSchemaNode } from "./fromJsonSchema";
 import type { PulumiPackageSchema, PulumiResource, PulumiType } from "./pulumiSchemaTypes";
@@ -111,7 +111,7 @@ function readinessResource(types: Record<string, PulumiType>): PulumiResource {
 function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
   const description =
     "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.";
-  return resourceOf(types, TENANT_CLEANUP_NAME, description, leftoverInputsSchema, leftoverInputsSchema);
+  return resourceOf(types, TENANT_CLEANUP_NAME, description, cleanupInputsSchema, cleanupInputsSchema);
 }
 
 function hostCheckResource(types: Record<string, PulumiType>): PulumiResource {

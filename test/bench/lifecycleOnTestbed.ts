@@ -4,7 +4,7 @@
  * @pulumi/kubernetes resources; and how fast readiness notices the kubeconfig Secret (from the
  * Secret's appearance, seen by a watch here, to the readiness resource finishing), with the number
  * of API requests the wait made. Programs run inline (Automation API), so both sides pay the same
- * engine costs. The vCluster is the real chart 0.36.1 and control plane the test bed runs.
+ * engine costs. The vCluster is the real pinned chart and control plane the test bed runs.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -115,7 +115,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${count} tenant(s) measured\n`);
   }
   console.log(
-    "Wall time on the local test bed (tenant = Tenant component incl. readiness and cleanup; raw = same objects, no wait)",
+    "Wall time on the local test bed (tenant = Tenant component incl. host check, readiness and cleanup; raw = same objects, no wait)",
   );
   console.table(rows);
   const { delayMs, apiRequests } = await readinessDelay();

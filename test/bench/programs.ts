@@ -6,6 +6,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import { Tenant } from "../../provider/index";
 import { childRoles, objectSlots } from "../../provider/render/renderTenant";
+import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
 /** The structure of the benchmark's tenants: exposed, with a NetworkPolicy. */
 const BENCH_STRUCTURE = { tlsRouteVersion: "v1", networkPolicy: true } as const;
@@ -48,7 +49,7 @@ export function declareTenants(count: number, options: ProgramOptions = {}): num
 /** Registers `count` tenants' objects by hand; returns resources registered per tenant. */
 export function declareRawResources(count: number, options: ProgramOptions = {}): number {
   for (let i = 0; i < count; i++) declareRawTenant(`team-${i}`, options);
-  // The same Kubernetes objects and the Helm release, without the component, readiness and cleanup.
+  // The same Kubernetes objects and the Helm release, without the component and its lifecycle resources.
   return objectSlots(BENCH_STRUCTURE).length + 1;
 }
 
@@ -203,7 +204,7 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
       namespace,
       ...(options.chartPath
         ? { chart: options.chartPath }
-        : { chart: "vcluster", version: "0.36.1", repositoryOpts: { repo: "https://charts.loft.sh" } }),
+        : { chart: "vcluster", version: VCLUSTER_CHART_VERSION, repositoryOpts: { repo: "https://charts.loft.sh" } }),
       values: {
         controlPlane: {
           distro: { k8s: { image: { tag: "v1.36.0" } } },

@@ -1,5 +1,5 @@
 /**
- * The tenant's own virtual cluster, on the real vCluster 0.36.1: the real chart renders the
+ * The tenant's own virtual cluster, on the real pinned vCluster: the real chart renders the
  * component's values (persistence on: a StatefulSet whose data PVC the test bed's static
  * provisioner binds), and the real control plane runs for its pod (test/testbed/lib/vclusterPod.sh)
  * with the release's ServiceAccount token. The tenant's kubeconfig opens that virtual cluster;

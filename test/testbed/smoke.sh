@@ -97,7 +97,7 @@ check "kubernetes plugin v4.25.0 installed in PULUMI_HOME" \
   bash -c 'pulumi plugin ls 2>/dev/null | grep -E "kubernetes +resource +4\.25\.0"'
 
 # --- the real vCluster --------------------------------------------------------
-# The real chart 0.36.1 (helm install, persistence off: a Deployment), then the real control plane
+# The real pinned chart (helm install, persistence off: a Deployment), then the real control plane
 # the test bed runs for its pod writes vc-<release>, whose kubeconfig opens the virtual cluster
 # through the control plane's loopback endpoint.
 HELM="$(dirname "$(dirname "$(readlink -f "$(command -v pulumi)")")")/helm-v3.18.6/helm"

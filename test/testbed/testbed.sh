@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Local test bed for @kubespaces/pulumi end-to-end tests: a real Pulumi engine, a real Kubernetes
 # control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, KWOK with one fake
-# node) and the real vCluster 0.36.1 (its chart, and its control plane run as local processes for
+# node) and the real pinned vCluster (its chart, and its control plane run as local processes for
 # each vCluster pod KWOK reports Running), all built from pinned Go modules, cached by version
 # outside the repo, started on loopback.
 #

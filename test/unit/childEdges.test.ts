@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { childEdges, creationOrder, type EdgeTable } from "../../provider/graph/childEdges";
-import { childRoles, type ChildRole } from "../../provider/render/renderTenant";
+import type { ChildRole } from "../../provider/contracts/childRoles";
+import { childRoles } from "../../provider/render/renderTenant";
 
 const FULL = childRoles({ tlsRouteVersion: "v1", networkPolicy: true });
 

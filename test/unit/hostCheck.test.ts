@@ -1,11 +1,11 @@
 /**
  * The host check's decisions: an update that would move a tenant stops first, and a namespace is
  * this stack's only if it carries the tenant's label and this stack's owner id. The host cluster
- * is a fake CoreV1Api behind hostKubeConfig, holding the namespaces each test puts there.
+ * is a fake CoreV1Api behind loadHostKubeConfig, holding the namespaces each test puts there.
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { recheckHost } from "../../provider/lifecycle/hostCheck/hostCheckOperations";
-import type { HostCheckInputs, StoredHostCheck } from "../../provider/lifecycle/hostCheck/hostCheckSchema";
+import type { HostCheckInputs, StoredHostCheck } from "../../provider/contracts/hostCheckSchema";
 import { createRefusal } from "../../provider/lifecycle/hostCheck/namespaceOwnership";
 import { hostCheckOperations } from "../../provider/lifecycle/resourceOperations";
 
@@ -14,7 +14,7 @@ const host = new Map<string, { labels?: Record<string, string>; annotations?: Re
 const reads: string[] = [];
 
 vi.mock("../../provider/lifecycle/hostAccess", () => ({
-  hostKubeConfig: () => ({
+  loadHostKubeConfig: () => ({
     makeApiClient: () => ({
       async readNamespace({ name }: { name: string }) {
         reads.push(name);

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installMocks, settle, type Registered } from "./support/pulumiMocks";
 import { Tenant, TenantValidationError } from "../../provider/index";
 import { thrownBy } from "./support/thrown";
+import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
 let registered: Registered[] = [];
 const owner = "alice@example.com";
@@ -227,7 +228,7 @@ const cases: Case[] = [
     why: "an allowlisted override of the wrong type",
     args: { owner, vcluster: { valuesOverrides: { controlPlane: { coredns: { enabled: "yes" } } } } },
     expected: [
-      "vcluster.valuesOverrides: make values the vCluster 0.36.1 chart's schema rejects: /controlPlane/coredns/enabled must be boolean",
+      `vcluster.valuesOverrides: make values the vCluster ${VCLUSTER_CHART_VERSION} chart's schema rejects: /controlPlane/coredns/enabled must be boolean`,
     ],
   },
   ...overrideValueCases(),

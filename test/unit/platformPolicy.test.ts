@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { validateRequest } from "../../provider/index";
 import { renderNetworkPolicy } from "../../provider/render/networkPolicy";
 import { allows, type Peer } from "./support/networkPolicyEvaluator";
+import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
 const platform = {
   namespacePrefix: "teams-",
@@ -38,7 +39,11 @@ describe("a request under the platform's policy", () => {
   });
 
   it("takes only the platform's chart, gateway and switches, never the request's", () => {
-    expect(spec.vcluster.chart).toEqual({ repository: "https://charts.loft.sh", name: "vcluster", version: "0.36.1" });
+    expect(spec.vcluster.chart).toEqual({
+      repository: "https://charts.loft.sh",
+      name: "vcluster",
+      version: VCLUSTER_CHART_VERSION,
+    });
     expect(spec.vcluster.allowUnsafeOverrides).toBe(false);
     expect(spec.exposure).toBeUndefined();
   });

@@ -18,13 +18,14 @@ const readinessInputs = {
 };
 
 describe("kubespaces provider plugin", () => {
-  it("constructs a Tenant whose readiness and cleanup are the plugin's custom resources", async () => {
+  it("constructs a Tenant whose host check, readiness and cleanup are the plugin's custom resources", async () => {
     const result = await provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "alice" }, {});
     await settle();
     expect(await valueOf(result.state.namespace as never)).toBe("kubespaces-tenant-team-atlas");
     const types = registered.map((r) => r.type);
     expect(types).toContain("kubespaces:index:TenantReadiness");
     expect(types).toContain("kubespaces:index:TenantCleanup");
+    expect(types).toContain("kubespaces:index:TenantHostCheck");
     expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
     expect(Object.keys(result.state).sort()).toEqual([...TENANT_OUTPUT_NAMES].sort());
     expect(await isSecret(result.state.kubeconfig as never)).toBe(true);

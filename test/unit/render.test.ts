@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderTenant, validateTenant, type ObjectRole, type RenderedTenant } from "../../provider/index";
 import { structureOfSpec } from "../../provider/model/tenantStructure";
 import { objectSlots } from "../../provider/render/renderTenant";
+import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
 /** The rendered object of `role`; fails the test when there is none. */
 function objectOf(rendered: RenderedTenant, role: ObjectRole) {
@@ -83,7 +84,7 @@ describe("renderTenant for a minimal tenant", () => {
       namespace: "kubespaces-tenant-team-atlas",
       chart: "vcluster",
       repository: "https://charts.loft.sh",
-      version: "0.36.1",
+      version: VCLUSTER_CHART_VERSION,
       timeoutSeconds: 900,
       maxHistory: 3,
     });
@@ -259,8 +260,13 @@ describe("renderTenant derives every value the component registers", () => {
     ]);
   });
 
-  it("renders the readiness and cleanup arguments and the outputs of an exposed tenant", () => {
+  it("renders the host check, readiness and cleanup arguments and the outputs of an exposed tenant", () => {
     const rendered = exposed();
+    expect(rendered.hostCheck).toEqual({
+      tenantName: "team-atlas",
+      namespace: "kubespaces-tenant-team-atlas",
+      allowNamespaceMove: false,
+    });
     expect(rendered.readiness).toEqual({
       tenantName: "team-atlas",
       namespace: "kubespaces-tenant-team-atlas",

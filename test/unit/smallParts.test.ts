@@ -1,12 +1,15 @@
-/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names. */
+/** The small pure helpers: quantities, the overrides guard, kubeconfig rewriting, names, progress lines, field paths. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { z } from "zod";
 import { isFiniteQuantity, isQuantity, quantityValue } from "../../provider/model/quantity";
 import { leafPaths, unsafeOverridePaths } from "../../provider/model/overridesGuard";
 import { tenantKubeconfig } from "../../provider/lifecycle/readiness/tenantKubeconfig";
 import { vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
 import { missingKindsMessage, requiredKinds } from "../../provider/lifecycle/crdPreflight";
 import { objectSlots } from "../../provider/render/renderTenant";
+import { progressLine, progressMessage } from "../../provider/contracts/progressLine";
+import { readableFieldPaths } from "../../provider/util/zodFields";
 import { thrownBy } from "./support/thrown";
 
 describe("quantities", () => {
@@ -123,5 +126,31 @@ describe("secret text in errors", () => {
     );
     expect(error.message).toContain("the kubeconfig the vCluster wrote is not valid YAML");
     expect(error.message).not.toContain("S0VZLXNlY3JldA==");
+  });
+});
+
+describe("progress lines", () => {
+  it("reads back the message it wrote, colons and line breaks included", () => {
+    const message = "waiting for the API server: 3/10\nstill waiting";
+    expect(progressLine("team-atlas", message)).toBe(`kubespaces: tenant team-atlas: ${message}`);
+    expect(progressMessage(progressLine("team-atlas", message))).toBe(message);
+  });
+  it.each([
+    "kubespaces: tenant : no name",
+    "kubespaces: tenant team:no space",
+    "tenant team: not ours",
+    "kubespaces: other",
+  ])("reads no message from %j", (text) => expect(progressMessage(text)).toBeUndefined());
+});
+
+describe("readableFieldPaths", () => {
+  it("names an object of one field by the path to that field, through defaults and optionals", () => {
+    const schema = z.strictObject({
+      owner: z.string(),
+      isolation: z.strictObject({ podSecurity: z.string().optional() }).prefault({}),
+      nested: z.strictObject({ only: z.strictObject({ leaf: z.number() }).optional() }).default({}),
+      resources: z.strictObject({ cpu: z.string(), memory: z.string() }),
+    });
+    expect(readableFieldPaths(schema)).toEqual(["owner", "isolation.podSecurity", "nested.only.leaf", "resources"]);
   });
 });

@@ -8,8 +8,9 @@ import { mergeHelmValues } from "../../provider/render/helmMerge";
 import { renderVclusterValues } from "../../provider/render/vclusterValues";
 import { SAFE_OVERRIDE_PATHS, validateTenant } from "../../provider/index";
 import { readVendoredJson } from "./support/vendoredData";
+import { VENDORED_CHART_SCHEMA } from "../../provider/model/vclusterChart";
 
-const chartSchema = readVendoredJson("vcluster-chart-v0.36.1/values.schema.json") as { $defs: Record<string, unknown> };
+const chartSchema = readVendoredJson(VENDORED_CHART_SCHEMA) as { $defs: Record<string, unknown> };
 const validateValues = new Ajv2020({ strict: false, allErrors: true }).compile(chartSchema);
 
 const valuesFor = (args: Record<string, unknown>) =>

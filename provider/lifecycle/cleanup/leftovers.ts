@@ -6,23 +6,23 @@
  */
 import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
 import { fieldNames } from "../../util/zodFields";
-import { hostKubeConfig } from "../hostAccess";
+import { loadHostKubeConfig } from "../hostAccess";
 import { assertSameHost } from "../hostIdentity";
-import { leftoverInputsSchema, type LeftoverInputs } from "./cleanupSchema";
+import { cleanupInputsSchema, type CleanupInputs } from "../../contracts/cleanupSchema";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "./vclusterMarker";
 
-export type { LeftoverInputs };
+export type { CleanupInputs };
 
 /** Every input property, for diffs. */
-export const LEFTOVER_INPUT_KEYS = fieldNames(leftoverInputsSchema);
+export const CLEANUP_INPUT_KEYS = fieldNames(cleanupInputsSchema);
 
 /** Names of the vCluster's data PVCs (embedded store and the k8s distro's etcd). */
 export const dataVolumeClaims = (release: string): string[] => [`data-${release}-0`, `data-${release}-etcd-0`];
 
 /** Deletes every leftover of the tenant; objects already gone are fine. Returns what it deleted. */
-export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]> {
+export async function removeLeftovers(inputs: CleanupInputs): Promise<string[]> {
   await assertSameHost(inputs.tenantName, "clean up after", inputs.hostUid, inputs.hostKubeconfig);
-  const config = hostKubeConfig(inputs.hostKubeconfig);
+  const config = loadHostKubeConfig(inputs.hostKubeconfig);
   const core = config.makeApiClient(CoreV1Api);
   const scheduling = config.makeApiClient(SchedulingV1Api);
   const deleted: string[] = [];
@@ -52,12 +52,12 @@ export async function removeLeftovers(inputs: LeftoverInputs): Promise<string[]>
  * Deletes the certificate Secret of `olds` when `news` no longer names the same one (exposure
  * removed, or the gateway namespace changed). Returns what it deleted.
  */
-export async function removeStaleCertificateSecret(olds: LeftoverInputs, news: LeftoverInputs): Promise<string[]> {
+export async function removeStaleCertificateSecret(olds: CleanupInputs, news: CleanupInputs): Promise<string[]> {
   const stale = olds.certificateSecret;
   if (!stale || (stale.namespace === news.certificateSecret?.namespace && stale.name === news.certificateSecret?.name))
     return [];
   await assertSameHost(news.tenantName, "clean up after", olds.hostUid, news.hostKubeconfig);
-  const core = hostKubeConfig(news.hostKubeconfig).makeApiClient(CoreV1Api);
+  const core = loadHostKubeConfig(news.hostKubeconfig).makeApiClient(CoreV1Api);
   const gone = await ignoringNotFound(() =>
     core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name }),
   );

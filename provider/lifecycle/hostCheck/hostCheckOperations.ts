@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { assertSameHost, readHostIdentity } from "../hostIdentity";
-import type { HostCheckInputs, HostCheckOutputs, StoredHostCheck } from "./hostCheckSchema";
+import type { HostCheckInputs, HostCheckOutputs, StoredHostCheck } from "../../contracts/hostCheckSchema";
 import { adoptRefusal, createRefusal, readNamespaceMarks } from "./namespaceOwnership";
 
 /** Generates this stack's owner id, checks the namespace against it and records the host's identity. */

@@ -12,7 +12,7 @@
  */
 import { CoreV1Api } from "@kubernetes/client-node";
 import { OWNER_ANNOTATION, OWNER_ID_ANNOTATION, TENANT_LABEL } from "../../model/names";
-import { hostKubeConfig } from "../hostAccess";
+import { loadHostKubeConfig } from "../hostAccess";
 
 /** What an existing namespace says about whose it is. */
 export interface NamespaceMarks {
@@ -29,7 +29,7 @@ export async function readNamespaceMarks(
   namespace: string,
   kubeconfig: string | undefined,
 ): Promise<NamespaceMarks | undefined> {
-  const core = hostKubeConfig(kubeconfig).makeApiClient(CoreV1Api);
+  const core = loadHostKubeConfig(kubeconfig).makeApiClient(CoreV1Api);
   try {
     const { labels = {}, annotations = {} } = (await core.readNamespace({ name: namespace })).metadata ?? {};
     return {

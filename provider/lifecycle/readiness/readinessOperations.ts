@@ -4,13 +4,13 @@
  */
 import { KUBECONFIG_SECRET_KEY, kubeconfigSecretName } from "../../model/names";
 import { fieldNames } from "../../util/zodFields";
-import { hostKubeConfig } from "../hostAccess";
+import { loadHostKubeConfig } from "../hostAccess";
 import { assertSameHost } from "../hostIdentity";
 import { kubeObjectStream, type RequestCounter } from "./kubeObjectStream";
 import { kubeconfigFromSecret } from "./readinessState";
 import { tenantKubeconfig } from "./tenantKubeconfig";
 import { waitForReady } from "./waitForReady";
-import { readinessInputsSchema, type ReadinessInputs, type ReadinessOutputs } from "./readinessSchema";
+import { readinessInputsSchema, type ReadinessInputs, type ReadinessOutputs } from "../../contracts/readinessSchema";
 
 export type { ReadinessInputs, ReadinessOutputs };
 
@@ -24,7 +24,7 @@ export async function awaitTenantReady(
 ): Promise<ReadinessOutputs> {
   await assertSameHost(inputs.tenantName, "wait for", inputs.hostUid, inputs.hostKubeconfig);
   const counter: RequestCounter = { requests: 0 };
-  const stream = kubeObjectStream(hostKubeConfig(inputs.hostKubeconfig), counter);
+  const stream = kubeObjectStream(loadHostKubeConfig(inputs.hostKubeconfig), counter);
   const ready = await waitForReady(stream, inputs, { timeoutMs: inputs.timeoutSeconds * 1000, onProgress });
   return {
     ...inputs,
@@ -41,7 +41,7 @@ export async function awaitTenantReady(
  */
 export async function rereadTenantKubeconfig(outputs: ReadinessOutputs): Promise<ReadinessOutputs | undefined> {
   await assertSameHost(outputs.tenantName, "refresh", outputs.hostUid, outputs.hostKubeconfig);
-  const stream = kubeObjectStream(hostKubeConfig(outputs.hostKubeconfig));
+  const stream = kubeObjectStream(loadHostKubeConfig(outputs.hostKubeconfig));
   const secretName = kubeconfigSecretName(outputs.releaseName);
   const { object } = await stream.list({ kind: "Secret", namespace: outputs.namespace, name: secretName });
   const raw = object && kubeconfigFromSecret(object, KUBECONFIG_SECRET_KEY);

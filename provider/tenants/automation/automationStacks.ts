@@ -219,7 +219,7 @@ export class AutomationStacks implements TenantStacks {
       envVars: {
         ...engineEnv,
         PULUMI_SKIP_UPDATE_CHECK: "true",
-        // The engine runs the dynamic providers (readiness, cleanup, host check) in a process started
+        // The engine runs the dynamic providers (host check, readiness, cleanup) in a process started
         // in the workspace folder, which has no node_modules: NODE_PATH lets it find Pulumi and this
         // package (`@kubespaces/pulumi/dynamic-providers`).
         NODE_PATH: [nodeModulesDir(), engineEnv.NODE_PATH ?? process.env.NODE_PATH]

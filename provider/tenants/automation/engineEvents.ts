@@ -5,7 +5,7 @@
  * never from the resource's name.
  */
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { progressMessage } from "../../lifecycle/progressLine";
+import { progressMessage } from "../../contracts/progressLine";
 import { TENANT_TOKEN } from "../../model/tokens";
 import type { ReadyReason, ResourceStep, TenantEvent } from "../tenantObject";
 

@@ -10,7 +10,7 @@ Python language host is needed, against the local test bed.
 --tenants is a JSON list of tenants as test/e2e/support/tenantsStack.ts declares them (name, owner,
 resources, exposure, limitRange, kubernetesVersion, readinessTimeoutSeconds,
 statefulSetAnnotations, persistence), the same shape test/e2e/programs/tenants/index.js gives each
-Tenant: the real vCluster chart 0.36.1 the test bed packaged ($KUBESPACES_VCLUSTER_CHART). It is kept in the
+Tenant: the real pinned vCluster chart the test bed packaged ($KUBESPACES_VCLUSTER_CHART). It is kept in the
 stack's config, so a later `up` without it declares the same tenants; default: one tenant
 "team-python".
 

@@ -53,7 +53,7 @@ export async function tenantsStack(name: string, tenants: readonly TenantDecl[])
     { stackName: name, workDir: PROGRAM_DIR },
     { envVars: { ...env, PULUMI_BACKEND_URL: `file://${stateDir}` } },
   );
-  // The real vCluster chart 0.36.1 the test bed packaged from the pinned module.
+  // The real vCluster chart the test bed packaged from the pinned module.
   await stack.setConfig("chartPath", { value: env.KUBESPACES_VCLUSTER_CHART });
   await setTenants(stack, []);
   await stack.up();

@@ -65,7 +65,7 @@ stamp_chart() {
 
 # ensure_vcluster_chart: the real chart from the module's chart/, packaged the way loft-sh's
 # release does it (hack/embed-chart.sh: `helm package --version <release> chart`), stamped
-# 0.36.1 (its Chart.yaml says 0.0.1 until then).
+# with VCLUSTER_VERSION (its Chart.yaml says 0.0.1 until then).
 ensure_vcluster_chart() {
   [[ -f "${VCLUSTER_CHART}" ]] && return 0
   local dir work

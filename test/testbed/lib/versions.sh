@@ -12,7 +12,9 @@ K8S_PROVIDER_MODULE_VERSION=v4.0.0-20260115033456-f47bc2d6f199
 # The Helm library version pulumi-kubernetes v4.25.0 embeds. The CLI packages the vCluster chart,
 # renders cert-manager's CRDs, and is the control plane's /binaries/helm.
 HELM_VERSION=v3.18.6
-# The vCluster control plane (cmd/vcluster) and its chart (chart/), one Go module.
+# The vCluster control plane (cmd/vcluster) and its chart (chart/), one Go module. The package pins
+# the same chart (provider/model/vclusterChart.ts), as does tools/vcluster/go.mod: a unit test
+# (test/unit/vclusterPin.test.ts) fails when the three differ.
 VCLUSTER_VERSION=v0.36.1
 # kine: the etcd shim vCluster's default embedded database runs (/binaries/kine, with sqlite).
 KINE_VERSION=v0.17.5

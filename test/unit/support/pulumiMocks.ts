@@ -4,8 +4,8 @@
  * any invoke the tests do not expect.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ReadinessResult } from "../../../provider/lifecycle/readiness/readinessSchema";
-import type { HostCheckResult } from "../../../provider/lifecycle/hostCheck/hostCheckSchema";
+import type { ReadinessResult } from "../../../provider/contracts/readinessSchema";
+import type { HostCheckResult } from "../../../provider/contracts/hostCheckSchema";
 import { TENANT_HOST_CHECK_NAME, TENANT_READINESS_NAME } from "../../../provider/model/tokens";
 
 /** A resource as the mocks saw it. */

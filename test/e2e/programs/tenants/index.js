@@ -1,6 +1,6 @@
 // End-to-end program: declares the tenants listed in config `tenants` (JSON) with the package as a
 // user's program would import it. JavaScript, so that each `pulumi up` skips a TypeScript compile.
-// The vCluster chart is the real chart 0.36.1, packaged by the test bed from the pinned
+// The vCluster chart is the real pinned chart, packaged by the test bed from the pinned
 // github.com/loft-sh/vcluster module (config `chartPath`, a local .tgz: nothing is downloaded).
 const pulumi = require("@pulumi/pulumi");
 const { Tenant } = require("@kubespaces/pulumi");

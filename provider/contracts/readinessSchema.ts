@@ -1,8 +1,10 @@
 /**
  * Inputs and outputs of the TenantReadiness resource: one definition for its TypeScript types, the
- * provider plugin's input check and schema.json.
+ * render that fills them, the operations that read them, the provider plugin's input check and
+ * schema.json.
  */
 import { z } from "zod";
+import { hostKubeconfigInput } from "./lifecycleInputs";
 
 /** Inputs of the readiness resource. */
 export const readinessInputsSchema = z.object({
@@ -11,11 +13,7 @@ export const readinessInputsSchema = z.object({
   releaseName: z.string().min(1).describe("Helm release name of the vCluster."),
   serverUrl: z.string().min(1).describe("Server URL written into the handed-back kubeconfig."),
   timeoutSeconds: z.number().positive().describe("Seconds to wait before failing."),
-  hostKubeconfig: z
-    .string()
-    .optional()
-    .meta({ secret: true })
-    .describe("Host kubeconfig; absent means the ambient one."),
+  hostKubeconfig: hostKubeconfigInput(),
   releaseRevision: z
     .string()
     .optional()

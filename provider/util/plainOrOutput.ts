@@ -5,20 +5,23 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 
-/** A value known at construction, or an Output of it. */
-export type Known<T> = T | pulumi.Output<T>;
+/**
+ * A plain value, or an Output of it. (Not Pulumi's "known": an Output here may well be known at
+ * preview; what matters is whether it is one.)
+ */
+export type PlainOrOutput<T> = T | pulumi.Output<T>;
 
-/** `select(value)`, applied through the Output when `value` is one. */
-export function pick<T, U>(value: Known<T>, select: (plain: T) => U): Known<U> {
+/** `select(value)`, applied through the Output when `value` is one: `Output.apply` that keeps a plain value plain. */
+export function mapPlainOrOutput<T, U>(value: PlainOrOutput<T>, select: (plain: T) => U): PlainOrOutput<U> {
   return pulumi.Output.isInstance(value) ? (value.apply(select) as pulumi.Output<U>) : select(value);
 }
 
 /** The fields `keys` of `value` as separate inputs: as they are when plain, each through the Output otherwise. */
 export function fieldsOf<T extends object, K extends keyof T>(
-  value: Known<T>,
+  value: PlainOrOutput<T>,
   keys: readonly K[],
 ): { [P in K]: pulumi.Input<T[P]> } {
-  return Object.fromEntries(keys.map((key) => [key, pick(value, (plain) => plain[key])])) as {
+  return Object.fromEntries(keys.map((key) => [key, mapPlainOrOutput(value, (plain) => plain[key])])) as {
     [P in K]: pulumi.Input<T[P]>;
   };
 }

@@ -1,5 +1,9 @@
-/** Inputs and outputs of the TenantHostCheck resource: one definition for its types and schema.json. */
+/**
+ * Inputs and outputs of the TenantHostCheck resource: one definition for its types, the render
+ * that fills them, the operations that read them and schema.json.
+ */
 import { z } from "zod";
+import { hostKubeconfigInput } from "./lifecycleInputs";
 
 /** What the host check looks at. */
 export const hostCheckInputsSchema = z.object({
@@ -8,11 +12,7 @@ export const hostCheckInputsSchema = z.object({
     .min(1)
     .describe("Tenant name; the namespace must carry it in label `kubespaces.io/tenant` if it exists."),
   namespace: z.string().min(1).describe("Tenant namespace."),
-  hostKubeconfig: z
-    .string()
-    .optional()
-    .meta({ secret: true })
-    .describe("Host kubeconfig; absent means the ambient one."),
+  hostKubeconfig: hostKubeconfigInput(),
   allowNamespaceMove: z
     .boolean()
     .optional()

@@ -1,8 +1,12 @@
-/** Inputs (and outputs) of the TenantCleanup resource: one definition for its types and schema.json. */
+/**
+ * Inputs (and outputs) of the TenantCleanup resource: one definition for its types, the render
+ * that fills them, the operations that read them and schema.json.
+ */
 import { z } from "zod";
+import { hostKubeconfigInput } from "./lifecycleInputs";
 
 /** Where a tenant's leftovers are. */
-export const leftoverInputsSchema = z.object({
+export const cleanupInputsSchema = z.object({
   tenantName: z.string().min(1).describe("Tenant name."),
   namespace: z.string().min(1).describe("Tenant namespace."),
   releaseName: z.string().min(1).describe("Helm release name of the vCluster."),
@@ -14,11 +18,7 @@ export const leftoverInputsSchema = z.object({
     .optional()
     .meta({ title: "CertificateSecretRef" })
     .describe("Secret of the apps certificate, when exposed; cert-manager does not delete it with the Certificate."),
-  hostKubeconfig: z
-    .string()
-    .optional()
-    .meta({ secret: true })
-    .describe("Host kubeconfig; absent means the ambient one."),
+  hostKubeconfig: hostKubeconfigInput(),
   hostUid: z
     .string()
     .optional()
@@ -26,4 +26,4 @@ export const leftoverInputsSchema = z.object({
 });
 
 /** Where a tenant's leftovers are. */
-export type LeftoverInputs = z.infer<typeof leftoverInputsSchema>;
+export type CleanupInputs = z.infer<typeof cleanupInputsSchema>;

@@ -1,0 +1,9 @@
+/**
+ * The type of kubespaces' own Kubernetes-style documents: a Tenant file, the request a
+ * self-service door stores, and the tenant objects the doors print (a list of them is a
+ * `TenantList` of the same apiVersion).
+ */
+import type { TypeMeta } from "./typeMeta";
+
+/** The apiVersion and kind of a Tenant manifest. */
+export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const satisfies TypeMeta;

@@ -1,0 +1,93 @@
+/**
+ * The folders of provider/ form layers, and every import runs down them or stays in its folder:
+ * the shared vocabulary (contracts/) and the domain (model/) never reach up into the render, the
+ * lifecycle or the component, and the render and the lifecycle never reach into each other. The
+ * one arrow back up is declared below with its reason.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { expect, it } from "vitest";
+
+const PROVIDER = path.resolve(__dirname, "../../provider");
+
+/**
+ * The layers, lowest first. A file may import from its own folder or from a lower layer; folders
+ * that share a layer may not import each other. `.` is provider/ itself (the package's entry points).
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["util", "generated"],
+  ["contracts"],
+  ["model"],
+  ["render", "lifecycle", "graph"],
+  ["component"],
+  ["plugin", "tenantFiles"],
+  ["tenants"],
+  ["cli"],
+  ["docs"],
+  ["schema"],
+  ["."],
+];
+
+/**
+ * Arrows allowed against the layers, `from -> to` as paths under provider/ without extension.
+ * Validation checks the values Helm will get against the chart's schema, so it reads the render's
+ * merged values instead of merging them a second time.
+ */
+const DOCUMENTED_EXCEPTIONS: ReadonlySet<string> = new Set(["model/chartValuesRule -> render/vclusterValues"]);
+
+/** Every .ts file under `folder`, as paths relative to provider/. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => path.relative(PROVIDER, path.join(entry.parentPath, entry.name)));
+}
+
+/** The provider files `file` imports (static, dynamic and `require`), relative to provider/, without extension. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(PROVIDER, file), "utf8");
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  return importedFiles
+    .map((imported) => imported.fileName)
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => path.relative(PROVIDER, path.resolve(PROVIDER, path.dirname(file), specifier)));
+}
+
+const folderOf = (file: string): string => (file.includes(path.sep) ? file.split(path.sep)[0]! : ".");
+const withoutExtension = (file: string): string => file.replace(/\.ts$/, "");
+
+function layerOf(folder: string): number {
+  const layer = LAYERS.findIndex((folders) => folders.includes(folder));
+  if (layer < 0) throw new Error(`provider/${folder} has no layer in this test: add it to LAYERS`);
+  return layer;
+}
+
+/** Whether an import from a file in `from` to a file in `to` runs down the layers. */
+const runsDown = (from: string, to: string): boolean => from === to || layerOf(to) < layerOf(from);
+
+it("every import under provider/ runs down the layers, except the documented ones", () => {
+  const wrongWay = sourceFiles(PROVIDER).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => !runsDown(folderOf(file), folderOf(target)))
+      .map((target) => `${withoutExtension(file)} -> ${withoutExtension(target)}`)
+      .filter((arrow) => !DOCUMENTED_EXCEPTIONS.has(arrow)),
+  );
+  expect(wrongWay).toEqual([]);
+});
+
+it("each documented exception is still an import, so that none outlives its reason", () => {
+  const arrows = new Set(
+    sourceFiles(PROVIDER).flatMap((file) =>
+      importsOf(file).map((target) => `${withoutExtension(file)} -> ${withoutExtension(target)}`),
+    ),
+  );
+  expect([...DOCUMENTED_EXCEPTIONS].filter((arrow) => !arrows.has(arrow))).toEqual([]);
+});
+
+it("sees the imports the rule is about", () => {
+  // A parse that found nothing would pass the rule above vacuously.
+  expect(importsOf("render/lifecycleArgs.ts")).toContain(path.join("contracts", "readinessSchema"));
+  expect(runsDown("render", "lifecycle")).toBe(false);
+  expect(runsDown("model", "contracts")).toBe(true);
+  expect(runsDown("contracts", "model")).toBe(false);
+});
