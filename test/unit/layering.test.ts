@@ -23,9 +23,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["component"],
   ["plugin", "tenantFiles"],
   ["tenants"],
+  ["server"],
   ["cli"],
-  ["docs"],
-  ["schema"],
   ["."],
 ];
 
