@@ -10,10 +10,11 @@ import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import { validateRequest } from "../model/validateTenant";
 import { isUnknownField, TenantValidationError, type InputProblem } from "../model/validationError";
+import { TENANT_API_VERSION, TENANT_KIND } from "../tenantResource/tenantResourceNames";
 import { isPlainObject } from "../util/plainObject";
 
 /** The apiVersion and kind of a Tenant manifest. */
-export const TENANT_MANIFEST = { apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant" } as const;
+export const TENANT_MANIFEST = { apiVersion: TENANT_API_VERSION, kind: TENANT_KIND } as const;
 
 /** One Tenant document, where it came from and what it asks for. */
 export interface TenantDocument {
