@@ -1,15 +1,25 @@
 /**
  * The Tenant custom resource as plain objects: the CRD's structural schema (generated from the
- * request's zod schema, and fitting every status the service computes). What the API server makes of them is the e2e test's (test/e2e/tenantResource.test.ts).
+ * request's zod schema, and fitting every status the service computes), the admission policy and
+ * the RBAC. What the API server makes of them is the e2e test's (test/e2e/tenantResource.test.ts).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv from "ajv";
 import { parseAllDocuments } from "yaml";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { validateTenant } from "../../provider/model/validateTenant";
+import { renderTenant } from "../../provider/render/renderTenant";
+import {
+  installOptions,
+  installOptionsSchema,
+  serverUsername,
+  type InstallOptionsInput,
+} from "../../provider/tenantResource/installOptions";
 import { structuralSchemaOf, type StructuralSchema } from "../../provider/tenantResource/structuralSchema";
 import { tenantCrd, tenantObjectSchema } from "../../provider/tenantResource/tenantCrd";
+import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
 import type { RunRecord } from "../../provider/tenants/ports";
 import { tenantStatus } from "../../provider/tenants/tenantStatus";
 
@@ -192,5 +202,142 @@ describe("structuralSchemaOf", () => {
       labels: { type: "object", additionalProperties: { type: "string" } },
       values: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
     });
+  });
+});
+
+describe("install options", () => {
+  it("documents what the schema accepts", () => {
+    expectTypeOf<InstallOptionsInput>().toExtend<z.input<typeof installOptionsSchema>>();
+    expectTypeOf<z.input<typeof installOptionsSchema>>().toExtend<InstallOptionsInput>();
+  });
+
+  it("defaults to ServiceAccount kubespaces-server in kubespaces-system and group kubespaces-admins", () => {
+    const options = installOptions();
+    expect(options).toEqual({
+      namespace: "kubespaces-system",
+      createNamespace: true,
+      server: { serviceAccount: "kubespaces-server" },
+      adminGroup: "kubespaces-admins",
+    });
+    expect(serverUsername(options)).toBe("system:serviceaccount:kubespaces-system:kubespaces-server");
+    expect(serverUsername(installOptions({ server: { user: "kubespaces" } }))).toBe("kubespaces");
+  });
+
+  it("names each bad option", () => {
+    expect(() => installOptions({ namespace: "Kube Spaces", adminGroup: " " })).toThrow(
+      /nothing was created:\n {2}- namespace: must be a DNS-1123 label.*\n {2}- adminGroup: must not be blank/,
+    );
+  });
+});
+
+describe("the admission policy", () => {
+  const policyOf = (input: InstallOptionsInput = {}) =>
+    tenantResourceInstallation(installOptions(input)).admission.map((i) => i.object as any);
+
+  it("matches Tenant writes, and lets the server, the admins and the garbage collector through", () => {
+    const [policy, binding] = policyOf();
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      {
+        apiGroups: ["kubespaces.io"],
+        apiVersions: ["*"],
+        operations: ["CREATE", "UPDATE", "DELETE"],
+        resources: ["tenants"],
+      },
+    ]);
+    expect(policy.spec.matchConditions.map((c: any) => c.expression)).toEqual([
+      'request.userInfo.username != "system:serviceaccount:kubespaces-system:kubespaces-server"',
+      '!("kubespaces-admins" in request.userInfo.groups)',
+      expect.stringContaining("generic-garbage-collector"),
+    ]);
+    expect(policy.spec.failurePolicy).toBe("Fail");
+    expect(binding.spec).toEqual({ policyName: "kubespaces-tenant-owner", validationActions: ["Deny"] });
+  });
+
+  it("names the field and the rule in each message, with the admin group", () => {
+    const messages = policyOf({ adminGroup: "platform" })[0].spec.validations.map(
+      (v: any) => v.message ?? v.messageExpression,
+    );
+    expect(messages).toEqual([
+      expect.stringMatching(
+        /^"spec\.owner: must be the requesting user \(" \+ request\.userInfo\.username \+ "\) unless you are in group platform/,
+      ),
+      expect.stringMatching(/^"spec\.owner: tenant " .* only its owner may .* unless you are in group platform/),
+      expect.stringMatching(/^"spec\.owner: may not be changed .* unless you are in group platform"$/),
+      "metadata.annotations[kubespaces.io/approved-generation]: approves a change, which only group platform may; leave it as it was",
+      expect.stringMatching(/^metadata\.finalizers: kubespaces\.io\/finalizer is removed by the kubespaces server/),
+    ]);
+  });
+
+  it("writes names into CEL as string literals, quotes and backslashes escaped", () => {
+    const [policy] = policyOf({ server: { user: 'kube"spaces\\' }, adminGroup: 'a"b' });
+    expect(policy.spec.matchConditions[0].expression).toBe('request.userInfo.username != "kube\\"spaces\\\\"');
+    expect(policy.spec.matchConditions[1].expression).toBe('!("a\\"b" in request.userInfo.groups)');
+  });
+});
+
+describe("the RBAC", () => {
+  const rbac = (input: InstallOptionsInput = {}) =>
+    tenantResourceInstallation(installOptions(input)).rbac.map((i) => i.object as any);
+  const named = (input: InstallOptionsInput, kind: string, name: string) =>
+    rbac(input).find((o) => o.kind === kind && o.metadata.name === name);
+  /** Whether `rules` grant `verb` on `resource` of `group`. */
+  const grants = (rules: any[], group: string, resource: string, verb: string) =>
+    rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+  const plural = (kind: string) => kind.toLowerCase().replace(/y$/, "ie") + "s";
+
+  it("lets the server manage every kind of object a tenant renders, exposed and fenced", () => {
+    const { rules } = named({}, "ClusterRole", "kubespaces-server");
+    const spec = validateTenant("team-atlas", {
+      owner: "alice@example.com",
+      platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "ca" } }, networkPolicy: true },
+    });
+    const kinds = renderTenant(spec).objects.map((o) => o.manifest);
+    expect(kinds.length).toBeGreaterThanOrEqual(8);
+    for (const { apiVersion, kind } of kinds) {
+      const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
+      for (const verb of ["get", "list", "watch", "create", "update", "patch", "delete"])
+        expect(grants(rules, group, plural(kind), verb), `${verb} ${kind}`).toBe(true);
+    }
+  });
+
+  it("lets the server reconcile Tenants and write their status, and requesters only request them", () => {
+    const server = named({}, "ClusterRole", "kubespaces-server").rules;
+    for (const verb of ["get", "list", "watch", "update", "patch"])
+      expect(grants(server, "kubespaces.io", "tenants", verb)).toBe(true);
+    expect(grants(server, "kubespaces.io", "tenants", "create")).toBe(false);
+    expect(grants(server, "kubespaces.io", "tenants/status", "update")).toBe(true);
+    expect(grants(server, "kubespaces.io", "tenants/finalizers", "update")).toBe(true);
+    const requester = named({}, "ClusterRole", "kubespaces-tenant-requester").rules;
+    expect(requester).toEqual([
+      {
+        apiGroups: ["kubespaces.io"],
+        resources: ["tenants"],
+        verbs: ["create", "get", "list", "watch", "update", "patch", "delete"],
+      },
+    ]);
+  });
+
+  it("binds the server's roles to its ServiceAccount, or to its user", () => {
+    const subjects = (input: InstallOptionsInput) =>
+      rbac(input)
+        .filter((o) => o.kind.endsWith("Binding"))
+        .map((o) => [o.kind, o.metadata.namespace, o.subjects]);
+    expect(subjects({ namespace: "ks" })).toEqual([
+      ["ClusterRoleBinding", undefined, [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }]],
+      ["RoleBinding", "ks", [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }]],
+    ]);
+    const user = [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "kubespaces" }];
+    expect(subjects({ server: { user: "kubespaces" } })).toEqual([
+      ["ClusterRoleBinding", undefined, user],
+      ["RoleBinding", "kubespaces-system", user],
+    ]);
+    expect(rbac({ server: { user: "kubespaces" } }).map((o) => o.kind)).not.toContain("ServiceAccount");
+    expect(rbac({ createNamespace: false }).map((o) => o.kind)).not.toContain("Namespace");
+  });
+
+  it("keeps the leader-election Lease to the server's namespace", () => {
+    const role = named({ namespace: "ks" }, "Role", "kubespaces-server-leader-election");
+    expect(role.metadata.namespace).toBe("ks");
+    expect(grants(role.rules, "coordination.k8s.io", "leases", "update")).toBe(true);
   });
 });
