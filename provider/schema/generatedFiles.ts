@@ -4,6 +4,7 @@ import path from "node:path";
 import { withGeneratedBlocks } from "../docs/readmeBlocks";
 import { minimumQuota } from "../model/minimumQuota";
 import { TENANT_TOKEN } from "../model/tokens";
+import { deployFiles } from "../tenantResource/deployFiles";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 
@@ -22,6 +23,7 @@ export function generatedFiles(root: string): GeneratedFile[] {
     { path: "provider/generated/tenantTypes.ts", content: typescriptTypes(schema, TENANT_TOKEN) },
     { path: "provider/generated/defaultMinimumQuota.ts", content: minimumQuotaModule() },
     { path: "README.md", content: withGeneratedBlocks(readFileSync(path.join(root, "README.md"), "utf8")) },
+    ...deployFiles(),
   ];
 }
 
