@@ -13,3 +13,5 @@ export { renderTenant, type RenderedTenant, type RenderedObject, type ObjectRole
 export type { RenderedHelmRelease } from "./render/helmRelease";
 export type { Manifest, ManifestMetadata, TypeMeta } from "./render/manifest";
 export { TenantSet, type TenantSetArgs } from "./tenantFiles/tenantSet";
+export { TenantCrd, type TenantCrdArgs } from "./tenantResource/tenantCrdComponent";
+export type { ServerIdentity } from "./tenantResource/installOptions";
