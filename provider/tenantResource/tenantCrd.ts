@@ -29,7 +29,8 @@ export function tenantObjectSchema(): StructuralSchema {
     properties: {
       apiVersion: { type: "string", description: "`kubespaces.io/v1alpha1`." },
       kind: { type: "string", description: "`Tenant`." },
-      metadata: { type: "object", description: "The tenant's name is `metadata.name`." },
+      // Only `type` (or rules on name and generateName) is allowed here: the API server owns metadata.
+      metadata: { type: "object" },
       spec: structuralSchemaOf(tenantRequestSchema, "input"),
       status: structuralSchemaOf(tenantResourceStatusSchema, "output"),
     },
