@@ -25,6 +25,7 @@ export const installOptionsSchema = z.strictObject({
   createNamespace: z.boolean().default(true),
   server: serverIdentity.default({ serviceAccount: INSTALL_DEFAULTS.serviceAccount }),
   adminGroup: requiredText("The admins' group.").default(INSTALL_DEFAULTS.adminGroup),
+  adminUsers: z.array(requiredText("An admin's user name.")).readonly().default([]),
 });
 
 /** Who the server is: a ServiceAccount of the server's namespace, or a user. */
@@ -61,6 +62,14 @@ export interface InstallOptionsInput {
    * @default "kubespaces-admins"
    */
   readonly adminGroup?: string;
+  /**
+   * User names the admission policy treats as admins, besides the group's members: above all the
+   * GitOps controller that applies a reviewed folder of Tenant files for every team (Flux's
+   * `system:serviceaccount:flux-system:kustomize-controller`, Argo CD's application controller),
+   * since a ServiceAccount cannot be put in a group. The repository's review then decides owners.
+   * @default []
+   */
+  readonly adminUsers?: readonly string[];
 }
 
 /** Options with the defaults filled in. */

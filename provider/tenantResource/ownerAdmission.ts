@@ -1,21 +1,24 @@
 /**
  * Admission of Tenants in the cluster: a ValidatingAdmissionPolicy (CEL, enforced by the API server
  * itself, no webhook to run) that keeps each user to tenants they own. For anyone but the platform's
- * admins and the server itself:
+ * admins (the admin group, and admin users such as a GitOps controller) and the server itself:
  * - CREATE: `spec.owner` must be the requesting user;
  * - UPDATE and DELETE: only the tenant's owner may, and an update may not give it another owner;
  * - no one approves their own change: the approval annotation is the admins' alone;
  * - the server's finalizer stays until the server removes it, after the teardown.
+ * This holds for the cluster's own superusers too (system:masters): they act as admins with
+ * `--as-group` of the admin group, or remove the binding.
  *
- * The admin group and the server's user name are written into the expressions, not read from a
+ * The admins and the server's user name are written into the expressions, not read from a
  * parameter object: they are rendered from the same options as the server's RBAC, so the two cannot
  * disagree, and there is no parameter object whose absence would refuse (or admit) every Tenant or
  * whose write access would be a way around the policy. Changing them means applying the policy
  * again, as with the RBAC.
  *
- * The server (and Kubernetes' garbage collector) is let through by a match condition: it adds and
- * removes the finalizer with normal updates. Its status writes go to the status subresource, which the policy does not match.
- * The server's own check of each request against the platform's policy stays the final word.
+ * Match conditions let the server through (it adds and removes its finalizer with normal updates;
+ * its status writes go to the status subresource, which the policy does not match), and
+ * Kubernetes' garbage collector. The server's own check of each request against the platform's
+ * policy stays the final word.
  */
 import { serverUsername, type InstallOptions } from "./installOptions";
 import { PART_OF_KUBESPACES, type InstalledObject, type KubeObject } from "./kubeObject";
@@ -120,6 +123,13 @@ function validations(adminGroup: string): Validation[] {
   ];
 }
 
+/** Whether the requesting user is none of the admins: not in the admin group, and not one of the admin users. */
+function notAnAdmin(options: InstallOptions): string {
+  const notInGroup = `!(${cel(options.adminGroup)} in request.userInfo.groups)`;
+  if (options.adminUsers.length === 0) return notInGroup;
+  return `${notInGroup} && !(request.userInfo.username in [${options.adminUsers.map(cel).join(", ")}])`;
+}
+
 /** The policy and its binding. */
 export function ownerAdmission(options: InstallOptions): InstalledObject[] {
   const name = TENANT_RESOURCE_OBJECTS.ownerPolicy;
@@ -142,10 +152,10 @@ export function ownerAdmission(options: InstallOptions): InstalledObject[] {
       },
       matchConditions: [
         { name: "not-the-server", expression: `request.userInfo.username != ${cel(serverUsername(options))}` },
-        { name: "not-an-admin", expression: `!(${cel(options.adminGroup)} in request.userInfo.groups)` },
+        { name: "not-an-admin", expression: notAnAdmin(options) },
         {
           name: "not-the-garbage-collector",
-          expression: `!(request.userInfo.username in ${JSON.stringify(GARBAGE_COLLECTORS)})`,
+          expression: `!(request.userInfo.username in [${GARBAGE_COLLECTORS.map(cel).join(", ")}])`,
         },
       ],
       // Evaluated only where a rule reads them (CEL variables are lazy), so never on a DELETE's null object.

@@ -218,6 +218,7 @@ describe("install options", () => {
       createNamespace: true,
       server: { serviceAccount: "kubespaces-server" },
       adminGroup: "kubespaces-admins",
+      adminUsers: [],
     });
     expect(serverUsername(options)).toBe("system:serviceaccount:kubespaces-system:kubespaces-server");
     expect(serverUsername(installOptions({ server: { user: "kubespaces" } }))).toBe("kubespaces");
@@ -251,6 +252,13 @@ describe("the admission policy", () => {
     ]);
     expect(policy.spec.failurePolicy).toBe("Fail");
     expect(binding.spec).toEqual({ policyName: "kubespaces-tenant-owner", validationActions: ["Deny"] });
+  });
+
+  it("treats admin users (a GitOps controller) as admins", () => {
+    const [policy] = policyOf({ adminUsers: ["system:serviceaccount:flux-system:kustomize-controller"] });
+    expect(policy.spec.matchConditions[1].expression).toBe(
+      '!("kubespaces-admins" in request.userInfo.groups) && !(request.userInfo.username in ["system:serviceaccount:flux-system:kustomize-controller"])',
+    );
   });
 
   it("names the field and the rule in each message, with the admin group", () => {
