@@ -16,3 +16,5 @@ export type { RenderedHelmRelease } from "./render/helmRelease";
 export type { Manifest, ManifestMetadata } from "./render/manifest";
 export type { TypeMeta } from "./contracts/typeMeta";
 export { TenantSet, type TenantSetArgs } from "./tenantFiles/tenantSet";
+export { TenantCrd, type TenantCrdArgs } from "./tenantResource/tenantCrdComponent";
+export type { ServerIdentity } from "./tenantResource/installOptions";

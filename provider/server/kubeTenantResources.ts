@@ -6,7 +6,11 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
-import { MANAGED_BY, TENANT_GROUP, TENANT_LABEL, TENANT_PLURAL, TENANT_VERSION } from "./tenantResourceNames";
+import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
+import { TENANT_LABEL } from "../model/names";
+
+/** The label that marks what the server made for a tenant (its kubeconfig Secret) as the server's own. */
+export const MANAGED_BY = { label: "app.kubernetes.io/managed-by", value: "kubespaces-server" } as const;
 
 const TENANTS = { group: TENANT_GROUP, version: TENANT_VERSION, plural: TENANT_PLURAL } as const;
 

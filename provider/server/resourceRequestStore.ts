@@ -7,7 +7,7 @@
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { RequestStore, StoredRequest } from "../tenants/ports";
 import type { TenantResource, TenantResources } from "./tenantResource";
-import { TENANT_FINALIZER } from "./tenantResourceNames";
+import { TENANT_FINALIZER } from "../contracts/tenantResourceNames";
 
 /** Requests as Tenant resources. */
 export class ResourceRequestStore implements RequestStore {

@@ -6,7 +6,7 @@
  * - otherwise the finalizer goes on first, then (when the platform requires approval and this
  *   generation is not approved) the change is previewed and held, else the stack is brought up.
  */
-import { TENANT_FINALIZER, APPROVED_GENERATION_ANNOTATION } from "./tenantResourceNames";
+import { TENANT_FINALIZER, APPROVED_GENERATION_ANNOTATION } from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
 import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
 import { RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";

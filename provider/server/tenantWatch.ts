@@ -4,7 +4,7 @@
  * stops on an error), and it lists everything again when it does, so no change is lost.
  */
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
-import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "./tenantResourceNames";
+import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 
 /** How the watch reports. */
 export interface TenantWatchOptions {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { REFERENCE_DOC, withGeneratedBlocks } from "./referenceBlocks";
 import { minimumQuota } from "../../provider/model/minimumQuota";
 import { TENANT_TOKEN } from "../../provider/model/tokens";
+import { deployFiles } from "../../provider/tenantResource/deployFiles";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 
@@ -22,6 +23,7 @@ export function generatedFiles(root: string): GeneratedFile[] {
     { path: "provider/generated/tenantTypes.ts", content: typescriptTypes(schema, TENANT_TOKEN) },
     { path: "provider/generated/defaultMinimumQuota.ts", content: minimumQuotaModule() },
     { path: REFERENCE_DOC, content: withGeneratedBlocks(readFileSync(path.join(root, REFERENCE_DOC), "utf8")) },
+    ...deployFiles(),
   ];
 }
 

@@ -8,7 +8,7 @@ import type { TenantRequestInput } from "../../provider/model/tenantRequestSchem
 import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
 import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
 import { planOf, TenantReconciler } from "../../provider/server/tenantReconciler";
-import { APPROVED_GENERATION_ANNOTATION, TENANT_FINALIZER } from "../../provider/server/tenantResourceNames";
+import { APPROVED_GENERATION_ANNOTATION, TENANT_FINALIZER } from "../../provider/contracts/tenantResourceNames";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";
 import { FakeHost, FakeTenantStacks, kubeconfigOf } from "./support/fakeTenantStacks";

@@ -26,6 +26,8 @@ export interface RegisteredEdges {
   readonly deletedWith: string;
   /** Whether a replacement deletes the old object before creating the new one. */
   readonly deleteBeforeReplace: boolean;
+  /** Whether deleting the resource leaves its object in the cluster. */
+  readonly retainOnDelete: boolean;
 }
 
 /** Edges of every registration by resource name, filled in by installMocks. */
@@ -114,6 +116,7 @@ function recordEdges(): void {
       dependencies: request.getDependenciesList(),
       deletedWith: request.getDeletedwith(),
       deleteBeforeReplace: request.getDeletebeforereplace(),
+      retainOnDelete: request.getRetainondelete(),
     });
     return register(request, callback);
   };

@@ -1,0 +1,44 @@
+/**
+ * The facts of the `Tenant` custom resource, written once: the CRD, the admission policy, the RBAC,
+ * Tenant files and the reconciler of `kubespaces server` all read them from here.
+ */
+
+/** API group of the Tenant resource. */
+export const TENANT_GROUP = "kubespaces.io";
+/** Its only version so far. */
+export const TENANT_VERSION = "v1alpha1";
+/** `apiVersion` of a Tenant object. */
+export const TENANT_API_VERSION = `${TENANT_GROUP}/${TENANT_VERSION}` as const;
+/** Its kind. */
+export const TENANT_KIND = "Tenant";
+/** Its plural: the resource name in URLs, RBAC rules and `kubectl get tenants`. */
+export const TENANT_PLURAL = "tenants";
+/** Its singular, for `kubectl get tenant`. */
+export const TENANT_SINGULAR = "tenant";
+/** The CRD's name: `<plural>.<group>`. */
+export const TENANT_CRD_NAME = `${TENANT_PLURAL}.${TENANT_GROUP}`;
+
+/** The finalizer the server puts on each Tenant, and removes once the tenant's teardown has left nothing. */
+export const TENANT_FINALIZER = "kubespaces.io/finalizer";
+
+/**
+ * The annotation by which an admin approves a previewed change: its value is the generation
+ * (`metadata.generation`, in decimal) that may be provisioned. Only the admin group may set it
+ * (the admission policy refuses it from anyone else).
+ */
+export const APPROVED_GENERATION_ANNOTATION = "kubespaces.io/approved-generation";
+
+/** The phase of a Tenant whose change waits for an admin's approval (the approval gate). */
+export const AWAITING_APPROVAL_PHASE = "AwaitingApproval";
+
+/** Names of the cluster objects that come with the Tenant resource (one installation per host cluster). */
+export const TENANT_RESOURCE_OBJECTS = {
+  /** The ValidatingAdmissionPolicy on Tenant owners, and its binding. */
+  ownerPolicy: "kubespaces-tenant-owner",
+  /** The server's ClusterRole and ClusterRoleBinding. */
+  serverClusterRole: "kubespaces-server",
+  /** The server's Role and RoleBinding in its own namespace (its leader-election Lease). */
+  serverLeaderElectionRole: "kubespaces-server-leader-election",
+  /** The ClusterRole of people who request tenants; the platform binds it. */
+  requesterClusterRole: "kubespaces-tenant-requester",
+} as const;

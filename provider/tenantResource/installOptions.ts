@@ -1,0 +1,106 @@
+/**
+ * What an installation of the Tenant resource depends on: who the server is, where it runs, and
+ * which group holds the platform's admins. A zod schema checks them and fills in the defaults
+ * (which the GitOps YAML under `deploy/` is rendered with).
+ */
+import { z } from "zod";
+import { dnsLabel, requiredText } from "../model/schemaParts";
+
+/** The defaults, named once: the generated YAML's header quotes them. */
+export const INSTALL_DEFAULTS = {
+  namespace: "kubespaces-system",
+  serviceAccount: "kubespaces-server",
+  adminGroup: "kubespaces-admins",
+} as const;
+
+// Documented on InstallOptionsInput below; the descriptions here only name the fields.
+const serverIdentity = z.union([
+  z.strictObject({ serviceAccount: dnsLabel("The server's ServiceAccount.") }),
+  z.strictObject({ user: requiredText("The server's user name.") }),
+]);
+
+/** An installation's options. */
+export const installOptionsSchema = z.strictObject({
+  namespace: dnsLabel("The server's namespace.").default(INSTALL_DEFAULTS.namespace),
+  createNamespace: z.boolean().default(true),
+  server: serverIdentity.default({ serviceAccount: INSTALL_DEFAULTS.serviceAccount }),
+  adminGroup: requiredText("The admins' group.").default(INSTALL_DEFAULTS.adminGroup),
+  adminUsers: z.array(requiredText("An admin's user name.")).readonly().default([]),
+});
+
+/** Who the server is: a ServiceAccount of the server's namespace, or a user. */
+export type ServerIdentity =
+  | {
+      /** The server runs as this ServiceAccount of the server's namespace, which the installation creates. */
+      readonly serviceAccount: string;
+    }
+  | {
+      /** The server authenticates as this user (a client certificate's CN, an OIDC user). */
+      readonly user: string;
+    };
+
+/** Options as written: all may be left out. (A unit test checks that this is what the schema accepts.) */
+export interface InstallOptionsInput {
+  /**
+   * The server's namespace: its leader-election Lease, and its ServiceAccount.
+   * @default "kubespaces-system"
+   */
+  readonly namespace?: string;
+  /**
+   * Create the namespace; false when it exists already.
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+  /**
+   * Who the server is: its RBAC is bound to it and the admission policy lets it through.
+   * @default { serviceAccount: "kubespaces-server" }
+   */
+  readonly server?: ServerIdentity;
+  /**
+   * The platform's admins: the admission policy lets them create and change any tenant, give it
+   * another owner and approve a previewed change.
+   * @default "kubespaces-admins"
+   */
+  readonly adminGroup?: string;
+  /**
+   * User names the admission policy treats as admins, besides the group's members: above all the
+   * GitOps controller that applies a reviewed folder of Tenant files for every team (Flux's
+   * `system:serviceaccount:flux-system:kustomize-controller`, Argo CD's application controller),
+   * since a ServiceAccount cannot be put in a group. The repository's review then decides owners.
+   * @default []
+   */
+  readonly adminUsers?: readonly string[];
+}
+
+/** Options with the defaults filled in. */
+export type InstallOptions = z.output<typeof installOptionsSchema>;
+
+/** Bad options, each field named. Marked so that the Pulumi CLI prints the message without a stack trace. */
+export class InstallOptionsError extends Error {
+  /** The marker `pulumi.RunError.isInstance` checks. */
+  readonly __pulumiRunError = true;
+}
+
+/** The options, checked, with defaults; throws an InstallOptionsError naming each bad field. */
+export function installOptions(input: InstallOptionsInput = {}): InstallOptions {
+  const parsed = installOptionsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join(".") || "options"}: ${issue.message}`);
+  throw new InstallOptionsError(
+    `the Tenant resource's options are invalid; nothing was created:\n${problems.join("\n")}`,
+  );
+}
+
+/** The user name the API server sees for the server's requests. */
+export function serverUsername(options: InstallOptions): string {
+  return "user" in options.server
+    ? options.server.user
+    : `system:serviceaccount:${options.namespace}:${options.server.serviceAccount}`;
+}
+
+/** The RBAC subject of the server. */
+export function serverSubject(options: InstallOptions): Record<string, string> {
+  return "user" in options.server
+    ? { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: options.server.user }
+    : { kind: "ServiceAccount", name: options.server.serviceAccount, namespace: options.namespace };
+}

@@ -1,0 +1,30 @@
+/** An RBAC rule with the reason it is granted, which the generated YAML prints above it. */
+
+/** A PolicyRule of rbac.authorization.k8s.io/v1. */
+export interface PolicyRule {
+  /** API groups; "" is the core group. */
+  readonly apiGroups: readonly string[];
+  /** Resources, and subresources as `<resource>/<subresource>`. */
+  readonly resources: readonly string[];
+  /** Verbs. */
+  readonly verbs: readonly string[];
+}
+
+/** A rule and which part of the package needs it. */
+export interface DocumentedRule {
+  /** Which part of the package needs the rule, and why. */
+  readonly why: string;
+  /** The rule. */
+  readonly rule: PolicyRule;
+}
+
+/** Everything done to objects a Pulumi resource or a Helm release owns: create, read, watch, change, delete. */
+export const MANAGE = ["get", "list", "watch", "create", "update", "patch", "delete"] as const;
+
+/** A documented rule. */
+export const granted = (
+  why: string,
+  apiGroups: readonly string[],
+  resources: readonly string[],
+  verbs: readonly string[],
+): DocumentedRule => ({ why, rule: { apiGroups, resources, verbs } });

@@ -1,0 +1,173 @@
+/**
+ * What `kubespaces server` may do on the host, and why: the inventory of its ClusterRole, from the
+ * code that runs under it. The server reconciles Tenants, and each reconcile runs the Tenant
+ * component's stack, so it needs everything the component (`render/`), its lifecycle resources
+ * (`lifecycle/`) and its Helm release of the vCluster chart v0.36.1 (with the values of
+ * `render/vclusterValues.ts`) create, read and delete. Tenant namespaces are made on demand, so the
+ * rules on what lives in them are cluster-wide: Kubernetes has no narrower scope for namespaces that
+ * do not exist yet.
+ */
+import { TENANT_GROUP, TENANT_PLURAL } from "../contracts/tenantResourceNames";
+import { granted, MANAGE, type DocumentedRule } from "./rbacRule";
+
+const CORE = "";
+
+/** The Tenant resource itself. */
+const tenantRules: readonly DocumentedRule[] = [
+  granted(
+    "The reconciler watches Tenants and adds and removes its finalizer (a normal update).",
+    [TENANT_GROUP],
+    [TENANT_PLURAL],
+    ["get", "list", "watch", "update", "patch"],
+  ),
+  granted(
+    "The reconciler writes each Tenant's status through the status subresource.",
+    [TENANT_GROUP],
+    [`${TENANT_PLURAL}/status`],
+    ["get", "update", "patch"],
+  ),
+  granted(
+    "Objects the server makes for a Tenant (its kubeconfig Secret) may name it as owner with blockOwnerDeletion, which the OwnerReferencesPermissionEnforcement admission plugin allows only with this.",
+    [TENANT_GROUP],
+    [`${TENANT_PLURAL}/finalizers`],
+    ["update"],
+  ),
+  granted("The reconciler records Events on Tenants.", [CORE, "events.k8s.io"], ["events"], ["create", "patch"]),
+];
+
+/** The Tenant component's own objects and lifecycle resources. */
+const componentRules: readonly DocumentedRule[] = [
+  granted(
+    "The tenant namespace (render/namespace.ts); the host check reads it, and kube-system's UID as the host's identity (lifecycle/hostCheck/, lifecycle/hostIdentity.ts).",
+    [CORE],
+    ["namespaces"],
+    MANAGE,
+  ),
+  granted(
+    "The tenant's ResourceQuota and LimitRange (render/resourceQuota.ts, render/limitRange.ts).",
+    [CORE],
+    ["resourcequotas", "limitranges"],
+    MANAGE,
+  ),
+  granted("The tenant's NetworkPolicy (render/networkPolicy.ts).", ["networking.k8s.io"], ["networkpolicies"], MANAGE),
+  granted(
+    "Exposure: the API's TLSRoute and ReferenceGrant (render/apiRoute.ts) and the apps ListenerSet (render/appsListener.ts).",
+    ["gateway.networking.k8s.io"],
+    ["tlsroutes", "referencegrants", "listenersets"],
+    MANAGE,
+  ),
+  granted("Exposure: the apps Certificate (render/appsListener.ts).", ["cert-manager.io"], ["certificates"], MANAGE),
+  granted(
+    "The CRD preflight reads the Gateway API and cert-manager CRDs by name (lifecycle/crdPreflight.ts).",
+    ["apiextensions.k8s.io"],
+    ["customresourcedefinitions"],
+    ["get"],
+  ),
+  granted(
+    "Helm's release storage (a Secret per revision in the tenant namespace) and the chart's config Secret; the readiness wait reads the kubeconfig Secret (lifecycle/readiness/); the cleanup deletes the apps certificate's Secret in the gateway namespace (lifecycle/cleanup/leftovers.ts); the reconciler keeps each tenant's kubeconfig in a Secret.",
+    [CORE],
+    ["secrets"],
+    MANAGE,
+  ),
+  granted(
+    "The chart's ServiceAccounts (control plane, workloads) and Services (helm install, upgrade, rollback, uninstall; the chart looks up a Service).",
+    [CORE],
+    ["serviceaccounts", "services"],
+    MANAGE,
+  ),
+  granted(
+    "The chart's control plane: a StatefulSet, or a Deployment without persistence; the readiness wait watches it (lifecycle/readiness/).",
+    ["apps"],
+    ["statefulsets", "deployments"],
+    MANAGE,
+  ),
+  granted(
+    "The chart's Role and RoleBinding vc-<release> for the control plane.",
+    ["rbac.authorization.k8s.io"],
+    ["roles", "rolebindings"],
+    MANAGE,
+  ),
+  granted(
+    "The chart's ClusterRole and ClusterRoleBinding, made when a tenant syncs IngressClasses or StorageClasses from the host (allowlisted overrides).",
+    ["rbac.authorization.k8s.io"],
+    ["clusterroles", "clusterrolebindings"],
+    MANAGE,
+  ),
+  granted(
+    "The cleanup removes the PriorityClasses the vCluster synced to the host (lifecycle/cleanup/leftovers.ts).",
+    ["scheduling.k8s.io"],
+    ["priorityclasses"],
+    ["list", "delete"],
+  ),
+];
+
+const CHART_ROLE =
+  "The vCluster chart's Role (chart/templates/role.yaml of v0.36.1, with this package's values, on Kubernetes 1.35 or later): the server creates it through Helm, and RBAC lets it grant only what it holds itself, so it holds exactly these rules (narrower than the `escalate` verb, which would let it grant anything).";
+const CHART_CLUSTER_ROLE =
+  "The vCluster chart's ClusterRole (chart/templates/clusterrole.yaml of v0.36.1), for the same reason, when an allowlisted override syncs";
+
+/** The vCluster chart's RBAC, which the server must hold to create it. */
+const chartRules: readonly DocumentedRule[] = [
+  granted(
+    `${CHART_ROLE} Also what Helm's wait reads (pods, PVCs) and what the cleanup deletes (data PVCs, lifecycle/cleanup/leftovers.ts).`,
+    [CORE],
+    [
+      "configmaps",
+      "secrets",
+      "services",
+      "pods",
+      "pods/attach",
+      "pods/portforward",
+      "pods/exec",
+      "persistentvolumeclaims",
+    ],
+    ["create", "delete", "patch", "update", "get", "list", "watch"],
+  ),
+  granted(
+    `${CHART_ROLE} (pods/resize from Kubernetes 1.35.)`,
+    [CORE],
+    ["pods/status", "pods/ephemeralcontainers", "pods/resize"],
+    ["patch", "update"],
+  ),
+  granted(
+    `${CHART_ROLE} Also what Helm's wait reads (a Deployment's ReplicaSets).`,
+    ["apps"],
+    ["statefulsets", "replicasets", "deployments"],
+    ["get", "list", "watch", "patch", "update"],
+  ),
+  granted(CHART_ROLE, [CORE], ["endpoints", "pods/log"], ["get", "list", "watch"]),
+  granted(CHART_ROLE, [CORE, "events.k8s.io"], ["events"], ["create", "get", "list", "watch"]),
+  granted(
+    `${CHART_ROLE} (sync.toHost.endpoints, on by default.)`,
+    [CORE],
+    ["endpoints"],
+    ["create", "delete", "patch", "update"],
+  ),
+  granted(
+    `${CHART_ROLE} (sync.toHost.endpointSlices, on by default.)`,
+    ["discovery.k8s.io"],
+    ["endpointslices"],
+    ["create", "list", "get", "delete", "patch", "update", "watch"],
+  ),
+  granted(
+    `${CHART_ROLE} (controlPlane.statefulSet.highAvailability.replicas above 1, an allowlisted override.)`,
+    ["coordination.k8s.io"],
+    ["leases"],
+    ["create", "delete", "patch", "update", "get", "list", "watch"],
+  ),
+  granted(`${CHART_CLUSTER_ROLE} IngressClasses.`, ["networking.k8s.io"], ["ingressclasses"], ["get", "watch", "list"]),
+  granted(`${CHART_CLUSTER_ROLE} StorageClasses.`, ["storage.k8s.io"], ["storageclasses"], ["get", "watch", "list"]),
+];
+
+/** Every rule of the server's ClusterRole. */
+export const SERVER_CLUSTER_RULES: readonly DocumentedRule[] = [...tenantRules, ...componentRules, ...chartRules];
+
+/** The rules of the server's Role in its own namespace. */
+export const SERVER_NAMESPACE_RULES: readonly DocumentedRule[] = [
+  granted(
+    "Leader election: server replicas take turns holding one Lease in the server's namespace; only the holder reconciles.",
+    ["coordination.k8s.io"],
+    ["leases"],
+    ["get", "list", "watch", "create", "update", "patch"],
+  ),
+];

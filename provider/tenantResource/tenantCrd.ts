@@ -1,0 +1,69 @@
+/**
+ * The `tenants.kubespaces.io` CustomResourceDefinition: cluster-scoped (a tenant owns a host
+ * namespace, so it cannot live in one), with a status subresource and kubectl's columns. Its spec
+ * schema is the team's request, generated from the zod schema every door checks
+ * (`model/tenantRequestSchema.ts`); its status schema is the server's (`tenantResourceStatus.ts`).
+ * The API server's structural schema refuses what the request's types refuse and, under strict
+ * field validation (kubectl's default), any field the request does not have; the rules zod checks
+ * in code (quantities, the platform's ceilings, the overrides allowlist) stay the server's to
+ * check, and it reports them in the status.
+ */
+import { tenantRequestSchema } from "../model/tenantRequestSchema";
+import { PART_OF_KUBESPACES, type KubeObject } from "./kubeObject";
+import { structuralSchemaOf, type StructuralSchema } from "./structuralSchema";
+import {
+  TENANT_CRD_NAME,
+  TENANT_GROUP,
+  TENANT_KIND,
+  TENANT_PLURAL,
+  TENANT_SINGULAR,
+  TENANT_VERSION,
+} from "../contracts/tenantResourceNames";
+import { tenantResourceStatusSchema } from "./tenantResourceStatus";
+
+/** The schema of a whole Tenant object: apiVersion, kind, metadata, the request as spec, and the status. */
+export function tenantObjectSchema(): StructuralSchema {
+  return {
+    type: "object",
+    description: "A team's virtual cluster on the host: its request (spec) and what the server made of it (status).",
+    properties: {
+      apiVersion: { type: "string", description: "`kubespaces.io/v1alpha1`." },
+      kind: { type: "string", description: "`Tenant`." },
+      // Only `type` (or rules on name and generateName) is allowed here: the API server owns metadata.
+      metadata: { type: "object" },
+      spec: structuralSchemaOf(tenantRequestSchema, "input"),
+      status: structuralSchemaOf(tenantResourceStatusSchema, "output"),
+    },
+    required: ["spec"],
+  };
+}
+
+/** The Tenant CRD. */
+export function tenantCrd(): KubeObject {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: TENANT_CRD_NAME, labels: PART_OF_KUBESPACES },
+    spec: {
+      group: TENANT_GROUP,
+      scope: "Cluster",
+      names: { kind: TENANT_KIND, listKind: `${TENANT_KIND}List`, plural: TENANT_PLURAL, singular: TENANT_SINGULAR },
+      versions: [
+        {
+          name: TENANT_VERSION,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          // Naming any column replaces kubectl's default AGE, so it is named again.
+          additionalPrinterColumns: [
+            { name: "Owner", type: "string", jsonPath: ".spec.owner" },
+            { name: "Phase", type: "string", jsonPath: ".status.phase" },
+            { name: "API", type: "string", jsonPath: ".status.apiServerUrl" },
+            { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+          ],
+          schema: { openAPIV3Schema: tenantObjectSchema() },
+        },
+      ],
+    },
+  };
+}

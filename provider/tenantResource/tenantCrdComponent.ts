@@ -1,0 +1,76 @@
+/**
+ * `kubespaces:index:TenantCrd`: installs the Tenant custom resource on a host cluster from a Pulumi
+ * program: the CRD, the admission policy on owners, and the RBAC of `kubespaces server` and of
+ * people who request tenants (the same objects as `deploy/*.yaml`, for other options). Named for
+ * what kubectl users install ("the Tenant CRD"); `TenantApi` would read as the server's HTTP API.
+ *
+ * The CRD is retained when the component is deleted: deleting it would delete every Tenant, and
+ * with them (through the server's finalizer) every tenant's virtual cluster. Remove it by hand
+ * (`kubectl delete crd tenants.kubespaces.io`) when that is what you mean.
+ */
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { indexToken } from "../model/tokens";
+import { installOptions, serverUsername, type InstallOptionsInput } from "./installOptions";
+import type { InstalledObject, KubeObject } from "./kubeObject";
+import { tenantResourceInstallation } from "./tenantResourceInstallation";
+
+/** Arguments of a TenantCrd: who the server is, its namespace and the admin group; each has a default. */
+export type TenantCrdArgs = InstallOptionsInput;
+
+type ObjectClass = new (
+  name: string,
+  args: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions,
+) => pulumi.CustomResource;
+
+// Each kind's SDK class, so that each child has its Kubernetes type (`kubernetes:rbac.authorization.k8s.io/v1:Role`, ...).
+const SDK_CLASSES: Record<string, ObjectClass> = {
+  CustomResourceDefinition: k8s.apiextensions.v1.CustomResourceDefinition as unknown as ObjectClass,
+  Namespace: k8s.core.v1.Namespace as unknown as ObjectClass,
+  ServiceAccount: k8s.core.v1.ServiceAccount as unknown as ObjectClass,
+  ClusterRole: k8s.rbac.v1.ClusterRole as unknown as ObjectClass,
+  ClusterRoleBinding: k8s.rbac.v1.ClusterRoleBinding as unknown as ObjectClass,
+  Role: k8s.rbac.v1.Role as unknown as ObjectClass,
+  RoleBinding: k8s.rbac.v1.RoleBinding as unknown as ObjectClass,
+  ValidatingAdmissionPolicy: k8s.admissionregistration.v1.ValidatingAdmissionPolicy as unknown as ObjectClass,
+  ValidatingAdmissionPolicyBinding: k8s.admissionregistration.v1
+    .ValidatingAdmissionPolicyBinding as unknown as ObjectClass,
+};
+
+/** The Tenant custom resource, its admission policy and its RBAC on a host cluster. */
+export class TenantCrd extends pulumi.ComponentResource {
+  /** The user name the server's requests carry: what its RBAC is bound to and the admission policy lets through. */
+  readonly serverUsername: pulumi.Output<string>;
+
+  /**
+   * @param name the installation's name; children are named `<name>-<role>`.
+   * @param args who the server is, its namespace and the admin group.
+   * @param opts resource options; a Kubernetes `provider` here is the host cluster.
+   */
+  constructor(name: string, args: TenantCrdArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
+    // Checked before anything is registered: a bad option registers nothing.
+    const options = installOptions(args);
+    super(indexToken("TenantCrd"), name, {}, opts);
+    const installation = tenantResourceInstallation(options);
+    const [crd] = installation.crd.map((installed) => this.child(name, installed, { retainOnDelete: true }));
+    const namespace = installation.rbac
+      .filter((installed) => installed.role === "namespace")
+      .map((installed) => this.child(name, installed));
+    for (const installed of installation.rbac.filter((i) => i.role !== "namespace")) {
+      // Objects in the server's namespace wait for it, when it is created here.
+      this.child(name, installed, installed.object.metadata.namespace ? { dependsOn: namespace } : {});
+    }
+    // The policy is type-checked against the CRD's schema: the CRD first.
+    for (const installed of installation.admission) this.child(name, installed, { dependsOn: [crd] });
+    this.serverUsername = pulumi.output(serverUsername(options));
+    this.registerOutputs({ serverUsername: this.serverUsername });
+  }
+
+  private child(name: string, installed: InstalledObject, opts: pulumi.CustomResourceOptions = {}) {
+    const { apiVersion: _apiVersion, kind, ...fields }: KubeObject = installed.object;
+    const sdkClass = SDK_CLASSES[kind];
+    if (!sdkClass) throw new Error(`kubespaces: no SDK class for ${kind}`);
+    return new sdkClass(`${name}-${installed.role}`, fields, { ...opts, parent: this });
+  }
+}

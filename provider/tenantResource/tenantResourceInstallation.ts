@@ -1,0 +1,42 @@
+/**
+ * Everything that makes Tenants a resource of the host cluster, as plain objects: the CRD, the
+ * admission policy on owners, and the RBAC of the server and of requesters. The Pulumi component
+ * registers them and `npm run generate` writes them as YAML for GitOps (`deploy/`), from the same
+ * options.
+ */
+import type { InstallOptions } from "./installOptions";
+import { PART_OF_KUBESPACES, type InstalledObject } from "./kubeObject";
+import { ownerAdmission } from "./ownerAdmission";
+import { requesterRole, serverRbac } from "./rbacObjects";
+import { tenantCrd } from "./tenantCrd";
+
+/** The installation by part, each part in creation order. */
+export interface TenantResourceInstallation {
+  /** The CRD. */
+  readonly crd: readonly InstalledObject[];
+  /** The ValidatingAdmissionPolicy and its binding. */
+  readonly admission: readonly InstalledObject[];
+  /** The server's namespace (when created), identity and roles, and the requesters' role. */
+  readonly rbac: readonly InstalledObject[];
+}
+
+/** The installation for `options`. */
+export function tenantResourceInstallation(options: InstallOptions): TenantResourceInstallation {
+  const namespace: InstalledObject[] = options.createNamespace
+    ? [
+        {
+          role: "namespace",
+          object: {
+            apiVersion: "v1",
+            kind: "Namespace",
+            metadata: { name: options.namespace, labels: PART_OF_KUBESPACES },
+          },
+        },
+      ]
+    : [];
+  return {
+    crd: [{ role: "crd", object: tenantCrd() }],
+    admission: ownerAdmission(options),
+    rbac: [...namespace, ...serverRbac(options), requesterRole()],
+  };
+}

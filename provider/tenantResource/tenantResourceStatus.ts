@@ -1,0 +1,97 @@
+/**
+ * The status of a Tenant custom resource, as `kubespaces server` writes it through the status
+ * subresource: the service's status (`tenants/tenantObject.ts`, `TenantStatus`), plus where the
+ * tenant's kubeconfig is kept and the approval gate's plan. One zod schema gives both the CRD's
+ * status schema and the type the reconciler writes; a unit test checks that every status the
+ * service computes fits it.
+ */
+import { z } from "zod";
+import { TENANT_PHASES } from "../tenants/tenantObject";
+import { AWAITING_APPROVAL_PHASE } from "../contracts/tenantResourceNames";
+
+const generation = () => z.int().nonnegative();
+const count = (what: string) => z.int().nonnegative().describe(`How many resources the change ${what}.`);
+
+/** metav1.Condition's pattern of a type: an optional DNS-subdomain prefix and `/`, then a name. */
+const CONDITION_TYPE =
+  "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$";
+
+/** A standard condition (metav1.Condition's fields and limits). */
+const condition = z
+  .strictObject({
+    type: z.string().max(316).regex(new RegExp(CONDITION_TYPE)).describe("The condition's type, CamelCase: `Ready`."),
+    status: z.enum(["True", "False", "Unknown"]).describe("Whether the condition holds: True, False or Unknown."),
+    reason: z
+      .string()
+      .min(1)
+      .max(1024)
+      .regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/)
+      .describe("Why, in one CamelCase word for machines: Provisioned, InvalidRequest, QuotaFailed, ..."),
+    message: z.string().max(32768).describe("What happened, for people, and what to do when it failed."),
+    // Optional, unlike metav1.Condition's: the service gives none before the first run.
+    lastTransitionTime: z
+      .string()
+      .meta({ format: "date-time" })
+      .optional()
+      .describe("When the condition last changed (RFC 3339)."),
+    observedGeneration: generation().optional().describe("The generation of the request the condition speaks of."),
+  })
+  .describe("A condition of the tenant.");
+
+/** One step of the approval gate's plan (`tenants/tenantObject.ts`, `ResourceStep`). */
+const planStep = z
+  .strictObject({
+    op: z.string().describe("The step: create, update, replace, delete, ..."),
+    type: z.string().describe("The resource's Pulumi type token."),
+    name: z.string().describe("The resource's name."),
+    diffs: z.array(z.string()).describe("The changed input keys, for updates."),
+  })
+  .describe("A change the plan makes to one resource of the tenant.");
+
+/** What a preview of a changed Tenant would do, held for an admin's approval. */
+const plan = z
+  .strictObject({
+    generation: generation().describe(
+      "The generation the plan was made for; approving it means annotating the Tenant with this generation.",
+    ),
+    creates: count("creates"),
+    updates: count("updates"),
+    replaces: count("replaces"),
+    deletes: count("deletes"),
+    steps: z.array(planStep).describe("Each resource step, with the changed fields."),
+  })
+  .describe("The approval gate's summary of the planned steps, when the platform requires approval.");
+
+/** The status of a Tenant custom resource. */
+export const tenantResourceStatusSchema = z
+  .strictObject({
+    phase: z
+      .enum([...TENANT_PHASES, AWAITING_APPROVAL_PHASE])
+      .describe(
+        "Pending, Provisioning, Ready, Failed, Deleting, or AwaitingApproval when a change waits for an admin.",
+      ),
+    conditions: z
+      .array(condition)
+      .meta({ "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["type"] })
+      .describe("Standard conditions: `Ready`, with its reason."),
+    message: z.string().describe("The Ready condition's message, repeated for people and tables."),
+    apiServerUrl: z.string().optional().describe("The virtual cluster's API server URL, once it was provisioned."),
+    appsDomain: z.string().optional().describe("The domain of the tenant's apps, when it is exposed."),
+    namespace: z.string().optional().describe("The tenant's host namespace, once it was provisioned."),
+    kubeconfigSecretRef: z
+      .strictObject({
+        name: z.string().describe("The Secret's name."),
+        namespace: z.string().describe("The Secret's namespace."),
+        key: z.string().describe("The key that holds the kubeconfig."),
+      })
+      .optional()
+      .describe("The Secret that holds the tenant's kubeconfig, once it was provisioned."),
+    observedGeneration: generation()
+      .optional()
+      .describe("The generation of the request the last finished run provisioned."),
+    plan: plan.optional(),
+  })
+  .describe("What the server knows of the tenant now.");
+
+/** The status of a Tenant custom resource. */
+export type TenantResourceStatus = z.output<typeof tenantResourceStatusSchema>;

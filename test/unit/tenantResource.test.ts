@@ -1,0 +1,351 @@
+/**
+ * The Tenant custom resource as plain objects: the CRD's structural schema (generated from the
+ * request's zod schema, and fitting every status the service computes), the admission policy and
+ * the RBAC. What the API server makes of them is the e2e test's (test/e2e/tenantResource.test.ts).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Ajv from "ajv";
+import { parseAllDocuments } from "yaml";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { validateTenant } from "../../provider/model/validateTenant";
+import { renderTenant } from "../../provider/render/renderTenant";
+import {
+  installOptions,
+  installOptionsSchema,
+  serverUsername,
+  type InstallOptionsInput,
+} from "../../provider/tenantResource/installOptions";
+import { structuralSchemaOf, type StructuralSchema } from "../../provider/tenantResource/structuralSchema";
+import { tenantCrd, tenantObjectSchema } from "../../provider/tenantResource/tenantCrd";
+import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
+import type { RunRecord } from "../../provider/tenants/ports";
+import { tenantStatus } from "../../provider/tenants/tenantStatus";
+
+const root = path.resolve(__dirname, "../..");
+
+/** Every node of a schema, with its path. */
+function* nodesOf(node: StructuralSchema, at = ""): Generator<[string, StructuralSchema]> {
+  yield [at || "(root)", node];
+  for (const [key, child] of Object.entries(node.properties ?? {})) yield* nodesOf(child, `${at}.${key}`);
+  if (node.items) yield* nodesOf(node.items, `${at}[]`);
+  if (node.additionalProperties) yield* nodesOf(node.additionalProperties, `${at}.*`);
+}
+
+/**
+ * The schema as the API server applies it under strict field validation: a field no schema names
+ * is refused, except below `x-kubernetes-preserve-unknown-fields`. (Metadata is the server's.)
+ */
+function strict(node: StructuralSchema): object {
+  const properties =
+    node.properties && Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, strict(v)]));
+  const closed = node.type === "object" && !node["x-kubernetes-preserve-unknown-fields"] && !node.additionalProperties;
+  return {
+    ...node,
+    ...(properties && { properties }),
+    ...(node.items && { items: strict(node.items) }),
+    ...(closed && node.properties && { additionalProperties: false }),
+  };
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+ajv.addFormat("date-time", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+const objectSchema = tenantObjectSchema();
+const validateSpec = ajv.compile(strict(objectSchema.properties!.spec));
+const validateStatus = ajv.compile(strict(objectSchema.properties!.status));
+const errorsOf = (valid: boolean) =>
+  valid ? [] : (validateSpec.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+
+describe("the Tenant CRD", () => {
+  const crd = tenantCrd() as any;
+  const version = crd.spec.versions[0];
+
+  it("is tenants.kubespaces.io v1alpha1, cluster-scoped, with a status subresource and kubectl's columns", () => {
+    expect(crd.metadata.name).toBe("tenants.kubespaces.io");
+    expect(crd.spec).toMatchObject({
+      group: "kubespaces.io",
+      scope: "Cluster",
+      names: { kind: "Tenant", plural: "tenants", singular: "tenant" },
+    });
+    expect(version).toMatchObject({ name: "v1alpha1", served: true, storage: true, subresources: { status: {} } });
+    expect(version.additionalPrinterColumns.map((c: any) => `${c.name} ${c.jsonPath} ${c.type}`)).toEqual([
+      "Owner .spec.owner string",
+      "Phase .status.phase string",
+      "API .status.apiServerUrl string",
+      "Age .metadata.creationTimestamp date",
+    ]);
+  });
+
+  it("has a structural schema: every node typed, nothing a CRD refuses, unknown fields kept only in chart values", () => {
+    const nodes = [...nodesOf(version.schema.openAPIV3Schema)];
+    for (const [at, node] of nodes) {
+      expect(typeof node.type, at).toBe("string");
+      for (const refused of ["$ref", "anyOf", "oneOf", "allOf", "not", "default", "$schema"])
+        expect(node, `${at}: ${refused}`).not.toHaveProperty(refused);
+      expect(node.additionalProperties, at).not.toBe(false);
+    }
+    expect(nodes.filter(([, node]) => node["x-kubernetes-preserve-unknown-fields"]).map(([at]) => at)).toEqual([
+      ".spec.vcluster.valuesOverrides",
+    ]);
+  });
+
+  it("requires a spec, and of it what the request requires", () => {
+    expect(objectSchema.required).toEqual(["spec"]);
+    expect(objectSchema.properties!.spec.required).toEqual(["owner"]);
+  });
+
+  it("accepts every request of the example Tenant files", () => {
+    const folder = path.join(root, "examples/typescript/tenant-files/tenants");
+    const specs = ["team-atlas.yaml", "data-teams.yaml"].flatMap((file) =>
+      parseAllDocuments(readFileSync(path.join(folder, file), "utf8")).map((doc) => (doc.toJS() as any).spec),
+    );
+    expect(specs).toHaveLength(3);
+    for (const spec of specs) expect(errorsOf(validateSpec(spec))).toEqual([]);
+    const overrides = { controlPlane: { statefulSet: { highAvailability: { replicas: 2 } } } };
+    expect(errorsOf(validateSpec({ owner: "a", vcluster: { valuesOverrides: overrides } }))).toEqual([]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ["an unknown field", { owner: "a", color: "blue" }, " must NOT have additional properties"],
+    [
+      "an unknown nested field",
+      { owner: "a", resources: { gpus: "1" } },
+      "/resources must NOT have additional properties",
+    ],
+    ["no owner", { resources: {} }, " must have required property 'owner'"],
+    [
+      "a number for a quantity (the request's quantities are strings)",
+      { owner: "a", resources: { cpu: 2 } },
+      "/resources/cpu must be string",
+    ],
+    [
+      "a Pod Security level there is not",
+      { owner: "a", isolation: { podSecurity: "privileged" } },
+      "/isolation/podSecurity must be equal to one of the allowed values",
+    ],
+    [
+      "a version that is none",
+      { owner: "a", vcluster: { kubernetesVersion: "latest" } },
+      '/vcluster/kubernetesVersion must match pattern "^v?\\d+\\.\\d+\\.\\d+$"',
+    ],
+  ])("refuses %s, as the request does", (_, spec, error) => {
+    expect(errorsOf(validateSpec(spec))).toContain(error);
+  });
+
+  it("holds every status the tenants service computes", () => {
+    const run = (fields: Partial<RunRecord>): RunRecord => ({
+      operation: "create",
+      startedAt: "2026-01-02T03:04:05.000Z",
+      generation: 2,
+      running: false,
+      events: [],
+      ...fields,
+    });
+    const outputs = {
+      namespace: "ns",
+      apiServerUrl: "https://a.example.com",
+      appsDomain: "apps.a",
+      readyMessage: "ready",
+    };
+    const runs: (RunRecord | undefined)[] = [
+      undefined,
+      run({ running: true, events: [{ name: "a", phase: "Provisioning", detail: "creating Namespace" }] }),
+      run({ running: true, operation: "delete" }),
+      run({ outcome: { ok: true, message: "ready", outputs } }),
+      run({ outcome: { ok: false, reason: "QuotaFailed", message: "refused" } }),
+      run({ outcome: { ok: false, message: "boom" } }),
+      run({ outcome: { ok: false, interrupted: true, message: "interrupted" } }),
+      run({ operation: "delete", outcome: { ok: false, message: "stuck" } }),
+    ];
+    for (const status of runs.map((r) => tenantStatus({ name: "a", generation: 2 }, r))) {
+      expect(validateStatus(status), JSON.stringify(validateStatus.errors)).toBe(true);
+    }
+  });
+
+  it("holds the server's own additions: the kubeconfig Secret and the approval gate's plan", () => {
+    const status = {
+      ...tenantStatus({ name: "a", generation: 3 }, undefined),
+      phase: "AwaitingApproval",
+      kubeconfigSecretRef: { name: "a-kubeconfig", namespace: "kubespaces-system", key: "config" },
+      plan: {
+        generation: 3,
+        creates: 0,
+        updates: 1,
+        replaces: 0,
+        deletes: 0,
+        steps: [{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "a-quota", diffs: ["spec"] }],
+      },
+    };
+    expect(validateStatus(status), JSON.stringify(validateStatus.errors)).toBe(true);
+    expect(validateStatus({ ...status, plan: { ...status.plan, creates: -1 } })).toBe(false);
+    expect(validateStatus({ ...status, phase: "Sleeping" })).toBe(false);
+    expect(validateStatus({ ...status, notes: "x" })).toBe(false);
+  });
+});
+
+describe("structuralSchemaOf", () => {
+  it.each<[string, z.ZodType, RegExp]>([
+    ["a union", z.strictObject({ a: z.union([z.string(), z.int()]) }), /a: it uses anyOf/],
+    ["a nullable field", z.strictObject({ a: z.string().nullable() }), /a: it has no single type/],
+    ["a literal", z.strictObject({ a: z.literal(1) }), /a: it uses const/],
+  ])("refuses %s, which no structural schema says", (_, schema, message) => {
+    expect(() => structuralSchemaOf(schema)).toThrow(message);
+  });
+
+  it("types a map's values and keeps a map of anything open", () => {
+    const schema = z.strictObject({
+      labels: z.record(z.string(), z.string()),
+      values: z.record(z.string(), z.unknown()),
+    });
+    expect(structuralSchemaOf(schema).properties).toEqual({
+      labels: { type: "object", additionalProperties: { type: "string" } },
+      values: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    });
+  });
+});
+
+describe("install options", () => {
+  it("documents what the schema accepts", () => {
+    expectTypeOf<InstallOptionsInput>().toExtend<z.input<typeof installOptionsSchema>>();
+    expectTypeOf<z.input<typeof installOptionsSchema>>().toExtend<InstallOptionsInput>();
+  });
+
+  it("defaults to ServiceAccount kubespaces-server in kubespaces-system and group kubespaces-admins", () => {
+    const options = installOptions();
+    expect(options).toEqual({
+      namespace: "kubespaces-system",
+      createNamespace: true,
+      server: { serviceAccount: "kubespaces-server" },
+      adminGroup: "kubespaces-admins",
+      adminUsers: [],
+    });
+    expect(serverUsername(options)).toBe("system:serviceaccount:kubespaces-system:kubespaces-server");
+    expect(serverUsername(installOptions({ server: { user: "kubespaces" } }))).toBe("kubespaces");
+  });
+
+  it("names each bad option", () => {
+    expect(() => installOptions({ namespace: "Kube Spaces", adminGroup: " " })).toThrow(
+      /nothing was created:\n {2}- namespace: must be a DNS-1123 label.*\n {2}- adminGroup: must not be blank/,
+    );
+  });
+});
+
+describe("the admission policy", () => {
+  const policyOf = (input: InstallOptionsInput = {}) =>
+    tenantResourceInstallation(installOptions(input)).admission.map((i) => i.object as any);
+
+  it("matches Tenant writes, and lets the server, the admins and the garbage collector through", () => {
+    const [policy, binding] = policyOf();
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      {
+        apiGroups: ["kubespaces.io"],
+        apiVersions: ["*"],
+        operations: ["CREATE", "UPDATE", "DELETE"],
+        resources: ["tenants"],
+      },
+    ]);
+    expect(policy.spec.matchConditions.map((c: any) => c.expression)).toEqual([
+      'request.userInfo.username != "system:serviceaccount:kubespaces-system:kubespaces-server"',
+      '!("kubespaces-admins" in request.userInfo.groups)',
+      expect.stringContaining("generic-garbage-collector"),
+    ]);
+    expect(policy.spec.failurePolicy).toBe("Fail");
+    expect(binding.spec).toEqual({ policyName: "kubespaces-tenant-owner", validationActions: ["Deny"] });
+  });
+
+  it("treats admin users (a GitOps controller) as admins", () => {
+    const [policy] = policyOf({ adminUsers: ["system:serviceaccount:flux-system:kustomize-controller"] });
+    expect(policy.spec.matchConditions[1].expression).toBe(
+      '!("kubespaces-admins" in request.userInfo.groups) && !(request.userInfo.username in ["system:serviceaccount:flux-system:kustomize-controller"])',
+    );
+  });
+
+  it("names the field and the rule in each message, with the admin group", () => {
+    const messages = policyOf({ adminGroup: "platform" })[0].spec.validations.map(
+      (v: any) => v.message ?? v.messageExpression,
+    );
+    expect(messages).toEqual([
+      expect.stringMatching(
+        /^"spec\.owner: must be the requesting user \(" \+ request\.userInfo\.username \+ "\) unless you are in group platform/,
+      ),
+      expect.stringMatching(/^"spec\.owner: tenant " .* only its owner may .* unless you are in group platform/),
+      expect.stringMatching(/^"spec\.owner: may not be changed .* unless you are in group platform"$/),
+      "metadata.annotations[kubespaces.io/approved-generation]: approves a change, which only group platform may; leave it as it was",
+      expect.stringMatching(/^metadata\.finalizers: kubespaces\.io\/finalizer is removed by the kubespaces server/),
+    ]);
+  });
+
+  it("writes names into CEL as string literals, quotes and backslashes escaped", () => {
+    const [policy] = policyOf({ server: { user: 'kube"spaces\\' }, adminGroup: 'a"b' });
+    expect(policy.spec.matchConditions[0].expression).toBe('request.userInfo.username != "kube\\"spaces\\\\"');
+    expect(policy.spec.matchConditions[1].expression).toBe('!("a\\"b" in request.userInfo.groups)');
+  });
+});
+
+describe("the RBAC", () => {
+  const rbac = (input: InstallOptionsInput = {}) =>
+    tenantResourceInstallation(installOptions(input)).rbac.map((i) => i.object as any);
+  const named = (input: InstallOptionsInput, kind: string, name: string) =>
+    rbac(input).find((o) => o.kind === kind && o.metadata.name === name);
+  /** Whether `rules` grant `verb` on `resource` of `group`. */
+  const grants = (rules: any[], group: string, resource: string, verb: string) =>
+    rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+  const plural = (kind: string) => kind.toLowerCase().replace(/y$/, "ie") + "s";
+
+  it("lets the server manage every kind of object a tenant renders, exposed and fenced", () => {
+    const { rules } = named({}, "ClusterRole", "kubespaces-server");
+    const spec = validateTenant("team-atlas", {
+      owner: "alice@example.com",
+      platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "ca" } }, networkPolicy: true },
+    });
+    const kinds = renderTenant(spec).objects.map((o) => o.manifest);
+    expect(kinds.length).toBeGreaterThanOrEqual(8);
+    for (const { apiVersion, kind } of kinds) {
+      const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
+      for (const verb of ["get", "list", "watch", "create", "update", "patch", "delete"])
+        expect(grants(rules, group, plural(kind), verb), `${verb} ${kind}`).toBe(true);
+    }
+  });
+
+  it("lets the server reconcile Tenants and write their status, and requesters only request them", () => {
+    const server = named({}, "ClusterRole", "kubespaces-server").rules;
+    for (const verb of ["get", "list", "watch", "update", "patch"])
+      expect(grants(server, "kubespaces.io", "tenants", verb)).toBe(true);
+    expect(grants(server, "kubespaces.io", "tenants", "create")).toBe(false);
+    expect(grants(server, "kubespaces.io", "tenants/status", "update")).toBe(true);
+    expect(grants(server, "kubespaces.io", "tenants/finalizers", "update")).toBe(true);
+    const requester = named({}, "ClusterRole", "kubespaces-tenant-requester").rules;
+    expect(requester).toEqual([
+      {
+        apiGroups: ["kubespaces.io"],
+        resources: ["tenants"],
+        verbs: ["create", "get", "list", "watch", "update", "patch", "delete"],
+      },
+    ]);
+  });
+
+  it("binds the server's roles to its ServiceAccount, or to its user", () => {
+    const subjects = (input: InstallOptionsInput) =>
+      rbac(input)
+        .filter((o) => o.kind.endsWith("Binding"))
+        .map((o) => [o.kind, o.metadata.namespace, o.subjects]);
+    expect(subjects({ namespace: "ks" })).toEqual([
+      ["ClusterRoleBinding", undefined, [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }]],
+      ["RoleBinding", "ks", [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }]],
+    ]);
+    const user = [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "kubespaces" }];
+    expect(subjects({ server: { user: "kubespaces" } })).toEqual([
+      ["ClusterRoleBinding", undefined, user],
+      ["RoleBinding", "kubespaces-system", user],
+    ]);
+    expect(rbac({ server: { user: "kubespaces" } }).map((o) => o.kind)).not.toContain("ServiceAccount");
+    expect(rbac({ createNamespace: false }).map((o) => o.kind)).not.toContain("Namespace");
+  });
+
+  it("keeps the leader-election Lease to the server's namespace", () => {
+    const role = named({ namespace: "ks" }, "Role", "kubespaces-server-leader-election");
+    expect(role.metadata.namespace).toBe("ks");
+    expect(grants(role.rules, "coordination.k8s.io", "leases", "update")).toBe(true);
+  });
+});
