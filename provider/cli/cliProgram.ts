@@ -126,5 +126,17 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option("--preview", "only show what would be removed")
     .addOption(lockTimeoutOption())
     .action(action(async () => (await import("./commands/delete")).deleteTenant));
+  program
+    .command("server")
+    .description(
+      "reconcile Tenant resources on the host (kubectl and GitOps apply them) until SIGINT or SIGTERM; with no --context, on the local test bed, where it installs the Tenant API first",
+    )
+    .option("--context <name>", "kubeconfig context of the host cluster, with the server's own credentials")
+    .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)")
+    .option("--config <file>", "the server's configuration (YAML): platform policy, admin group, approval, ...")
+    .option("--backend <url>", "Pulumi state backend URL; default file://~/.kubespaces/server/state")
+    .option("--id <identity>", "this replica's identity in the leader election (default host name and pid)")
+    .action(action(async () => (await import("./commands/server")).runServerCommand));
+
   return program;
 }

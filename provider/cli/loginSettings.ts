@@ -95,7 +95,7 @@ export function parsePlatformPolicy(file: string, value: unknown): TenantPlatfor
 }
 
 /** The issues as "field: rule"; `flags` names a field by the flag that sets it. */
-function problemLines(issues: readonly z.core.$ZodIssue[], flags: Record<string, string> = {}): string {
+export function problemLines(issues: readonly z.core.$ZodIssue[], flags: Record<string, string> = {}): string {
   return issues
     .map((issue) => toProblem(issue))
     .map((p) => `${flags[p.path] ?? (p.path || "(top)")}: ${p.message}`)

@@ -1,7 +1,7 @@
 /** The election's Lease on the host's API server (coordination.k8s.io/v1), through @kubernetes/client-node. */
-import { CoordinationV1Api, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
+import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
 import type { LeaseRecord, LeaseStore } from "./leaseElection";
-import { statusCodeOf } from "./kubeTenantResources";
+import { statusCodeOf } from "./apiErrors";
 
 /** Lease `name` in `namespace`. */
 export class KubeLeaseStore implements LeaseStore {
@@ -18,7 +18,14 @@ export class KubeLeaseStore implements LeaseStore {
   async read(): Promise<LeaseRecord | undefined> {
     try {
       const lease = await this.api.readNamespacedLease({ name: this.name, namespace: this.namespace });
-      return { ...lease.spec, resourceVersion: lease.metadata?.resourceVersion };
+      const { acquireTime, renewTime, ...spec } = lease.spec ?? {};
+      // Read back as text or as a Date, depending on the client's deserializer: made Dates here.
+      return {
+        ...spec,
+        acquireTime: asDate(acquireTime),
+        renewTime: asDate(renewTime),
+        resourceVersion: lease.metadata?.resourceVersion,
+      };
     } catch (error) {
       if (statusCodeOf(error) === 404) return undefined;
       throw error;
@@ -45,10 +52,14 @@ export class KubeLeaseStore implements LeaseStore {
     }
   }
 
-  private lease({ resourceVersion, ...spec }: LeaseRecord): V1Lease {
+  private lease({ resourceVersion, acquireTime, renewTime, ...spec }: LeaseRecord): V1Lease {
     return {
       metadata: { name: this.name, namespace: this.namespace, ...(resourceVersion && { resourceVersion }) },
-      spec,
+      // MicroTime fields: a plain Date is sent with milliseconds, which the API server refuses.
+      spec: { ...spec, acquireTime: microTime(acquireTime), renewTime: microTime(renewTime) },
     };
   }
 }
+
+const microTime = (date: Date | undefined): V1MicroTime | undefined => date && new V1MicroTime(date.getTime());
+const asDate = (time: Date | string | undefined): Date | undefined => (time === undefined ? undefined : new Date(time));

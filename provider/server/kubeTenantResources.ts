@@ -8,14 +8,12 @@ import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import { TENANT_LABEL } from "../model/names";
+import { statusCodeOf } from "./apiErrors";
 
 /** The label that marks what the server made for a tenant (its kubeconfig Secret) as the server's own. */
 export const MANAGED_BY = { label: "app.kubernetes.io/managed-by", value: "kubespaces-server" } as const;
 
 const TENANTS = { group: TENANT_GROUP, version: TENANT_VERSION, plural: TENANT_PLURAL } as const;
-
-/** The HTTP status of a client-node error, if it has one. */
-export const statusCodeOf = (error: unknown): number | undefined => (error as { code?: number }).code;
 
 /** Tenant resources through the API server that `config` reaches. */
 export class KubeTenantResources implements TenantResources {

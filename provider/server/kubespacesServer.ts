@@ -8,6 +8,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { parsingSecret } from "../util/redactedErrors";
 import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
 import { TenantsService } from "../tenants/tenantsService";
+import { apiErrorText } from "./apiErrors";
 import { KubeLeaseStore } from "./kubeLeaseStore";
 import { KubeTenantResources } from "./kubeTenantResources";
 import { runLeaseElection } from "./leaseElection";
@@ -67,7 +68,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       identity: run.identity,
       leaseDurationSeconds: config.leaseDurationSeconds,
       retryPeriodSeconds: Math.max(1, Math.floor(config.leaseDurationSeconds / 3)),
-      onError: (error) => ports.log(`lease: ${(error as Error).message}`),
+      onError: (error) => ports.log(`lease: ${apiErrorText(error)}`),
     },
     (leading) => lead(kubeConfig, reconciler, resources, config, ports.log, run.identity, leading),
     run.signal,
@@ -95,12 +96,12 @@ function lead(
     {
       concurrency: config.concurrency,
       ...BACKOFF,
-      onError: (name, error) => log(`tenant ${name}: ${(error as Error).message}`),
+      onError: (name, error) => log(`tenant ${name}: ${apiErrorText(error)}`),
     },
   );
   watchTenants(
     kubeConfig,
-    { onTenant: (name) => queue.add(name), onError: (error) => log(`watch: ${String(error)}`) },
+    { onTenant: (name) => queue.add(name), onError: (error) => log(`watch: ${apiErrorText(error)}`) },
     leading,
   );
   const resync =
@@ -109,7 +110,7 @@ function lead(
       void resources
         .list()
         .then((tenants) => tenants.forEach((t) => queue.add(t.metadata.name, true)))
-        .catch((error) => log(`resync: ${(error as Error).message}`));
+        .catch((error) => log(`resync: ${apiErrorText(error)}`));
     }, config.resyncSeconds * 1000);
   leading.addEventListener("abort", () => {
     if (resync) clearInterval(resync);

@@ -23,11 +23,14 @@ export class ResourceRequestStore implements RequestStore {
   }
 
   async add(name: string, spec: TenantRequestInput): Promise<{ stored: StoredRequest; added: boolean }> {
+    // Read first: the reconciler's Tenant always exists, and the server may not create Tenants.
+    const existing = await this.resources.get(name);
+    if (existing) return { stored: storedRequestOf(existing), added: false };
     const created = await this.resources.create(name, spec);
     if (created) return { stored: storedRequestOf(created), added: true };
-    const existing = await this.resources.get(name);
-    if (!existing) throw new Error(`Tenant ${name} existed a moment ago and is gone now; try again`);
-    return { stored: storedRequestOf(existing), added: false };
+    const raced = await this.resources.get(name);
+    if (!raced) throw new Error(`Tenant ${name} existed a moment ago and is gone now; try again`);
+    return { stored: storedRequestOf(raced), added: false };
   }
 
   async remove(name: string): Promise<void> {

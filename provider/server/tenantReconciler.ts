@@ -8,6 +8,7 @@
  */
 import { TENANT_FINALIZER, APPROVED_GENERATION_ANNOTATION } from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
+import { apiErrorText } from "./apiErrors";
 import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
 import { RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
 import type { TenantsService } from "../tenants/tenantsService";
@@ -82,7 +83,7 @@ export class TenantReconciler {
         refresh: options.resync,
       });
       await progress.settled();
-      const status = (await this.service.get(name, this.config.actor)).status;
+      const status = await this.serviceStatus(tenant);
       const ref = kubeconfigSecretRef(name, status.namespace!);
       await this.resources.writeKubeconfig(name, ref, await this.service.kubeconfig(name, this.config.actor));
       await this.resources.writeStatus(name, { ...status, kubeconfigSecretRef: ref });
@@ -164,7 +165,8 @@ export class TenantReconciler {
         written = event.phase;
         // Made now, from the event: a status read later could already tell of a later step.
         const status = this.statusOf(tenant, event.phase, event.phase, event.detail ?? PROGRESS[event.phase]);
-        writes = writes.then(() => this.resources.writeStatus(tenant.metadata.name, status)).catch(() => undefined); // a progress write that fails is superseded by the run's last write
+        // A progress write that fails is superseded by the run's last write.
+        writes = writes.then(() => this.resources.writeStatus(tenant.metadata.name, status)).catch(() => undefined);
       },
       settled: () => writes,
     };
@@ -173,7 +175,7 @@ export class TenantReconciler {
   /** The service's status of the tenant, with the endpoints the resource already shows kept. */
   private async serviceStatus(tenant: TenantResource): Promise<TenantResourceStatus> {
     const status = (await this.service.get(tenant.metadata.name, this.config.actor)).status;
-    return { ...kept(tenant.status), ...status };
+    return { ...kept(tenant.status), ...status, conditions: status.conditions.map((c) => ({ ...c })) };
   }
 
   /** A status of the reconciler's own making (the gate, an invalid request, a teardown). */
@@ -235,7 +237,7 @@ export function planOf(generation: number, steps: readonly ResourceStep[]): Tena
     updates: count("update"),
     replaces: count("replace", "create-replacement", "delete-replaced"),
     deletes: count("delete"),
-    steps: changing,
+    steps: changing.map((step) => ({ ...step, diffs: [...step.diffs] })),
   };
 }
 
@@ -243,5 +245,4 @@ export function planOf(generation: number, steps: readonly ResourceStep[]): Tena
 export const planSummary = (plan: TenantPlan): string =>
   `${plan.creates} to create, ${plan.updates} to update, ${plan.replaces} to replace, ${plan.deletes} to delete`;
 
-const errorMessage = (error: unknown): string =>
-  error instanceof TenantsError || error instanceof Error ? error.message : String(error);
+const errorMessage = (error: unknown): string => (error instanceof TenantsError ? error.message : apiErrorText(error));

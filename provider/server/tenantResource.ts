@@ -5,54 +5,15 @@
  * stand-in). The host's API server is the one store of requests: the server keeps none of its own.
  */
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import type { ReadyCondition, ResourceStep, TenantStatus } from "../tenants/tenantObject";
+import type { TenantResourceStatus } from "../tenantResource/tenantResourceStatus";
 
+export type { TenantResourceStatus };
 /** The phase a Tenant resource shows: the service's, and AwaitingApproval while the approval gate holds it. */
-export type TenantResourcePhase = TenantStatus["phase"] | "AwaitingApproval";
-
-/** The Ready condition as a resource shows it: the service's reasons, and the gate's own. */
-export type TenantResourceCondition = Omit<ReadyCondition, "reason"> & {
-  /** The service's reason, or `AwaitingApproval`. */
-  readonly reason: ReadyCondition["reason"] | "AwaitingApproval";
-};
-
+export type TenantResourcePhase = TenantResourceStatus["phase"];
 /** The steps a change would take, kept in the status while the approval gate holds it. */
-export interface TenantPlan {
-  /** The request generation the plan was made for. */
-  readonly generation: number;
-  /** How many resources each kind of step touches. */
-  readonly creates: number;
-  /** Resources updated in place. */
-  readonly updates: number;
-  /** Resources replaced (deleted and created again). */
-  readonly replaces: number;
-  /** Resources deleted. */
-  readonly deletes: number;
-  /** Every step that changes something, with the changed fields of updates. */
-  readonly steps: readonly ResourceStep[];
-}
-
+export type TenantPlan = NonNullable<TenantResourceStatus["plan"]>;
 /** Where the tenant's kubeconfig is kept on the host. */
-export interface SecretKeyRef {
-  /** The Secret's name. */
-  readonly name: string;
-  /** Its namespace. */
-  readonly namespace: string;
-  /** The key that holds the kubeconfig. */
-  readonly key: string;
-}
-
-/** A Tenant resource's status, as the reconciler writes it. */
-export interface TenantResourceStatus extends Omit<TenantStatus, "phase" | "conditions"> {
-  /** The phase. */
-  readonly phase: TenantResourcePhase;
-  /** The Ready condition. */
-  readonly conditions: readonly TenantResourceCondition[];
-  /** The Secret that holds the tenant's kubeconfig, once it is Ready. */
-  readonly kubeconfigSecretRef?: SecretKeyRef;
-  /** The planned steps the approval gate holds, while it holds them. */
-  readonly plan?: TenantPlan;
-}
+export type SecretKeyRef = NonNullable<TenantResourceStatus["kubeconfigSecretRef"]>;
 
 /** The metadata the reconciler reads. */
 export interface TenantResourceMetadata {

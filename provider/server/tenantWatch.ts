@@ -1,10 +1,16 @@
 /**
- * The watch on Tenant resources that feeds the work queue: every add, change and delete asks for
- * a reconcile of that tenant. A broken watch starts again after a pause (client-node's informer
+ * The watch on Tenant resources that feeds the work queue: every new Tenant, and every change a
+ * reconcile acts on, asks for a reconcile of that tenant (a deleted one is gone: its finalizer
+ * already let it go). A broken watch starts again after a pause (client-node's informer
  * stops on an error), and it lists everything again when it does, so no change is lost.
  */
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
-import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
+import {
+  APPROVED_GENERATION_ANNOTATION,
+  TENANT_GROUP,
+  TENANT_PLURAL,
+  TENANT_VERSION,
+} from "../contracts/tenantResourceNames";
 
 /** How the watch reports. */
 export interface TenantWatchOptions {
@@ -24,12 +30,23 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
     `/apis/${TENANT_GROUP}/${TENANT_VERSION}/${TENANT_PLURAL}`,
     () => custom.listClusterCustomObject({ group: TENANT_GROUP, version: TENANT_VERSION, plural: TENANT_PLURAL }),
   );
+  // What a reconcile acts on, per tenant: a change of anything else (the server's own status
+  // writes above all) asks for no reconcile.
+  const seen = new Map<string, string>();
   const onObject = (object: KubernetesObject) => {
-    if (object.metadata?.name) options.onTenant(object.metadata.name);
+    const name = object.metadata?.name;
+    if (!name) return;
+    const key = reconcileKey(object);
+    if (seen.get(name) === key) return;
+    seen.set(name, key);
+    options.onTenant(name);
+  };
+  const onDeleted = (object: KubernetesObject) => {
+    if (object.metadata?.name) seen.delete(object.metadata.name);
   };
   informer.on("add", onObject);
   informer.on("update", onObject);
-  informer.on("delete", onObject);
+  informer.on("delete", onDeleted);
   let restart: NodeJS.Timeout | undefined;
   const start = (): void => {
     if (signal.aborted) return;
@@ -43,6 +60,8 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
     if (!signal.aborted) restart = setTimeout(start, options.restartDelayMs ?? 5000);
   };
   informer.on("error", (error) => {
+    // Stopping the informer aborts its watch: that is no error.
+    if (signal.aborted) return;
     options.onError(error);
     startLater();
   });
@@ -51,4 +70,10 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
     void informer.stop();
   });
   start();
+}
+
+/** The fields a reconcile reads besides the status: the spec's generation, deletion, finalizers, the approval. */
+function reconcileKey(object: KubernetesObject): string {
+  const { generation, deletionTimestamp, finalizers, annotations } = object.metadata ?? {};
+  return JSON.stringify([generation, deletionTimestamp, finalizers, annotations?.[APPROVED_GENERATION_ANNOTATION]]);
 }

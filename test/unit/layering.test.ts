@@ -23,6 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["component"],
   ["plugin", "tenantFiles"],
   ["tenants"],
+  ["tenantResource"],
   ["server"],
   ["cli"],
   ["."],

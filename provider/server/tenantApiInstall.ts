@@ -1,0 +1,70 @@
+/**
+ * Installs the Tenant resource (CRD, owner admission policy, the server's and requesters' RBAC) on
+ * a host with that host's own credentials, by server-side apply: what `kubespaces server` does on
+ * the local test bed before it switches to its own ServiceAccount. On a real host the platform
+ * installs the same objects with the TenantCrd component or `kubectl apply -f deploy/`.
+ */
+import {
+  ApiextensionsV1Api,
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubeConfig,
+  type KubernetesObject,
+} from "@kubernetes/client-node";
+import { TENANT_CRD_NAME } from "../contracts/tenantResourceNames";
+import { INSTALL_DEFAULTS, installOptions } from "../tenantResource/installOptions";
+import type { InstalledObject } from "../tenantResource/kubeObject";
+import { tenantResourceInstallation } from "../tenantResource/tenantResourceInstallation";
+import type { ServerConfig } from "./serverConfig";
+
+/** The ServiceAccount the server runs as where the package installs it. */
+export const SERVER_SERVICE_ACCOUNT = INSTALL_DEFAULTS.serviceAccount;
+
+/** The field manager of the objects the server applies. */
+const FIELD_MANAGER = "kubespaces-server";
+
+/** How long the API server may take to serve a new CRD. */
+const ESTABLISHED_TIMEOUT_MS = 60_000;
+
+/** Applies the Tenant resource for `config` with `admin`'s credentials; the CRD is served before the policy goes on. */
+export async function installTenantApi(
+  admin: KubeConfig,
+  config: Pick<ServerConfig, "namespace" | "adminGroup">,
+  progress: (line: string) => void,
+): Promise<void> {
+  const installation = tenantResourceInstallation(
+    installOptions({ namespace: config.namespace, adminGroup: config.adminGroup }),
+  );
+  const objects = KubernetesObjectApi.makeApiClient(admin);
+  progress(`installing the Tenant resource (CRD, admission policy, RBAC) on the host`);
+  await applyAll(objects, installation.crd);
+  await established(admin);
+  await applyAll(objects, installation.rbac);
+  await applyAll(objects, installation.admission);
+}
+
+async function applyAll(objects: KubernetesObjectApi, installed: readonly InstalledObject[]): Promise<void> {
+  for (const { object } of installed) {
+    await objects.patch(
+      object as KubernetesObject,
+      undefined,
+      undefined,
+      FIELD_MANAGER,
+      true,
+      PatchStrategy.ServerSideApply,
+    );
+  }
+}
+
+/** Waits until the API server serves the Tenant CRD (its Established condition). */
+async function established(admin: KubeConfig): Promise<void> {
+  const api = admin.makeApiClient(ApiextensionsV1Api);
+  const deadline = Date.now() + ESTABLISHED_TIMEOUT_MS;
+  for (;;) {
+    const crd = await api.readCustomResourceDefinition({ name: TENANT_CRD_NAME });
+    if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) return;
+    if (Date.now() > deadline)
+      throw new Error(`the API server did not serve CRD ${TENANT_CRD_NAME} within ${ESTABLISHED_TIMEOUT_MS / 1000}s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
