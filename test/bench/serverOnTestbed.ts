@@ -1,0 +1,88 @@
+/**
+ * `npm run bench:server`: `kubespaces server` on the local test bed, reconciling Tenant resources
+ * applied with kubectl, each figure next to a baseline measured in the same run:
+ * - one Tenant applied alone, from `kubectl apply` to Ready (the baseline);
+ * - N Tenants (default 10) applied at once, from the apply to the last one Ready, and the ratio to
+ *   the baseline; the server reconciles `concurrency` of them at a time (its configuration);
+ * - the deletes of the N, from `kubectl delete` to the last Tenant gone.
+ * The tenants are real: the real vCluster chart and control plane the test bed runs.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { stringify } from "yaml";
+import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
+import { testbed, testbedEnv } from "../e2e/support/testbed";
+
+const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 4);
+const run = promisify(execFile);
+
+const kubectl = (...args: string[]) =>
+  run("kubectl", args, { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8" });
+
+/** A folder with one Tenant manifest per name, as a GitOps repository holds them. */
+function manifests(names: readonly string[]): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-tenants-"));
+  for (const name of names) {
+    const tenant = {
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "Tenant",
+      metadata: { name },
+      spec: { owner: "bench@example.com", resources: { cpu: "2", memory: "4Gi" } },
+    };
+    writeFileSync(path.join(dir, `${name}.yaml`), stringify(tenant));
+  }
+  return dir;
+}
+
+async function timed(action: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await action();
+  return performance.now() - started;
+}
+
+/** Applies the Tenants in `dir` and waits until every one of `names` is Ready. */
+const applyAndWait = (dir: string, names: readonly string[]) =>
+  timed(async () => {
+    await kubectl("apply", "-f", dir);
+    await kubectl("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
+  });
+
+const deleteAndWait = (dir: string) => timed(() => kubectl("delete", "-f", dir, "--wait=true", "--timeout=1800s"));
+
+async function main(): Promise<void> {
+  testbed("up");
+  const user = newCliUser();
+  const configDir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-server-"));
+  const configFile = path.join(configDir, "server.yaml");
+  writeFileSync(configFile, stringify({ concurrency: CONCURRENCY }));
+  const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile]);
+  try {
+    await server.printed(/replica bench leads/);
+    const one = ["bench-alone"];
+    const oneDir = manifests(one);
+    const alone = await applyAndWait(oneDir, one);
+    await deleteAndWait(oneDir);
+    const many = Array.from({ length: COUNT }, (_, i) => `bench-${i}`);
+    const manyDir = manifests(many);
+    const together = await applyAndWait(manyDir, many);
+    const deleted = await deleteAndWait(manyDir);
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    console.log(`one Tenant, apply to Ready:               ${s(alone)} (1.00x)`);
+    console.log(
+      `${COUNT} Tenants at once, apply to all Ready:     ${s(together)} (${(together / alone).toFixed(2)}x; ${CONCURRENCY} reconciled at a time)`,
+    );
+    console.log(`${COUNT} Tenants deleted, to all gone:          ${s(deleted)}`);
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.finished;
+  }
+}
+
+void main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

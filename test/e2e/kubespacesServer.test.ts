@@ -1,0 +1,311 @@
+/**
+ * The kubectl door end to end on the test bed: `kubespaces server` (the built binary, as a local
+ * process) installs the Tenant API, runs as its own ServiceAccount with only the RBAC it installed,
+ * and reconciles Tenant resources that people apply with kubectl (impersonated from the test bed's
+ * admin, as an identity provider's users would be). Waits are on what kubectl and the server
+ * report, never on time.
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { hostClients, readOrUndefined } from "./support/hostCluster";
+import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
+import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
+import { REPO_ROOT, testbedEnv } from "./support/testbed";
+
+const run = promisify(execFile);
+const ALICE = "alice@example.com";
+const BOB = "bob@example.com";
+const ADMIN = "platform@example.com";
+const ADMIN_GROUP = "kubespaces-admins";
+const DOCS_TENANT = path.join(REPO_ROOT, "examples/kubectl/tenants/team-atlas.yaml");
+
+/** kubectl against the test bed, as `as` (impersonated; the test bed's admin when none). */
+async function kubectl(as: { user: string; groups?: string[] } | undefined, ...args: string[]) {
+  const impersonation = as ? ["--as", as.user, ...(as.groups ?? []).flatMap((g) => ["--as-group", g])] : [];
+  return run("kubectl", [...impersonation, ...args], {
+    env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG },
+    encoding: "utf8",
+  });
+}
+
+/** kubectl's error text of a command that must fail. */
+async function refusal(as: { user: string; groups?: string[] }, ...args: string[]): Promise<string> {
+  try {
+    await kubectl(as, ...args);
+  } catch (error) {
+    return (error as { stderr: string }).stderr;
+  }
+  throw new Error(`kubectl ${args.join(" ")} succeeded as ${as.user}`);
+}
+
+/** A Tenant manifest in a file of its own. */
+function manifest(name: string, spec: object): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-tenant-")), `${name}.yaml`);
+  writeFileSync(file, stringify({ apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant", metadata: { name }, spec }));
+  return file;
+}
+
+/** Tenant `name` as the API server holds it (the test bed's admin reads it). */
+async function tenant(name: string): Promise<{ status?: Record<string, any> } | undefined> {
+  const { stdout } = await kubectl(undefined, "get", "tenant", name, "-o", "json").catch(() => ({ stdout: "" }));
+  return stdout ? JSON.parse(stdout) : undefined;
+}
+
+/** Starts a server replica; resolves once it leads or, with `follower`, once it runs. */
+async function startServer(user: CliUser, id: string, configFile?: string): Promise<Running> {
+  const server = startKubespaces(user, ["server", "--id", id, ...(configFile ? ["--config", configFile] : [])]);
+  await server.printed(new RegExp(`replica ${id} on `));
+  return server;
+}
+
+async function stopServer(server: Running | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null) return;
+  server.child.kill("SIGTERM");
+  await server.finished;
+}
+
+/** Lets ALICE and BOB request tenants: the platform binds the requester role the package installs. */
+async function bindRequesters(): Promise<void> {
+  await kubectl(undefined, "delete", "clusterrolebinding", "e2e-tenant-requesters", "--ignore-not-found");
+  await kubectl(
+    undefined,
+    "create",
+    "clusterrolebinding",
+    "e2e-tenant-requesters",
+    "--clusterrole=kubespaces-tenant-requester",
+    `--user=${ALICE}`,
+    `--user=${BOB}`,
+    `--user=${ADMIN}`,
+  );
+}
+
+describe("kubespaces server: the kubectl door", () => {
+  let user: CliUser;
+  let server: Running | undefined;
+
+  beforeAll(async () => {
+    user = newCliUser();
+    server = await startServer(user, "replica-a");
+    await server.printed(/replica replica-a leads/);
+    await bindRequesters();
+  });
+
+  afterAll(async () => {
+    await kubectl(undefined, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+    await stopServer(server);
+  });
+
+  it("runs as its own ServiceAccount, which may not do what the admin may", async () => {
+    const { stdout } = await kubectl(
+      undefined,
+      "auth",
+      "can-i",
+      "create",
+      "clusterrolebindings",
+      "--as=system:serviceaccount:kubespaces-system:kubespaces-server",
+    ).catch((error) => ({ stdout: (error as { stdout: string }).stdout }));
+    expect(stdout.trim()).toBe("no");
+    expect(server!.stderr).toContain("reaching the host as ServiceAccount kubespaces-system/kubespaces-server");
+  });
+
+  it("makes the docs' Tenant Ready: kubectl wait, the columns, the kubeconfig Secret opens the virtual cluster", async () => {
+    await kubectl({ user: ALICE }, "apply", "-f", DOCS_TENANT);
+    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-atlas", "--timeout=600s");
+
+    const { stdout: table } = await kubectl(undefined, "get", "tenants");
+    const [header, ...rows] = table.trim().split("\n");
+    expect(header.split(/\s+/)).toEqual(["NAME", "OWNER", "PHASE", "API", "AGE"]);
+    expect(
+      rows
+        .find((r) => r.startsWith("team-atlas"))
+        ?.split(/\s+/)
+        .slice(0, 4),
+    ).toEqual(["team-atlas", ALICE, "Ready", "https://team-atlas.kubespaces-tenant-team-atlas.svc:443"]);
+
+    const status = (await tenant("team-atlas"))!.status!;
+    expect(status).toMatchObject({
+      phase: "Ready",
+      observedGeneration: 1,
+      namespace: tenantNamespace("team-atlas"),
+      conditions: [{ type: "Ready", status: "True", reason: "Provisioned" }],
+    });
+    const ref = status.kubeconfigSecretRef as { name: string; namespace: string; key: string };
+    const secret = await hostClients().core.readNamespacedSecret({ name: ref.name, namespace: ref.namespace });
+    const kubeconfig = Buffer.from(secret.data![ref.key], "base64").toString("utf8");
+    await expectWorkingKubeconfig(kubeconfig, "team-atlas", status.apiServerUrl);
+  });
+
+  it("refuses an unknown field by strict validation, and another user's owner by admission; nothing is created", async () => {
+    const unknown = await refusal(
+      { user: ALICE },
+      "apply",
+      "-f",
+      manifest("team-unknown", { owner: ALICE, resources: { cpu: "2" }, colour: "blue" }),
+    );
+    expect(unknown).toMatch(/unknown field "spec\.colour"/);
+    const forged = await refusal({ user: BOB }, "apply", "-f", manifest("team-forged", { owner: ALICE }));
+    expect(forged).toMatch(/spec\.owner/);
+    expect(await tenant("team-unknown")).toBeUndefined();
+    expect(await tenant("team-forged")).toBeUndefined();
+    // A platform admin may request a tenant for someone else.
+    await kubectl(
+      { user: ADMIN, groups: [ADMIN_GROUP] },
+      "apply",
+      "--dry-run=server",
+      "-f",
+      manifest("team-for-alice", { owner: ALICE }),
+    );
+  });
+
+  it("marks a request the policy refuses Failed, naming the field and the rule, and provisions nothing", async () => {
+    await kubectl({ user: ALICE }, "apply", "-f", manifest("team-tiny", { owner: ALICE, resources: { cpu: "500m" } }));
+    await kubectl(undefined, "wait", "--for=jsonpath={.status.phase}=Failed", "tenant/team-tiny", "--timeout=120s");
+    const status = (await tenant("team-tiny"))!.status!;
+    expect(status.conditions[0]).toMatchObject({ type: "Ready", status: "False", reason: "InvalidRequest" });
+    expect(status.message).toMatch(/resources\.cpu/);
+    const { core } = hostClients();
+    expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-tiny") }))).toBeUndefined();
+    await kubectl({ user: ALICE }, "delete", "tenant", "team-tiny", "--wait=true", "--timeout=120s");
+  });
+
+  it("kubectl delete tears the tenant down and the Tenant goes only when nothing is left", async () => {
+    await kubectl({ user: ALICE }, "delete", "-f", DOCS_TENANT, "--wait=true", "--timeout=600s");
+    expect(await tenant("team-atlas")).toBeUndefined();
+    await expectNothingLeft("team-atlas");
+  });
+});
+
+/** A server replica in a process group of its own, so that killing it kills its engines too, as a pod's death does. */
+function startReplica(user: CliUser, id: string, configFile: string): Running {
+  const args = ["server", "--id", id, "--config", configFile];
+  return new Running(spawn(KUBESPACES_BIN, args, { env: user.env, stdio: ["ignore", "pipe", "pipe"], detached: true }));
+}
+
+/** A server configuration file. */
+function serverConfig(config: object): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-server-config-")), "server.yaml");
+  writeFileSync(file, stringify(config));
+  return file;
+}
+
+describe("kubespaces server: the approval gate", () => {
+  let server: Running | undefined;
+
+  afterAll(async () => {
+    await kubectl(undefined, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+    await stopServer(server);
+  });
+
+  it("holds a Tenant AwaitingApproval with its plan until an admin approves its generation; the owner cannot approve", async () => {
+    const user = newCliUser();
+    server = await startServer(user, "gate", serverConfig({ requireApproval: true }));
+    await server.printed(/replica gate leads/);
+    await bindRequesters();
+    await kubectl(
+      { user: ALICE },
+      "apply",
+      "-f",
+      manifest("team-gated", { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } }),
+    );
+    await kubectl(
+      undefined,
+      "wait",
+      "--for=jsonpath={.status.phase}=AwaitingApproval",
+      "tenant/team-gated",
+      "--timeout=300s",
+    );
+    const held = (await tenant("team-gated"))!.status!;
+    expect(held.plan).toMatchObject({ generation: 1, updates: 0, replaces: 0, deletes: 0 });
+    expect(held.plan.creates).toBeGreaterThan(5);
+    expect(held.plan.steps.map((s: { type: string }) => s.type)).toEqual(
+      expect.arrayContaining(["kubernetes:core/v1:Namespace", "kubernetes:helm.sh/v3:Release"]),
+    );
+    const { core } = hostClients();
+    expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-gated") }))).toBeUndefined();
+
+    const selfApproval = await refusal(
+      { user: ALICE },
+      "annotate",
+      "tenant",
+      "team-gated",
+      "kubespaces.io/approved-generation=1",
+    );
+    expect(selfApproval).toMatch(/approved-generation/);
+
+    await kubectl(
+      { user: ADMIN, groups: [ADMIN_GROUP] },
+      "annotate",
+      "tenant",
+      "team-gated",
+      "kubespaces.io/approved-generation=1",
+    );
+    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-gated", "--timeout=600s");
+    expect((await tenant("team-gated"))!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
+  });
+});
+
+describe("kubespaces server: two replicas", () => {
+  const replicas: Running[] = [];
+
+  afterAll(async () => {
+    await kubectl(undefined, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+    for (const replica of replicas) {
+      if (replica.child.exitCode === null && replica.child.pid) process.kill(-replica.child.pid, "SIGTERM");
+      await replica.finished;
+    }
+  });
+
+  it("a killed leader's Provisioning is taken over by the other replica, and the tenant becomes Ready", async () => {
+    const config = serverConfig({ leaseDurationSeconds: 6 });
+    const [first, second] = [newCliUser(), newCliUser()];
+    // One backend for both replicas, as replicas of one Deployment share theirs.
+    second.env.KUBESPACES_HOME = first.env.KUBESPACES_HOME;
+    const a = startReplica(first, "replica-a", config);
+    replicas.push(a);
+    await a.printed(/replica replica-a leads/);
+    const b = startReplica(second, "replica-b", config);
+    replicas.push(b);
+    await b.printed(/replica replica-b on /);
+    await bindRequesters();
+
+    await kubectl(
+      { user: ALICE },
+      "apply",
+      "-f",
+      manifest("team-takeover", { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } }),
+    );
+    await kubectl(
+      undefined,
+      "wait",
+      "--for=jsonpath={.status.phase}=Provisioning",
+      "tenant/team-takeover",
+      "--timeout=300s",
+    );
+    expect(b.stderr).not.toMatch(/replica replica-b leads/);
+    process.kill(-a.child.pid!, "SIGKILL");
+    await a.finished;
+
+    await b.printed(/replica replica-b leads/);
+    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-takeover", "--timeout=900s");
+    expect(b.stderr).toMatch(/reconciling tenant team-takeover/);
+    const { stdout } = await kubectl(
+      undefined,
+      "get",
+      "lease",
+      "-n",
+      "kubespaces-system",
+      "kubespaces-server",
+      "-o",
+      "json",
+    );
+    expect(JSON.parse(stdout).spec).toMatchObject({
+      holderIdentity: "replica-b",
+      leaseTransitions: expect.any(Number),
+    });
+  });
+});
