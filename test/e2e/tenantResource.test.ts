@@ -1,0 +1,215 @@
+/**
+ * The Tenant custom resource on the test bed's real API server (1.36), installed from the generated
+ * YAML under deploy/: kubectl's strict field validation, the admission policy on owners, the
+ * printer columns, the server's and the requesters' RBAC, each exercised with kubectl's
+ * impersonation (`--as`, `--as-group`) from the test bed's admin kubeconfig. Last, a tenant is
+ * provisioned and torn down by the Tenant component under the server's identity alone, which
+ * shows its ClusterRole holds what the component, its lifecycle and the vCluster chart need.
+ * The tests run in order.
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { eventually } from "./support/hostCluster";
+import { expectNothingLeft, expectReadyStatus } from "./support/tenantAssertions";
+import { removeStack, setTenants, tenantsStack } from "./support/tenantsStack";
+import { REPO_ROOT, testbedEnv } from "./support/testbed";
+
+const env = testbedEnv();
+const DEPLOY = ["tenant-crd.yaml", "admission.yaml", "rbac.yaml"].map((file) => path.join(REPO_ROOT, "deploy", file));
+const SERVER = "system:serviceaccount:kubespaces-system:kubespaces-server";
+const REQUESTERS = "e2e-tenant-requesters";
+const ADMINS = "kubespaces-admins";
+const alice = { as: "alice@example.com", groups: [REQUESTERS] };
+const admin = { as: "carol@example.com", groups: [ADMINS] };
+const server = { as: SERVER, groups: [] };
+
+interface Who {
+  readonly as: string;
+  readonly groups: readonly string[];
+}
+
+/** kubectl on the test bed, as `who` when given; the result rather than a throw. */
+function kubectl(args: readonly string[], who?: Who, input?: string) {
+  const impersonation = who ? [`--as=${who.as}`, ...who.groups.map((g) => `--as-group=${g}`)] : [];
+  const result = spawnSync("kubectl", [...impersonation, ...args], { env, encoding: "utf8", input });
+  return { ok: result.status === 0, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** kubectl that must succeed. */
+function kubectlOk(args: readonly string[], who?: Who, input?: string): string {
+  const result = kubectl(args, who, input);
+  if (!result.ok) throw new Error(`kubectl ${args.join(" ")} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Expects kubectl to have succeeded, showing what it said when it did not. */
+const expectOk = (result: ReturnType<typeof kubectl>) => expect(result.ok, result.stderr).toBe(true);
+
+/** A Tenant manifest. */
+const tenant = (name: string, spec: Record<string, unknown>) =>
+  stringify({ apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant", metadata: { name }, spec });
+
+const apply = (manifest: string, who: Who) => kubectl(["apply", "-f", "-"], who, manifest);
+const mergePatch = (name: string, patch: object, who: Who, subresource?: string) =>
+  kubectl(
+    [
+      "patch",
+      "tenant",
+      name,
+      "--type=merge",
+      "-p",
+      JSON.stringify(patch),
+      ...(subresource ? [`--subresource=${subresource}`] : []),
+    ],
+    who,
+  );
+
+const NAMES = ["e2e-crd-alice", "e2e-crd-bob", "e2e-crd-probe", "e2e-crd-unknown", "e2e-crd-number"];
+let stack: Stack | undefined;
+
+beforeAll(async () => {
+  for (const file of DEPLOY) kubectlOk(["apply", "-f", file]);
+  kubectlOk(["wait", "--for=condition=Established", "crd/tenants.kubespaces.io", "--timeout=60s"]);
+  // The platform binds the requesters' role; here to a group of requesters and to the admins.
+  const binding = {
+    apiVersion: "rbac.authorization.k8s.io/v1",
+    kind: "ClusterRoleBinding",
+    metadata: { name: REQUESTERS },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "kubespaces-tenant-requester" },
+    subjects: [REQUESTERS, ADMINS].map((name) => ({ kind: "Group", apiGroup: "rbac.authorization.k8s.io", name })),
+  };
+  kubectlOk(["apply", "-f", "-"], undefined, stringify(binding));
+  // The API server loads a new policy a moment after it is stored: until then anything passes.
+  await eventually(
+    async () => {
+      const refused = apply(tenant("e2e-crd-probe", { owner: "mallory@example.com" }), alice).stderr.includes(
+        "spec.owner:",
+      );
+      if (!refused) kubectl(["delete", "tenant", "e2e-crd-probe", "--ignore-not-found"], admin);
+      return refused;
+    },
+    30_000,
+    "the admission policy to take effect",
+  );
+});
+
+afterAll(async () => {
+  await removeStack(stack);
+  for (const name of NAMES) {
+    // As an admin: the policy holds for the test bed's own admin user too, who is not in the group.
+    kubectl(["patch", "tenant", name, "--type=merge", "-p", '{"metadata":{"finalizers":null}}'], admin);
+    kubectl(["delete", "tenant", name, "--ignore-not-found", "--wait=false"], admin);
+  }
+  kubectl(["delete", "clusterrolebinding", REQUESTERS, "--ignore-not-found"]);
+  for (const file of [...DEPLOY].reverse()) kubectl(["delete", "-f", file, "--ignore-not-found"]);
+});
+
+describe("the Tenant resource", () => {
+  it("refuses an unknown field by strict field validation, and a number where the request takes a quantity", () => {
+    const unknown = apply(tenant("e2e-crd-unknown", { owner: alice.as, color: "blue" }), alice);
+    expect(unknown.ok).toBe(false);
+    expect(unknown.stderr).toMatch(/strict decoding error: unknown field "spec\.color"/);
+    const number = apply(tenant("e2e-crd-number", { owner: alice.as, resources: { cpu: 2 } }), alice);
+    expect(number.ok).toBe(false);
+    expect(number.stderr).toMatch(
+      /spec\.resources\.cpu: Invalid value: "integer": spec\.resources\.cpu in body must be of type string/,
+    );
+  });
+
+  it("refuses a Tenant owned by another user, naming the field and the rule", () => {
+    const result = apply(tenant("e2e-crd-bob", { owner: "bob@example.com" }), alice);
+    expect(result.ok).toBe(false);
+    expect(result.stderr).toContain(
+      "spec.owner: must be the requesting user (alice@example.com) unless you are in group kubespaces-admins (got bob@example.com)",
+    );
+  });
+
+  it("lets an admin create a tenant for someone else, and the owner create their own", () => {
+    expectOk(apply(tenant("e2e-crd-bob", { owner: "bob@example.com" }), admin));
+    expectOk(apply(tenant("e2e-crd-alice", { owner: alice.as, resources: { cpu: "2" } }), alice));
+  });
+
+  it("keeps a user to the tenants they own: no change to another's, no new owner, no approval", () => {
+    expect(mergePatch("e2e-crd-bob", { spec: { resources: { cpu: "1" } } }, alice).stderr).toContain(
+      "spec.owner: tenant e2e-crd-bob is owned by bob@example.com; only its owner may update it unless you are in group kubespaces-admins",
+    );
+    expect(kubectl(["delete", "tenant", "e2e-crd-bob"], alice).stderr).toContain("only its owner may delete it");
+    expect(mergePatch("e2e-crd-alice", { spec: { owner: "bob@example.com" } }, alice).stderr).toContain(
+      "spec.owner: may not be changed (from alice@example.com to bob@example.com) unless you are in group kubespaces-admins",
+    );
+    const approve = { metadata: { annotations: { "kubespaces.io/approved-generation": "1" } } };
+    expect(mergePatch("e2e-crd-alice", approve, alice).stderr).toContain(
+      "metadata.annotations[kubespaces.io/approved-generation]: approves a change, which only group kubespaces-admins may",
+    );
+    expectOk(mergePatch("e2e-crd-alice", approve, admin));
+    expectOk(mergePatch("e2e-crd-alice", { spec: { resources: { cpu: "3" } } }, alice));
+  });
+
+  it("lets the server add its finalizer and write the status, which kubectl get tenants shows", () => {
+    expectOk(mergePatch("e2e-crd-alice", { metadata: { finalizers: ["kubespaces.io/finalizer"] } }, server));
+    const status = {
+      phase: "Ready",
+      conditions: [
+        {
+          type: "Ready",
+          status: "True",
+          reason: "Provisioned",
+          message: "ready",
+          lastTransitionTime: "2026-12-01T00:00:00Z",
+          observedGeneration: 2,
+        },
+      ],
+      message: "ready",
+      apiServerUrl: "https://e2e-crd-alice.api.kubespaces.test",
+      kubeconfigSecretRef: { name: "e2e-crd-alice-kubeconfig", namespace: "kubespaces-system", key: "config" },
+      observedGeneration: 2,
+    };
+    expectOk(mergePatch("e2e-crd-alice", { status }, server, "status"));
+    const table = kubectlOk(["get", "tenants"], alice);
+    expect(table.split("\n")[0]).toMatch(/^NAME\s+OWNER\s+PHASE\s+API\s+AGE$/);
+    expect(table).toMatch(
+      /\ne2e-crd-alice\s+alice@example\.com\s+Ready\s+https:\/\/e2e-crd-alice\.api\.kubespaces\.test\s+\d+s/,
+    );
+    expect(table).toMatch(/\ne2e-crd-bob\s+bob@example\.com\s/);
+  });
+
+  it("refuses a status write from a requester, and the removal of the server's finalizer by anyone but the server", () => {
+    const write = mergePatch("e2e-crd-alice", { status: { phase: "Failed" } }, alice, "status");
+    expect(write.ok).toBe(false);
+    expect(write.stderr).toMatch(
+      /tenants\.kubespaces\.io "e2e-crd-alice" is forbidden: User "alice@example\.com" cannot (get|patch) resource "tenants\/status"/,
+    );
+    expect(mergePatch("e2e-crd-alice", { metadata: { finalizers: null } }, alice).stderr).toContain(
+      "metadata.finalizers: kubespaces.io/finalizer is removed by the kubespaces server",
+    );
+    expectOk(mergePatch("e2e-crd-alice", { metadata: { finalizers: null } }, server));
+    expectOk(kubectl(["delete", "tenant", "e2e-crd-alice"], alice));
+  });
+
+  it("lets the server provision and tear down an exposed tenant with its ClusterRole alone", async () => {
+    const name = "e2e-crd-server";
+    stack = await tenantsStack("tenant-resource", []);
+    // The Pulumi Kubernetes provider, its Helm and @kubernetes/client-node all honour a kubeconfig's `as`.
+    const kubeconfig = path.join(env.KUBESPACES_TESTBED_DIR, "server-kubeconfig");
+    const config = parse(kubectlOk(["config", "view", "--raw", "--minify", "--flatten"]));
+    config.users[0].user.as = SERVER;
+    writeFileSync(kubeconfig, stringify(config));
+    const whoami = spawnSync("kubectl", ["auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"], {
+      env: { ...env, KUBECONFIG: kubeconfig },
+      encoding: "utf8",
+    });
+    expect(whoami.stdout).toBe(SERVER);
+    stack.workspace.envVars.KUBECONFIG = kubeconfig;
+    const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
+    await setTenants(stack, [{ name, exposure }]);
+    expect((await stack.up()).summary.result).toBe("succeeded");
+    expectReadyStatus((await stack.outputs()).statuses.value[name]);
+    await setTenants(stack, []);
+    expect((await stack.up()).summary.result).toBe("succeeded");
+    await expectNothingLeft(name);
+  });
+});
