@@ -4,9 +4,9 @@
  * RBAC rule carries, as a comment, which part of the package needs it.
  */
 import { Document, type YAMLMap, type YAMLSeq } from "yaml";
-import { INSTALL_DEFAULTS, installOptions } from "./installOptions";
-import type { InstalledObject } from "./kubeObject";
-import { tenantResourceInstallation } from "./tenantResourceInstallation";
+import { INSTALL_DEFAULTS, installOptions } from "../../provider/tenantResource/installOptions";
+import type { InstalledObject } from "../../provider/tenantResource/kubeObject";
+import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
 
 /** A generated file: path relative to the repository root, and content. */
 interface DeployFile {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { REFERENCE_DOC, withGeneratedBlocks } from "./referenceBlocks";
 import { minimumQuota } from "../../provider/model/minimumQuota";
 import { TENANT_TOKEN } from "../../provider/model/tokens";
-import { deployFiles } from "../../provider/tenantResource/deployFiles";
+import { deployFiles } from "./deployFiles";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 
