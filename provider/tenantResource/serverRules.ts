@@ -165,9 +165,9 @@ export const SERVER_CLUSTER_RULES: readonly DocumentedRule[] = [...tenantRules, 
 /** The rules of the server's Role in its own namespace. */
 export const SERVER_NAMESPACE_RULES: readonly DocumentedRule[] = [
   granted(
-    "Leader election: server replicas take turns holding one Lease in the server's namespace; only the holder reconciles.",
+    "Leader election (server/leaseElection.ts): replicas read, create and replace one Lease in the server's namespace; only its holder reconciles.",
     ["coordination.k8s.io"],
     ["leases"],
-    ["get", "list", "watch", "create", "update", "patch"],
+    ["get", "create", "update"],
   ),
 ];
