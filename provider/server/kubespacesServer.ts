@@ -70,21 +70,23 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       retryPeriodSeconds: Math.max(1, Math.floor(config.leaseDurationSeconds / 3)),
       onError: (error) => ports.log(`lease: ${apiErrorText(error)}`),
     },
-    (leading) => lead(kubeConfig, reconciler, resources, config, ports.log, run.identity, leading),
+    (leading) => lead({ kubeConfig, reconciler, resources, config, log: ports.log, identity: run.identity }, leading),
     run.signal,
   );
 }
 
+/** What the leader works with. */
+interface Leader {
+  readonly kubeConfig: KubeConfig;
+  readonly reconciler: TenantReconciler;
+  readonly resources: KubeTenantResources;
+  readonly config: ServerConfig;
+  readonly log: (line: string) => void;
+  readonly identity: string;
+}
+
 /** The leader's work: the watch feeds the queue, and a timer resyncs every tenant, until `leading` aborts. */
-function lead(
-  kubeConfig: KubeConfig,
-  reconciler: TenantReconciler,
-  resources: KubeTenantResources,
-  config: ServerConfig,
-  log: (line: string) => void,
-  identity: string,
-  leading: AbortSignal,
-): void {
+function lead({ kubeConfig, reconciler, resources, config, log, identity }: Leader, leading: AbortSignal): void {
   log(`replica ${identity} leads: reconciling Tenants`);
   const queue = new ReconcileQueue(
     async (name, options) => {

@@ -20,8 +20,20 @@ const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 4);
 const run = promisify(execFile);
 
+/**
+ * kubectl as the test bed's admin acting as a platform admin: the owner policy holds the admin to
+ * owners too, so it joins the admin group (keeping system:masters for RBAC) to apply others' Tenants.
+ */
+const AS_PLATFORM_ADMIN = [
+  "--as=kubespaces-testbed-admin",
+  "--as-group=system:masters",
+  "--as-group=kubespaces-admins",
+];
 const kubectl = (...args: string[]) =>
-  run("kubectl", args, { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8" });
+  run("kubectl", [...AS_PLATFORM_ADMIN, ...args], {
+    env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG },
+    encoding: "utf8",
+  });
 
 /** A folder with one Tenant manifest per name, as a GitOps repository holds them. */
 function manifests(names: readonly string[]): string {

@@ -305,3 +305,45 @@ describe("kubespaces server: two replicas", () => {
     });
   });
 });
+
+describe("kubespaces server: the periodic resync", () => {
+  let server: Running | undefined;
+
+  afterAll(async () => {
+    await kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+    await stopServer(server);
+  });
+
+  it("puts back a host object removed by hand", async () => {
+    const user = newCliUser();
+    server = await startServer(user, "resync", serverConfig({ resyncSeconds: 5 }));
+    await server.printed(/replica resync leads/);
+    await bindRequesters();
+    await kubectl(
+      { user: ALICE },
+      "apply",
+      "-f",
+      manifest("team-mended", { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } }),
+    );
+    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-mended", "--timeout=600s");
+    const namespace = tenantNamespace("team-mended");
+    const { core } = hostClients();
+    const before = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
+    await core.deleteNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
+
+    // The next resync's refresh finds it gone, and its update creates it again.
+    await kubectl(
+      undefined,
+      "wait",
+      "--for=create",
+      `resourcequota/kubespaces-quota`,
+      "-n",
+      namespace,
+      "--timeout=300s",
+    );
+    const after = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
+    expect(after.metadata?.uid).not.toBe(before.metadata?.uid);
+    expect(after.spec?.hard).toEqual(before.spec?.hard);
+    expect((await tenant("team-mended"))!.status).toMatchObject({ phase: "Ready" });
+  });
+});
