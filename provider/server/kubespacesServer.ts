@@ -103,7 +103,17 @@ function lead({ kubeConfig, reconciler, resources, config, log, identity }: Lead
   );
   watchTenants(
     kubeConfig,
-    { onTenant: (name) => queue.add(name), onError: (error) => log(`watch: ${apiErrorText(error)}`) },
+    {
+      // A new Tenant shows Pending before it waits for its turn; its reconcile is queued after that write.
+      onTenant: (name, hasStatus) =>
+        hasStatus
+          ? queue.add(name)
+          : void reconciler
+              .acknowledge(name)
+              .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`))
+              .finally(() => queue.add(name)),
+      onError: (error) => log(`watch: ${apiErrorText(error)}`),
+    },
     leading,
   );
   const resync =

@@ -72,6 +72,19 @@ export class TenantReconciler {
     return this.provision(tenant, options);
   }
 
+  /**
+   * Marks a Tenant that has no status yet Pending, so that one waiting for its turn (the queue
+   * reconciles a few at a time) shows it was seen. Called before its first reconcile is queued.
+   */
+  async acknowledge(name: string): Promise<void> {
+    const tenant = await this.resources.get(name);
+    if (!tenant || tenant.status || tenant.metadata.deletionTimestamp) return;
+    await this.resources.writeStatus(
+      name,
+      this.statusOf(tenant, "Pending", "Pending", "accepted; waiting for its turn"),
+    );
+  }
+
   /** Brings the tenant's stack up, writing each phase as it moves, and its kubeconfig once Ready. */
   private async provision(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
     const { name } = tenant.metadata;

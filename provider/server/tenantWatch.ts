@@ -14,8 +14,8 @@ import {
 
 /** How the watch reports. */
 export interface TenantWatchOptions {
-  /** A tenant to reconcile. */
-  readonly onTenant: (name: string) => void;
+  /** A tenant to reconcile, and whether it has a status yet. */
+  readonly onTenant: (name: string, hasStatus: boolean) => void;
   /** A broken watch, before it starts again. */
   readonly onError: (error: unknown) => void;
   /** The pause before a broken watch starts again. @default 5000 */
@@ -39,7 +39,7 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
     const key = reconcileKey(object);
     if (seen.get(name) === key) return;
     seen.set(name, key);
-    options.onTenant(name);
+    options.onTenant(name, (object as { status?: unknown }).status !== undefined);
   };
   const onDeleted = (object: KubernetesObject) => {
     if (object.metadata?.name) seen.delete(object.metadata.name);

@@ -240,3 +240,26 @@ describe("planOf", () => {
     expect(plan.steps.map((s) => s.op)).toEqual(["create", "update", "replace", "delete"]);
   });
 });
+
+describe("acknowledge", () => {
+  it("marks a new Tenant Pending before its turn, and leaves one that has a status or is being deleted alone", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.acknowledge("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Pending",
+      conditions: [{ type: "Ready", status: "Unknown", reason: "Pending", observedGeneration: 1 }],
+    });
+    expect(stacks.calls).toEqual([]);
+
+    await reconciler.reconcile("team-atlas");
+    await reconciler.acknowledge("team-atlas");
+    expect(resources.peek("team-atlas")!.status?.phase).toBe("Ready");
+
+    resources.apply("team-borealis", { ...atlas, owner: "bob@example.com" } as TenantRequestInput);
+    await resources.addFinalizer("team-borealis", TENANT_FINALIZER);
+    await resources.delete("team-borealis");
+    await reconciler.acknowledge("team-borealis");
+    expect(resources.peek("team-borealis")?.metadata.deletionTimestamp).toBeDefined();
+    expect(resources.statusesOf("team-borealis")).toEqual([]);
+  });
+});
