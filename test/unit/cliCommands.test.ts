@@ -5,10 +5,10 @@
  * and the exit code, and that a refusal writes nothing.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT, EXIT_CODES } from "../../provider/cli/exitCodes";
 import type { LocalDoor } from "../../provider/cli/localDoor";
@@ -18,6 +18,7 @@ import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
 import { HostUnavailableError } from "../../provider/tenants/tenantsErrors";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeHost, FakeTenantStacks } from "./support/fakeTenantStacks";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
 const OWNER = "alice@example.com";
 const ROOT = path.resolve(__dirname, "../..");
@@ -31,25 +32,23 @@ class Captured implements OutputStream {
   }
 }
 
-let home: string;
+const home = temporaryFolderEach("kubespaces-cli-");
 let stacks: FakeTenantStacks;
 let host: FakeHost;
 let doorsOpened: number;
 
 beforeEach(() => {
-  home = mkdtempSync(path.join(os.tmpdir(), "kubespaces-cli-"));
   stacks = new FakeTenantStacks();
   host = new FakeHost();
   doorsOpened = 0;
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /** The door the binary would open, over stand-ins for the stack and the host. */
 function door(): LocalDoor {
   doorsOpened += 1;
-  const requests = new FileRequestStore(path.join(home, "tenants"));
+  const requests = new FileRequestStore(path.join(home(), "tenants"));
   const service = new TenantsService(
-    { requests, runs: new FileRunJournals(path.join(home, "runs")), stacks, host },
+    { requests, runs: new FileRunJournals(path.join(home(), "runs")), stacks, host },
     { policy: { quota: { ceilings: { cpu: "16" } } } },
   );
   return {
@@ -72,7 +71,7 @@ async function kubespaces(...args: string[]): Promise<{ code: number; stdout: st
 
 /** Every file under the home: a refusal writes none. */
 const filesInHome = () =>
-  readdirSync(home, { recursive: true, withFileTypes: true })
+  readdirSync(home(), { recursive: true, withFileTypes: true })
     .filter((e) => !e.isDirectory())
     .map((e) => e.name);
 
