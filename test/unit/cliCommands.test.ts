@@ -138,6 +138,22 @@ describe("the walkthrough over stand-ins", () => {
     expect((await kubespaces("tenant", "get", "team-atlas")).code).toBe(EXIT.notFound);
   });
 
+  it("--preview of create and of delete prints the steps and changes nothing", async () => {
+    const creating = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--preview");
+    expect(creating.code, creating.stderr).toBe(0);
+    expect(creating.stdout).toMatch(/^Preview of creating tenant team-atlas; nothing was changed\.\n/);
+    expect(creating.stdout).toMatch(/ create +kubernetes:core\/v1:Namespace +team-atlas-namespace\n/);
+    expect(stacks.has("team-atlas")).toBe(false);
+    expect(filesInHome()).toEqual([]);
+
+    await kubespaces("tenant", "create", "team-atlas", "--cpu", "8");
+    const deleting = await kubespaces("tenant", "delete", "team-atlas", "--preview");
+    expect(deleting.code, deleting.stderr).toBe(0);
+    expect(deleting.stdout).toMatch(/^Preview of deleting tenant team-atlas; nothing was changed\.\n/);
+    expect(deleting.stdout).toMatch(/ delete +kubernetes:core\/v1:Namespace +team-atlas-namespace\n/);
+    expect(stacks.has("team-atlas")).toBe(true);
+  });
+
   it("a failed tenant: create and get exit 3 with the reason, and the row shows Failed", async () => {
     stacks.failNextUp("team-fail", { reason: "QuotaFailed", detail: "exceeded quota: team-fail-quota" });
     const created = await kubespaces("tenant", "create", "team-fail", "--cpu", "4", "--memory", "8Gi");
