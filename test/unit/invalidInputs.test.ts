@@ -2,14 +2,13 @@
  * Bad input never creates anything: each invalid input is reported, naming the field and the
  * rule, before a single resource (the Tenant included) is registered.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installMocks, settle, type Registered } from "./support/pulumiMocks";
+import { describe, expect, it } from "vitest";
+import { installMocks, programEach, settle } from "./support/pulumiMocks";
 import { Tenant, TenantValidationError } from "../../provider/index";
 import { thrownBy } from "./support/thrown";
 import { valuesAt } from "./support/valuesAt";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
-let registered: Registered[] = [];
 const owner = "alice@example.com";
 const exposure = { baseDomain: "example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
 
@@ -302,11 +301,7 @@ const cases: Case[] = [
 ];
 
 describe("invalid tenant inputs", () => {
-  // Each test is a program of its own.
-  beforeEach(() => {
-    registered = installMocks();
-  });
-  afterEach(settle);
+  const registered = programEach();
 
   it.each(cases)("rejects $why, registering nothing", async ({ name = "team-atlas", args, expected }) => {
     const error = thrownBy(() => new Tenant(name, args as never));
@@ -315,7 +310,7 @@ describe("invalid tenant inputs", () => {
     for (const fragment of expected) expect(message).toContain(fragment);
     expect(message).toContain("nothing was created");
     await settle();
-    expect(registered).toEqual([]);
+    expect(registered()).toEqual([]);
   });
 
   it("never quotes the host kubeconfig, even one that breaks a rule", () => {
@@ -347,18 +342,18 @@ describe("invalid tenant inputs", () => {
   it("rejects a namespace already claimed by another tenant in the program", async () => {
     new Tenant("team-atlas", { owner, platform: { namespacePrefix: "t-" } });
     await settle();
-    const before = registered.length;
+    const before = registered().length;
     expect(() => new Tenant("atlas", { owner, platform: { namespacePrefix: "t-team-" } })).toThrow(
       'name: namespace "t-team-atlas" is already claimed by Tenant "team-atlas" in this program',
     );
     await settle();
-    expect(registered.length).toBe(before);
+    expect(registered().length).toBe(before);
   });
 
   it("keeps claims to their program: another program may use the namespace", async () => {
     new Tenant("team-atlas", { owner, platform: { namespacePrefix: "t-" } });
     await settle();
-    registered = installMocks();
+    installMocks(); // another program
     expect(() => new Tenant("atlas", { owner, platform: { namespacePrefix: "t-team-" } })).not.toThrow();
   });
 });

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   readTenantFiles,
   Tenant,
@@ -19,16 +19,12 @@ import {
   validateRequest,
   type TenantPlatformInput,
 } from "../../provider/index";
-import { installMocks, outcomeOf, settle, type Registered } from "./support/pulumiMocks";
+import { outcomeOf, programEach, settle } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 import { unhandledRejectionsOf } from "./support/unhandledRejections";
 import { valuesAt } from "./support/valuesAt";
 
-let registered: Registered[] = [];
-beforeEach(() => {
-  registered = installMocks();
-});
-afterEach(settle);
+const registered = programEach();
 
 const owner = "mallory@example.com";
 const overrides = (valuesOverrides: Record<string, unknown>) => ({ owner, vcluster: { valuesOverrides } });
@@ -307,7 +303,7 @@ it.each(tenantRows)(
     expect(error).toBeInstanceOf(TenantValidationError);
     for (const fragment of refused) expect((error as Error).message).toContain(fragment);
     await settle();
-    expect(registered).toEqual([]);
+    expect(registered()).toEqual([]);
   },
 );
 
@@ -332,7 +328,7 @@ it.each(tenantRows)(
     });
     for (const fragment of refused) expect((error as Error).message).toContain(fragment);
     expect(unhandled.every((reason) => reason === error)).toBe(true);
-    expect(registered.filter((r) => r.type !== "kubespaces:index:Tenant")).toEqual([]);
+    expect(registered().filter((r) => r.type !== "kubespaces:index:Tenant")).toEqual([]);
   },
 );
 
