@@ -145,45 +145,23 @@ describe("tenantEventOf", () => {
     { ...team("it failed", "Failed"), reason },
   ];
 
+  // Every step says what it does, in phase Provisioning, or Deleting when the run tears the tenant down.
+  it.each<[OpType, string, string, string]>([
+    ["create", NAMESPACE, "team-namespace", "creating Namespace team-namespace"],
+    // A child named like another tenant's child is this tenant's: its URN's parent chain says so.
+    ["create", NAMESPACE, "team-vcluster-namespace", "creating Namespace team-vcluster-namespace"],
+    ["update", RELEASE, "team-vcluster", "updating Release team-vcluster"],
+    ["create-replacement", RELEASE, "team-vcluster", "creating a replacement of Release team-vcluster"],
+    ["import", NAMESPACE, "team-namespace", "importing Namespace team-namespace"],
+    ["delete", NAMESPACE, "team-namespace", "deleting Namespace team-namespace"],
+    // A provider's step, named as one.
+    ["create", "pulumi:providers:kubernetes", "team-host", "creating kubernetes provider team-host"],
+  ])("a %s step of a %s %s: %s", (op, type, name, detail) => {
+    expect(tenantEventOf(pre(op, type, name), "team", false)).toEqual(team(detail, "Provisioning"));
+    expect(tenantEventOf(pre(op, type, name), "team", true)).toEqual(team(detail, "Deleting"));
+  });
+
   it.each<Row>([
-    [
-      "a create step of the Tenant's child",
-      pre("create", NAMESPACE, "team-namespace"),
-      team("creating Namespace team-namespace", "Provisioning"),
-    ],
-    [
-      "a child named like another tenant's",
-      pre("create", NAMESPACE, "team-vcluster-namespace"),
-      team("creating Namespace team-vcluster-namespace", "Provisioning"),
-    ],
-    ["an update step", pre("update", RELEASE, "team-vcluster"), team("updating Release team-vcluster", "Provisioning")],
-    [
-      "a replacement",
-      pre("create-replacement", RELEASE, "team-vcluster"),
-      team("creating a replacement of Release team-vcluster", "Provisioning"),
-    ],
-    [
-      "an import",
-      pre("import", NAMESPACE, "team-namespace"),
-      team("importing Namespace team-namespace", "Provisioning"),
-    ],
-    [
-      "a provider's step, named as one",
-      pre("create", "pulumi:providers:kubernetes", "team-host"),
-      team("creating kubernetes provider team-host", "Provisioning"),
-    ],
-    [
-      "a delete step of a teardown",
-      pre("delete", NAMESPACE, "team-namespace"),
-      team("deleting Namespace team-namespace", "Deleting"),
-      true,
-    ],
-    [
-      "any step of a teardown",
-      pre("create", NAMESPACE, "team-namespace"),
-      team("creating Namespace team-namespace", "Deleting"),
-      true,
-    ],
     [
       "the Tenant's outputs with status Ready",
       done("create", TENANT_TOKEN, "team", ready),
