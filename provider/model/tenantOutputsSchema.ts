@@ -1,6 +1,6 @@
 /**
  * The shapes of a Tenant's outputs, mirroring the KubeSpaces operator's Tenant status: one
- * definition for the TypeScript types, schema.json and the README.
+ * definition for the TypeScript types, schema.json and docs/reference.md.
  */
 import { z } from "zod";
 import { namedType } from "../util/namedType";

@@ -194,6 +194,7 @@ const cases: Case[] = [
       },
     },
     "vcluster.valuesOverrides: sets paths outside the self-service allowlist: exportKubeConfig.server, rbac.clusterRole.enabled",
+    "(see the allowlist in docs/reference.md#self-service-overrides;",
   ),
   invalid(
     "an unsafe path beside a safe one",
