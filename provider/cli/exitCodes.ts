@@ -1,7 +1,7 @@
 /**
  * The `kubespaces` command's exit codes, and the one mapping from the tenants service's error kinds
- * to them. The help text and the README's table are made from EXIT_CODES, so scripts that branch
- * on a code read the same meaning everywhere; a code keeps its meaning once released.
+ * to them. The help text and the table in docs/reference.md are made from EXIT_CODES, so scripts
+ * that branch on a code read the same meaning everywhere; a code keeps its meaning once released.
  */
 import type { TenantsErrorKind } from "../tenants/tenantsErrors";
 
@@ -52,7 +52,7 @@ export const exitCodeOfKind = (kind: TenantsErrorKind): number => CODE_OF_KIND[k
 export const exitCodesHelp = (): string =>
   `\nExit codes:\n${EXIT_CODES.map((e) => `  ${String(e.code).padEnd(5)}${e.meaning}`).join("\n")}`;
 
-/** The exit codes as a Markdown table, for the README. */
+/** The exit codes as a Markdown table, for docs/reference.md. */
 export const exitCodesTable = (): string =>
   [
     "| Code | Meaning |",

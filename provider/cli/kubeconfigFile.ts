@@ -96,7 +96,7 @@ function whileLocked<T>(file: string, edit: () => T): T {
   }
 }
 
-/** The backup's name: `<file>.kubespaces-backup`, as the README says. */
+/** The backup's name: `<file>.kubespaces-backup`, as docs/self-service.md says. */
 export const backupFileOf = (file: string): string => `${file}.kubespaces-backup`;
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Tenants made by the command before it gave each tenant a stack of its own: their requests are in
  * `<home>/tenants/<stack>/` (stack `tenants` unless `login --stack` named another) and they live
- * in that one stack. The command leaves them running and untouched, and says where they are; the
- * README's self-service docs say how to move them.
+ * in that one stack. The command leaves them running and untouched, and says where they are;
+ * docs/self-service.md says how to move them.
  */
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";

@@ -5,10 +5,11 @@
  */
 import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { childEdges, creationOrder } from "../graph/childEdges";
 import type { RenderedCleanup, RenderedHostCheck, RenderedReadiness } from "../render/lifecycleArgs";
 import { childName, type ChildRole } from "../contracts/childRoles";
-import { childRoles, objectSlots } from "../render/renderTenant";
+import { childRoles, objectSlots, type RenderedTenant } from "../render/renderTenant";
 import type { TenantStructure } from "../model/tenantStructure";
 import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
 import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
@@ -16,7 +17,7 @@ import { cleanupInputsSchema } from "../contracts/cleanupSchema";
 import { PULUMI_SUPPLIED_INPUTS } from "../contracts/lifecycleInputs";
 import { readinessInputsSchema } from "../contracts/readinessSchema";
 import { fieldNames } from "../util/zodFields";
-import { fieldsOf, mapPlainOrOutput } from "../util/plainOrOutput";
+import { fieldsOf, mapPlainOrOutput, type PlainOrOutput } from "../util/plainOrOutput";
 import { childOptions, type RegisteredChildren } from "./childOptions";
 import { registerHelmRelease, registerObject, type KubernetesChildContext } from "./kubernetesChildren";
 
@@ -42,17 +43,27 @@ export interface TenantChildren {
   readonly readiness: ReadinessResource;
 }
 
-// The inputs each lifecycle resource takes from the render: all but those from Pulumi.
 const FROM_PULUMI = new Set<string>(PULUMI_SUPPLIED_INPUTS);
-const READINESS_FIELDS = fieldNames(readinessInputsSchema).filter(
-  (key): key is keyof RenderedReadiness => !FROM_PULUMI.has(key),
-);
-const CLEANUP_FIELDS = fieldNames(cleanupInputsSchema).filter(
-  (key): key is keyof RenderedCleanup => !FROM_PULUMI.has(key),
-);
-const HOST_CHECK_FIELDS = fieldNames(hostCheckInputsSchema).filter(
-  (key): key is keyof RenderedHostCheck => !FROM_PULUMI.has(key),
-);
+
+/** The inputs of a lifecycle resource, by its schema, that the render fills: all but those from Pulumi. */
+function renderedFields<T>(schema: z.ZodObject): (keyof T & string)[] {
+  return fieldNames(schema).filter((key): key is keyof T & string => !FROM_PULUMI.has(key));
+}
+
+// Each lifecycle resource's part of the render, and the inputs it takes from there.
+const RENDERED_FIELDS = {
+  hostCheck: renderedFields<RenderedHostCheck>(hostCheckInputsSchema),
+  readiness: renderedFields<RenderedReadiness>(readinessInputsSchema),
+  cleanup: renderedFields<RenderedCleanup>(cleanupInputsSchema),
+};
+
+/** The inputs lifecycle resource `part` takes from the render: each plain when the render is, through its Output otherwise. */
+function renderedInputs<K extends keyof typeof RENDERED_FIELDS>(rendered: PlainOrOutput<RenderedTenant>, part: K) {
+  return fieldsOf(
+    mapPlainOrOutput(rendered, (r) => r[part]),
+    RENDERED_FIELDS[part] as (keyof RenderedTenant[K])[],
+  );
+}
 
 /** Registers the children of the tenant in `context`. */
 export function registerChildren(context: ChildContext): TenantChildren {
@@ -90,26 +101,13 @@ function registerLifecycleChild(
     case "host-check":
       return context.lifecycle.hostCheck(
         childName(name, role),
-        {
-          ...fieldsOf(
-            mapPlainOrOutput(rendered, (r) => r.hostCheck),
-            HOST_CHECK_FIELDS,
-          ),
-          hostKubeconfig,
-        },
+        { ...renderedInputs(rendered, "hostCheck"), hostKubeconfig },
         opts,
       );
     case "cleanup":
       return context.lifecycle.cleanup(
         childName(name, role),
-        {
-          ...fieldsOf(
-            mapPlainOrOutput(rendered, (r) => r.cleanup),
-            CLEANUP_FIELDS,
-          ),
-          hostKubeconfig,
-          hostUid: hostUid(),
-        },
+        { ...renderedInputs(rendered, "cleanup"), hostKubeconfig, hostUid: hostUid() },
         opts,
       );
     case "vcluster":
@@ -117,13 +115,9 @@ function registerLifecycleChild(
     case "readiness": {
       // A new release revision changes this input, so that the wait runs again.
       const releaseRevision = (byRole.get("vcluster") as k8s.helm.v3.Release).status.revision.apply(String);
-      const fields = fieldsOf(
-        mapPlainOrOutput(rendered, (r) => r.readiness),
-        READINESS_FIELDS,
-      );
       return context.lifecycle.readiness(
         childName(name, role),
-        { ...fields, hostKubeconfig, releaseRevision, hostUid: hostUid() },
+        { ...renderedInputs(rendered, "readiness"), hostKubeconfig, releaseRevision, hostUid: hostUid() },
         opts,
       );
     }

@@ -9,6 +9,9 @@ import { toProblem } from "./inputProblems";
 import { quantity, wholeCount } from "./schemaParts";
 import type { InputProblem } from "./validationError";
 
+/** Where people read the allowlist: the reference's section, whose list is generated from it. */
+export const SAFE_OVERRIDES_DOC = "docs/reference.md#self-service-overrides";
+
 /** A chart values path a team may set through `valuesOverrides`, and why that is safe. */
 export interface SafeOverridePath {
   /** Dotted path of the pinned vCluster chart's values; everything below it is allowed too. */

@@ -4,7 +4,7 @@
  * limits below the quota), and with room for the vCluster it gets. Each problem names the field and
  * the rule.
  */
-import { overrideValueProblems, unsafeOverridePaths } from "./overridesGuard";
+import { overrideValueProblems, SAFE_OVERRIDES_DOC, unsafeOverridePaths } from "./overridesGuard";
 import { quantityValue } from "./quantity";
 import { apiHostname } from "./names";
 import { DNS_LABEL_MAX_LENGTH, DNS_SUBDOMAIN_MAX_LENGTH, OBJECT_COUNTS } from "./schemaParts";
@@ -147,7 +147,7 @@ function overrideProblems(spec: TenantSpec): InputProblem[] {
   return [
     {
       path: "vcluster.valuesOverrides",
-      message: `sets paths outside the self-service allowlist: ${unsafe.join(", ")} (see the allowlist in the README; only the platform can allow more, with platform.allowUnsafeOverrides)`,
+      message: `sets paths outside the self-service allowlist: ${unsafe.join(", ")} (see the allowlist in ${SAFE_OVERRIDES_DOC}; only the platform can allow more, with platform.allowUnsafeOverrides)`,
     },
   ];
 }

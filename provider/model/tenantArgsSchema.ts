@@ -1,7 +1,7 @@
 /**
  * The one definition of a Tenant's inputs: a team's request and the platform's policy beside it.
- * The TypeScript `TenantArgs` types, schema.json and the README's reference table are generated
- * from it (`npm run generate`), so a description written here reaches every language.
+ * The TypeScript `TenantArgs` types, schema.json and the inputs table of docs/reference.md are
+ * generated from it (`npm run generate`), so a description written here reaches every language.
  */
 import { z } from "zod";
 import { tenantPlatformSchema } from "./tenantPlatformSchema";

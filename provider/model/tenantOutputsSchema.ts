@@ -1,34 +1,39 @@
 /**
  * The shapes of a Tenant's outputs, mirroring the KubeSpaces operator's Tenant status: one
- * definition for the TypeScript types, schema.json and the README.
+ * definition for the TypeScript types, schema.json and docs/reference.md.
  */
 import { z } from "zod";
+import { namedType } from "../util/namedType";
 
 /** Where the vCluster keeps the tenant's kubeconfig on the host. */
-export const kubeconfigSecretRefSchema = z
-  .object({
+export const kubeconfigSecretRefSchema = namedType(
+  "KubeconfigSecretRef",
+  "Where the vCluster keeps the tenant's kubeconfig on the host.",
+  z.object({
     namespace: z.string().describe("Namespace of the Secret (the tenant namespace)."),
     name: z.string().describe("Secret name, `vc-<release>`."),
     key: z.string().describe("Key of the kubeconfig in the Secret."),
-  })
-  .meta({ title: "KubeconfigSecretRef" })
-  .describe("Where the vCluster keeps the tenant's kubeconfig on the host.");
+  }),
+);
 
 /** A status condition, as Kubernetes objects carry them. */
-export const tenantConditionSchema = z
-  .object({
+export const tenantConditionSchema = namedType(
+  "TenantCondition",
+  "A status condition, as Kubernetes objects carry them.",
+  z.object({
     type: z.string().describe("Condition type; the component reports `Ready`."),
     status: z.enum(["True", "False", "Unknown"]).describe("`True`, `False` or `Unknown`."),
     reason: z.string().describe("Machine-readable reason, e.g. `Provisioned`."),
     message: z.string().describe("Human-readable detail."),
     lastTransitionTime: z.string().describe("When the condition last changed (ISO 8601)."),
-  })
-  .meta({ title: "TenantCondition" })
-  .describe("A status condition, as Kubernetes objects carry them.");
+  }),
+);
 
 /** The tenant's status. */
-export const tenantStatusSchema = z
-  .object({
+export const tenantStatusSchema = namedType(
+  "TenantStatus",
+  "Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.",
+  z.object({
     phase: z
       .enum(["Ready"])
       .describe(
@@ -36,11 +41,8 @@ export const tenantStatusSchema = z
       ),
     conditions: z.array(tenantConditionSchema).describe("Conditions; includes `Ready`."),
     message: z.string().describe("Summary for people."),
-  })
-  .meta({ title: "TenantStatus" })
-  .describe(
-    "Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.",
-  );
+  }),
+);
 
 /** Every output of a Tenant. */
 export const tenantOutputsSchema = z.object({

@@ -5,6 +5,7 @@
  * (Tenant files, the CLI) accept requests only and add the platform's own policy.
  */
 import { z } from "zod";
+import { namedType } from "../util/namedType";
 import { DEFAULT_API_SERVER_CIDRS, DEFAULT_API_SERVER_PORTS, DEFAULT_INTERNET_EXCEPT_CIDRS } from "./networkDefaults";
 import {
   cpuAndMemory,
@@ -153,8 +154,10 @@ const quota = z
   .describe("Quota defaults and ceilings.");
 
 /** The platform's policy: set by the platform team, never by a team's request. */
-export const tenantPlatformSchema = z
-  .strictObject({
+export const tenantPlatformSchema = namedType(
+  "TenantPlatform",
+  "The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.",
+  z.strictObject({
     namespacePrefix: z
       .string()
       .max(40, { error: "must be at most 40 characters" })
@@ -211,11 +214,8 @@ export const tenantPlatformSchema = z
     )
       .optional()
       .meta({ secret: true }),
-  })
-  .meta({ title: "TenantPlatform" })
-  .describe(
-    "The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.",
-  );
+  }),
+);
 
 /** The platform's policy as written: optional fields may be left out. */
 export type TenantPlatformInput = z.input<typeof tenantPlatformSchema>;

@@ -15,7 +15,6 @@ import {
   openSync,
   renameSync,
   rmSync,
-  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
@@ -47,20 +46,28 @@ export function temporaryNameBeside(file: string): string {
 }
 
 /**
+ * Writes `text` to a new temporary file beside `file` (its folder created when missing) and hands
+ * its name to `place`, which puts the file at `file`; then the temporary name goes, if it is still
+ * there (beside a hard link, or after a failure; a rename has moved it already).
+ */
+function throughTemporary<T>(file: string, text: string, mode: number, place: (temporary: string) => T): T {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = temporaryNameBeside(file);
+  writeNewFile(temporary, text, mode);
+  try {
+    return place(temporary);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/**
  * Writes `text` to `file` through a new temporary file beside it and a rename; `mode` applies to
  * the new file. A symbolic link at `file` itself is replaced, not followed: resolve it first when
  * the link must stay.
  */
 export function writeAtomically(file: string, text: string, mode = 0o644): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = temporaryNameBeside(file);
-  writeNewFile(temporary, text, mode);
-  try {
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  throughTemporary(file, text, mode, (temporary) => renameSync(temporary, file));
 }
 
 /**
@@ -68,16 +75,13 @@ export function writeAtomically(file: string, text: string, mode = 0o644): void 
  * link, which fails when the name is taken); returns whether it wrote.
  */
 export function writeExclusively(file: string, text: string, mode = 0o644): boolean {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = temporaryNameBeside(file);
-  writeNewFile(temporary, text, mode);
-  try {
-    linkSync(temporary, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
+  return throughTemporary(file, text, mode, (temporary) => {
+    try {
+      linkSync(temporary, file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw error;
+    }
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * schema.json, built from the zod definitions of the Tenant's inputs and outputs and of the
- * TenantReadiness resource, so that every language's SDK documents and accepts what the code does.
+ * schema.json, built from the zod definitions of the inputs and outputs of the Tenant and of the
+ * lifecycle resources it creates, so that every language's SDK documents and accepts what the code does.
  */
 import { z } from "zod";
 import { readinessInputsSchema, readinessResultSchema } from "../../provider/contracts/readinessSchema";
@@ -38,12 +38,7 @@ export function packageSchema(version: string): PulumiPackageSchema {
     repository: "https://github.com/kubespaces/pulumi-kubespaces",
     license: "Apache-2.0",
     keywords: ["kubernetes", "vcluster", "multi-tenancy", "category/cloud", "kind/component"],
-    resources: {
-      [TENANT_TOKEN]: tenantResource(types),
-      [TENANT_READINESS_TOKEN]: readinessResource(types),
-      [TENANT_CLEANUP_TOKEN]: cleanupResource(types),
-      [TENANT_HOST_CHECK_TOKEN]: hostCheckResource(types),
-    },
+    resources: Object.fromEntries(RESOURCES.map((resource) => [resource.token, resourceOf(types, resource)])),
     types,
     language: {
       nodejs: {
@@ -67,14 +62,63 @@ export function packageSchema(version: string): PulumiPackageSchema {
   };
 }
 
+/** A resource of the package, as its zod definitions describe it. */
+interface ResourceDefinition {
+  /** Its schema token. */
+  readonly token: string;
+  /** Its type name, which names the types nested in its inputs and outputs. */
+  readonly name: string;
+  /** What it is, for the SDKs' documentation. */
+  readonly description: string;
+  /** Its inputs. */
+  readonly inputs: z.ZodType;
+  /** Its outputs. */
+  readonly outputs: z.ZodType;
+  /** Whether it is a component (the Tenant) rather than a custom resource. */
+  readonly isComponent?: boolean;
+}
+
+// The Tenant, and the lifecycle resources it creates, in schema.json's order.
+const RESOURCES: readonly ResourceDefinition[] = [
+  {
+    token: TENANT_TOKEN,
+    name: TENANT_NAME,
+    description:
+      "A team's virtual cluster: namespace, ResourceQuota, LimitRange, NetworkPolicy, optional Gateway API exposure, the vCluster Helm release, and its kubeconfig once it is ready. The tenant's name is the resource name.",
+    inputs: tenantArgsSchema,
+    outputs: tenantOutputsSchema,
+    isComponent: true,
+  },
+  {
+    token: TENANT_READINESS_TOKEN,
+    name: TENANT_READINESS_NAME,
+    description:
+      "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.",
+    inputs: readinessInputsSchema,
+    outputs: readinessInputsSchema.extend(readinessResultSchema.shape),
+  },
+  {
+    token: TENANT_CLEANUP_TOKEN,
+    name: TENANT_CLEANUP_NAME,
+    description:
+      "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.",
+    inputs: cleanupInputsSchema,
+    outputs: cleanupInputsSchema,
+  },
+  {
+    token: TENANT_HOST_CHECK_TOKEN,
+    name: TENANT_HOST_CHECK_NAME,
+    description:
+      "Before the tenant's namespace is created: refuses a namespace that exists and is not the tenant's, and records the host cluster's identity, which the readiness wait and the cleanup check. Created by Tenant.",
+    inputs: hostCheckInputsSchema,
+    outputs: hostCheckInputsSchema.extend(hostCheckResultSchema.shape),
+  },
+];
+
 /** A resource of the schema from the zod definitions of its inputs and outputs. */
 function resourceOf(
   types: Record<string, PulumiType>,
-  name: string,
-  description: string,
-  inputs: z.ZodType,
-  outputs: z.ZodType,
-  isComponent = false,
+  { name, description, inputs, outputs, isComponent = false }: ResourceDefinition,
 ): PulumiResource {
   const converted = {
     inputs: convertObject(jsonSchemaOf(inputs, "input"), name, types),
@@ -88,40 +132,4 @@ function resourceOf(
     properties: converted.outputs.properties,
     required: converted.outputs.required,
   };
-}
-
-function tenantResource(types: Record<string, PulumiType>): PulumiResource {
-  const description =
-    "A team's virtual cluster: namespace, ResourceQuota, LimitRange, NetworkPolicy, optional Gateway API exposure, the vCluster Helm release, and its kubeconfig once it is ready. The tenant's name is the resource name.";
-  return resourceOf(types, TENANT_NAME, description, tenantArgsSchema, tenantOutputsSchema, true);
-}
-
-function readinessResource(types: Record<string, PulumiType>): PulumiResource {
-  const description =
-    "Waits until a tenant's vCluster workload is ready and its kubeconfig Secret exists, and exposes the kubeconfig (secret). Created by Tenant.";
-  return resourceOf(
-    types,
-    TENANT_READINESS_NAME,
-    description,
-    readinessInputsSchema,
-    readinessInputsSchema.extend(readinessResultSchema.shape),
-  );
-}
-
-function cleanupResource(types: Record<string, PulumiType>): PulumiResource {
-  const description =
-    "Does nothing on create; on delete removes what a tenant's release and namespace leave behind (the apps certificate Secret, data PVCs, synced PriorityClasses). Created by Tenant.";
-  return resourceOf(types, TENANT_CLEANUP_NAME, description, cleanupInputsSchema, cleanupInputsSchema);
-}
-
-function hostCheckResource(types: Record<string, PulumiType>): PulumiResource {
-  const description =
-    "Before the tenant's namespace is created: refuses a namespace that exists and is not the tenant's, and records the host cluster's identity, which the readiness wait and the cleanup check. Created by Tenant.";
-  return resourceOf(
-    types,
-    TENANT_HOST_CHECK_NAME,
-    description,
-    hostCheckInputsSchema,
-    hostCheckInputsSchema.extend(hostCheckResultSchema.shape),
-  );
 }

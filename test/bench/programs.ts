@@ -7,6 +7,7 @@ import * as k8s from "@pulumi/kubernetes";
 import { Tenant } from "../../provider/index";
 import { childRoles, objectSlots } from "../../provider/render/renderTenant";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
+import { quotaHard } from "../../provider/render/resourceQuota";
 
 /** The structure of the benchmark's tenants: exposed, with a NetworkPolicy. */
 const BENCH_STRUCTURE = { tlsRouteVersion: "v1", networkPolicy: true } as const;
@@ -81,15 +82,8 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
     `${name}-quota`,
     {
       metadata: meta("kubespaces-quota"),
-      spec: {
-        hard: {
-          "requests.cpu": "4",
-          "limits.cpu": "4",
-          "requests.memory": "8Gi",
-          "limits.memory": "8Gi",
-          "requests.storage": "20Gi",
-        },
-      },
+      // The request's default quota, in the render's one mapping of resources to quota keys.
+      spec: { hard: quotaHard({ cpu: "4", memory: "8Gi", storage: "20Gi" }) },
     },
     { dependsOn: [ns] },
   );

@@ -108,7 +108,7 @@ describe("the tenant's virtual cluster", () => {
     // No resources inside the tenant: the host's LimitRange gives the defaults. (Inside the tenant
     // these pods then stay Pending: vCluster 0.36.1 on a host >= 1.35 resizes the host pod back to
     // the virtual pod's resources whenever they differ, pkg/controllers/resources/pods/syncer.go
-    // resizeHostPodContainerResourcesInPlace, and the host refuses that resize; see the README.)
+    // resizeHostPodContainerResourcesInPlace, and the host refuses that resize; see test/testbed/README.md.)
     await deployInside("web", 2);
     for (const pod of await readyOnHost("web", 2)) {
       expect(pod.metadata?.name).toMatch(new RegExp(`^web-[a-z0-9]+-[a-z0-9]+-x-default-x-${TENANT.name}$`));

@@ -298,24 +298,21 @@ const watchPods = () => {
     onPodRelist,
   );
 };
-void listWatch<k8s.V1Deployment>(
-  "vCluster Deployments",
-  "/apis/apps/v1/deployments",
-  byApp,
-  () => apps.listDeploymentForAllNamespaces(byApp),
-  (type, d) => onWorkload("Deployment", type, d),
-  undefined,
-  watchPods,
-);
-void listWatch<k8s.V1StatefulSet>(
-  "vCluster StatefulSets",
-  "/apis/apps/v1/statefulsets",
-  byApp,
-  () => apps.listStatefulSetForAllNamespaces(byApp),
-  (type, s) => onWorkload("StatefulSet", type, s),
-  undefined,
-  watchPods,
-);
+// The vCluster's workload is a Deployment or a StatefulSet, as its chart's values choose.
+const workloadKinds = [
+  { kind: "Deployment", path: "/apis/apps/v1/deployments", list: () => apps.listDeploymentForAllNamespaces(byApp) },
+  { kind: "StatefulSet", path: "/apis/apps/v1/statefulsets", list: () => apps.listStatefulSetForAllNamespaces(byApp) },
+];
+for (const { kind, path, list } of workloadKinds)
+  void listWatch<k8s.V1Deployment | k8s.V1StatefulSet>(
+    `vCluster ${kind}s`,
+    path,
+    byApp,
+    list,
+    (type, w) => onWorkload(kind, type, w),
+    undefined,
+    watchPods,
+  );
 void listWatch<k8s.V1PersistentVolumeClaim>(
   "PersistentVolumeClaims",
   "/api/v1/persistentvolumeclaims",

@@ -2,39 +2,27 @@
  * Atomic writes in a folder another user may have planted files in: nothing at a temporary path is
  * written through, whether a file, a symbolic link to a file of theirs, or a dangling link.
  */
-import {
-  chmodSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import * as atomic from "../../provider/util/atomicFile";
-const { temporaryNameBeside, writeAtomically, writeExclusively, writeNewFile } = atomic as any;
-// import { from "../../provider/util/atomicFile";
+import { beforeEach, describe, expect, it } from "vitest";
+import { temporaryNameBeside, writeAtomically, writeExclusively, writeNewFile } from "../../provider/util/atomicFile";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 import { thrownBy } from "./support/thrown";
 
 const SECRET = "token: fake-token-5c1f0e9d7b\n";
 
+const folder = temporaryFolderEach("kubespaces-atomic-");
 let dir: string;
 let file: string;
 let victim: string;
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-atomic-"));
+  dir = folder();
   file = path.join(dir, "config");
   victim = path.join(dir, "theirs");
   writeFileSync(victim, "theirs\n");
   chmodSync(victim, 0o666); // exactly, whatever the umask: a write through the link would change it
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The temporary names the writes used before they were random: someone could plant files there. */
 const predictableTemporaries = () => [`${file}.${process.pid}.tmp`];

@@ -1,5 +1,5 @@
 /**
- * The edge table against the ordering rules the README states: each rule is a check over the
+ * The edge table against the ordering rules docs/reference.md states: each rule is a check over the
  * table, and removing any edge of the table breaks at least one rule.
  */
 import { describe, expect, it } from "vitest";

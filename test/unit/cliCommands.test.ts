@@ -5,10 +5,10 @@
  * and the exit code, and that a refusal writes nothing.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT, EXIT_CODES } from "../../provider/cli/exitCodes";
 import type { LocalDoor } from "../../provider/cli/localDoor";
@@ -18,6 +18,7 @@ import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
 import { HostUnavailableError } from "../../provider/tenants/tenantsErrors";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeHost, FakeTenantStacks } from "./support/fakeTenantStacks";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
 const OWNER = "alice@example.com";
 const ROOT = path.resolve(__dirname, "../..");
@@ -31,25 +32,23 @@ class Captured implements OutputStream {
   }
 }
 
-let home: string;
+const home = temporaryFolderEach("kubespaces-cli-");
 let stacks: FakeTenantStacks;
 let host: FakeHost;
 let doorsOpened: number;
 
 beforeEach(() => {
-  home = mkdtempSync(path.join(os.tmpdir(), "kubespaces-cli-"));
   stacks = new FakeTenantStacks();
   host = new FakeHost();
   doorsOpened = 0;
 });
-afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /** The door the binary would open, over stand-ins for the stack and the host. */
 function door(): LocalDoor {
   doorsOpened += 1;
-  const requests = new FileRequestStore(path.join(home, "tenants"));
+  const requests = new FileRequestStore(path.join(home(), "tenants"));
   const service = new TenantsService(
-    { requests, runs: new FileRunJournals(path.join(home, "runs")), stacks, host },
+    { requests, runs: new FileRunJournals(path.join(home(), "runs")), stacks, host },
     { policy: { quota: { ceilings: { cpu: "16" } } } },
   );
   return {
@@ -72,7 +71,7 @@ async function kubespaces(...args: string[]): Promise<{ code: number; stdout: st
 
 /** Every file under the home: a refusal writes none. */
 const filesInHome = () =>
-  readdirSync(home, { recursive: true, withFileTypes: true })
+  readdirSync(home(), { recursive: true, withFileTypes: true })
     .filter((e) => !e.isDirectory())
     .map((e) => e.name);
 
@@ -137,6 +136,22 @@ describe("the walkthrough over stand-ins", () => {
     expect(deleted.stderr).toContain("team-atlas: Deleting -> Deleted");
     expect(stacks.has("team-atlas")).toBe(false);
     expect((await kubespaces("tenant", "get", "team-atlas")).code).toBe(EXIT.notFound);
+  });
+
+  it("--preview of create and of delete prints the steps and changes nothing", async () => {
+    const creating = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--preview");
+    expect(creating.code, creating.stderr).toBe(0);
+    expect(creating.stdout).toMatch(/^Preview of creating tenant team-atlas; nothing was changed\.\n/);
+    expect(creating.stdout).toMatch(/ create +kubernetes:core\/v1:Namespace +team-atlas-namespace\n/);
+    expect(stacks.has("team-atlas")).toBe(false);
+    expect(filesInHome()).toEqual([]);
+
+    await kubespaces("tenant", "create", "team-atlas", "--cpu", "8");
+    const deleting = await kubespaces("tenant", "delete", "team-atlas", "--preview");
+    expect(deleting.code, deleting.stderr).toBe(0);
+    expect(deleting.stdout).toMatch(/^Preview of deleting tenant team-atlas; nothing was changed\.\n/);
+    expect(deleting.stdout).toMatch(/ delete +kubernetes:core\/v1:Namespace +team-atlas-namespace\n/);
+    expect(stacks.has("team-atlas")).toBe(true);
   });
 
   it("a failed tenant: create and get exit 3 with the reason, and the row shows Failed", async () => {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliHome, homeDir, passphraseFile, trustedHome } from "../../provider/cli/cliHome";
 import { CliError, EXIT } from "../../provider/cli/exitCodes";
 import { distrustOf } from "../../provider/cli/homeTrust";
-import { temporaryFolderEach } from "./support/kubeconfigFixtures";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 import { thrownBy } from "./support/thrown";
 
 const folder = temporaryFolderEach("kubespaces-home-");

@@ -25,7 +25,8 @@ import {
   TENANT_EXTENSION,
   type KubeconfigDocument,
 } from "../../provider/cli/kubeconfigMerge";
-import { linesKeptInOrder, temporaryFolderEach, tenantKubeconfig, TOKEN, userText } from "./support/kubeconfigFixtures";
+import { linesKeptInOrder, tenantKubeconfig, TOKEN, userText } from "./support/kubeconfigFixtures";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 import { thrownBy } from "./support/thrown";
 
 /** The marker kubespaces puts on each entry it writes for tenant atlas. */

@@ -19,7 +19,8 @@ import {
   retargeted,
   type KubeconfigDocument,
 } from "../../provider/cli/kubeconfigMerge";
-import { temporaryFolderEach, tenantKubeconfig, userText } from "./support/kubeconfigFixtures";
+import { tenantKubeconfig, userText } from "./support/kubeconfigFixtures";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
 /** The user's file with entries of their own named like the tenant (atlas): never kubespaces' to remove. */
 const userTextWithAtlas = userText

@@ -1,6 +1,5 @@
 /** What `kubespaces login` records, and the platform policy file it takes. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CliError, EXIT } from "../../provider/cli/exitCodes";
@@ -13,19 +12,18 @@ import {
   type LoginSettings,
 } from "../../provider/cli/loginSettings";
 import { thrownBy } from "./support/thrown";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
-let home: string;
+const home = temporaryFolderEach("kubespaces-home-");
 const savedHome = process.env.KUBESPACES_HOME;
-const settingsFile = () => path.join(home, "settings.json");
+const settingsFile = () => path.join(home(), "settings.json");
 
 beforeEach(() => {
-  home = mkdtempSync(path.join(os.tmpdir(), "kubespaces-home-"));
-  process.env.KUBESPACES_HOME = home;
+  process.env.KUBESPACES_HOME = home();
 });
 afterEach(() => {
   if (savedHome === undefined) delete process.env.KUBESPACES_HOME;
   else process.env.KUBESPACES_HOME = savedHome;
-  rmSync(home, { recursive: true, force: true });
 });
 
 /** The CliError `action` throws. */
@@ -55,7 +53,7 @@ describe("login settings", () => {
     expect(statSync(settingsFile()).mode & 0o777).toBe(0o600);
     writeLoginSettings({ user: "bob@example.com" });
     expect(readLoginSettings()).toEqual({ user: "bob@example.com" });
-    expect(readdirSync(home)).toEqual(["settings.json"]);
+    expect(readdirSync(home())).toEqual(["settings.json"]);
   });
 
   it.each<[string, LoginSettings, string]>([

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
+import { SAFE_OVERRIDES_DOC } from "../../provider/model/overridesGuard";
 
 const root = path.resolve(__dirname, "../..");
 /** Not the repository's own text: installed, built, generated or run-time folders. */
@@ -82,6 +83,12 @@ describe("the documents' relative links", () => {
       "reference.md#no-such-heading: docs/reference.md has no heading #no-such-heading",
     );
     expect(brokenLink("docs/policy.md", "reference.md#inputs")).toBeUndefined();
+  });
+});
+
+describe("the documents messages point at", () => {
+  it("include the section of the self-service overrides' allowlist", () => {
+    expect(brokenLink("README.md", SAFE_OVERRIDES_DOC)).toBeUndefined();
   });
 });
 

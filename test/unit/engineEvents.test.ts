@@ -10,7 +10,7 @@ import {
   urnName,
 } from "../../provider/tenants/automation/engineEvents";
 import { TENANT_TOKEN } from "../../provider/model/tokens";
-import type { ReadyReason } from "../../provider/tenants/tenantObject";
+import type { ReadyReason, TenantEvent, TenantEventPhase } from "../../provider/tenants/tenantObject";
 
 const NAMESPACE = "kubernetes:core/v1:Namespace";
 const RELEASE = "kubernetes:helm.sh/v3:Release";
@@ -131,85 +131,54 @@ describe("resourceStepOf", () => {
 
 describe("tenantEventOf", () => {
   /** What the event is, the event, what it says of tenant team, and whether the run tears it down. */
-  type Row = [string, EngineEvent, ReturnType<typeof tenantEventOf>, boolean?];
+  type Row = [string, EngineEvent, TenantEvent, boolean?];
+  /** What the digest says of tenant team: `detail`, and the phase it is now in when the event moves it. */
+  const team = (detail: string, phase?: TenantEventPhase): TenantEvent => ({
+    name: "team",
+    ...(phase && { phase }),
+    detail,
+  });
   const ready = { status: { phase: "Ready", message: "the virtual cluster is ready" } };
-  const failed = (type: string, name: string, reason: ReadyReason) =>
-    [
-      `an error on a ${type.split(":").pop()}: ${reason}`,
-      diagnostic("error", "it failed\n", urnOf(type, name)),
-      { name: "team", phase: "Failed", reason, detail: "it failed" },
-    ] as Row;
+  const failed = (type: string, name: string, reason: ReadyReason): Row => [
+    `an error on a ${type.split(":").pop()}: ${reason}`,
+    diagnostic("error", "it failed\n", urnOf(type, name)),
+    { ...team("it failed", "Failed"), reason },
+  ];
+
+  // Every step says what it does, in phase Provisioning, or Deleting when the run tears the tenant down.
+  it.each<[OpType, string, string, string]>([
+    ["create", NAMESPACE, "team-namespace", "creating Namespace team-namespace"],
+    // A child named like another tenant's child is this tenant's: its URN's parent chain says so.
+    ["create", NAMESPACE, "team-vcluster-namespace", "creating Namespace team-vcluster-namespace"],
+    ["update", RELEASE, "team-vcluster", "updating Release team-vcluster"],
+    ["create-replacement", RELEASE, "team-vcluster", "creating a replacement of Release team-vcluster"],
+    ["import", NAMESPACE, "team-namespace", "importing Namespace team-namespace"],
+    ["delete", NAMESPACE, "team-namespace", "deleting Namespace team-namespace"],
+    // A provider's step, named as one.
+    ["create", "pulumi:providers:kubernetes", "team-host", "creating kubernetes provider team-host"],
+  ])("a %s step of a %s %s: %s", (op, type, name, detail) => {
+    expect(tenantEventOf(pre(op, type, name), "team", false)).toEqual(team(detail, "Provisioning"));
+    expect(tenantEventOf(pre(op, type, name), "team", true)).toEqual(team(detail, "Deleting"));
+  });
 
   it.each<Row>([
     [
-      "a create step of the Tenant's child",
-      pre("create", NAMESPACE, "team-namespace"),
-      { name: "team", phase: "Provisioning", detail: "creating Namespace team-namespace" },
-    ],
-    [
-      "a child named like another tenant's",
-      pre("create", NAMESPACE, "team-vcluster-namespace"),
-      { name: "team", phase: "Provisioning", detail: "creating Namespace team-vcluster-namespace" },
-    ],
-    [
-      "an update step",
-      pre("update", RELEASE, "team-vcluster"),
-      { name: "team", phase: "Provisioning", detail: "updating Release team-vcluster" },
-    ],
-    [
-      "a replacement",
-      pre("create-replacement", RELEASE, "team-vcluster"),
-      { name: "team", phase: "Provisioning", detail: "creating a replacement of Release team-vcluster" },
-    ],
-    [
-      "an import",
-      pre("import", NAMESPACE, "team-namespace"),
-      { name: "team", phase: "Provisioning", detail: "importing Namespace team-namespace" },
-    ],
-    [
-      "a provider's step, named as one",
-      pre("create", "pulumi:providers:kubernetes", "team-host"),
-      { name: "team", phase: "Provisioning", detail: "creating kubernetes provider team-host" },
-    ],
-    [
-      "a delete step of a teardown",
-      pre("delete", NAMESPACE, "team-namespace"),
-      { name: "team", phase: "Deleting", detail: "deleting Namespace team-namespace" },
-      true,
-    ],
-    [
-      "any step of a teardown",
-      pre("create", NAMESPACE, "team-namespace"),
-      { name: "team", phase: "Deleting", detail: "creating Namespace team-namespace" },
-      true,
-    ],
-    [
       "the Tenant's outputs with status Ready",
       done("create", TENANT_TOKEN, "team", ready),
-      { name: "team", phase: "Ready", detail: "done: Tenant team" },
+      team("done: Tenant team", "Ready"),
     ],
     [
       "the Tenant's outputs without status Ready",
       done("create", TENANT_TOKEN, "team", { status: { phase: "Pending" } }),
-      { name: "team", detail: "done: Tenant team" },
+      team("done: Tenant team"),
     ],
     [
       "a child's outputs, even with status Ready",
       done("create", NAMESPACE, "team-namespace", ready),
-      { name: "team", detail: "done: Namespace team-namespace" },
+      team("done: Namespace team-namespace"),
     ],
-    [
-      "the Tenant's delete",
-      done("delete", TENANT_TOKEN, "team"),
-      { name: "team", phase: "Deleted", detail: "deleted Tenant team" },
-      true,
-    ],
-    [
-      "a child's delete",
-      done("delete", NAMESPACE, "team-namespace"),
-      { name: "team", detail: "deleted Namespace team-namespace" },
-      true,
-    ],
+    ["the Tenant's delete", done("delete", TENANT_TOKEN, "team"), team("deleted Tenant team", "Deleted"), true],
+    ["a child's delete", done("delete", NAMESPACE, "team-namespace"), team("deleted Namespace team-namespace"), true],
     failed("kubernetes:core/v1:ResourceQuota", "team-quota", "QuotaFailed"),
     failed("kubernetes:networking.k8s.io/v1:NetworkPolicy", "team-network-policy", "NetworkingFailed"),
     failed(RELEASE, "team-vcluster", "ProvisioningFailed"),
@@ -220,33 +189,28 @@ describe("tenantEventOf", () => {
         "kubespaces: tenant team: waiting for the API server (3/10)\n",
         urnAt([TENANT_TOKEN, READINESS], "team-readiness"),
       ),
-      { name: "team", detail: "waiting for the API server (3/10)" },
-    ],
-    ["an unchanged resource (op same)", pre("same", NAMESPACE, "team-namespace"), undefined],
-    ["an unchanged Tenant's outputs (op same)", done("same", TENANT_TOKEN, "team", ready), undefined],
-    [
-      "a step of a resource outside the Tenant, though named like its child",
-      step("resourcePreEvent", "create", NAMESPACE, urnAt([NAMESPACE], "team-vcluster-namespace")),
-      undefined,
-    ],
-    ["an error outside the Tenant", diagnostic("error", "boom", urnAt([NAMESPACE], "team-namespace")), undefined],
-    ["an error without a resource", diagnostic("error", "the update failed"), undefined],
-    [
-      "an info diagnostic that is no progress line",
-      diagnostic("info", "some provider chatter", urnOf(RELEASE, "team-vcluster")),
-      undefined,
-    ],
-    [
-      "a warning that is no progress line",
-      diagnostic("warning", "deprecated field", urnOf(RELEASE, "team-vcluster")),
-      undefined,
-    ],
-    [
-      "an event of another kind",
-      { sequence: 1, timestamp: 0, stdoutEvent: { message: "hello", color: "never" } },
-      undefined,
+      team("waiting for the API server (3/10)"),
     ],
   ])("%s", (_, event, expected, tearingDown = false) => {
     expect(tenantEventOf(event, "team", tearingDown)).toEqual(expected);
+  });
+
+  it.each<[string, EngineEvent]>([
+    ["an unchanged resource (op same)", pre("same", NAMESPACE, "team-namespace")],
+    ["an unchanged Tenant's outputs (op same)", done("same", TENANT_TOKEN, "team", ready)],
+    [
+      "a step of a resource outside the Tenant, though named like its child",
+      step("resourcePreEvent", "create", NAMESPACE, urnAt([NAMESPACE], "team-vcluster-namespace")),
+    ],
+    ["an error outside the Tenant", diagnostic("error", "boom", urnAt([NAMESPACE], "team-namespace"))],
+    ["an error without a resource", diagnostic("error", "the update failed")],
+    [
+      "an info diagnostic that is no progress line",
+      diagnostic("info", "some provider chatter", urnOf(RELEASE, "team-vcluster")),
+    ],
+    ["a warning that is no progress line", diagnostic("warning", "deprecated field", urnOf(RELEASE, "team-vcluster"))],
+    ["an event of another kind", { sequence: 1, timestamp: 0, stdoutEvent: { message: "hello", color: "never" } }],
+  ])("says nothing of %s", (_, event) => {
+    expect(tenantEventOf(event, "team", false)).toBeUndefined();
   });
 });

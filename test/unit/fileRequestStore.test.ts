@@ -1,30 +1,19 @@
 /** The command's request store: one Tenant manifest per tenant in a folder, written exclusively, read back strictly. */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
 import { parseTenantDocuments } from "../../provider/tenantFiles/tenantDocuments";
 import { FileRequestStore, manifestText } from "../../provider/tenants/local/fileRequestStore";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 import { writeAtomically, writeExclusively } from "../../provider/util/atomicFile";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
-let root: string;
+const root = temporaryFolderEach("kubespaces-requests-");
 let store: FileRequestStore;
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), "kubespaces-requests-"));
-  store = new FileRequestStore(path.join(root, "tenants"));
+  store = new FileRequestStore(path.join(root(), "tenants"));
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const atlas: TenantRequestInput = { owner: "alice@example.com" };
 const fileIn = (name: string) => path.join(store.dir, name);
@@ -141,14 +130,14 @@ describe("names that are not DNS labels", () => {
     const victim = path.join(store.dir, `${name}.yaml`);
     mkdirSync(path.dirname(victim), { recursive: true });
     writeFileSync(victim, manifestText(name, atlas));
-    const before = readdirSync(root, { recursive: true }).sort();
+    const before = readdirSync(root(), { recursive: true }).sort();
     expect(store.fileOf(name)).toBeUndefined();
     expect(await store.get(name)).toBeUndefined();
     await store.remove(name);
     const refused = await store.add(name, atlas).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RequestInvalidError);
     expect(readFileSync(victim, "utf8")).toBe(manifestText(name, atlas));
-    expect(readdirSync(root, { recursive: true }).sort()).toEqual(before);
+    expect(readdirSync(root(), { recursive: true }).sort()).toEqual(before);
   });
 });
 
@@ -189,7 +178,7 @@ describe("atomic writes", () => {
     ["creates a file and its folders", false],
     ["replaces a file", true],
   ])("writeAtomically %s with the mode asked, leaving no temporary file", (_, exists) => {
-    const file = path.join(root, "nested", "deeper", "team-atlas.yaml");
+    const file = path.join(root(), "nested", "deeper", "team-atlas.yaml");
     if (exists) writeAtomically(file, "old\n", 0o644);
     writeAtomically(file, "new\n", 0o600);
     expect(readFileSync(file, "utf8")).toBe("new\n");
@@ -198,7 +187,7 @@ describe("atomic writes", () => {
   });
 
   it("writeExclusively writes a new file only, leaving no temporary file", () => {
-    const file = path.join(root, "nested", "team-atlas.yaml");
+    const file = path.join(root(), "nested", "team-atlas.yaml");
     expect(writeExclusively(file, "first\n", 0o600)).toBe(true);
     expect(writeExclusively(file, "second\n", 0o600)).toBe(false);
     expect(readFileSync(file, "utf8")).toBe("first\n");

@@ -1,33 +1,21 @@
 /** Run journals as files: each run of a tenant written as it happens, read by `get` and followed live by `watch`. */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
 import { processStartedAtMs, type ProcessIdentity } from "../../provider/tenants/local/processIdentity";
 import type { TenantEvent } from "../../provider/tenants/tenantObject";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
-let dir: string;
+const dir = temporaryFolderEach("kubespaces-runs-");
 let journals: FileRunJournals;
 beforeEach(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-runs-"));
-  journals = new FileRunJournals(path.join(dir, "runs"));
+  journals = new FileRunJournals(path.join(dir(), "runs"));
 });
 afterEach(() => {
   vi.useRealTimers();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const me = (): ProcessIdentity => ({ pid: process.pid, startedAtMs: processStartedAtMs(process.pid) });
@@ -180,7 +168,7 @@ describe("names that are not tenant names", () => {
   it.each(["../victim", "..", "Atlas", "a/b", "", "-atlas"])(
     "%j is refused by every operation, touching nothing outside",
     async (name) => {
-      const victim = path.join(dir, "victim");
+      const victim = path.join(dir(), "victim");
       mkdirSync(victim);
       writeFileSync(path.join(victim, "keep.jsonl"), "{}\n");
       expect(() => journals.start(name, "create", 1)).toThrow(/not a tenant name/);

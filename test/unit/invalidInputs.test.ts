@@ -2,13 +2,13 @@
  * Bad input never creates anything: each invalid input is reported, naming the field and the
  * rule, before a single resource (the Tenant included) is registered.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installMocks, settle, type Registered } from "./support/pulumiMocks";
+import { describe, expect, it } from "vitest";
+import { installMocks, programEach, settle } from "./support/pulumiMocks";
 import { Tenant, TenantValidationError } from "../../provider/index";
 import { thrownBy } from "./support/thrown";
+import { valuesAt } from "./support/valuesAt";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
-let registered: Registered[] = [];
 const owner = "alice@example.com";
 const exposure = { baseDomain: "example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
 
@@ -20,326 +20,289 @@ interface Case {
   readonly expected: readonly string[];
 }
 
+/** Arguments `args`, rejected with each of `expected`. */
+const invalid = (why: string, args: Record<string, unknown>, ...expected: string[]): Case => ({ why, args, expected });
+/** A tenant named `name`, rejected with each of `expected`. */
+const invalidName = (why: string, name: string, ...expected: string[]): Case => ({
+  why,
+  name,
+  args: { owner },
+  expected,
+});
+/** A quota of `resources`, rejected with each of `expected`. */
+const invalidQuota = (why: string, resources: Record<string, unknown>, ...expected: string[]): Case =>
+  invalid(why, { owner, resources }, ...expected);
+/** A platform policy of `platform`, rejected with each of `expected`. */
+const invalidPolicy = (why: string, platform: Record<string, unknown>, ...expected: string[]): Case =>
+  invalid(why, { owner, platform }, ...expected);
+/** A valid exposure with `fields` changed, rejected with each of `expected`. */
+const invalidExposure = (why: string, fields: Record<string, unknown>, ...expected: string[]): Case =>
+  invalidPolicy(why, { exposure: { ...exposure, ...fields } }, ...expected);
+/** An allowlisted override of `value` at `path` that the quota check reads but cannot count, rejected by `rule`. */
+const invalidOverrideValue = (why: string, path: string, value: unknown, rule: string): Case =>
+  invalid(
+    why,
+    { owner, vcluster: { valuesOverrides: valuesAt(path, value) } },
+    `vcluster.valuesOverrides.${path}: ${rule}`,
+  );
+
 const cases: Case[] = [
-  { why: "owner missing", args: {}, expected: ["owner: is required"] },
-  { why: "owner empty", args: { owner: "" }, expected: ["owner: must not be empty"] },
-  {
-    why: "owner only whitespace",
-    args: { owner: " \t " },
-    expected: ["owner: must not be blank: it holds only whitespace"],
-  },
-  { why: "owner too long", args: { owner: "x".repeat(254) }, expected: ["owner: must be at most 253"] },
-  {
-    why: "name with capitals",
-    name: "Team-Atlas",
-    args: { owner },
-    expected: ["name: must be a DNS-1123 label", '"Team-Atlas"'],
-  },
-  { why: "name with underscore", name: "team_atlas", args: { owner }, expected: ["name: must be a DNS-1123 label"] },
-  { why: "name ending in dash", name: "atlas-", args: { owner }, expected: ["name: must be a DNS-1123 label"] },
-  {
-    why: "name too long for a release",
-    name: "a".repeat(54),
-    args: { owner },
-    expected: ["name: must be at most 53 characters"],
-  },
-  {
-    why: "name too long for the default namespace",
-    name: "a".repeat(50),
-    args: { owner },
-    expected: ['name: gives namespace "kubespaces-tenant-aaaa', "(at most 63, with platform.namespacePrefix)"],
-  },
-  { why: "unknown top-level field", args: { owner, quota: {} }, expected: ['unknown field(s) "quota"'] },
-  {
-    why: "cpu not a quantity",
-    args: { owner, resources: { cpu: "lots" } },
-    expected: ["resources.cpu: must be a Kubernetes quantity", '(got "lots")'],
-  },
-  {
-    why: "memory with a bad suffix",
-    args: { owner, resources: { memory: "16GB" } },
-    expected: ["resources.memory: must be a Kubernetes quantity"],
-  },
-  {
-    why: "storage as a number",
-    args: { owner, resources: { storage: 50 } },
-    expected: ["resources.storage: must be a string, got number"],
-  },
-  {
-    why: "negative pod count",
-    args: { owner, resources: { pods: -1 } },
-    expected: ["resources.pods: must be a whole number >= 0"],
-  },
-  {
-    why: "fractional service count",
-    args: { owner, resources: { services: 1.5 } },
-    expected: ["resources.services: must be a whole number, got 1.5"],
-  },
-  {
-    why: "pod count of infinity (YAML's .inf)",
-    args: { owner, resources: { pods: Infinity } },
-    expected: ["resources.pods: must be a finite number, got Infinity"],
-  },
-  {
-    why: "unknown resource",
-    args: { owner, resources: { gpus: 2 } },
-    expected: ['resources: unknown field(s) "gpus"'],
-  },
-  {
-    why: "namespace prefix with dots",
-    args: { owner, platform: { namespacePrefix: "team.atlas-" } },
-    expected: ["platform.namespacePrefix: must be lower-case letters, digits and '-'"],
-  },
-  {
-    why: "namespace prefix too long",
-    args: { owner, platform: { namespacePrefix: "n".repeat(41) } },
-    expected: ["platform.namespacePrefix: must be at most 40 characters"],
-  },
-  {
-    why: "default request above default limit",
-    args: { owner, limitRange: { defaultRequest: { cpu: "2" } } },
-    expected: ["limitRange.defaultRequest.cpu: 2 must not exceed limitRange.defaultLimit.cpu (1)"],
-  },
-  {
-    why: "default limit above the quota",
-    args: { owner, resources: { memory: "512Mi" } },
-    expected: ["limitRange.defaultLimit.memory: 1Gi must not exceed resources.memory (512Mi)"],
-  },
-  {
-    why: "cpu whose exponent overflows",
-    args: { owner, resources: { cpu: "1e999" } },
-    expected: ["resources.cpu: must be a quantity of finite size", '(got "1e999")'],
-  },
-  {
-    why: "memory whose digits overflow",
-    args: { owner, resources: { memory: "9".repeat(400) } },
-    expected: ["resources.memory: must be a quantity of finite size"],
-  },
-  {
-    why: "a ceiling that overflows",
-    args: { owner, platform: { quota: { ceilings: { storage: "1e400" } } } },
-    expected: ["platform.quota.ceilings.storage: must be a quantity of finite size"],
-  },
-  {
-    why: "limit range quantity",
-    args: { owner, limitRange: { defaultLimit: { cpu: "1 core" } } },
-    expected: ["limitRange.defaultLimit.cpu: must be a Kubernetes quantity"],
-  },
-  {
-    why: "privileged pod security",
-    args: { owner, isolation: { podSecurity: "privileged" } },
-    expected: ["isolation.podSecurity: must be one of: baseline, restricted"],
-  },
-  {
-    why: "network policy as text",
-    args: { owner, platform: { networkPolicy: "yes" } },
-    expected: ["platform.networkPolicy: must be a boolean, got string"],
-  },
-  {
-    why: "exposure without a base domain",
-    args: { owner, platform: { exposure: { issuerRef: { name: "le" } } } },
-    expected: ["platform.exposure.baseDomain: is required"],
-  },
-  {
-    why: "base domain with a scheme",
-    args: { owner, platform: { exposure: { ...exposure, baseDomain: "https://example.com" } } },
-    expected: ["platform.exposure.baseDomain: must be a DNS name"],
-  },
-  {
-    why: "base domain of a single label",
-    args: { owner, platform: { exposure: { ...exposure, baseDomain: "localhost" } } },
-    expected: ["platform.exposure.baseDomain: must have at least two labels", '(got "localhost")'],
-  },
-  {
-    why: "base domain that is a top-level domain",
-    args: { owner, platform: { exposure: { ...exposure, baseDomain: "com" } } },
-    expected: ["platform.exposure.baseDomain: must have at least two labels"],
-  },
-  {
-    why: "base domain label too long",
-    args: { owner, platform: { exposure: { ...exposure, baseDomain: `${"l".repeat(64)}.com` } } },
-    expected: ["platform.exposure.baseDomain: has a label longer than 63"],
-  },
-  {
-    why: "exposure without an issuer",
-    args: { owner, platform: { exposure: { baseDomain: "example.com" } } },
-    expected: ["platform.exposure.issuerRef: is required"],
-  },
-  {
-    why: "issuer name only whitespace",
-    args: { owner, platform: { exposure: { ...exposure, issuerRef: { name: "  " } } } },
-    expected: ["platform.exposure.issuerRef.name: must not be blank"],
-  },
-  {
-    why: "chart version only whitespace",
-    args: { owner, platform: { chart: { version: " " } } },
-    expected: ["platform.chart.version: must not be blank"],
-  },
-  {
-    why: "issuer of an unknown kind",
-    args: { owner, platform: { exposure: { ...exposure, issuerRef: { name: "le", kind: "Vault" } } } },
-    expected: ["platform.exposure.issuerRef.kind: must be one of: ClusterIssuer, Issuer"],
-  },
-  {
-    why: "TLSRoute version not served",
-    args: { owner, platform: { exposure: { ...exposure, tlsRouteVersion: "v1beta1" } } },
-    expected: ["platform.exposure.tlsRouteVersion: must be one of: v1, v1alpha2"],
-  },
-  {
-    why: "gateway namespace invalid",
-    args: { owner, platform: { exposure: { ...exposure, gateway: { namespace: "Gateway NS" } } } },
-    expected: ["platform.exposure.gateway.namespace: must be a DNS-1123 label"],
-  },
-  {
-    why: "Kubernetes version malformed",
-    args: { owner, vcluster: { kubernetesVersion: "1.36" } },
-    expected: ["vcluster.kubernetesVersion: must be a Kubernetes version such as v1.36.0"],
-  },
-  {
-    why: "unsafe overrides",
-    args: {
+  invalid("owner missing", {}, "owner: is required"),
+  invalid("owner empty", { owner: "" }, "owner: must not be empty"),
+  invalid("owner only whitespace", { owner: " \t " }, "owner: must not be blank: it holds only whitespace"),
+  invalid("owner too long", { owner: "x".repeat(254) }, "owner: must be at most 253"),
+  invalidName("name with capitals", "Team-Atlas", "name: must be a DNS-1123 label", '"Team-Atlas"'),
+  invalidName("name with underscore", "team_atlas", "name: must be a DNS-1123 label"),
+  invalidName("name ending in dash", "atlas-", "name: must be a DNS-1123 label"),
+  invalidName("name too long for a release", "a".repeat(54), "name: must be at most 53 characters"),
+  invalidName(
+    "name too long for the default namespace",
+    "a".repeat(50),
+    'name: gives namespace "kubespaces-tenant-aaaa',
+    "(at most 63, with platform.namespacePrefix)",
+  ),
+  invalid("unknown top-level field", { owner, quota: {} }, 'unknown field(s) "quota"'),
+  invalidQuota("cpu not a quantity", { cpu: "lots" }, "resources.cpu: must be a Kubernetes quantity", '(got "lots")'),
+  invalidQuota("memory with a bad suffix", { memory: "16GB" }, "resources.memory: must be a Kubernetes quantity"),
+  invalidQuota("storage as a number", { storage: 50 }, "resources.storage: must be a string, got number"),
+  invalidQuota("negative pod count", { pods: -1 }, "resources.pods: must be a whole number >= 0"),
+  invalidQuota("fractional service count", { services: 1.5 }, "resources.services: must be a whole number, got 1.5"),
+  invalidQuota(
+    "pod count of infinity (YAML's .inf)",
+    { pods: Infinity },
+    "resources.pods: must be a finite number, got Infinity",
+  ),
+  invalidQuota("unknown resource", { gpus: 2 }, 'resources: unknown field(s) "gpus"'),
+  invalidPolicy(
+    "namespace prefix with dots",
+    { namespacePrefix: "team.atlas-" },
+    "platform.namespacePrefix: must be lower-case letters, digits and '-'",
+  ),
+  invalidPolicy(
+    "namespace prefix too long",
+    { namespacePrefix: "n".repeat(41) },
+    "platform.namespacePrefix: must be at most 40 characters",
+  ),
+  invalid(
+    "default request above default limit",
+    { owner, limitRange: { defaultRequest: { cpu: "2" } } },
+    "limitRange.defaultRequest.cpu: 2 must not exceed limitRange.defaultLimit.cpu (1)",
+  ),
+  invalidQuota(
+    "default limit above the quota",
+    { memory: "512Mi" },
+    "limitRange.defaultLimit.memory: 1Gi must not exceed resources.memory (512Mi)",
+  ),
+  invalidQuota(
+    "cpu whose exponent overflows",
+    { cpu: "1e999" },
+    "resources.cpu: must be a quantity of finite size",
+    '(got "1e999")',
+  ),
+  invalidQuota(
+    "memory whose digits overflow",
+    { memory: "9".repeat(400) },
+    "resources.memory: must be a quantity of finite size",
+  ),
+  invalidPolicy(
+    "a ceiling that overflows",
+    { quota: { ceilings: { storage: "1e400" } } },
+    "platform.quota.ceilings.storage: must be a quantity of finite size",
+  ),
+  invalid(
+    "limit range quantity",
+    { owner, limitRange: { defaultLimit: { cpu: "1 core" } } },
+    "limitRange.defaultLimit.cpu: must be a Kubernetes quantity",
+  ),
+  invalid(
+    "privileged pod security",
+    { owner, isolation: { podSecurity: "privileged" } },
+    "isolation.podSecurity: must be one of: baseline, restricted",
+  ),
+  invalidPolicy(
+    "network policy as text",
+    { networkPolicy: "yes" },
+    "platform.networkPolicy: must be a boolean, got string",
+  ),
+  invalidPolicy(
+    "exposure without a base domain",
+    { exposure: { issuerRef: { name: "le" } } },
+    "platform.exposure.baseDomain: is required",
+  ),
+  invalidExposure(
+    "base domain with a scheme",
+    { baseDomain: "https://example.com" },
+    "platform.exposure.baseDomain: must be a DNS name",
+  ),
+  invalidExposure(
+    "base domain of a single label",
+    { baseDomain: "localhost" },
+    "platform.exposure.baseDomain: must have at least two labels",
+    '(got "localhost")',
+  ),
+  invalidExposure(
+    "base domain that is a top-level domain",
+    { baseDomain: "com" },
+    "platform.exposure.baseDomain: must have at least two labels",
+  ),
+  invalidExposure(
+    "base domain label too long",
+    { baseDomain: `${"l".repeat(64)}.com` },
+    "platform.exposure.baseDomain: has a label longer than 63",
+  ),
+  invalidPolicy(
+    "exposure without an issuer",
+    { exposure: { baseDomain: "example.com" } },
+    "platform.exposure.issuerRef: is required",
+  ),
+  invalidExposure(
+    "issuer name only whitespace",
+    { issuerRef: { name: "  " } },
+    "platform.exposure.issuerRef.name: must not be blank",
+  ),
+  invalidPolicy(
+    "chart version only whitespace",
+    { chart: { version: " " } },
+    "platform.chart.version: must not be blank",
+  ),
+  invalidExposure(
+    "issuer of an unknown kind",
+    { issuerRef: { name: "le", kind: "Vault" } },
+    "platform.exposure.issuerRef.kind: must be one of: ClusterIssuer, Issuer",
+  ),
+  invalidExposure(
+    "TLSRoute version not served",
+    { tlsRouteVersion: "v1beta1" },
+    "platform.exposure.tlsRouteVersion: must be one of: v1, v1alpha2",
+  ),
+  invalidExposure(
+    "gateway namespace invalid",
+    { gateway: { namespace: "Gateway NS" } },
+    "platform.exposure.gateway.namespace: must be a DNS-1123 label",
+  ),
+  invalid(
+    "Kubernetes version malformed",
+    { owner, vcluster: { kubernetesVersion: "1.36" } },
+    "vcluster.kubernetesVersion: must be a Kubernetes version such as v1.36.0",
+  ),
+  invalid(
+    "unsafe overrides",
+    {
       owner,
       vcluster: {
         valuesOverrides: { rbac: { clusterRole: { enabled: true } }, exportKubeConfig: { server: "https://evil" } },
       },
     },
-    expected: [
-      "vcluster.valuesOverrides: sets paths outside the self-service allowlist: exportKubeConfig.server, rbac.clusterRole.enabled",
-    ],
-  },
-  {
-    why: "an unsafe path beside a safe one",
-    args: {
-      owner,
-      vcluster: { valuesOverrides: { controlPlane: { statefulSet: { resources: {}, image: { tag: "x" } } } } },
-    },
-    expected: ["controlPlane.statefulSet.image.tag"],
-  },
-  {
-    why: "control plane limit above the quota",
-    args: {
+    "vcluster.valuesOverrides: sets paths outside the self-service allowlist: exportKubeConfig.server, rbac.clusterRole.enabled",
+    "(see the allowlist in docs/reference.md#self-service-overrides;",
+  ),
+  invalid(
+    "an unsafe path beside a safe one",
+    { owner, vcluster: { valuesOverrides: { controlPlane: { statefulSet: { resources: {}, image: { tag: "x" } } } } } },
+    "controlPlane.statefulSet.image.tag",
+  ),
+  invalid(
+    "control plane limit above the quota",
+    {
       owner,
       resources: { cpu: "500m" },
       limitRange: { defaultLimit: { cpu: "500m" }, defaultRequest: { cpu: "100m" } },
     },
-    expected: ["vcluster.controlPlaneResources.limits.cpu: 1 must not exceed resources.cpu (500m)"],
-  },
-  {
-    why: "an allowlisted override of the wrong type",
-    args: { owner, vcluster: { valuesOverrides: { controlPlane: { coredns: { enabled: "yes" } } } } },
-    expected: [
-      `vcluster.valuesOverrides: make values the vCluster ${VCLUSTER_CHART_VERSION} chart's schema rejects: /controlPlane/coredns/enabled must be boolean`,
-    ],
-  },
-  ...overrideValueCases(),
-  {
-    why: "a storage class that is not a string",
-    args: {
+    "vcluster.controlPlaneResources.limits.cpu: 1 must not exceed resources.cpu (500m)",
+  ),
+  invalid(
+    "an allowlisted override of the wrong type",
+    { owner, vcluster: { valuesOverrides: valuesAt("controlPlane.coredns.enabled", "yes") } },
+    `vcluster.valuesOverrides: make values the vCluster ${VCLUSTER_CHART_VERSION} chart's schema rejects: /controlPlane/coredns/enabled must be boolean`,
+  ),
+  // Allowlisted overrides the quota check reads, with values it cannot count.
+  invalidOverrideValue(
+    "negative control-plane replicas",
+    "controlPlane.statefulSet.highAvailability.replicas",
+    -1,
+    "must be a whole number >= 0",
+  ),
+  invalidOverrideValue(
+    "control-plane replicas as text",
+    "controlPlane.statefulSet.highAvailability.replicas",
+    "three",
+    "must be a number, got string",
+  ),
+  invalidOverrideValue(
+    "fractional CoreDNS replicas",
+    "controlPlane.coredns.deployment.replicas",
+    1.5,
+    "must be a whole number, got 1.5",
+  ),
+  invalidOverrideValue(
+    "a data volume of size zero",
+    "controlPlane.statefulSet.persistence.volumeClaim.size",
+    "0",
+    'must be greater than zero (got "0")',
+  ),
+  invalidOverrideValue(
+    "a negative data volume",
+    "controlPlane.statefulSet.persistence.volumeClaim.size",
+    "-5Gi",
+    "must be greater than zero",
+  ),
+  invalidOverrideValue(
+    "a data volume size that is no quantity",
+    "controlPlane.statefulSet.persistence.volumeClaim.size",
+    "lots",
+    'must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "lots")',
+  ),
+  invalidOverrideValue(
+    "a CoreDNS limit that is no quantity",
+    "controlPlane.coredns.deployment.resources.limits.cpu",
+    "lots",
+    "must be a Kubernetes quantity",
+  ),
+  invalidOverrideValue(
+    "a CoreDNS request that overflows",
+    "controlPlane.coredns.deployment.resources.requests.memory",
+    "1e999",
+    "must be a quantity of finite size",
+  ),
+  invalidOverrideValue(
+    "a CoreDNS limit removed with null",
+    "controlPlane.coredns.deployment.resources.limits.memory",
+    null,
+    "must be a string, got null (null would remove the chart's value",
+  ),
+  invalid(
+    "a storage class that is not a string",
+    {
       owner,
-      vcluster: {
-        valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { storageClass: 5 } } } } },
-      },
+      vcluster: { valuesOverrides: valuesAt("controlPlane.statefulSet.persistence.volumeClaim.storageClass", 5) },
     },
-    expected: ["/controlPlane/statefulSet/persistence/volumeClaim/storageClass must be string"],
-  },
-  {
-    why: "helm timeout too short",
-    args: { owner, platform: { helmTimeoutSeconds: 5 } },
-    expected: ["platform.helmTimeoutSeconds: must be at least 60"],
-  },
-  {
-    why: "readiness timeout zero",
-    args: { owner, platform: { readinessTimeoutSeconds: 0 } },
-    expected: ["platform.readinessTimeoutSeconds: must be at least 1"],
-  },
-  {
-    why: "readiness timeout over an hour",
-    args: { owner, platform: { readinessTimeoutSeconds: 7200 } },
-    expected: ["platform.readinessTimeoutSeconds: must be at most 3600"],
-  },
-  {
-    why: "empty host kubeconfig",
-    args: { owner, platform: { hostKubeconfig: "" } },
-    expected: ["platform.hostKubeconfig: must not be empty"],
-  },
-  {
-    why: "host kubeconfig only whitespace",
-    args: { owner, platform: { hostKubeconfig: "\n  \n" } },
-    expected: ["platform.hostKubeconfig: must not be blank: it holds only whitespace"],
-  },
+    "/controlPlane/statefulSet/persistence/volumeClaim/storageClass must be string",
+  ),
+  invalidPolicy(
+    "helm timeout too short",
+    { helmTimeoutSeconds: 5 },
+    "platform.helmTimeoutSeconds: must be at least 60",
+  ),
+  invalidPolicy(
+    "readiness timeout zero",
+    { readinessTimeoutSeconds: 0 },
+    "platform.readinessTimeoutSeconds: must be at least 1",
+  ),
+  invalidPolicy(
+    "readiness timeout over an hour",
+    { readinessTimeoutSeconds: 7200 },
+    "platform.readinessTimeoutSeconds: must be at most 3600",
+  ),
+  invalidPolicy("empty host kubeconfig", { hostKubeconfig: "" }, "platform.hostKubeconfig: must not be empty"),
+  invalidPolicy(
+    "host kubeconfig only whitespace",
+    { hostKubeconfig: "\n  \n" },
+    "platform.hostKubeconfig: must not be blank: it holds only whitespace",
+  ),
 ];
 
-/** Allowlisted overrides the quota check reads, with values it cannot count. */
-function overrideValueCases(): Case[] {
-  const at = (path: string, value: unknown): Record<string, unknown> =>
-    path
-      .split(".")
-      .reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), value as Record<string, unknown>);
-  const field = (path: string) => `vcluster.valuesOverrides.${path}`;
-  const rows: [string, string, unknown, string][] = [
-    [
-      "negative control-plane replicas",
-      "controlPlane.statefulSet.highAvailability.replicas",
-      -1,
-      "must be a whole number >= 0",
-    ],
-    [
-      "control-plane replicas as text",
-      "controlPlane.statefulSet.highAvailability.replicas",
-      "three",
-      "must be a number, got string",
-    ],
-    ["fractional CoreDNS replicas", "controlPlane.coredns.deployment.replicas", 1.5, "must be a whole number, got 1.5"],
-    [
-      "a data volume of size zero",
-      "controlPlane.statefulSet.persistence.volumeClaim.size",
-      "0",
-      'must be greater than zero (got "0")',
-    ],
-    [
-      "a negative data volume",
-      "controlPlane.statefulSet.persistence.volumeClaim.size",
-      "-5Gi",
-      "must be greater than zero",
-    ],
-    [
-      "a data volume size that is no quantity",
-      "controlPlane.statefulSet.persistence.volumeClaim.size",
-      "lots",
-      'must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi (got "lots")',
-    ],
-    [
-      "a CoreDNS limit that is no quantity",
-      "controlPlane.coredns.deployment.resources.limits.cpu",
-      "lots",
-      "must be a Kubernetes quantity",
-    ],
-    [
-      "a CoreDNS request that overflows",
-      "controlPlane.coredns.deployment.resources.requests.memory",
-      "1e999",
-      "must be a quantity of finite size",
-    ],
-    [
-      "a CoreDNS limit removed with null",
-      "controlPlane.coredns.deployment.resources.limits.memory",
-      null,
-      "must be a string, got null (null would remove the chart's value",
-    ],
-  ];
-  return rows.map(([why, path, value, rule]) => ({
-    why,
-    args: { owner, vcluster: { valuesOverrides: at(path, value) } },
-    expected: [`${field(path)}: ${rule}`],
-  }));
-}
-
 describe("invalid tenant inputs", () => {
-  // Each test is a program of its own.
-  beforeEach(() => {
-    registered = installMocks();
-  });
-  afterEach(settle);
+  const registered = programEach();
 
   it.each(cases)("rejects $why, registering nothing", async ({ name = "team-atlas", args, expected }) => {
     const error = thrownBy(() => new Tenant(name, args as never));
@@ -348,7 +311,7 @@ describe("invalid tenant inputs", () => {
     for (const fragment of expected) expect(message).toContain(fragment);
     expect(message).toContain("nothing was created");
     await settle();
-    expect(registered).toEqual([]);
+    expect(registered()).toEqual([]);
   });
 
   it("never quotes the host kubeconfig, even one that breaks a rule", () => {
@@ -380,18 +343,18 @@ describe("invalid tenant inputs", () => {
   it("rejects a namespace already claimed by another tenant in the program", async () => {
     new Tenant("team-atlas", { owner, platform: { namespacePrefix: "t-" } });
     await settle();
-    const before = registered.length;
+    const before = registered().length;
     expect(() => new Tenant("atlas", { owner, platform: { namespacePrefix: "t-team-" } })).toThrow(
       'name: namespace "t-team-atlas" is already claimed by Tenant "team-atlas" in this program',
     );
     await settle();
-    expect(registered.length).toBe(before);
+    expect(registered().length).toBe(before);
   });
 
   it("keeps claims to their program: another program may use the namespace", async () => {
     new Tenant("team-atlas", { owner, platform: { namespacePrefix: "t-" } });
     await settle();
-    registered = installMocks();
+    installMocks(); // another program
     expect(() => new Tenant("atlas", { owner, platform: { namespacePrefix: "t-team-" } })).not.toThrow();
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { validateTenant } from "../../provider/index";
+import { DEFAULT_INTERNET_EXCEPT_CIDRS } from "../../provider/model/networkDefaults";
 import { renderNetworkPolicy } from "../../provider/render/networkPolicy";
 import { allows, type Peer, type Traffic } from "./support/networkPolicyEvaluator";
 
@@ -24,6 +25,7 @@ const pod = (
   pod: { namespace, ip, labels, namespaceLabels: { "kubernetes.io/metadata.name": namespace, ...namespaceLabels } },
 });
 const ip = (address: string): Peer => ({ ip: address });
+const isIpv6 = (cidr: string) => cidr.includes(":");
 
 const ownPod = pod(
   "kubespaces-tenant-team-atlas",
@@ -105,6 +107,8 @@ const TABLE: readonly Row[] = [
   row("node IP 10.0.0.12, kubelet 10250", "Egress", ip("10.0.0.12"), "TCP", 10250, "denied"),
   row("node IP 10.0.0.12, SSH 22", "Egress", ip("10.0.0.12"), "TCP", 22, "denied"),
   row("node IP 10.0.0.12, NodePort 30080", "Egress", ip("10.0.0.12"), "TCP", 30080, "denied"),
+  row("kind node IP 172.18.0.2, kubelet 10250", "Egress", ip("172.18.0.2"), "TCP", 10250, "denied"),
+  row("node IP 192.168.10.4, NodePort 30080", "Egress", ip("192.168.10.4"), "TCP", 30080, "denied"),
   row("API server port over UDP", "Egress", ip("10.0.0.1"), "UDP", 6443, "denied"),
   // Metadata and special ranges
   row("cloud metadata 169.254.169.254:80", "Egress", ip("169.254.169.254"), "TCP", 80, "denied"),
@@ -201,21 +205,11 @@ describe("the tenant NetworkPolicy, rendered", () => {
             ],
           },
           {
+            // networkDefaults.ts's ranges (each kept out by a row of the table above), split by
+            // address family.
             to: [
-              {
-                ipBlock: {
-                  cidr: "0.0.0.0/0",
-                  except: [
-                    "10.0.0.0/8",
-                    "172.16.0.0/12",
-                    "192.168.0.0/16",
-                    "100.64.0.0/10",
-                    "169.254.0.0/16",
-                    "168.63.129.16/32",
-                  ],
-                },
-              },
-              { ipBlock: { cidr: "::/0", except: ["fc00::/7", "fe80::/10"] } },
+              { ipBlock: { cidr: "0.0.0.0/0", except: DEFAULT_INTERNET_EXCEPT_CIDRS.filter((cidr) => !isIpv6(cidr)) } },
+              { ipBlock: { cidr: "::/0", except: DEFAULT_INTERNET_EXCEPT_CIDRS.filter(isIpv6) } },
             ],
           },
         ],

@@ -1,17 +1,17 @@
 /** The reconciler's work queue: one run per tenant at a time, a limit across tenants, backoff, stop. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ReconcileQueue } from "../../provider/server/reconcileQueue";
+import { ReconcileQueue, type ReconcileQueueOptions } from "../../provider/server/reconcileQueue";
 import { deferred, type Deferred } from "./support/fakeTenantStacks";
 
-/** A work function whose runs the test finishes one by one. */
-function scriptedWork() {
+/** A queue of `options` (retries first after a second) over work whose runs the test finishes one by one. */
+function scriptedQueue(options: Omit<ReconcileQueueOptions, "initialBackoffMs">) {
   const runs: { name: string; resync: boolean; signal: AbortSignal; done: Deferred<{ retry: boolean }> }[] = [];
-  const work = vi.fn((name: string, options: { resync: boolean; signal: AbortSignal }) => {
+  const work = vi.fn((name: string, run: { resync: boolean; signal: AbortSignal }) => {
     const done = deferred<{ retry: boolean }>();
-    runs.push({ name, ...options, done });
+    runs.push({ name, ...run, done });
     return done.promise;
   });
-  return { runs, work };
+  return { runs, work, queue: new ReconcileQueue(work, { initialBackoffMs: 1000, ...options }) };
 }
 
 const flush = () => vi.advanceTimersByTimeAsync(0);
@@ -25,8 +25,7 @@ afterEach(() => {
 
 describe("ReconcileQueue", () => {
   it("runs one reconcile per tenant at a time; a change during a run runs once more after it", async () => {
-    const { runs, work } = scriptedWork();
-    const queue = new ReconcileQueue(work, { concurrency: 4, initialBackoffMs: 1000, maxBackoffMs: 8000 });
+    const { runs, work, queue } = scriptedQueue({ concurrency: 4, maxBackoffMs: 8000 });
     queue.add("a");
     queue.add("a");
     await flush();
@@ -47,8 +46,7 @@ describe("ReconcileQueue", () => {
   });
 
   it("runs different tenants side by side up to its limit", async () => {
-    const { runs, work } = scriptedWork();
-    const queue = new ReconcileQueue(work, { concurrency: 2, initialBackoffMs: 1000, maxBackoffMs: 8000 });
+    const { runs, queue } = scriptedQueue({ concurrency: 2, maxBackoffMs: 8000 });
     ["a", "b", "c"].forEach((n) => queue.add(n));
     await flush();
     expect(runs.map((r) => r.name)).toEqual(["a", "b"]);
@@ -59,8 +57,7 @@ describe("ReconcileQueue", () => {
   });
 
   it("retries with a doubling backoff up to its cap, and forgets it after a success", async () => {
-    const { runs, work } = scriptedWork();
-    const queue = new ReconcileQueue(work, { concurrency: 1, initialBackoffMs: 1000, maxBackoffMs: 3000 });
+    const { runs, queue } = scriptedQueue({ concurrency: 1, maxBackoffMs: 3000 });
     queue.add("a");
     await flush();
     const delays: number[] = [];
@@ -93,8 +90,7 @@ describe("ReconcileQueue", () => {
   });
 
   it("stops: running reconciles are signalled, waiting and retrying ones dropped, nothing new starts", async () => {
-    const { runs, work } = scriptedWork();
-    const queue = new ReconcileQueue(work, { concurrency: 1, initialBackoffMs: 1000, maxBackoffMs: 1000 });
+    const { runs, queue } = scriptedQueue({ concurrency: 1, maxBackoffMs: 1000 });
     queue.add("a");
     queue.add("b");
     await flush();

@@ -13,6 +13,19 @@ function objectOf(rendered: RenderedTenant, role: ObjectRole) {
 }
 
 const labels = { "kubespaces.io/tenant": "team-atlas", "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
+
+// The tenant's namespace and the platform's gateway namespace (the defaults), and the Gateway API version.
+const TENANT_NAMESPACE = "kubespaces-tenant-team-atlas";
+const GATEWAY_NAMESPACE = "kubespaces-gateway";
+const GATEWAY_API_V1 = "gateway.networking.k8s.io/v1";
+
+/** How a rendered object starts: its type, and its name in `namespace`, labelled for the tenant. */
+const typeAndMetadata = (apiVersion: string, kind: string, namespace: string, name: string) => ({
+  apiVersion,
+  kind,
+  metadata: { name, namespace, labels },
+});
+
 const minimal = () => renderTenant(validateTenant("team-atlas", { owner: "alice@example.com" }));
 const exposed = () =>
   renderTenant(
@@ -29,7 +42,7 @@ describe("renderTenant for a minimal tenant", () => {
       apiVersion: "v1",
       kind: "Namespace",
       metadata: {
-        name: "kubespaces-tenant-team-atlas",
+        name: TENANT_NAMESPACE,
         labels: {
           ...labels,
           "pod-security.kubernetes.io/enforce": "baseline",
@@ -43,9 +56,7 @@ describe("renderTenant for a minimal tenant", () => {
 
   it("turns cpu and memory into requests and limits, storage into requests", () => {
     expect(objectOf(minimal(), "quota")).toEqual({
-      apiVersion: "v1",
-      kind: "ResourceQuota",
-      metadata: { name: "kubespaces-quota", namespace: "kubespaces-tenant-team-atlas", labels },
+      ...typeAndMetadata("v1", "ResourceQuota", TENANT_NAMESPACE, "kubespaces-quota"),
       spec: {
         hard: {
           "requests.cpu": "4",
@@ -69,9 +80,7 @@ describe("renderTenant for a minimal tenant", () => {
   it("fences the namespace both ways (the rules' meaning is tested in networkPolicy.test.ts)", () => {
     const policy = objectOf(minimal(), "network-policy");
     expect(policy).toMatchObject({
-      apiVersion: "networking.k8s.io/v1",
-      kind: "NetworkPolicy",
-      metadata: { name: "kubespaces-isolation", namespace: "kubespaces-tenant-team-atlas", labels },
+      ...typeAndMetadata("networking.k8s.io/v1", "NetworkPolicy", TENANT_NAMESPACE, "kubespaces-isolation"),
       spec: { podSelector: {}, policyTypes: ["Ingress", "Egress"] },
     });
   });
@@ -81,7 +90,7 @@ describe("renderTenant for a minimal tenant", () => {
     expect(rendered.objects.map((o) => o.role)).toEqual(["namespace", "quota", "limit-range", "network-policy"]);
     expect(rendered.helmRelease).toMatchObject({
       name: "team-atlas",
-      namespace: "kubespaces-tenant-team-atlas",
+      namespace: TENANT_NAMESPACE,
       chart: "vcluster",
       repository: "https://charts.loft.sh",
       version: VCLUSTER_CHART_VERSION,
@@ -126,25 +135,21 @@ describe("renderTenant for an exposed tenant", () => {
 
   it("routes the API hostname through the passthrough listener to the vCluster Service", () => {
     expect(objectOf(exposed(), "api-route")).toEqual({
-      apiVersion: "gateway.networking.k8s.io/v1",
-      kind: "TLSRoute",
-      metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-gateway", labels },
+      ...typeAndMetadata(GATEWAY_API_V1, "TLSRoute", GATEWAY_NAMESPACE, "kubespaces-team-atlas-api"),
       spec: {
         parentRefs: [
           {
             group: "gateway.networking.k8s.io",
             kind: "Gateway",
             name: "shared",
-            namespace: "kubespaces-gateway",
+            namespace: GATEWAY_NAMESPACE,
             sectionName: "tls-passthrough",
           },
         ],
         hostnames: ["team-atlas.api.kubespaces.example.com"],
         rules: [
           {
-            backendRefs: [
-              { group: "", kind: "Service", name: "team-atlas", namespace: "kubespaces-tenant-team-atlas", port: 443 },
-            ],
+            backendRefs: [{ group: "", kind: "Service", name: "team-atlas", namespace: TENANT_NAMESPACE, port: 443 }],
           },
         ],
       },
@@ -153,11 +158,9 @@ describe("renderTenant for an exposed tenant", () => {
 
   it("grants TLSRoutes from the gateway namespace exactly the vCluster Service", () => {
     expect(objectOf(exposed(), "api-reference-grant")).toEqual({
-      apiVersion: "gateway.networking.k8s.io/v1",
-      kind: "ReferenceGrant",
-      metadata: { name: "kubespaces-team-atlas-api", namespace: "kubespaces-tenant-team-atlas", labels },
+      ...typeAndMetadata(GATEWAY_API_V1, "ReferenceGrant", TENANT_NAMESPACE, "kubespaces-team-atlas-api"),
       spec: {
-        from: [{ group: "gateway.networking.k8s.io", kind: "TLSRoute", namespace: "kubespaces-gateway" }],
+        from: [{ group: "gateway.networking.k8s.io", kind: "TLSRoute", namespace: GATEWAY_NAMESPACE }],
         to: [{ group: "", kind: "Service", name: "team-atlas" }],
       },
     });
@@ -165,15 +168,13 @@ describe("renderTenant for an exposed tenant", () => {
 
   it("adds an apps listener for the tenant's wildcard, admitting only the tenant's routes", () => {
     expect(objectOf(exposed(), "apps-listener-set")).toEqual({
-      apiVersion: "gateway.networking.k8s.io/v1",
-      kind: "ListenerSet",
-      metadata: { name: "kubespaces-team-atlas-apps", namespace: "kubespaces-gateway", labels },
+      ...typeAndMetadata(GATEWAY_API_V1, "ListenerSet", GATEWAY_NAMESPACE, "kubespaces-team-atlas-apps"),
       spec: {
         parentRef: {
           group: "gateway.networking.k8s.io",
           kind: "Gateway",
           name: "shared",
-          namespace: "kubespaces-gateway",
+          namespace: GATEWAY_NAMESPACE,
         },
         listeners: [
           {
@@ -196,9 +197,7 @@ describe("renderTenant for an exposed tenant", () => {
 
   it("requests a certificate whose Secret carries the tenant label", () => {
     expect(objectOf(exposed(), "apps-certificate")).toEqual({
-      apiVersion: "cert-manager.io/v1",
-      kind: "Certificate",
-      metadata: { name: "kubespaces-team-atlas-apps", namespace: "kubespaces-gateway", labels },
+      ...typeAndMetadata("cert-manager.io/v1", "Certificate", GATEWAY_NAMESPACE, "kubespaces-team-atlas-apps"),
       spec: {
         secretName: "kubespaces-team-atlas-apps-tls",
         secretTemplate: { labels },
@@ -211,7 +210,7 @@ describe("renderTenant for an exposed tenant", () => {
   it("admits ingress from the gateway namespace", () => {
     const peers = (objectOf(exposed(), "network-policy").spec as any).ingress[0].from;
     expect(peers).toContainEqual({
-      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kubespaces-gateway" } },
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": GATEWAY_NAMESPACE } },
     });
   });
 
@@ -264,27 +263,27 @@ describe("renderTenant derives every value the component registers", () => {
     const rendered = exposed();
     expect(rendered.hostCheck).toEqual({
       tenantName: "team-atlas",
-      namespace: "kubespaces-tenant-team-atlas",
+      namespace: TENANT_NAMESPACE,
       allowNamespaceMove: false,
     });
     expect(rendered.readiness).toEqual({
       tenantName: "team-atlas",
-      namespace: "kubespaces-tenant-team-atlas",
+      namespace: TENANT_NAMESPACE,
       releaseName: "team-atlas",
       serverUrl: "https://team-atlas.api.kubespaces.example.com:443",
       timeoutSeconds: 600,
     });
     expect(rendered.cleanup).toEqual({
       tenantName: "team-atlas",
-      namespace: "kubespaces-tenant-team-atlas",
+      namespace: TENANT_NAMESPACE,
       releaseName: "team-atlas",
-      certificateSecret: { namespace: "kubespaces-gateway", name: "kubespaces-team-atlas-apps-tls" },
+      certificateSecret: { namespace: GATEWAY_NAMESPACE, name: "kubespaces-team-atlas-apps-tls" },
     });
     expect(rendered.outputs).toEqual({
-      namespace: "kubespaces-tenant-team-atlas",
+      namespace: TENANT_NAMESPACE,
       apiServerUrl: "https://team-atlas.api.kubespaces.example.com:443",
       appsDomain: "team-atlas.apps.kubespaces.example.com",
-      kubeconfigSecretRef: { namespace: "kubespaces-tenant-team-atlas", name: "vc-team-atlas", key: "config" },
+      kubeconfigSecretRef: { namespace: TENANT_NAMESPACE, name: "vc-team-atlas", key: "config" },
     });
   });
 

@@ -16,6 +16,7 @@ import {
 } from "../../provider/tenants/automation/stackLock";
 import { processStartedAtMs } from "../../provider/tenants/local/processIdentity";
 import { StackBusyError } from "../../provider/tenants/tenantsErrors";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
 /**
  * The wait's pauses, on a fake clock: only Date is faked, and each pause the lock wait asks for
@@ -45,18 +46,16 @@ const beforeThisProcess = new Date(processStartedAtMs(process.pid)! - 3_600_000)
 /** A stand-in for the engine's "stack is locked" refusal (the Automation API's ConcurrentUpdateError). */
 class EngineLockedError extends Error {}
 
-let folder: string;
+const folder = temporaryFolderEach("kubespaces-locks-");
 let notes: string[];
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
-  folder = mkdtempSync(path.join(os.tmpdir(), "kubespaces-locks-"));
   notes = [];
   clock.pauses = [];
   clock.onPause = undefined;
 });
 afterEach(() => {
   vi.useRealTimers();
-  rmSync(folder, { recursive: true, force: true });
 });
 
 /** Writes lock file `name` as the engine would (pkg/backend/diy/lock.go's lockContent), plus `extra`. */
@@ -65,7 +64,7 @@ function writeLock(
   holder: { pid?: number; hostname?: string; timestamp?: string },
   extra: object = {},
 ): string {
-  const file = path.join(folder, name);
+  const file = path.join(folder(), name);
   writeFileSync(
     file,
     JSON.stringify({
@@ -85,7 +84,7 @@ const liveLock = (name: string) => writeLock(name, { pid: process.pid, hostname:
 
 const waitFor = (timeoutMs: number, options: Partial<LockWait> = {}): LockWait => ({
   tenant: "atlas",
-  folder,
+  folder: folder(),
   isLocked: (error) => error instanceof EngineLockedError,
   note: (text) => notes.push(text),
   timeoutMs,
@@ -124,21 +123,21 @@ describe("lockFolder", () => {
 describe("listLocks", () => {
   it("lists the regular .json files of the folder with what they say, and nothing else", () => {
     const live = liveLock("a.json");
-    const broken = path.join(folder, "b.json");
+    const broken = path.join(folder(), "b.json");
     writeFileSync(broken, "{not json");
-    writeFileSync(path.join(folder, "c.json"), JSON.stringify({ pid: "12", hostname: 7 }));
-    writeFileSync(path.join(folder, "notes.txt"), "{}");
+    writeFileSync(path.join(folder(), "c.json"), JSON.stringify({ pid: "12", hostname: 7 }));
+    writeFileSync(path.join(folder(), "notes.txt"), "{}");
     writeFileSync(
-      path.join(folder, "huge.json"),
+      path.join(folder(), "huge.json"),
       JSON.stringify({ pid: deadPid, hostname: here, timestamp: now(), pad: "x".repeat(5000) }),
     );
-    mkdirSync(path.join(folder, "dir.json"));
-    symlinkSync(live, path.join(folder, "link.json"));
-    expect(listLocks(folder).sort((x, y) => x.file.localeCompare(y.file))).toEqual([
+    mkdirSync(path.join(folder(), "dir.json"));
+    symlinkSync(live, path.join(folder(), "link.json"));
+    expect(listLocks(folder()).sort((x, y) => x.file.localeCompare(y.file))).toEqual([
       { file: live, pid: process.pid, username: "root", hostname: here, timestamp: expect.any(String) },
       { file: broken },
       {
-        file: path.join(folder, "c.json"),
+        file: path.join(folder(), "c.json"),
         pid: undefined,
         username: undefined,
         hostname: undefined,
@@ -203,7 +202,7 @@ describe("withStackLock", () => {
   it("removes the lock file of a gone holder on this machine, that file only, says so, and runs again at once", async () => {
     const dead = staleLock("dead.json");
     const other = liveLock("other.json");
-    const [deadLock] = listLocks(folder).filter((l) => l.file === dead);
+    const [deadLock] = listLocks(folder()).filter((l) => l.file === dead);
     const operation = refusedTimes(1);
     expect(await withStackLock(waitFor(60_000), operation)).toBe("done");
     expect(operation).toHaveBeenCalledTimes(2);
@@ -237,9 +236,9 @@ describe("withStackLock", () => {
     try {
       const victim = path.join(elsewhere, "victim.json");
       writeFileSync(victim, JSON.stringify({ pid: deadPid, hostname: here, timestamp: now() }));
-      symlinkSync(victim, path.join(folder, "link.json"));
+      symlinkSync(victim, path.join(folder(), "link.json"));
       expect(await withStackLock(waitFor(60_000), refusedTimes(1))).toBe("done");
-      expect(readdirSync(folder)).toEqual(["link.json"]);
+      expect(readdirSync(folder())).toEqual(["link.json"]);
       expect(existsSync(victim)).toBe(true);
       expect(notes).toEqual(["waiting for another update of tenant atlas's stack to finish (holder unknown)"]);
     } finally {
@@ -255,7 +254,7 @@ describe("withStackLock", () => {
 
   it("waits with a growing pause, telling once, and gives up at the deadline with StackBusyError naming the holder", async () => {
     liveLock("live.json");
-    const holders = describeLocks(listLocks(folder));
+    const holders = describeLocks(listLocks(folder()));
     const error = await withStackLock(waitFor(5000), refusedTimes(Infinity)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StackBusyError);
     expect(error).toMatchObject({ tenant: "atlas", waitedMs: 5000 });

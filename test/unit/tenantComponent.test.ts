@@ -4,43 +4,39 @@
  */
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Tenant, TenantValidationError, type TenantArgs } from "../../provider/index";
 import { childEdges } from "../../provider/graph/childEdges";
 import { childRoles } from "../../provider/render/renderTenant";
 import { TENANT_OUTPUT_NAMES } from "../../provider/model/tenantOutputsSchema";
 import {
-  installMocks,
+  programEach,
   isSecret,
   outcomeOf,
   registeredEdges,
+  registeredUrnOf,
+  registeredUrns,
   settle,
+  typesAndNames,
   valueOf,
-  type Registered,
 } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 import { unhandledRejectionsOf } from "./support/unhandledRejections";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 
-let registered: Registered[] = [];
+// Each test is a program of its own, started once the previous one has finished registering.
+const registered = programEach();
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" }, verifyCrds: false };
 
-/** URNs the mock monitor registered; they carry each resource's parent chain. */
-const registeredUrns = (): string[] => [...(pulumi.runtime as any).getMonitor().getRegisteredResources().keys()];
-const byName = (name: string) => registered.find((r) => r.name === name);
-
-// Each test is a program of its own, started once the previous one has finished registering.
-beforeEach(() => {
-  registered = installMocks();
-  registeredEdges.clear();
-});
-afterEach(settle);
+const byName = (name: string) => registered().find((r) => r.name === name);
+/** The URN of team-atlas's child `role`. */
+const urnOf = (role: string) => registeredUrnOf(`team-atlas-${role}`);
 
 describe("Tenant graph", () => {
   it("registers every child with its type, parented to the Tenant", async () => {
     new Tenant("team-atlas", { owner: "alice@example.com", platform: { exposure } });
     await settle();
-    expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual(
+    expect(typesAndNames(registered())).toEqual(
       [
         "kubespaces:index:Tenant team-atlas",
         "kubernetes:core/v1:Namespace team-atlas-namespace",
@@ -65,7 +61,7 @@ describe("Tenant graph", () => {
   it("registers no Gateway objects and no NetworkPolicy when neither is asked for", async () => {
     new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: false } });
     await settle();
-    const types = registered.map((r) => r.type);
+    const types = registered().map((r) => r.type);
     expect(
       types.filter((t) => t.includes("gateway") || t.includes("cert-manager") || t.includes("NetworkPolicy")),
     ).toEqual([]);
@@ -75,11 +71,10 @@ describe("Tenant graph", () => {
   it("registers every edge of the edge table, and a deletedWith only where the table has one", async () => {
     new Tenant("team-atlas", { owner: "a", platform: { exposure } });
     await settle();
-    const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
     const table = childEdges(childRoles({ tlsRouteVersion: "v1", networkPolicy: true }));
     for (const [role, edges] of Object.entries(table)) {
       const seen = registeredEdges.get(`team-atlas-${role}`);
-      expect(seen?.parent, role).toBe(registeredUrns().find((urn) => urn.endsWith("::team-atlas")));
+      expect(seen?.parent, role).toBe(registeredUrnOf("team-atlas"));
       for (const target of edges.dependsOn) expect(seen?.dependencies, `${role} -> ${target}`).toContain(urnOf(target));
       expect(seen?.deletedWith, role).toBe(edges.deletedWith ? urnOf(edges.deletedWith) : "");
     }
@@ -201,12 +196,12 @@ describe("Tenant graph", () => {
   it("refuses a Kubernetes provider without the kubeconfig of its cluster, registering nothing", async () => {
     const host = new k8s.Provider("host", { kubeconfig: "x" });
     await settle();
-    const before = registered.length;
+    const before = registered().length;
     expect(() => new Tenant("team-atlas", { owner: "a" }, { providers: [host] })).toThrow(
       "platform.hostKubeconfig: is required when the Tenant is given a Kubernetes provider",
     );
     await settle();
-    expect(registered).toHaveLength(before);
+    expect(registered()).toHaveLength(before);
   });
 
   it("accepts Outputs as inputs and validates them once they resolve", async () => {
@@ -227,7 +222,7 @@ describe("Tenant graph", () => {
     expect(error).toBeInstanceOf(TenantValidationError);
     expect((error as TenantValidationError).problems.map((p) => p.path)).toEqual(["resources.cpu"]);
     await settle();
-    expect(registered).toEqual([]);
+    expect(registered()).toEqual([]);
   });
 
   it("refuses structural inputs given as Outputs (the types forbid it; JavaScript and other languages may not)", () => {
@@ -265,7 +260,7 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
     // the one error is all there is, not a cascade of others from each child's inputs.
     expect(unhandled.length).toBeGreaterThan(0);
     expect(new Set(unhandled)).toEqual(new Set([error]));
-    expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+    expect(registered().map((r) => r.name)).toEqual(["team-atlas"]);
   });
 
   /** The one error `new Tenant(name, inputs)` fails with once its Outputs resolve, after every registration has settled. */
@@ -295,17 +290,18 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
     const error = await failureOf({ owner: "alice@example.com", platform: { hostKubeconfig: pulumi.output(" \n ") } });
     expect(error.message).toContain("platform.hostKubeconfig: must not be blank: it holds only whitespace");
     expect(error.message).not.toContain("(got");
-    expect(registered.map((r) => r.name)).toEqual(["team-atlas"]);
+    expect(registered().map((r) => r.name)).toEqual(["team-atlas"]);
   });
 
   it("registers every child along the edge table once the Outputs resolve to valid inputs", async () => {
     new Tenant("team-atlas", { ...args, owner: pulumi.output("alice@example.com") });
     await settle();
-    const urnOf = (role: string) => registeredUrns().find((urn) => urn.endsWith(`::team-atlas-${role}`));
     const table = childEdges(childRoles({ networkPolicy: true }));
-    expect(registered.map((r) => r.name).sort()).toEqual(
-      ["team-atlas", "team-atlas-host", ...Object.keys(table).map((role) => `team-atlas-${role}`)].sort(),
-    );
+    expect(
+      registered()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["team-atlas", "team-atlas-host", ...Object.keys(table).map((role) => `team-atlas-${role}`)].sort());
     for (const [role, edges] of Object.entries(table)) {
       for (const target of edges.dependsOn)
         expect(registeredEdges.get(`team-atlas-${role}`)?.dependencies, `${role} -> ${target}`).toContain(

@@ -1,26 +1,16 @@
 /** The TenantCrd component under Pulumi mocks: what it registers, with which options and inputs. */
-import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { TenantCrd } from "../../provider/index";
 import { installOptions } from "../../provider/tenantResource/installOptions";
 import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
-import { installMocks, registeredEdges, settle, valueOf, type Registered } from "./support/pulumiMocks";
+import { programEach, registeredEdges, registeredUrnOf, settle, typesAndNames, valueOf } from "./support/pulumiMocks";
 
-let registered: Registered[] = [];
-const registeredUrns = (): string[] => [...(pulumi.runtime as any).getMonitor().getRegisteredResources().keys()];
-const urnOf = (name: string) => registeredUrns().find((urn) => urn.endsWith(`::${name}`))!;
-
-beforeEach(() => {
-  registered = installMocks();
-  registeredEdges.clear();
-});
-afterEach(settle);
+const registered = programEach();
 
 it("registers the CRD, the admission policy and the RBAC, each a typed child of the component", async () => {
   const crd = new TenantCrd("kubespaces");
   await settle();
-  // Registrations reach the mocks in no fixed order: compared sorted.
-  expect(registered.map((r) => `${r.type} ${r.name}`).sort()).toEqual(
+  expect(typesAndNames(registered())).toEqual(
     [
       "kubespaces:index:TenantCrd kubespaces",
       "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition kubespaces-crd",
@@ -35,8 +25,8 @@ it("registers the CRD, the admission policy and the RBAC, each a typed child of 
       "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding kubespaces-owner-policy-binding",
     ].sort(),
   );
-  for (const { name } of registered.filter((r) => r.name !== "kubespaces"))
-    expect(registeredEdges.get(name)?.parent).toBe(urnOf("kubespaces"));
+  for (const { name } of registered().filter((r) => r.name !== "kubespaces"))
+    expect(registeredEdges.get(name)?.parent).toBe(registeredUrnOf("kubespaces"));
   expect(await valueOf(crd.serverUsername)).toBe("system:serviceaccount:kubespaces-system:kubespaces-server");
 });
 
@@ -46,7 +36,7 @@ it("gives each child the rendered object's fields", async () => {
   const installation = tenantResourceInstallation(installOptions({ namespace: "ks", adminGroup: "platform" }));
   for (const { role, object } of [...installation.crd, ...installation.admission, ...installation.rbac]) {
     const { apiVersion: _apiVersion, kind, ...fields } = object;
-    expect(registered.find((r) => r.name === `kubespaces-${role}`)?.inputs, role).toMatchObject({
+    expect(registered().find((r) => r.name === `kubespaces-${role}`)?.inputs, role).toMatchObject({
       ...JSON.parse(JSON.stringify(fields)),
       kind,
     });
@@ -59,18 +49,18 @@ it("keeps the CRD when the component is deleted, and orders what depends on the 
   expect(registeredEdges.get("kubespaces-crd")?.retainOnDelete).toBe(true);
   expect(registeredEdges.get("kubespaces-requester-cluster-role")?.retainOnDelete).toBe(false);
   for (const role of ["owner-policy", "owner-policy-binding"])
-    expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(urnOf("kubespaces-crd"));
+    expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(registeredUrnOf("kubespaces-crd"));
   for (const role of ["server-service-account", "leader-election-role", "leader-election-role-binding"])
-    expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(urnOf("kubespaces-namespace"));
+    expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(registeredUrnOf("kubespaces-namespace"));
 });
 
 it("creates no namespace and no ServiceAccount for a server that is a user in an existing namespace", async () => {
   const crd = new TenantCrd("kubespaces", { server: { user: "kubespaces" }, createNamespace: false });
   await settle();
-  const types = registered.map((r) => r.type);
+  const types = registered().map((r) => r.type);
   expect(types).not.toContain("kubernetes:core/v1:Namespace");
   expect(types).not.toContain("kubernetes:core/v1:ServiceAccount");
-  expect(registered.find((r) => r.name === "kubespaces-server-cluster-role-binding")?.inputs.subjects).toEqual([
+  expect(registered().find((r) => r.name === "kubespaces-server-cluster-role-binding")?.inputs.subjects).toEqual([
     { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "kubespaces" },
   ]);
   expect(await valueOf(crd.serverUsername)).toBe("kubespaces");
@@ -81,5 +71,5 @@ it("registers nothing when an option is bad", async () => {
     /namespace: must be a DNS-1123 label/,
   );
   await settle();
-  expect(registered).toEqual([]);
+  expect(registered()).toEqual([]);
 });

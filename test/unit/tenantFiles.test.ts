@@ -3,10 +3,10 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TenantSet } from "../../provider/index";
 import { readTenantFiles, TenantFilesError } from "../../provider/validation";
-import { installMocks, settle, type Registered } from "./support/pulumiMocks";
+import { programEach, settle } from "./support/pulumiMocks";
 import { thrownBy } from "./support/thrown";
 
 const manifest = (name: string, spec: string) =>
@@ -179,19 +179,17 @@ describe("readTenantFiles", () => {
 });
 
 describe("TenantSet", () => {
-  let registered: Registered[] = [];
-  beforeEach(() => {
-    registered = installMocks();
-  });
-  afterEach(settle);
+  const registered = programEach();
 
   it("declares one Tenant per document, under the set, with the platform's policy", async () => {
     const dir = folder({ "teams.yaml": `${atlas}---\n${borealis}` });
     const set = new TenantSet("tenants", { path: dir, platform: { namespacePrefix: "teams-" } });
     await settle();
-    const tenants = registered.filter((r) => r.type === "kubespaces:index:Tenant").map((r) => r.name);
+    const tenants = registered()
+      .filter((r) => r.type === "kubespaces:index:Tenant")
+      .map((r) => r.name);
     expect(tenants.sort()).toEqual(["team-atlas", "team-borealis"]);
-    expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
+    expect(registered().find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
     expect(Object.keys(set.tenants).sort()).toEqual(["team-atlas", "team-borealis"]);
   });
 
@@ -204,7 +202,7 @@ describe("TenantSet", () => {
       platform: { network: { apiServerCidrs }, namespacePrefix: pulumi.output("teams-") },
     });
     await settle();
-    expect(registered.find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
+    expect(registered().find((r) => r.name === "team-atlas-namespace")?.inputs.metadata.name).toBe("teams-team-atlas");
   });
 
   it("registers nothing at all when one document is bad", async () => {
@@ -213,7 +211,7 @@ describe("TenantSet", () => {
       "bad.yaml, document 1 (team-bad): spec.owner: must not be empty",
     );
     await settle();
-    expect(registered).toEqual([]);
+    expect(registered()).toEqual([]);
   });
 
   it("reads a single file as well as a folder", () => {

@@ -3,8 +3,7 @@
  * a temporary folder) and stand-ins for the stacks and the host (support/fakeTenantStacks.ts).
  * A second service over the same folders plays another process of the same door.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
@@ -24,6 +23,7 @@ import {
 } from "../../provider/tenants/tenantsErrors";
 import { DEFAULT_LOCK_TIMEOUT_MS, TenantsService } from "../../provider/tenants/tenantsService";
 import { deployedOutputsOf, FakeHost, FakeTenantStacks, kubeconfigOf, phasesOf } from "./support/fakeTenantStacks";
+import { temporaryFolderEach } from "./support/temporaryFolder";
 
 const alice: Actor = { owner: "alice@example.com", groups: ["team-atlas"], isAdmin: false };
 const bob: Actor = { owner: "bob@example.com", groups: ["team-borealis"], isAdmin: false };
@@ -33,7 +33,7 @@ const admin: Actor = { owner: "platform@example.com", groups: ["platform-admins"
 const asked = (resources: Record<string, string> = { cpu: "4", memory: "8Gi" }, extra: object = {}) =>
   ({ resources, ...extra }) as unknown as TenantRequestInput;
 
-let root: string;
+const root = temporaryFolderEach("kubespaces-tenants-service-");
 let stacks: FakeTenantStacks;
 let host: FakeHost;
 let store: FileRequestStore;
@@ -53,16 +53,14 @@ const later = () => vi.setSystemTime(Date.now() + 1000);
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"], now: Date.UTC(2026, 0, 1) });
-  root = mkdtempSync(path.join(os.tmpdir(), "kubespaces-tenants-service-"));
   stacks = new FakeTenantStacks();
   host = new FakeHost();
-  store = new FileRequestStore(path.join(root, "requests"));
-  runs = new FileRunJournals(path.join(root, "runs"));
+  store = new FileRequestStore(path.join(root(), "requests"));
+  runs = new FileRunJournals(path.join(root(), "runs"));
   service = serviceOver(runs);
 });
 afterEach(() => {
   vi.useRealTimers();
-  rmSync(root, { recursive: true, force: true });
 });
 
 /** What `promise` rejects with; fails the test when it resolves. */

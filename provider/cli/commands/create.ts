@@ -14,7 +14,8 @@ import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
 import { listenForInterrupts, operationOptions } from "../interrupts";
 import { progressDisplay } from "../progressDisplay";
-import { previewText, tenantText, type ReadOptions } from "../tenantPrint";
+import { printPreview } from "../printPreview";
+import { tenantText, type ReadOptions } from "../tenantPrint";
 
 /** `create`'s options, as commander parses them. */
 export interface CreateOptions extends ReadOptions {
@@ -88,28 +89,17 @@ export async function createTenant(
   if (!name) throw new CliError("a tenant NAME (or --file with a Tenant manifest) is required", EXIT.invalid);
   if (fromFile && requestOfFlags(options))
     throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
-  const { service, actor } = env.door();
+  const door = env.door();
+  const { service, actor } = door;
   // No request given: the stored one is resumed, or, for a new name, the defaults are requested.
   const request =
     fromFile?.request ??
     requestOfFlags(options) ??
     ((await isStored(service, name, actor)) ? undefined : { owner: actor.owner });
-  const display = progressDisplay(env.stderr);
   const lockTimeoutMs = options.lockTimeout * 1000;
-  if (options.preview) {
-    try {
-      const proposed = request ?? (await service.get(name, actor)).spec;
-      const steps = await service.preview(name, proposed, actor, {
-        onNote: (line) => display.note(line),
-        lockTimeoutMs,
-      });
-      display.close();
-      env.stdout.write(previewText(`Preview of creating tenant ${name}; nothing was changed.`, steps));
-      return EXIT.ok;
-    } finally {
-      display.close();
-    }
-  }
+  if (options.preview)
+    return printPreview(env, door, name, request ?? (await service.get(name, actor)).spec, lockTimeoutMs);
+  const display = progressDisplay(env.stderr);
   // Checked before anything is shown as Pending: a bad request changes nothing.
   if (request) service.check(name, request, actor);
   const howToGoOn = `the request is kept: run \`kubespaces tenant create ${name}\` again to finish, or \`kubespaces tenant delete ${name}\` to remove it`;

@@ -8,7 +8,8 @@ import { EXIT } from "../exitCodes";
 import { listenForInterrupts, operationOptions } from "../interrupts";
 import { forgetMergedContext } from "../mergedContexts";
 import { progressDisplay } from "../progressDisplay";
-import { previewText, removedText } from "../tenantPrint";
+import { printPreview } from "../printPreview";
+import { removedText } from "../tenantPrint";
 
 /** `delete`'s options. */
 export interface DeleteOptions {
@@ -20,19 +21,12 @@ export interface DeleteOptions {
 
 /** Runs `delete`. */
 export async function deleteTenant(env: CommandEnv, name: string, options: DeleteOptions): Promise<number> {
-  const { service, actor } = env.door();
-  const display = progressDisplay(env.stderr);
+  const door = env.door();
+  const { service, actor } = door;
   const lockTimeoutMs = options.lockTimeout * 1000;
+  if (options.preview) return printPreview(env, door, name, undefined, lockTimeoutMs);
+  const display = progressDisplay(env.stderr);
   try {
-    if (options.preview) {
-      const steps = await service.preview(name, undefined, actor, {
-        onNote: (line) => display.note(line),
-        lockTimeoutMs,
-      });
-      display.close();
-      env.stdout.write(previewText(`Preview of deleting tenant ${name}; nothing was changed.`, steps));
-      return EXIT.ok;
-    }
     // Read before the teardown: the merged entries are matched on the tenant's namespace too.
     const namespace = (await service.get(name, actor).catch(() => undefined))?.status.namespace;
     const interrupts = listenForInterrupts(

@@ -13,6 +13,20 @@ running() {
 }
 
 
+# controller_common_args: the flags the controller manager and the scheduler share, one a line:
+# the cluster's kubeconfig for the API, authentication and authorization, open health paths,
+# loopback, no leader election, the test bed's client limits.
+controller_common_args() {
+  printf '%s\n' \
+    --kubeconfig="${KUBECONFIG_FILE}" \
+    --authentication-kubeconfig="${KUBECONFIG_FILE}" \
+    --authorization-kubeconfig="${KUBECONFIG_FILE}" \
+    --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics \
+    --bind-address=127.0.0.1 \
+    --leader-elect=false --kube-api-qps=200 --kube-api-burst=400 \
+    --v=1
+}
+
 # component_args NAME: print the command line of a component, one word a line.
 component_args() {
   case "$1" in
@@ -48,27 +62,15 @@ component_args() {
       ;;
     kube-controller-manager)
       printf '%s\n' "$(tool_bin kube-controller-manager)" \
-        --kubeconfig="${KUBECONFIG_FILE}" \
-        --authentication-kubeconfig="${KUBECONFIG_FILE}" \
-        --authorization-kubeconfig="${KUBECONFIG_FILE}" \
-        --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics \
-        --bind-address=127.0.0.1 --secure-port="${KCM_PORT}" \
-        --cert-dir="${RUN_DIR}/kcm-certs" \
+        --secure-port="${KCM_PORT}" --cert-dir="${RUN_DIR}/kcm-certs" \
         --service-account-private-key-file="${PKI}/sa.key" \
-        --root-ca-file="${PKI}/ca.crt" \
-        --leader-elect=false --kube-api-qps=200 --kube-api-burst=400 \
-        --v=1
+        --root-ca-file="${PKI}/ca.crt"
+      controller_common_args
       ;;
     kube-scheduler)
       printf '%s\n' "$(tool_bin kube-scheduler)" \
-        --kubeconfig="${KUBECONFIG_FILE}" \
-        --authentication-kubeconfig="${KUBECONFIG_FILE}" \
-        --authorization-kubeconfig="${KUBECONFIG_FILE}" \
-        --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics \
-        --bind-address=127.0.0.1 --secure-port="${SCHEDULER_PORT}" \
-        --cert-dir="${RUN_DIR}/scheduler-certs" \
-        --leader-elect=false --kube-api-qps=200 --kube-api-burst=400 \
-        --v=1
+        --secure-port="${SCHEDULER_PORT}" --cert-dir="${RUN_DIR}/scheduler-certs"
+      controller_common_args
       ;;
     kwok)
       printf '%s\n' "$(tool_bin kwok)" \

@@ -1,8 +1,4 @@
 /** Kubeconfigs for the tests of `kubespaces tenant kubeconfig --merge` and of removing what it merged. */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach } from "vitest";
 
 /** A credential that must never show up where it does not belong (messages, other files). */
 export const TOKEN = "fake-token-5c1f0e9d7b";
@@ -60,14 +56,4 @@ export function linesKeptInOrder(outer: string, inner: string): boolean {
     at++;
   }
   return true;
-}
-
-/** A fresh temporary folder for each test, removed after it. */
-export function temporaryFolderEach(prefix: string): () => string {
-  let dir = "";
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  return () => dir;
 }

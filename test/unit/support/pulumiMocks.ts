@@ -4,6 +4,7 @@
  * any invoke the tests do not expect.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { afterEach, beforeEach } from "vitest";
 import type { ReadinessResult } from "../../../provider/contracts/readinessSchema";
 import type { HostCheckResult } from "../../../provider/contracts/hostCheckSchema";
 import { TENANT_HOST_CHECK_NAME, TENANT_READINESS_NAME } from "../../../provider/model/tokens";
@@ -30,7 +31,7 @@ export interface RegisteredEdges {
   readonly retainOnDelete: boolean;
 }
 
-/** Edges of every registration by resource name, filled in by installMocks. */
+/** Edges of every registration of the program by resource name, filled in by installMocks (emptied for each program). */
 export const registeredEdges = new Map<string, RegisteredEdges>();
 
 /** Outputs that real providers compute and the component reads. */
@@ -55,6 +56,7 @@ function computedOutputs(args: pulumi.runtime.MockResourceArgs): Record<string, 
 /** Installs recording mocks; `dryRun` true mimics `pulumi preview`. Returns the live record. */
 export function installMocks(dryRun = false): Registered[] {
   const registered: Registered[] = [];
+  registeredEdges.clear();
   pulumi.runtime.setMocks(
     {
       newResource(args) {
@@ -74,6 +76,35 @@ export function installMocks(dryRun = false): Registered[] {
   );
   recordEdges();
   return registered;
+}
+
+/**
+ * Each test of the enclosing suite a program of its own: mocks installed before it, and its
+ * registrations settled after it, so that the next starts clean. Returns what the test's program
+ * registered, as it happens.
+ */
+export function programEach(): () => Registered[] {
+  let registered: Registered[] = [];
+  beforeEach(() => {
+    registered = installMocks();
+  });
+  afterEach(settle);
+  return () => registered;
+}
+
+/** The registrations as "type name", sorted: they reach the mocks in no fixed order. */
+export function typesAndNames(registered: readonly Registered[]): string[] {
+  return registered.map((r) => `${r.type} ${r.name}`).sort();
+}
+
+/** URNs the mock monitor registered; they carry each resource's parent chain. */
+export function registeredUrns(): string[] {
+  return [...(pulumi.runtime as any).getMonitor().getRegisteredResources().keys()];
+}
+
+/** The URN of the registered resource named `name`. */
+export function registeredUrnOf(name: string): string | undefined {
+  return registeredUrns().find((urn) => urn.endsWith(`::${name}`));
 }
 
 /** The value of an Output, or `undefined` when it is unknown (as in preview). */

@@ -1,12 +1,13 @@
 /**
  * The smallest quota a tenant can have under a policy: what its own vCluster takes (the control
  * plane's and CoreDNS's limits, its data volumes), with the request's defaults. Help texts and
- * docs quote it; the footprint rule (vclusterFootprint.ts) is what refuses a smaller request.
+ * docs quote it (from provider/generated/defaultMinimumQuota.ts, which `npm run generate` writes);
+ * the footprint rule (provider/model/vclusterFootprint.ts) is what refuses a smaller request.
  */
-import { tenantArgsSchema } from "./tenantArgsSchema";
-import type { TenantPlatformInput } from "./tenantPlatformSchema";
-import { tenantSpecOf } from "./tenantSpecOf";
-import { vclusterFootprint } from "./vclusterFootprint";
+import { tenantArgsSchema } from "../../provider/model/tenantArgsSchema";
+import type { TenantPlatformInput } from "../../provider/model/tenantPlatformSchema";
+import { tenantSpecOf } from "../../provider/model/tenantSpecOf";
+import { vclusterFootprint } from "../../provider/model/vclusterFootprint";
 
 /** The minimum, in Kubernetes quantities. */
 export interface MinimumQuota {
