@@ -52,6 +52,21 @@ function manifest(name: string, spec: object): string {
   return file;
 }
 
+/** The smallest request the default policy takes, for tenants the tests make of their own. */
+const SMALL = { cpu: "2", memory: "4Gi" };
+
+/** `as` applies a Tenant `name` owned by ALICE asking for `resources`. */
+const applyTenant = (as: { user: string; groups?: string[] }, name: string, resources: object = SMALL) =>
+  kubectl(as, "apply", "-f", manifest(name, { owner: ALICE, resources }));
+
+/** Waits until Tenant `name` meets kubectl wait's `--for` condition. */
+const waitFor = (name: string, condition: string, timeoutSeconds = 600) =>
+  kubectl(undefined, "wait", `--for=${condition}`, `tenant/${name}`, `--timeout=${timeoutSeconds}s`);
+
+/** Removes every Tenant, as a platform admin may, waiting until each teardown has finished. */
+const deleteAllTenants = () =>
+  kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+
 /** Tenant `name` as the API server holds it (the test bed's admin reads it). */
 async function tenant(name: string): Promise<{ status?: Record<string, any> } | undefined> {
   const { stdout } = await kubectl(undefined, "get", "tenant", name, "-o", "json").catch(() => ({ stdout: "" }));
@@ -59,8 +74,8 @@ async function tenant(name: string): Promise<{ status?: Record<string, any> } | 
 }
 
 /** Starts a server replica; resolves once it leads or, with `follower`, once it runs. */
-async function startServer(user: CliUser, id: string, configFile?: string): Promise<Running> {
-  const server = startKubespaces(user, ["server", "--id", id, ...(configFile ? ["--config", configFile] : [])]);
+async function startServer(user: CliUser, id: string, configFile: string): Promise<Running> {
+  const server = startKubespaces(user, ["server", "--id", id, "--config", configFile]);
   await server.printed(new RegExp(`replica ${id} on `));
   return server;
 }
@@ -86,21 +101,26 @@ async function bindRequesters(): Promise<void> {
   );
 }
 
-describe("kubespaces server: the kubectl door", () => {
-  let user: CliUser;
+/**
+ * For the describe block it is called in: a server replica `id` run with `config`, leading, with the
+ * requesters bound, before the block's tests; after them, every Tenant removed and the replica stopped.
+ */
+function serverForBlock(id: string, config: object = {}): () => Running {
   let server: Running | undefined;
-
   beforeAll(async () => {
-    user = newCliUser();
-    server = await startServer(user, "replica-a");
-    await server.printed(/replica replica-a leads/);
+    server = await startServer(newCliUser(), id, serverConfig(config));
+    await server.printed(new RegExp(`replica ${id} leads`));
     await bindRequesters();
   });
-
   afterAll(async () => {
-    await kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+    await deleteAllTenants();
     await stopServer(server);
   });
+  return () => server!;
+}
+
+describe("kubespaces server: the kubectl door", () => {
+  const server = serverForBlock("replica-a");
 
   it("runs as its own ServiceAccount, which may not do what the admin may", async () => {
     const canI = async (...args: string[]) =>
@@ -117,12 +137,12 @@ describe("kubespaces server: the kubectl door", () => {
     expect(await canI("delete", "nodes")).toBe("no");
     expect(await canI("impersonate", "users")).toBe("no");
     expect(await canI("update", "tenants/status")).toBe("yes");
-    expect(server!.stderr).toContain("reaching the host as ServiceAccount kubespaces-system/kubespaces-server");
+    expect(server().stderr).toContain("reaching the host as ServiceAccount kubespaces-system/kubespaces-server");
   });
 
   it("makes the docs' Tenant Ready: kubectl wait, the columns, the kubeconfig Secret opens the virtual cluster", async () => {
     await kubectl({ user: ALICE }, "apply", "-f", DOCS_TENANT);
-    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-atlas", "--timeout=600s");
+    await waitFor("team-atlas", "condition=Ready", 600);
 
     const { stdout: table } = await kubectl(undefined, "get", "tenants");
     const [header, ...rows] = table.trim().split("\n");
@@ -195,31 +215,11 @@ function serverConfig(config: object): string {
 }
 
 describe("kubespaces server: the approval gate", () => {
-  let server: Running | undefined;
-
-  afterAll(async () => {
-    await kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
-    await stopServer(server);
-  });
+  serverForBlock("gate", { requireApproval: true });
 
   it("holds a Tenant AwaitingApproval with its plan until an admin approves its generation; the owner cannot approve", async () => {
-    const user = newCliUser();
-    server = await startServer(user, "gate", serverConfig({ requireApproval: true }));
-    await server.printed(/replica gate leads/);
-    await bindRequesters();
-    await kubectl(
-      { user: ALICE },
-      "apply",
-      "-f",
-      manifest("team-gated", { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } }),
-    );
-    await kubectl(
-      undefined,
-      "wait",
-      "--for=jsonpath={.status.phase}=AwaitingApproval",
-      "tenant/team-gated",
-      "--timeout=300s",
-    );
+    await applyTenant({ user: ALICE }, "team-gated");
+    await waitFor("team-gated", "jsonpath={.status.phase}=AwaitingApproval", 300);
     const held = (await tenant("team-gated"))!.status!;
     expect(held.plan).toMatchObject({ generation: 1, updates: 0, replaces: 0, deletes: 0 });
     expect(held.plan.creates).toBeGreaterThan(5);
@@ -239,7 +239,7 @@ describe("kubespaces server: the approval gate", () => {
     expect(selfApproval).toMatch(/approved-generation/);
 
     await kubectl(AS_ADMIN, "annotate", "tenant", "team-gated", "kubespaces.io/approved-generation=1");
-    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-gated", "--timeout=600s");
+    await waitFor("team-gated", "condition=Ready", 600);
     expect((await tenant("team-gated"))!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
   });
 });
@@ -248,7 +248,7 @@ describe("kubespaces server: two replicas", () => {
   const replicas: Running[] = [];
 
   afterAll(async () => {
-    await kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
+    await deleteAllTenants();
     for (const replica of replicas) {
       const running = replica.child.exitCode === null && replica.child.signalCode === null;
       if (running && replica.child.pid) process.kill(-replica.child.pid, "SIGTERM");
@@ -269,25 +269,14 @@ describe("kubespaces server: two replicas", () => {
     await b.printed(/replica replica-b on /);
     await bindRequesters();
 
-    await kubectl(
-      { user: ALICE },
-      "apply",
-      "-f",
-      manifest("team-takeover", { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } }),
-    );
-    await kubectl(
-      undefined,
-      "wait",
-      "--for=jsonpath={.status.phase}=Provisioning",
-      "tenant/team-takeover",
-      "--timeout=300s",
-    );
+    await applyTenant({ user: ALICE }, "team-takeover");
+    await waitFor("team-takeover", "jsonpath={.status.phase}=Provisioning", 300);
     expect(b.stderr).not.toMatch(/replica replica-b leads/);
     process.kill(-a.child.pid!, "SIGKILL");
     await a.finished;
 
     await b.printed(/replica replica-b leads/);
-    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-takeover", "--timeout=900s");
+    await waitFor("team-takeover", "condition=Ready", 900);
     expect(b.stderr).toMatch(/reconciling tenant team-takeover/);
     const { stdout } = await kubectl(
       undefined,
@@ -307,25 +296,11 @@ describe("kubespaces server: two replicas", () => {
 });
 
 describe("kubespaces server: the periodic resync", () => {
-  let server: Running | undefined;
-
-  afterAll(async () => {
-    await kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
-    await stopServer(server);
-  });
+  serverForBlock("resync", { resyncSeconds: 5 });
 
   it("puts back a host object removed by hand", async () => {
-    const user = newCliUser();
-    server = await startServer(user, "resync", serverConfig({ resyncSeconds: 5 }));
-    await server.printed(/replica resync leads/);
-    await bindRequesters();
-    await kubectl(
-      { user: ALICE },
-      "apply",
-      "-f",
-      manifest("team-mended", { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } }),
-    );
-    await kubectl(undefined, "wait", "--for=condition=Ready", "tenant/team-mended", "--timeout=600s");
+    await applyTenant({ user: ALICE }, "team-mended");
+    await waitFor("team-mended", "condition=Ready", 600);
     const namespace = tenantNamespace("team-mended");
     const { core } = hostClients();
     const before = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
