@@ -2,6 +2,13 @@
 # Building the test bed's tools from their pinned Go modules into the binary cache
 # (scripts/lib/goToolCache.sh), one at a time, each build timed in the log.
 
+# build_work_dir NAME: a fresh folder for assembling one build's sources, in the shared cache but
+# never shared: two test beds building the same tool at once each get their own.
+build_work_dir() {
+  mkdir -p "${CACHE_ROOT}/src"
+  mktemp -d "${CACHE_ROOT}/src/$1.XXXXXX"
+}
+
 kube_ldflags() {
   local v="${KUBE_VERSION#v}" major minor x
   major="${v%%.*}"
@@ -20,11 +27,10 @@ kube_ldflags() {
 # (its `replace ../sdk` is met by copying the sdk module beside it).
 build_k8s_provider() {
   local out="$1" pins="${TESTBED_SRC}/tools/pulumi-resource-kubernetes"
-  local work="${CACHE_ROOT}/src/pulumi-kubernetes-${K8S_PROVIDER_VERSION}" prov sdk
+  local work prov sdk
   prov="$(gotool_module_dir "${pins}" "github.com/pulumi/pulumi-kubernetes/provider/v4@${K8S_PROVIDER_MODULE_VERSION}")"
   sdk="$(gotool_module_dir "${pins}" "github.com/pulumi/pulumi-kubernetes/sdk/v4@${K8S_PROVIDER_VERSION}")"
-  rm -rf "${work}"
-  mkdir -p "${work}"
+  work="$(build_work_dir "pulumi-kubernetes-${K8S_PROVIDER_VERSION}")"
   cp -r "${prov}" "${work}/provider"
   cp -r "${sdk}" "${work}/sdk"
   chmod -R u+w "${work}" # the module cache is read-only

@@ -26,8 +26,9 @@ VCLUSTERS_DIR="${RUN_DIR}/vclusters"
 # vcluster_pod_dir NAMESPACE POD: everything of one pod's control plane on this machine.
 vcluster_pod_dir() { echo "${VCLUSTERS_DIR}/$1/$2"; }
 
-# netns_name NAMESPACE POD: short (15 chars max) and stable.
-netns_name() { echo "ks-$(printf '%s/%s' "$1" "$2" | sha256sum | cut -c1-10)"; }
+# netns_name NAMESPACE POD: the control plane's network namespace, stable for the pod and unique to
+# this run dir (scoped_name).
+netns_name() { scoped_name ks- "$1" "$2"; }
 
 # pod_field JSON JQ: one field of the pod.
 pod_field() { jq -r "$2 // empty" <<<"$1"; }
