@@ -64,6 +64,28 @@ build_kine() {
     -ldflags="-s -w -X github.com/k3s-io/kine/pkg/version.Version=${KINE_VERSION}"
 }
 
+# build_traefik OUT: Traefik, from a copy of tools/traefik whose build/ holds the two modules its
+# go.mod replaces with patched copies (tools/traefik/patches says why each is patched):
+# abbot/go-http-auth at the release Traefik's refused fork is based on, plus patches/go-http-auth;
+# lego at the version Traefik requires, with patches/lego-dns-providers.patch applied.
+build_traefik() {
+  local out="$1" pins="${TESTBED_SRC}/tools/traefik" work auth lego lego_version
+  lego_version="$(sed -n 's#^[[:space:]]*github.com/go-acme/lego/v5 \(v[^ ]*\).*#\1#p' "${pins}/go.mod")"
+  auth="$(gotool_module_dir "${pins}" "github.com/abbot/go-http-auth@${TRAEFIK_HTTP_AUTH_BASE}")"
+  lego="$(gotool_module_dir "${pins}" "github.com/go-acme/lego/v5@${lego_version}")"
+  work="$(build_work_dir "traefik-${TRAEFIK_VERSION}")"
+  cp -r "${pins}/." "${work}/"
+  mkdir -p "${work}/build"
+  cp -r "${auth}" "${work}/build/go-http-auth"
+  cp -r "${lego}" "${work}/build/lego"
+  chmod -R u+w "${work}/build" # the module cache is read-only
+  cp "${pins}"/patches/go-http-auth/* "${work}/build/go-http-auth/"
+  patch -d "${work}/build/lego" -p1 --quiet --no-backup-if-mismatch <"${pins}/patches/lego-dns-providers.patch"
+  gotool_go_build "${work}" "${out}" github.com/traefik/traefik/v3/cmd/traefik \
+    -ldflags="-s -w -X github.com/traefik/traefik/v3/pkg/version.Version=${TRAEFIK_VERSION} -X github.com/traefik/traefik/v3/pkg/version.BuildDate=1970-01-01T00:00:00Z"
+  rm -rf "${work}" # sources are in the module cache; keep only the binary
+}
+
 # build_tool NAME OUT: build one tool to OUT.
 build_tool() {
   local name="$1" out="$2"
@@ -87,6 +109,10 @@ build_tool() {
     pulumi-language-nodejs | pulumi-language-python) build_language_host "${name}" "${out}" ;;
     vcluster) build_vcluster "${out}" ;;
     kine) build_kine "${out}" ;;
+    traefik) build_traefik "${out}" ;;
+    cert-manager-controller)
+      gotool_go_build "${TESTBED_SRC}/tools/cert-manager" "${out}" kubespaces.io/testbed/tools/cert-manager \
+        -ldflags="-s -w -X github.com/cert-manager/cert-manager/pkg/util.AppVersion=${CERT_MANAGER_VERSION}" ;;
   esac
 }
 
