@@ -2,7 +2,10 @@
 # The host control plane's processes: their command lines, start/stop, health checks.
 
 # Start order; `down` stops in reverse (the vCluster runner, which stands in for the kubelet, first).
-COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok vcluster-runner)
+# The gateway's (gateway.sh) and cert-manager (certManager.sh) act on the cluster like the
+# controllers a platform team installs.
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
+  gateway-forward-host gateway-forward-netns traefik cert-manager vcluster-runner)
 
 pid_of() { [[ -f "${PIDS}/$1.pid" ]] && cat "${PIDS}/$1.pid"; }
 
@@ -78,6 +81,8 @@ component_args() {
         --server-address="127.0.0.1:${KWOK_PORT}" \
         --node-ip=127.0.0.1 --cidr=10.244.0.0/16
       ;;
+    gateway-forward-host | gateway-forward-netns | traefik) gateway_component_args "$1" ;;
+    cert-manager) cert_manager_args ;;
     vcluster-runner)
       printf '%s\n' "${REPO_ROOT}/node_modules/.bin/tsx" "${TESTBED_SRC}/vclusterRunner.ts"
       ;;
