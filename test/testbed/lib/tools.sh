@@ -67,7 +67,8 @@ build_kine() {
 # build_traefik OUT: Traefik, from a copy of tools/traefik whose build/ holds the two modules its
 # go.mod replaces with patched copies (tools/traefik/patches says why each is patched):
 # abbot/go-http-auth at the release Traefik's refused fork is based on, plus patches/go-http-auth;
-# lego at the version Traefik requires, with patches/lego-dns-providers.patch applied.
+# lego at the version Traefik requires, its generated DNS provider list replaced by
+# patches/lego-dns-providers.
 build_traefik() {
   local out="$1" pins="${TESTBED_SRC}/tools/traefik" work auth lego lego_version
   lego_version="$(sed -n 's#^[[:space:]]*github.com/go-acme/lego/v5 \(v[^ ]*\).*#\1#p' "${pins}/go.mod")"
@@ -80,7 +81,7 @@ build_traefik() {
   cp -r "${lego}" "${work}/build/lego"
   chmod -R u+w "${work}/build" # the module cache is read-only
   cp "${pins}"/patches/go-http-auth/* "${work}/build/go-http-auth/"
-  patch -d "${work}/build/lego" -p1 --quiet --no-backup-if-mismatch <"${pins}/patches/lego-dns-providers.patch"
+  cp "${pins}/patches/lego-dns-providers/zz_gen_dns_providers.go" "${work}/build/lego/providers/dns/"
   gotool_go_build "${work}" "${out}" github.com/traefik/traefik/v3/cmd/traefik \
     -ldflags="-s -w -X github.com/traefik/traefik/v3/pkg/version.Version=${TRAEFIK_VERSION} -X github.com/traefik/traefik/v3/pkg/version.BuildDate=1970-01-01T00:00:00Z"
   rm -rf "${work}" # sources are in the module cache; keep only the binary

@@ -44,7 +44,7 @@ tool_version() {
     vcluster) echo "${VCLUSTER_VERSION}" ;;
     kine) echo "${KINE_VERSION}" ;;
     # Keyed by its patches too: editing one rebuilds it.
-    traefik) echo "${TRAEFIK_VERSION}-$(tool_sources_key traefik go.mod go.sum 'patches/*/*' 'patches/*.patch')" ;;
+    traefik) echo "${TRAEFIK_VERSION}-$(tool_sources_key traefik go.mod go.sum 'patches/*/*')" ;;
     # Our own entry point over cert-manager's public controller packages (tools/cert-manager).
     cert-manager-controller) echo "${CERT_MANAGER_VERSION}-$(tool_sources_key cert-manager go.mod go.sum main.go)" ;;
     *) die "unknown tool $1" ;;
