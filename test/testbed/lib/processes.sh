@@ -90,8 +90,10 @@ component_args() {
 }
 
 # start_component NAME: start detached (own session, so it outlives the shell
-# that ran `up`), record its pid and its exact command line (args/NAME) so that
-# restart-apiserver reuses the same flags.
+# that ran `up`), record its pid and its exact command line (args/NAME). The
+# command line is written at each start: the flags follow from the ports file,
+# so restart-apiserver gets the same ones, and a tool rebuilt under a new cache
+# key (one keyed by its sources) is the one that runs.
 start_component() {
   local name="$1"
   if running "${name}"; then
@@ -99,7 +101,7 @@ start_component() {
     return 0
   fi
   mkdir -p "${PIDS}" "${LOGS}" "${ARGS}"
-  [[ -s "${ARGS}/${name}" ]] || component_args "${name}" >"${ARGS}/${name}"
+  component_args "${name}" >"${ARGS}/${name}"
   local -a argv
   mapfile -t argv <"${ARGS}/${name}"
   log "starting ${name}"
