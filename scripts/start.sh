@@ -54,13 +54,17 @@ if [[ "${kind}" == testbed ]]; then
   endpoint="$(bash test/testbed/testbed.sh vcluster-endpoint "${namespace}" team-atlas)"
   cat <<HOW
 
-List the namespaces inside the tenant. On the local test bed the name ${server_name} does not
-resolve: the test bed forwards ${endpoint} on this machine to team-atlas's control plane, as a
-port-forward would, and TLS still checks the name. The kubeconfig goes to a private temporary
-file, never into the checkout:
+List the namespaces inside the tenant through the test bed's gateway: Traefik, the controller of
+the shared Gateway, routes ${server_name} by SNI and passes TLS through to team-atlas's
+control plane. The name does not resolve on this machine, so \`testbed.sh gateway-run\` runs
+kubectl where the gateway listens on 443, with that name resolving to it: the kubeconfig is used as
+it is. It goes to a private temporary file, never into the checkout:
   source "\$(bash test/testbed/testbed.sh env)"
   ${env_line}
   kubeconfig="\$(mktemp)"; pulumi stack output kubeconfig --show-secrets --stack demo > "\$kubeconfig"
+  bash test/testbed/testbed.sh gateway-run ${server_name} -- kubectl --kubeconfig "\$kubeconfig" get namespaces
+Or past the gateway, as a port-forward would (the test bed forwards ${endpoint} to the control
+plane; TLS still checks the name):
   kubectl --kubeconfig "\$kubeconfig" --server ${endpoint} --tls-server-name ${server_name} get namespaces
 Tear it down (same shell):
   pulumi destroy --stack demo --yes

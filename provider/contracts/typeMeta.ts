@@ -10,3 +10,6 @@ export interface TypeMeta {
   /** Object kind. */
   readonly kind: string;
 }
+
+/** The apps Certificate's kind: the render writes it, and the cleanup deletes a stale one before its Secret. */
+export const APPS_CERTIFICATE_TYPE: TypeMeta = { apiVersion: "cert-manager.io/v1", kind: "Certificate" };

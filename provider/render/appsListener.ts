@@ -7,14 +7,13 @@
 import { appsCertificateSecretName, gatewayObjectName, TENANT_LABEL } from "../model/names";
 import type { ExposedTenantSpec } from "../model/tenantSpec";
 import { GATEWAY_GROUP } from "./apiRoute";
-import type { TypeMeta } from "../contracts/typeMeta";
+import { APPS_CERTIFICATE_TYPE, type TypeMeta } from "../contracts/typeMeta";
 import { tenantLabels, tenantMetadata, type Manifest } from "./manifest";
 
 /** The kind of the apps listener. */
 export const APPS_LISTENER_SET_TYPE: TypeMeta = { apiVersion: `${GATEWAY_GROUP}/v1`, kind: "ListenerSet" };
 
 /** The kind of the apps certificate (cert-manager). */
-export const APPS_CERTIFICATE_TYPE: TypeMeta = { apiVersion: "cert-manager.io/v1", kind: "Certificate" };
 
 /** Renders the ListenerSet that adds the tenant's apps listener to the shared Gateway. */
 export function renderAppsListenerSet(spec: ExposedTenantSpec): Manifest {

@@ -6,12 +6,8 @@
 import { structureOfSpec, type TenantStructure } from "../model/tenantStructure";
 import type { ExposedTenantSpec, TenantSpec } from "../model/tenantSpec";
 import { apiRouteType, API_REFERENCE_GRANT_TYPE, renderApiReferenceGrant, renderApiRoute } from "./apiRoute";
-import {
-  APPS_CERTIFICATE_TYPE,
-  APPS_LISTENER_SET_TYPE,
-  renderAppsCertificate,
-  renderAppsListenerSet,
-} from "./appsListener";
+import { APPS_CERTIFICATE_TYPE } from "../contracts/typeMeta";
+import { APPS_LISTENER_SET_TYPE, renderAppsCertificate, renderAppsListenerSet } from "./appsListener";
 import { renderHelmRelease, type RenderedHelmRelease } from "./helmRelease";
 import {
   renderCleanup,

@@ -3,7 +3,7 @@
 # test bed (test/testbed/lib/tools.sh) and scripts/generateSdks.sh (sdkgen). Sourced, not run.
 #
 # Layout: ${KUBESPACES_CACHE:-~/.cache/kubespaces}/bin/<name>-<version>/<name>. A binary that is
-# there is reused (warm start); a build writes <name>.partial and renames it, so an interrupted
+# there is reused (warm start); a build writes <name>.partial.<pid> and renames it, so an interrupted
 # build never leaves a binary that looks finished.
 
 GO_TOOL_CACHE_ROOT="${KUBESPACES_CACHE:-${HOME}/.cache/kubespaces}"
@@ -45,8 +45,10 @@ gotool_module_dir() {
 # gotool_ensure NAME VERSION BUILD_FN: reuse the cached binary, or run `BUILD_FN OUT` to build it,
 # timed. Returns 0 when the binary is there afterwards; prints "<name>: built in <s>s".
 gotool_ensure() {
-  local name="$1" version="$2" build_fn="$3" out start rc
+  local name="$1" version="$2" build_fn="$3" out partial start rc
   out="$(gotool_bin "${name}" "${version}")"
+  # Per process: two checkouts building the same tool at once never write one file together.
+  partial="${out}.partial.$$"
   if [[ -x "${out}" ]]; then
     gotool_log "${name} ${version}: cached at ${out}"
     return 0
@@ -57,14 +59,14 @@ gotool_ensure() {
   start=$(date +%s)
   # A subshell outside any `if` keeps `set -e` in force inside the build function.
   set +e
-  (set -e; "${build_fn}" "${out}.partial")
+  (set -e; "${build_fn}" "${partial}")
   rc=$?
   set -e
   if ((rc != 0)); then
     gotool_log "${name}: BUILD FAILED after $(($(date +%s) - start))s"
-    rm -f "${out}.partial"
+    rm -f "${partial}"
     return 1
   fi
-  mv "${out}.partial" "${out}"
+  mv "${partial}" "${out}"
   gotool_log "${name}: built in $(($(date +%s) - start))s ($(du -h "${out}" | cut -f1))"
 }

@@ -175,15 +175,13 @@ describe("tenant lifecycle", () => {
   });
 
   it("destroys everything: the certificate Secret in the gateway namespace and synced PriorityClasses included", async () => {
-    // Nothing runs cert-manager on the test bed: write the Secret it would issue, labelled as it would.
-    await core.createNamespacedSecret({
-      namespace: "kubespaces-gateway",
-      body: {
-        metadata: { name: "kubespaces-e2e-atlas-apps-tls", labels: { "kubespaces.io/tenant": "e2e-atlas" } },
-        type: "kubernetes.io/tls",
-        data: { "tls.crt": "", "tls.key": "" },
-      },
-    });
+    // The Secret the test bed's cert-manager issued for the apps certificate: it outlives the Certificate.
+    const certificateSecret = { namespace: "kubespaces-gateway", name: "kubespaces-e2e-atlas-apps-tls" };
+    await eventually(
+      async () => (await readOrUndefined(() => core.readNamespacedSecret(certificateSecret))) !== undefined,
+      60_000,
+      "cert-manager to issue the apps certificate's Secret",
+    );
     // A PriorityClass the running vCluster would have synced to the host, marked as it marks them.
     await scheduling.createPriorityClass({
       body: {

@@ -3,17 +3,18 @@
 // network namespace into a control plane's and back, where no TCP route does.
 //
 //   node forward.mjs LISTEN=CONNECT...
-//   LISTEN, CONNECT: tcp:127.0.0.1:PORT or unix:/path. Only loopback addresses are accepted.
+//   LISTEN, CONNECT: tcp:IPV4:PORT or unix:/path. On the machine only 127.0.0.1 is used; a pod's
+//   address only inside the gateway's network namespace, where the test bed put it (gateway.sh).
 //
 // TLS passes through untouched: each end sees the other's certificate.
 import net from "node:net";
 import fs from "node:fs";
 
 function parse(spec) {
-  const m = /^tcp:(127\.0\.0\.1):(\d+)$/.exec(spec);
+  const m = /^tcp:(\d{1,3}(?:\.\d{1,3}){3}):(\d+)$/.exec(spec);
   if (m) return { host: m[1], port: Number(m[2]) };
   if (spec.startsWith("unix:")) return { path: spec.slice(5) };
-  throw new Error(`not a loopback tcp:127.0.0.1:PORT or unix:PATH address: ${spec}`);
+  throw new Error(`not a tcp:IPV4:PORT or unix:PATH address: ${spec}`);
 }
 
 function forward(listen, connect) {

@@ -3,7 +3,8 @@
 #   - the KWOK node is Ready
 #   - a StatefulSet (1 replica, busybox, no PVC) reaches readyReplicas 1
 #   - deleting a namespace completes (controller manager works)
-#   - the CRDs and fixtures are there; `pulumi version` prints v3.248.0
+#   - the CRDs and fixtures are there; Traefik has accepted the GatewayClass and programmed the
+#     Gateway; cert-manager has the ClusterIssuer Ready; `pulumi version` prints v3.248.0
 #   - the real vCluster chart installs, the test bed runs its real control
 #     plane, which writes vc-<release>, whose kubeconfig opens the virtual
 #     cluster.
@@ -89,6 +90,10 @@ check "ReferenceGrant v1 served" crd_served referencegrants.gateway.networking.k
 check "Certificate cert-manager.io/v1 served" crd_served certificates.cert-manager.io v1
 check "Gateway kubespaces-gateway/shared exists" kubectl -n kubespaces-gateway get gateway shared
 check "ClusterIssuer kubespaces-testbed-selfsigned exists" kubectl get clusterissuer kubespaces-testbed-selfsigned
+condition() { [[ "$(kubectl get "$1" "${@:3}" -o jsonpath="{.status.conditions[?(@.type==\"$2\")].status}")" == True ]]; }
+check "GatewayClass kubespaces-testbed Accepted (by Traefik)" poll 30 condition gatewayclass/kubespaces-testbed Accepted
+check "Gateway kubespaces-gateway/shared Programmed (by Traefik)" poll 30 condition gateway/shared Programmed -n kubespaces-gateway
+check "ClusterIssuer kubespaces-testbed-selfsigned Ready (by cert-manager)" poll 30 condition clusterissuer/kubespaces-testbed-selfsigned Ready
 
 pulumi_version() { [[ "$(pulumi version)" == v3.248.0 ]]; }
 check "pulumi version prints v3.248.0 ($(pulumi version 2>&1 || true))" pulumi_version

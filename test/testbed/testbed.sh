@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Local test bed for @kubespaces/pulumi end-to-end tests: a real Pulumi engine, a real Kubernetes
 # control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, KWOK with one fake
-# node) and the real pinned vCluster (its chart, and its control plane run as local processes for
-# each vCluster pod KWOK reports Running), all built from pinned Go modules, cached by version
-# outside the repo, started on loopback.
+# node), the real pinned vCluster (its chart, and its control plane run as local processes for
+# each vCluster pod KWOK reports Running), a real Gateway controller (Traefik) and cert-manager, all
+# built from pinned Go modules, cached by version outside the repo, started on loopback or in
+# network namespaces of their own.
 #
 #   testbed.sh build [TOOL...]     build missing tools (all, or those named) into the binary cache,
 #                                  and (with no TOOL) take CRDs and the vCluster chart from modules
-#   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the vCluster runner
+#   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the gateway
+#                                  (Traefik), cert-manager and the vCluster runner
 #   testbed.sh down [--wipe]       stop everything, control planes included (--wipe: delete the run dir)
 #   testbed.sh status              show what runs
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
@@ -15,6 +17,9 @@
 #   testbed.sh chart               print the path of the packaged vCluster chart
 #   testbed.sh vcluster-endpoint NAMESPACE RELEASE
 #                                  print the loopback URL of a running vCluster control plane
+#   testbed.sh gateway-run HOST... -- COMMAND [ARG...]
+#                                  run COMMAND where the gateway listens on 443, each HOST resolving
+#                                  to it (e.g. kubectl with a tenant's kubeconfig, as is)
 #   testbed.sh run-vcluster-pod NAMESPACE POD
 #                                  (used by the vCluster runner) run one pod's control plane
 #
@@ -42,6 +47,10 @@ source "${LIB}/cluster.sh"
 source "${LIB}/pulumi.sh"
 # shellcheck source=lib/vclusterPod.sh
 source "${LIB}/vclusterPod.sh"
+# shellcheck source=lib/gateway.sh
+source "${LIB}/gateway.sh"
+# shellcheck source=lib/certManager.sh
+source "${LIB}/certManager.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -59,9 +68,11 @@ start_runner() {
 }
 
 all_healthy() {
-  running etcd && running kube-apiserver && running kube-controller-manager &&
-    running kube-scheduler && running kwok && [[ -f "${PORTS_FILE}" ]] &&
-    ensure_ports && apiserver_ready && node_ready && [[ -f "${RUN_DIR}/.fixtures-done" ]]
+  local name
+  for name in "${COMPONENTS[@]}"; do
+    [[ "${name}" == vcluster-runner ]] || running "${name}" || return 1
+  done
+  [[ -f "${PORTS_FILE}" ]] && ensure_ports && apiserver_ready && node_ready && fixtures_installed
 }
 
 cmd_up() {
@@ -94,11 +105,9 @@ cmd_up() {
   start_component kwok
   must_be_healthy kwok 60 node_ready
 
-  if [[ ! -f "${RUN_DIR}/.fixtures-done" ]]; then
-    install_crds
-    install_fixtures
-    touch "${RUN_DIR}/.fixtures-done"
-  fi
+  fixtures_installed || install_crds_and_fixtures
+  start_gateway
+  start_cert_manager
   install_pulumi_plugins
   write_env
   start_runner
@@ -113,6 +122,7 @@ cmd_down() {
   done
   # The runner stops the control planes it started; this catches any it could not.
   stop_all_vcluster_pods
+  gateway_netns_down
   if ${wipe}; then
     log "wiping ${RUN_DIR}"
     rm -rf "${RUN_DIR}"
@@ -132,6 +142,8 @@ cmd_status() {
     [[ -f "${f}" ]] || continue
     printf 'vcluster control plane     %s at %s\n' "$(dirname "${f#"${VCLUSTERS_DIR}"/}")" "$(cat "${f}")"
   done
+  [[ -f "${PORTS_FILE}" ]] && running traefik &&
+    printf 'gateway                    listener %s at 127.0.0.1:%s\n' "${GATEWAY_LISTENER_PORT}" "$(ensure_ports && echo "${GATEWAY_PORT}")"
   if [[ -f "${PORTS_FILE}" ]]; then
     ensure_ports
     if apiserver_ready 2>/dev/null; then
@@ -186,6 +198,7 @@ main() {
     chart) cmd_chart "$@" ;;
     vcluster-endpoint) cmd_vcluster_endpoint "$@" ;;
     run-vcluster-pod) cmd_run_vcluster_pod "$@" ;;
+    gateway-run) cmd_gateway_run "$@" ;;
     *)
       sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
       [[ -z "${cmd}" ]] || die "unknown command ${cmd}"

@@ -4,7 +4,9 @@
  * Certificate), the vCluster's data PVCs, and cluster-scoped PriorityClasses the vCluster synced.
  * The same ground `vcluster delete` covers.
  */
-import { CoreV1Api, SchedulingV1Api } from "@kubernetes/client-node";
+import { CoreV1Api, KubernetesObjectApi, SchedulingV1Api, type KubeConfig } from "@kubernetes/client-node";
+import { gatewayObjectName } from "../../model/names";
+import { APPS_CERTIFICATE_TYPE } from "../../contracts/typeMeta";
 import { fieldNames } from "../../util/zodFields";
 import { loadHostKubeConfig } from "../hostAccess";
 import { assertSameHost } from "../hostIdentity";
@@ -48,20 +50,54 @@ export async function removeLeftovers(inputs: CleanupInputs): Promise<string[]> 
   return deleted;
 }
 
+/** How long the stale Certificate may take to go (its CertificateRequests go first). */
+const CERTIFICATE_GONE_TIMEOUT_MS = 60_000;
+
 /**
  * Deletes the certificate Secret of `olds` when `news` no longer names the same one (exposure
- * removed, or the gateway namespace changed). Returns what it deleted.
+ * removed, or the gateway namespace changed), and the Certificate that names it first: this runs
+ * in the update, before the engine deletes the removed Certificate (removed children go last), and
+ * cert-manager issues the Secret again within a second while a Certificate names it. Returns what
+ * it deleted.
  */
 export async function removeStaleCertificateSecret(olds: CleanupInputs, news: CleanupInputs): Promise<string[]> {
   const stale = olds.certificateSecret;
   if (!stale || (stale.namespace === news.certificateSecret?.namespace && stale.name === news.certificateSecret?.name))
     return [];
   await assertSameHost(news.tenantName, "clean up after", olds.hostUid, news.hostKubeconfig);
-  const core = loadHostKubeConfig(news.hostKubeconfig).makeApiClient(CoreV1Api);
-  const gone = await ignoringNotFound(() =>
-    core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name }),
+  const config = loadHostKubeConfig(news.hostKubeconfig);
+  const deleted: string[] = [];
+  const certificate = gatewayObjectName(news.tenantName, "apps");
+  if (await removeCertificate(config, stale.namespace, certificate))
+    deleted.push(`Certificate ${stale.namespace}/${certificate}`);
+  const core = config.makeApiClient(CoreV1Api);
+  if (await ignoringNotFound(() => core.deleteNamespacedSecret({ namespace: stale.namespace, name: stale.name })))
+    deleted.push(`Secret ${stale.namespace}/${stale.name}`);
+  return deleted;
+}
+
+/**
+ * Deletes the apps Certificate and returns once it is gone, its CertificateRequests before it
+ * (foreground deletion). True when there was one. The engine's own delete of it then finds it gone,
+ * which it takes as deleted.
+ */
+async function removeCertificate(config: KubeConfig, namespace: string, name: string): Promise<boolean> {
+  const objects = KubernetesObjectApi.makeApiClient(config);
+  const ref = { ...APPS_CERTIFICATE_TYPE, metadata: { namespace, name } };
+  const found = await ignoringNotFound(() =>
+    objects.delete(ref, undefined, undefined, undefined, undefined, "Foreground"),
   );
-  return gone ? [`Secret ${stale.namespace}/${stale.name}`] : [];
+  // True while the read finds it (ignoringNotFound: true when the call succeeded).
+  const exists = () => ignoringNotFound(() => objects.read(ref));
+  const deadline = Date.now() + CERTIFICATE_GONE_TIMEOUT_MS;
+  while (await exists()) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `kubespaces: Certificate ${namespace}/${name} was not gone ${CERTIFICATE_GONE_TIMEOUT_MS / 1000}s after its delete`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return found;
 }
 
 /** Runs `remove`; true when it deleted something, false when it was already gone. */

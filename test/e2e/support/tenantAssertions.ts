@@ -18,6 +18,8 @@ export const LABELLED_KINDS = [
   { apiVersion: "gateway.networking.k8s.io/v1", kind: "ReferenceGrant" },
   { apiVersion: "gateway.networking.k8s.io/v1", kind: "ListenerSet" },
   { apiVersion: "cert-manager.io/v1", kind: "Certificate" },
+  // cert-manager gives a Certificate's requests its labels (and the Certificate as their owner).
+  { apiVersion: "cert-manager.io/v1", kind: "CertificateRequest" },
 ];
 
 /** The host namespace of a tenant with the default namespace. */

@@ -52,11 +52,34 @@ install_crds() {
   ((${#vap[@]} == 0)) || server_side_apply "${vap[@]}"
 }
 
-# install_fixtures: namespace kubespaces-gateway, GatewayClass kubespaces-testbed, Gateway shared,
-# ClusterIssuer kubespaces-testbed-selfsigned (test/fixtures/testbed/shared). The namespace first:
-# the Gateway lives in it.
+# install_fixtures: the namespaces first (the objects in them need them), then the controllers'
+# ServiceAccounts and RBAC (Traefik's documented ClusterRole and cert-manager's chart, as
+# upstream.sh took them, bound by test/fixtures/testbed/controllers), then the shared objects a
+# platform team would have created (test/fixtures/testbed/shared): GatewayClass kubespaces-testbed
+# (Traefik's controller), Gateway kubespaces-gateway/shared, ClusterIssuer
+# kubespaces-testbed-selfsigned.
 install_fixtures() {
-  server_side_apply "${FIXTURES_DIR}/shared/gateway-namespace.yaml"
+  server_side_apply "${FIXTURES_DIR}"/*/*namespace.yaml
+  server_side_apply "${TRAEFIK_RBAC}" "${CERT_MANAGER_RBAC}" "${FIXTURES_DIR}"/controllers/*.yaml
   server_side_apply "${FIXTURES_DIR}"/shared/*.yaml
-  log "fixtures: $(cd "${FIXTURES_DIR}/shared" && echo *.yaml)"
+  log "fixtures: $(cd "${FIXTURES_DIR}" && echo controllers/*.yaml shared/*.yaml)"
+}
+
+# fixtures_key: what the installed CRDs and fixtures were made from.
+fixtures_key() {
+  { echo "${CRDS_CACHE} ${TRAEFIK_RBAC} ${CERT_MANAGER_RBAC}"; cat "${FIXTURES_DIR}"/controllers/*.yaml "${FIXTURES_DIR}"/shared/*.yaml; } |
+    sha256sum | cut -c1-12
+}
+
+# fixtures_installed: true when this run dir's cluster has the CRDs and fixtures of this checkout.
+fixtures_installed() { [[ "$(cat "${RUN_DIR}/.fixtures-done" 2>/dev/null)" == "$(fixtures_key)" ]]; }
+
+# install_crds_and_fixtures: once per run dir. One set up from other CRDs or fixtures is refused:
+# some fields cannot change in place (a GatewayClass's controllerName is immutable).
+install_crds_and_fixtures() {
+  [[ ! -f "${RUN_DIR}/.fixtures-done" ]] ||
+    die "${RUN_DIR} was set up from other CRDs or fixtures than this checkout's: run testbed.sh down --wipe"
+  install_crds
+  install_fixtures
+  fixtures_key >"${RUN_DIR}/.fixtures-done"
 }

@@ -24,6 +24,17 @@ die() { log "ERROR: $*"; exit 1; }
 
 kc() { kubectl --kubeconfig="${KUBECONFIG_FILE}" "$@"; }
 
+# scoped_name PREFIX PART...: a name for something the test bed makes outside its run dir (a
+# network namespace lives in one machine-wide list): PREFIX and a hash of the run dir's real path
+# and the PARTs, so that two test beds on one machine (two checkouts, or two run dirs) never pick
+# the same name, and one never deletes what the other made. Short: network namespace names are
+# kept to 15 characters like interface names.
+scoped_name() {
+  local prefix="$1"
+  shift
+  printf '%s\0' "$(realpath -m "${RUN_DIR}")" "$@" | sha256sum | cut -c"1-$((15 - ${#prefix}))" | sed "s/^/${prefix}/"
+}
+
 # wait_for DESCRIPTION SECONDS COMMAND...: poll a health check, bounded.
 wait_for() {
   local what="$1" secs="$2" i

@@ -11,17 +11,16 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # ensure_ports: pick the loopback ports once and keep them, so that etcd's
 # stored member URLs and the written kubeconfig stay valid across down/up.
+# GATEWAY_PORT is the machine's way in to the gateway's listener (gateway.sh). A ports file from
+# before a port was added gets it appended.
+PORT_NAMES=(ETCD_PORT ETCD_PEER_PORT APISERVER_PORT KCM_PORT SCHEDULER_PORT KWOK_PORT GATEWAY_PORT)
+
 ensure_ports() {
-  if [[ ! -f "${PORTS_FILE}" ]]; then
-    {
-      echo "ETCD_PORT=$(free_port)"
-      echo "ETCD_PEER_PORT=$(free_port)"
-      echo "APISERVER_PORT=$(free_port)"
-      echo "KCM_PORT=$(free_port)"
-      echo "SCHEDULER_PORT=$(free_port)"
-      echo "KWOK_PORT=$(free_port)"
-    } >"${PORTS_FILE}"
-  fi
+  local name
+  touch "${PORTS_FILE}"
+  for name in "${PORT_NAMES[@]}"; do
+    grep -q "^${name}=" "${PORTS_FILE}" || echo "${name}=$(free_port)" >>"${PORTS_FILE}"
+  done
   # shellcheck disable=SC1090
   source "${PORTS_FILE}"
 }
@@ -73,3 +72,27 @@ write_kubeconfig() {
   mv "${tmp}" "${KUBECONFIG_FILE}"
 }
 
+
+# service_account_kubeconfig NAME: where a controller's own kubeconfig is (run dir, kubeconfigs/).
+service_account_kubeconfig() { echo "${RUN_DIR}/kubeconfigs/$1"; }
+
+# write_service_account_kubeconfig NAME NAMESPACE SERVICE_ACCOUNT: a kubeconfig for a controller
+# the test bed runs outside the cluster (Traefik, cert-manager) that authenticates as the
+# ServiceAccount a real install would run it as, so it holds only the RBAC that grants. A fresh
+# token (a year) at each start.
+write_service_account_kubeconfig() {
+  local file tmp token
+  file="$(service_account_kubeconfig "$1")"
+  tmp="${file}.tmp"
+  mkdir -p "$(dirname "${file}")"
+  token="$(kc create token "$3" -n "$2" --duration=8760h)"
+  rm -f "${tmp}"
+  KUBECONFIG="${tmp}" kubectl config set-cluster kubespaces-testbed \
+    --server="https://127.0.0.1:${APISERVER_PORT}" \
+    --certificate-authority="${PKI}/ca.crt" --embed-certs=true >/dev/null
+  KUBECONFIG="${tmp}" kubectl config set-credentials "$2-$3" --token="${token}" >/dev/null
+  KUBECONFIG="${tmp}" kubectl config set-context "$1" --cluster=kubespaces-testbed --user="$2-$3" >/dev/null
+  KUBECONFIG="${tmp}" kubectl config use-context "$1" >/dev/null
+  chmod 600 "${tmp}"
+  mv "${tmp}" "${file}"
+}

@@ -2,7 +2,10 @@
 # The host control plane's processes: their command lines, start/stop, health checks.
 
 # Start order; `down` stops in reverse (the vCluster runner, which stands in for the kubelet, first).
-COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok vcluster-runner)
+# The gateway's (gateway.sh) and cert-manager (certManager.sh) act on the cluster like the
+# controllers a platform team installs.
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
+  gateway-forward-host gateway-forward-netns traefik cert-manager vcluster-runner)
 
 pid_of() { [[ -f "${PIDS}/$1.pid" ]] && cat "${PIDS}/$1.pid"; }
 
@@ -80,6 +83,8 @@ component_args() {
         --server-address="127.0.0.1:${KWOK_PORT}" \
         --node-ip=127.0.0.1 --cidr=10.244.0.0/16
       ;;
+    gateway-forward-host | gateway-forward-netns | traefik) gateway_component_args "$1" ;;
+    cert-manager) cert_manager_args ;;
     vcluster-runner)
       printf '%s\n' "${REPO_ROOT}/node_modules/.bin/tsx" "${TESTBED_SRC}/vclusterRunner.ts"
       ;;
@@ -87,8 +92,10 @@ component_args() {
 }
 
 # start_component NAME: start detached (own session, so it outlives the shell
-# that ran `up`), record its pid and its exact command line (args/NAME) so that
-# restart-apiserver reuses the same flags.
+# that ran `up`), record its pid and its exact command line (args/NAME). The
+# command line is written at each start: the flags follow from the ports file,
+# so restart-apiserver gets the same ones, and a tool rebuilt under a new cache
+# key (one keyed by its sources) is the one that runs.
 start_component() {
   local name="$1"
   if running "${name}"; then
@@ -96,7 +103,7 @@ start_component() {
     return 0
   fi
   mkdir -p "${PIDS}" "${LOGS}" "${ARGS}"
-  [[ -s "${ARGS}/${name}" ]] || component_args "${name}" >"${ARGS}/${name}"
+  component_args "${name}" >"${ARGS}/${name}"
   local -a argv
   mapfile -t argv <"${ARGS}/${name}"
   log "starting ${name}"

@@ -2,6 +2,13 @@
 # Building the test bed's tools from their pinned Go modules into the binary cache
 # (scripts/lib/goToolCache.sh), one at a time, each build timed in the log.
 
+# build_work_dir NAME: a fresh folder for assembling one build's sources, in the shared cache but
+# never shared: two test beds building the same tool at once each get their own.
+build_work_dir() {
+  mkdir -p "${CACHE_ROOT}/src"
+  mktemp -d "${CACHE_ROOT}/src/$1.XXXXXX"
+}
+
 kube_ldflags() {
   local v="${KUBE_VERSION#v}" major minor x
   major="${v%%.*}"
@@ -20,11 +27,10 @@ kube_ldflags() {
 # (its `replace ../sdk` is met by copying the sdk module beside it).
 build_k8s_provider() {
   local out="$1" pins="${TESTBED_SRC}/tools/pulumi-resource-kubernetes"
-  local work="${CACHE_ROOT}/src/pulumi-kubernetes-${K8S_PROVIDER_VERSION}" prov sdk
+  local work prov sdk
   prov="$(gotool_module_dir "${pins}" "github.com/pulumi/pulumi-kubernetes/provider/v4@${K8S_PROVIDER_MODULE_VERSION}")"
   sdk="$(gotool_module_dir "${pins}" "github.com/pulumi/pulumi-kubernetes/sdk/v4@${K8S_PROVIDER_VERSION}")"
-  rm -rf "${work}"
-  mkdir -p "${work}"
+  work="$(build_work_dir "pulumi-kubernetes-${K8S_PROVIDER_VERSION}")"
   cp -r "${prov}" "${work}/provider"
   cp -r "${sdk}" "${work}/sdk"
   chmod -R u+w "${work}" # the module cache is read-only
@@ -58,6 +64,29 @@ build_kine() {
     -ldflags="-s -w -X github.com/k3s-io/kine/pkg/version.Version=${KINE_VERSION}"
 }
 
+# build_traefik OUT: Traefik, from a copy of tools/traefik whose build/ holds the two modules its
+# go.mod replaces with patched copies (tools/traefik/patches says why each is patched):
+# abbot/go-http-auth at the release Traefik's refused fork is based on, plus patches/go-http-auth;
+# lego at the version Traefik requires, its generated DNS provider list replaced by
+# patches/lego-dns-providers.
+build_traefik() {
+  local out="$1" pins="${TESTBED_SRC}/tools/traefik" work auth lego lego_version
+  lego_version="$(sed -n 's#^[[:space:]]*github.com/go-acme/lego/v5 \(v[^ ]*\).*#\1#p' "${pins}/go.mod")"
+  auth="$(gotool_module_dir "${pins}" "github.com/abbot/go-http-auth@${TRAEFIK_HTTP_AUTH_BASE}")"
+  lego="$(gotool_module_dir "${pins}" "github.com/go-acme/lego/v5@${lego_version}")"
+  work="$(build_work_dir "traefik-${TRAEFIK_VERSION}")"
+  cp -r "${pins}/." "${work}/"
+  mkdir -p "${work}/build"
+  cp -r "${auth}" "${work}/build/go-http-auth"
+  cp -r "${lego}" "${work}/build/lego"
+  chmod -R u+w "${work}/build" # the module cache is read-only
+  cp "${pins}"/patches/go-http-auth/* "${work}/build/go-http-auth/"
+  cp "${pins}/patches/lego-dns-providers/zz_gen_dns_providers.go" "${work}/build/lego/providers/dns/"
+  gotool_go_build "${work}" "${out}" github.com/traefik/traefik/v3/cmd/traefik \
+    -ldflags="-s -w -X github.com/traefik/traefik/v3/pkg/version.Version=${TRAEFIK_VERSION} -X github.com/traefik/traefik/v3/pkg/version.BuildDate=1970-01-01T00:00:00Z"
+  rm -rf "${work}" # sources are in the module cache; keep only the binary
+}
+
 # build_tool NAME OUT: build one tool to OUT.
 build_tool() {
   local name="$1" out="$2"
@@ -81,6 +110,10 @@ build_tool() {
     pulumi-language-nodejs | pulumi-language-python) build_language_host "${name}" "${out}" ;;
     vcluster) build_vcluster "${out}" ;;
     kine) build_kine "${out}" ;;
+    traefik) build_traefik "${out}" ;;
+    cert-manager-controller)
+      gotool_go_build "${TESTBED_SRC}/tools/cert-manager" "${out}" kubespaces.io/testbed/tools/cert-manager \
+        -ldflags="-s -w -X github.com/cert-manager/cert-manager/pkg/util.AppVersion=${CERT_MANAGER_VERSION}" ;;
   esac
 }
 

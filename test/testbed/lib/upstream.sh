@@ -1,12 +1,15 @@
 # shellcheck shell=bash
 # What the test bed takes from pinned Go modules without building it: the CRDs it serves, the real
-# vCluster chart, KWOK's default stages, and the check of the vendored vCluster values schema.
+# vCluster chart, KWOK's default stages, the RBAC of the two controllers (Traefik's documented
+# ClusterRole, cert-manager's chart), and the check of the vendored vCluster values schema.
 # Each module is downloaded through its tool folder's go.mod, so go.sum pins (and `go mod
 # download` verifies) its hash. Products go to the cache beside the binaries.
 
 CRDS_CACHE="${BIN_CACHE}/crds-gateway-api-${GATEWAY_API_VERSION}-cert-manager-${CERT_MANAGER_VERSION}"
 VCLUSTER_CHART="${BIN_CACHE}/vcluster-chart-${VCLUSTER_VERSION}/vcluster-${VCLUSTER_VERSION#v}.tgz"
 KWOK_STAGES_DIR="${BIN_CACHE}/kwok-${KWOK_VERSION}/stages"
+TRAEFIK_RBAC="${BIN_CACHE}/traefik-rbac-${TRAEFIK_VERSION}/gateway-role.yaml"
+CERT_MANAGER_RBAC="${BIN_CACHE}/cert-manager-rbac-${CERT_MANAGER_VERSION}/controller.yaml"
 VENDORED_SCHEMA="${REPO_ROOT}/third_party/vcluster-chart-${VCLUSTER_VERSION}/values.schema.json"
 
 module_dir() { gotool_module_dir "${TESTBED_SRC}/tools/$1" "$2"; }
@@ -15,6 +18,8 @@ module_dir() { gotool_module_dir "${TESTBED_SRC}/tools/$1" "$2"; }
 prepare_upstream() {
   check_vendored_schema
   ensure_crds
+  ensure_traefik_rbac
+  ensure_cert_manager_rbac
   ensure_vcluster_chart
   ensure_kwok_stages >/dev/null
 }
@@ -38,23 +43,70 @@ check_vendored_schema() {
 # schemas unlabelled, marked "for reference, development and testing" only.)
 ensure_crds() {
   [[ -d "${CRDS_CACHE}" ]] && return 0
-  local gw cm work show=() f
+  local gw work show=() f
   gw="$(module_dir crds "sigs.k8s.io/gateway-api@${GATEWAY_API_VERSION}")"
-  cm="$(module_dir crds "github.com/cert-manager/cert-manager@${CERT_MANAGER_VERSION}")"
   work="$(mktemp -d)"
   mkdir -p "${work}/out/gateway-api" "${work}/out/cert-manager"
   cp "${gw}"/config/crd/standard/*.yaml "${work}/out/gateway-api/"
-  cp -r "${cm}/deploy/charts/cert-manager" "${work}/"
-  chmod -R u+w "${work}"
-  stamp_chart "${work}/cert-manager/Chart.yaml" "${CERT_MANAGER_VERSION}" "${CERT_MANAGER_VERSION}"
+  stamped_cert_manager_chart "${work}"
   for f in "${work}"/cert-manager/templates/crd-*.yaml; do show+=(--show-only "templates/$(basename "${f}")"); done
-  # --kube-version: the chart's kubeVersion constraint is checked against it (helm's default is 1.20).
-  "$(tool_bin helm)" template cert-manager "${work}/cert-manager" --namespace cert-manager \
-    --kube-version "${KUBE_VERSION}" --set crds.enabled=true "${show[@]}" >"${work}/out/cert-manager/crds.yaml"
+  render_cert_manager_chart "${work}" --set crds.enabled=true "${show[@]}" >"${work}/out/cert-manager/crds.yaml"
   mkdir -p "$(dirname "${CRDS_CACHE}")"
   mv "${work}/out" "${CRDS_CACHE}" # all or nothing
   rm -rf "${work}"
   log "CRDs: Gateway API ${GATEWAY_API_VERSION} standard, cert-manager ${CERT_MANAGER_VERSION} (rendered from its chart) in ${CRDS_CACHE}"
+}
+
+# stamped_cert_manager_chart DIR: cert-manager's chart from its module, copied to DIR/cert-manager
+# and stamped with its release version.
+stamped_cert_manager_chart() {
+  local cm
+  cm="$(module_dir crds "github.com/cert-manager/cert-manager@${CERT_MANAGER_VERSION}")"
+  cp -r "${cm}/deploy/charts/cert-manager" "$1/"
+  chmod -R u+w "$1/cert-manager"
+  stamp_chart "$1/cert-manager/Chart.yaml" "${CERT_MANAGER_VERSION}" "${CERT_MANAGER_VERSION}"
+}
+
+# render_cert_manager_chart DIR HELM_ARGS...: `helm template` of the stamped chart in DIR, released
+# as the chart's docs install it (release cert-manager, namespace cert-manager).
+render_cert_manager_chart() {
+  local dir="$1"
+  shift
+  # --kube-version: the chart's kubeVersion constraint is checked against it (helm's default is 1.20).
+  "$(tool_bin helm)" template cert-manager "${dir}/cert-manager" --namespace cert-manager \
+    --kube-version "${KUBE_VERSION}" "$@"
+}
+
+# ensure_cert_manager_rbac: the controller's ServiceAccount and RBAC exactly as its chart renders
+# them with default values (templates/serviceaccount.yaml, templates/rbac.yaml: its ClusterRoles
+# and bindings, and the leader-election Role it would use in kube-system).
+ensure_cert_manager_rbac() {
+  [[ -f "${CERT_MANAGER_RBAC}" ]] && return 0
+  local work
+  work="$(mktemp -d)"
+  stamped_cert_manager_chart "${work}"
+  render_cert_manager_chart "${work}" --show-only templates/serviceaccount.yaml --show-only templates/rbac.yaml \
+    >"${work}/controller.yaml"
+  mkdir -p "$(dirname "${CERT_MANAGER_RBAC}")"
+  mv "${work}/controller.yaml" "${CERT_MANAGER_RBAC}"
+  rm -rf "${work}"
+  log "cert-manager ${CERT_MANAGER_VERSION} controller RBAC rendered from its chart: ${CERT_MANAGER_RBAC}"
+}
+
+# ensure_traefik_rbac: the ClusterRole Traefik documents for its Gateway provider, taken from the
+# pinned module (docs/content/reference/dynamic-configuration/kubernetes-gateway-rbac.yml, its first
+# document; the binding that follows it names a ServiceAccount of the docs' own, so
+# test/fixtures/testbed/controllers binds the test bed's).
+ensure_traefik_rbac() {
+  [[ -f "${TRAEFIK_RBAC}" ]] && return 0
+  local dir tmp
+  dir="$(module_dir traefik "github.com/traefik/traefik/v3@${TRAEFIK_VERSION}")"
+  mkdir -p "$(dirname "${TRAEFIK_RBAC}")"
+  tmp="${TRAEFIK_RBAC}.$$"
+  awk '/^---/ { exit } { print }' "${dir}/docs/content/reference/dynamic-configuration/kubernetes-gateway-rbac.yml" >"${tmp}"
+  grep -q '^kind: ClusterRole$' "${tmp}" || die "no ClusterRole first in Traefik's kubernetes-gateway-rbac.yml"
+  mv "${tmp}" "${TRAEFIK_RBAC}"
+  log "Traefik ${TRAEFIK_VERSION} Gateway provider ClusterRole (from its docs): ${TRAEFIK_RBAC}"
 }
 
 # stamp_chart CHART_YAML VERSION APP_VERSION: set the version fields a release pipeline sets.

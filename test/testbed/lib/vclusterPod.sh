@@ -20,14 +20,17 @@
 #   forwarder over unix sockets (forward.mjs) carries 127.0.0.1:<api port> inside the namespace to
 #   the host API server, and a loopback port on the machine to the control plane's 8443 inside.
 #   That port is written to <pod dir>/endpoint; `testbed.sh vcluster-endpoint NS RELEASE` prints it.
+#   And the pod's IP answers on its https port inside the gateway's network namespace, where
+#   Traefik dials it (gateway.sh, gateway_route_pod).
 
 VCLUSTERS_DIR="${RUN_DIR}/vclusters"
 
 # vcluster_pod_dir NAMESPACE POD: everything of one pod's control plane on this machine.
 vcluster_pod_dir() { echo "${VCLUSTERS_DIR}/$1/$2"; }
 
-# netns_name NAMESPACE POD: short (15 chars max) and stable.
-netns_name() { echo "ks-$(printf '%s/%s' "$1" "$2" | sha256sum | cut -c1-10)"; }
+# netns_name NAMESPACE POD: the control plane's network namespace, stable for the pod and unique to
+# this run dir (scoped_name).
+netns_name() { scoped_name ks- "$1" "$2"; }
 
 # pod_field JSON JQ: one field of the pod.
 pod_field() { jq -r "$2 // empty" <<<"$1"; }
@@ -110,11 +113,12 @@ start_forwarders() {
 # cmd_run_vcluster_pod NAMESPACE POD: prepare, then run the control plane in the foreground until
 # it exits or this process group is sent TERM; clean up the network namespace either way.
 cmd_run_vcluster_pod() {
-  local ns="$1" name="$2" pod dir netns port user data
+  local ns="$1" name="$2" pod dir netns port user data pod_ip
   ensure_ports
   pod="$(kc get pod -n "${ns}" "${name}" -o json)"
   dir="$(vcluster_pod_dir "${ns}" "${name}")"
   netns="$(netns_name "${ns}" "${name}")"
+  pod_ip="$(pod_field "${pod}" .status.podIP)"
   mkdir -p "${dir}"/{root,data,pki,tmp,helm-cache}
   echo "${netns}" >"${dir}/netns"
   write_service_account "${dir}/serviceaccount" "${ns}" "${pod}"
@@ -137,9 +141,10 @@ cmd_run_vcluster_pod() {
   netns_up "${netns}"
   # Expanded now: the EXIT trap runs after this function's locals are gone.
   # shellcheck disable=SC2064
-  trap "vcluster_pod_cleanup '${netns}' '${dir}'" EXIT
+  trap "vcluster_pod_cleanup '${netns}' '${dir}' '${pod_ip}'" EXIT
   trap 'exit 143' TERM INT
   start_forwarders "${dir}" "${netns}" "${port}"
+  gateway_route_pod "${dir}" "${pod_ip}"
   echo "https://127.0.0.1:${port}" >"${dir}/endpoint"
   log "control plane of ${ns}/${name}: netns ${netns}, uid ${user[0]}, data ${data}, endpoint https://127.0.0.1:${port}"
   ip netns exec "${netns}" unshare --mount --pid --fork --kill-child --propagation private \
@@ -150,10 +155,11 @@ cmd_run_vcluster_pod() {
 }
 
 vcluster_pod_cleanup() {
-  local netns="$1" dir="$2"
+  local netns="$1" dir="$2" pod_ip="$3"
   rm -f "${dir}/endpoint"
   # The forwarders are this script's children; the control plane died with its PID namespace.
   kill $(jobs -p) 2>/dev/null || true
+  gateway_unroute_pod "${pod_ip}"
   ip netns del "${netns}" 2>/dev/null || true
 }
 

@@ -18,6 +18,11 @@ HELM_VERSION=v3.18.6
 VCLUSTER_VERSION=v0.36.1
 # kine: the etcd shim vCluster's default embedded database runs (/binaries/kine, with sqlite).
 KINE_VERSION=v0.17.5
+# The Gateway controller (tools/traefik: built with three patches, see its patches/).
+TRAEFIK_VERSION=v3.7.13
+# The release of abbot/go-http-auth that Traefik's refused fork (containous/go-http-auth) is based
+# on; tools/traefik/go.sum pins it.
+TRAEFIK_HTTP_AUTH_BASE=v0.4.0
 # CRD sources, required (not built) by tools/crds/go.mod.
 GATEWAY_API_VERSION=v1.6.1
 CERT_MANAGER_VERSION=v1.21.1
@@ -25,7 +30,7 @@ CERT_MANAGER_VERSION=v1.21.1
 # Build order (only the log depends on it): independent tools.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
-  kine vcluster)
+  kine vcluster traefik cert-manager-controller)
 
 # tool_version NAME: the version the cache directory is keyed by.
 tool_version() {
@@ -40,8 +45,21 @@ tool_version() {
     helm) echo "${HELM_VERSION}" ;;
     vcluster) echo "${VCLUSTER_VERSION}" ;;
     kine) echo "${KINE_VERSION}" ;;
+    # Keyed by its patches too: editing one rebuilds it.
+    traefik) echo "${TRAEFIK_VERSION}-$(tool_sources_key traefik go.mod go.sum 'patches/*/*')" ;;
+    # Our own entry point over cert-manager's public controller packages (tools/cert-manager).
+    cert-manager-controller) echo "${CERT_MANAGER_VERSION}-$(tool_sources_key cert-manager go.mod go.sum main.go)" ;;
     *) die "unknown tool $1" ;;
   esac
+}
+
+# tool_sources_key TOOL PATTERN...: a short hash of the files under tools/TOOL that the glob
+# PATTERNs (quoted by the caller) match there (gotool_sources_key).
+tool_sources_key() {
+  local tool="$1"
+  shift
+  # shellcheck disable=SC2048,SC2086 # the patterns are globbed here, inside the tool's folder
+  (cd "${TESTBED_SRC}/tools/${tool}" && gotool_sources_key . $*)
 }
 
 tool_dir() { gotool_dir "$1" "$(tool_version "$1")"; }
