@@ -11,16 +11,8 @@ import { FileRequestStore } from "../../provider/tenants/local/fileRequestStore"
 import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
 import type { Actor, RunJournals, RunRecorder } from "../../provider/tenants/ports";
 import type { TenantEvent } from "../../provider/tenants/tenantObject";
-import {
-  HostUnavailableError,
-  InterruptedError,
-  OperationRefusedError,
-  RequestConflictError,
-  RequestInvalidError,
-  TenantFailedError,
-  TenantNotFoundError,
-  TenantNotReadyError,
-} from "../../provider/tenants/tenantsErrors";
+// The service's error kinds, by class: each test names the one it expects.
+import * as errors from "../../provider/tenants/tenantsErrors";
 import { DEFAULT_LOCK_TIMEOUT_MS, TenantsService } from "../../provider/tenants/tenantsService";
 import { deployedOutputsOf, FakeHost, FakeTenantStacks, kubeconfigOf, phasesOf } from "./support/fakeTenantStacks";
 import { temporaryFolderEach } from "./support/temporaryFolder";
@@ -139,8 +131,8 @@ describe("create", () => {
     ],
   ])("refuses %s with the field named, storing and running nothing", async (_, request, field) => {
     const error = await rejection(service.create("atlas", request, alice));
-    expect(error).toBeInstanceOf(RequestInvalidError);
-    expect((error as RequestInvalidError).problems.some((p) => p.startsWith(field))).toBe(true);
+    expect(error).toBeInstanceOf(errors.RequestInvalidError);
+    expect((error as errors.RequestInvalidError).problems.some((p) => p.startsWith(field))).toBe(true);
     expect(error.message).toContain(field.slice(0, -1));
     expect(await nothingStored()).toBe(true);
     expect(stacks.calls).toEqual([]);
@@ -149,36 +141,36 @@ describe("create", () => {
 
   it("names an unknown field's problem after the inputs, not the tenant name", async () => {
     const error = await rejection(service.create("atlas", asked(undefined, { namespacePrefix: "x" }), alice));
-    expect(error).toBeInstanceOf(RequestInvalidError);
-    expect((error as RequestInvalidError).problems).toEqual([
+    expect(error).toBeInstanceOf(errors.RequestInvalidError);
+    expect((error as errors.RequestInvalidError).problems).toEqual([
       expect.stringMatching(/^inputs: unknown field\(s\) "namespacePrefix"/),
     ]);
   });
 
   it("refuses a request below the vCluster's own footprint, naming the minimum it needs", async () => {
     const error = await rejection(service.create("atlas", asked({ cpu: "2", memory: "2Gi" }), alice));
-    expect(error).toBeInstanceOf(RequestInvalidError);
-    const problem = (error as RequestInvalidError).problems.find((p) => p.startsWith("resources.memory:"));
+    expect(error).toBeInstanceOf(errors.RequestInvalidError);
+    const problem = (error as errors.RequestInvalidError).problems.find((p) => p.startsWith("resources.memory:"));
     const minimumMi = Number(problem?.match(/vCluster's own containers \((\d+)Mi/)?.[1]);
     expect(minimumMi).toBeGreaterThan(2048);
     expect(await nothingStored()).toBe(true);
     // The minimum named is the one that holds.
     expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi}Mi` }), alice)).not.toThrow();
     expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi - 1}Mi` }), alice)).toThrow(
-      RequestInvalidError,
+      errors.RequestInvalidError,
     );
   });
 
   it("refuses a resume of a tenant with no stored request", async () => {
     const error = await rejection(service.create("atlas", undefined, alice));
-    expect(error).toBeInstanceOf(RequestInvalidError);
+    expect(error).toBeInstanceOf(errors.RequestInvalidError);
     expect(await nothingStored()).toBe(true);
   });
 
   it("lets only an admin request a tenant for another owner", async () => {
     const error = await rejection(service.create("borealis", asked(undefined, { owner: bob.owner }), alice));
-    expect(error).toBeInstanceOf(RequestInvalidError);
-    expect((error as RequestInvalidError).problems).toEqual([expect.stringMatching(/^owner:/)]);
+    expect(error).toBeInstanceOf(errors.RequestInvalidError);
+    expect((error as errors.RequestInvalidError).problems).toEqual([expect.stringMatching(/^owner:/)]);
     expect(await nothingStored()).toBe(true);
 
     const tenant = await service.create("borealis", asked(undefined, { owner: bob.owner }), admin);
@@ -200,7 +192,7 @@ describe("create", () => {
     const file = store.fileOf("atlas")!;
     const [text, journalsBefore] = [readFileSync(file, "utf8"), readdirSync(path.join(runs.dir, "atlas"))];
     const error = await rejection(service.create("atlas", asked({ cpu: "8", memory: "16Gi" }), alice));
-    expect(error).toBeInstanceOf(RequestConflictError);
+    expect(error).toBeInstanceOf(errors.RequestConflictError);
     expect(error.message).toContain(file);
     expect(readFileSync(file, "utf8")).toBe(text);
     expect(readdirSync(path.join(runs.dir, "atlas"))).toEqual(journalsBefore);
@@ -217,7 +209,7 @@ describe("create", () => {
     });
     const racingService = new TenantsService({ requests: racing, runs, stacks, host }, { policy: {} });
     const error = await rejection(racingService.create("atlas", asked(), alice));
-    expect(error).toBeInstanceOf(RequestConflictError);
+    expect(error).toBeInstanceOf(errors.RequestConflictError);
     expect((await store.get("atlas"))?.spec).toEqual(theirs);
     expect(stacks.callsOf("up")).toEqual([]);
   });
@@ -229,7 +221,7 @@ describe("create", () => {
     };
     stacks.failNextUp("atlas", failure);
     const error = await rejection(service.create("atlas", asked(), alice));
-    expect(error).toBeInstanceOf(TenantFailedError);
+    expect(error).toBeInstanceOf(errors.TenantFailedError);
     expect(error).toMatchObject({ tenant: "atlas", reason: failure.reason, detail: failure.detail });
 
     const failed = await serviceOver().get("atlas", alice);
@@ -259,7 +251,7 @@ describe("create", () => {
 
     stop.abort();
     const error = await creating;
-    expect(error).toBeInstanceOf(InterruptedError);
+    expect(error).toBeInstanceOf(errors.InterruptedError);
     expect(error).toMatchObject({ tenant: "atlas" });
     expect(await store.get("atlas")).toBeDefined();
     const interrupted = await service.get("atlas", alice);
@@ -272,8 +264,8 @@ describe("create", () => {
     expect((await service.create("atlas", undefined, alice)).status.phase).toBe("Ready");
   });
 
-  it("fails with HostUnavailableError, running nothing, when the host is not there", async () => {
-    const unavailable = new HostUnavailableError("the local test bed is not running; start it");
+  it("fails with errors.HostUnavailableError, running nothing, when the host is not there", async () => {
+    const unavailable = new errors.HostUnavailableError("the local test bed is not running; start it");
     host.failWith(unavailable);
     await expect(service.create("atlas", asked(), alice)).rejects.toBe(unavailable);
     expect(host.resolves).toBe(1);
@@ -283,8 +275,8 @@ describe("create", () => {
   // The request is stored before the host is reached (so that it can be read from the first
   // step on), and kept when the host is not there: nothing is lost, and the next create resumes it.
   it("keeps the request, Pending with no run, when the host is not there, and a later create resumes it", async () => {
-    host.failWith(new HostUnavailableError("the local test bed is not running; start it"));
-    await expect(service.create("atlas", asked(), alice)).rejects.toBeInstanceOf(HostUnavailableError);
+    host.failWith(new errors.HostUnavailableError("the local test bed is not running; start it"));
+    await expect(service.create("atlas", asked(), alice)).rejects.toBeInstanceOf(errors.HostUnavailableError);
     const pending = await service.get("atlas", alice);
     expect(pending.status).toMatchObject({ phase: "Pending", conditions: [{ reason: "Pending" }] });
     expect(stacks.calls).toEqual([]);
@@ -295,11 +287,11 @@ describe("create", () => {
   // A run that never reached the host is not recorded: the tenant's status is its last real run's.
   it("leaves a Ready tenant's status alone when a create or delete could not reach the host", async () => {
     const ready = await service.create("atlas", asked(), alice);
-    host.failWith(new HostUnavailableError("the host is not there"));
+    host.failWith(new errors.HostUnavailableError("the host is not there"));
     later();
-    await expect(service.create("atlas", undefined, alice)).rejects.toBeInstanceOf(HostUnavailableError);
+    await expect(service.create("atlas", undefined, alice)).rejects.toBeInstanceOf(errors.HostUnavailableError);
     later();
-    await expect(service.delete("atlas", alice)).rejects.toBeInstanceOf(HostUnavailableError);
+    await expect(service.delete("atlas", alice)).rejects.toBeInstanceOf(errors.HostUnavailableError);
     expect((await service.get("atlas", alice)).status).toEqual(ready.status);
   });
 
@@ -336,8 +328,10 @@ describe("preview", () => {
     expect(steps.length).toBeGreaterThan(0);
     expect(await nothingStored()).toBe(true);
     expect(stacks.has("atlas")).toBe(false);
-    await expect(service.preview("atlas", asked({ cpu: "lots" }), alice)).rejects.toBeInstanceOf(RequestInvalidError);
-    await expect(service.preview("atlas", undefined, alice)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.preview("atlas", asked({ cpu: "lots" }), alice)).rejects.toBeInstanceOf(
+      errors.RequestInvalidError,
+    );
+    await expect(service.preview("atlas", undefined, alice)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
   });
 });
 
@@ -354,7 +348,7 @@ describe("delete", () => {
     expect(stacks.has("atlas")).toBe(false);
     expect(await store.get("atlas")).toBeUndefined();
     expect(existsSync(path.join(runs.dir, "atlas"))).toBe(false);
-    await expect(serviceOver().get("atlas", alice)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(serviceOver().get("atlas", alice)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
   });
 
   it("only withdraws a request that was never provisioned", async () => {
@@ -374,7 +368,7 @@ describe("delete", () => {
     await gate.reached;
     expect((await serviceOver().get("atlas", alice)).status.phase).toBe("Deleting");
     stop.abort();
-    expect(await deleting).toBeInstanceOf(InterruptedError);
+    expect(await deleting).toBeInstanceOf(errors.InterruptedError);
 
     expect(await store.get("atlas")).toBeDefined();
     expect(stacks.has("atlas")).toBe(true);
@@ -388,25 +382,25 @@ describe("delete", () => {
     const rest = await service.preview("atlas", undefined, alice);
     expect(await service.delete("atlas", alice)).toEqual({ removed: rest, withdrawn: false });
     expect(stacks.has("atlas")).toBe(false);
-    await expect(service.get("atlas", alice)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.get("atlas", alice)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
   });
 
   it("refuses an admin a stack the store holds no request for, never tearing it down", async () => {
     stacks.addStray("ghost");
-    await expect(service.delete("ghost", admin)).rejects.toBeInstanceOf(OperationRefusedError);
+    await expect(service.delete("ghost", admin)).rejects.toBeInstanceOf(errors.OperationRefusedError);
     expect(stacks.callsOf("destroy")).toEqual([]);
     expect(stacks.has("ghost")).toBe(true);
   });
 
   it("tells a team nothing of a stack the store holds no request for (NotFound), and leaves it", async () => {
     stacks.addStray("ghost");
-    await expect(service.delete("ghost", alice)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.delete("ghost", alice)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
     expect(stacks.callsOf("destroy")).toEqual([]);
     expect(stacks.has("ghost")).toBe(true);
   });
 
   it("is NotFound for a tenant with neither a request nor a stack", async () => {
-    await expect(service.delete("nowhere", admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.delete("nowhere", admin)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
   });
 });
 
@@ -426,7 +420,7 @@ describe("who may see a tenant", () => {
     async (_, operation) => {
       const theirs = await rejection(operation(service, "atlas"));
       const nobodys = await rejection(operation(service, "nowhere"));
-      expect(theirs).toBeInstanceOf(TenantNotFoundError);
+      expect(theirs).toBeInstanceOf(errors.TenantNotFoundError);
       expect(theirs.message).toBe(nobodys.message.replace("nowhere", "atlas"));
       expect(stacks.callsOf("destroy")).toEqual([]);
       expect((await service.get("atlas", alice)).status.phase).toBe("Ready");
@@ -435,7 +429,7 @@ describe("who may see a tenant", () => {
 
   it("another team's create of it (resume or request) is NotFound and runs nothing", async () => {
     for (const request of [undefined, asked()])
-      await expect(service.create("atlas", request, bob)).rejects.toBeInstanceOf(TenantNotFoundError);
+      await expect(service.create("atlas", request, bob)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
     expect(stacks.callsOf("up")).toHaveLength(1);
   });
 
@@ -462,7 +456,7 @@ describe("kubeconfig", () => {
   it("is NotReady, with the phase, before the tenant is Ready, and the stack's afterwards", async () => {
     await store.add("atlas", { owner: alice.owner });
     const pending = await rejection(service.kubeconfig("atlas", alice));
-    expect(pending).toBeInstanceOf(TenantNotReadyError);
+    expect(pending).toBeInstanceOf(errors.TenantNotReadyError);
     expect(pending).toMatchObject({ tenant: "atlas", phase: "Pending" });
 
     const gate = stacks.blockNext("atlas");
@@ -481,7 +475,7 @@ describe("kubeconfig", () => {
     await service.create("atlas", asked(), alice);
     stacks.setKubeconfig("atlas", `apiVersion: v1\nkind: Config\nusers: [{name: sneaky, user: ${user}}]\n`);
     const error = await rejection(service.kubeconfig("atlas", alice));
-    expect(error).toBeInstanceOf(OperationRefusedError);
+    expect(error).toBeInstanceOf(errors.OperationRefusedError);
     expect(error.message).toContain("sneaky");
     expect(error.message).not.toContain("/tmp/run-me");
   });
@@ -550,7 +544,7 @@ describe("run journals", () => {
   // Two runs of a tenant in one millisecond (the clock is frozen here) have journals of their own.
   it("records a run that starts in the same millisecond as the tenant's last one as its own", async () => {
     stacks.failNextUp("atlas", { reason: "QuotaFailed", detail: "exceeded quota" });
-    await expect(service.create("atlas", asked(), alice)).rejects.toBeInstanceOf(TenantFailedError);
+    await expect(service.create("atlas", asked(), alice)).rejects.toBeInstanceOf(errors.TenantFailedError);
     expect((await service.create("atlas", undefined, alice)).status.phase).toBe("Ready");
   });
 });
@@ -562,11 +556,11 @@ describe("a create and a delete of one tenant", () => {
     const gate = stacks.blockNext("atlas");
     const deleting = service.delete("atlas", alice);
     await gate.reached;
-    await expect(service.create("atlas", undefined, alice)).rejects.toBeInstanceOf(RequestConflictError);
+    await expect(service.create("atlas", undefined, alice)).rejects.toBeInstanceOf(errors.RequestConflictError);
     expect(stacks.callsOf("up", "atlas")).toHaveLength(1);
     gate.release();
     await deleting;
-    await expect(service.get("atlas", alice)).rejects.toBeInstanceOf(TenantNotFoundError);
+    await expect(service.get("atlas", alice)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
   });
 
   it("a create whose request a delete removed while it waited for the stack is refused as such, not as a failure", async () => {
@@ -577,7 +571,7 @@ describe("a create and a delete of one tenant", () => {
       return realUp(name, program, run);
     };
     const error = await rejection(service.create("atlas", asked(), alice));
-    expect(error).toBeInstanceOf(OperationRefusedError);
+    expect(error).toBeInstanceOf(errors.OperationRefusedError);
     expect(error.message).toContain("was deleted while this create waited for its stack; nothing was changed");
   });
 });
@@ -586,9 +580,9 @@ describe("names that are no tenant's", () => {
   it.each(["org/other-project/prod", "..", "Team", "a".repeat(64)])(
     "%s reaches no port: NotFound for get, delete, kubeconfig",
     async (name) => {
-      await expect(service.get(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
-      await expect(service.delete(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
-      await expect(service.kubeconfig(name, admin)).rejects.toBeInstanceOf(TenantNotFoundError);
+      await expect(service.get(name, admin)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
+      await expect(service.delete(name, admin)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
+      await expect(service.kubeconfig(name, admin)).rejects.toBeInstanceOf(errors.TenantNotFoundError);
       expect(stacks.calls).toEqual([]);
     },
   );
@@ -598,7 +592,7 @@ describe("a stack this door did not make", () => {
   it("is not taken over by a create of the same name: refused, the request taken back, nothing run", async () => {
     stacks.addStray("ghost");
     const error = await rejection(service.create("ghost", asked(), admin));
-    expect(error).toBeInstanceOf(OperationRefusedError);
+    expect(error).toBeInstanceOf(errors.OperationRefusedError);
     expect(error.message).toContain("already has a stack in the state backend that this door did not make");
     expect(await store.get("ghost")).toBeUndefined();
     expect(stacks.callsOf("up")).toEqual([]);
