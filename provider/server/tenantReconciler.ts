@@ -36,6 +36,9 @@ export interface ReconcileOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The progress of a run whose phases are not written. */
+const QUIET_PROGRESS = { onEvent: () => {}, settled: async () => {} } as const;
+
 /** What a progress status says when its event says nothing. */
 const PROGRESS = { Pending: "a create is about to provision it", Provisioning: "provisioning" } as const;
 
@@ -88,7 +91,8 @@ export class TenantReconciler {
   /** Brings the tenant's stack up, writing each phase as it moves, and its kubeconfig once Ready. */
   private async provision(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
     const { name } = tenant.metadata;
-    const progress = this.progressWriter(tenant);
+    // A resync of a Ready tenant keeps showing Ready while it runs: only its end is written.
+    const progress = options.resync && isProvisioned(tenant) ? QUIET_PROGRESS : this.progressWriter(tenant);
     try {
       await this.service.create(name, undefined, this.config.actor, {
         onEvent: progress.onEvent,
