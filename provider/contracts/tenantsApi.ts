@@ -1,0 +1,113 @@
+/**
+ * The HTTP API of `kubespaces server`, written once: its paths, the shape of its errors and of its
+ * event stream. The server's routes (provider/server/http/) and the command's client
+ * (provider/cli/serverDoor.ts) both read them from here, so they cannot drift apart.
+ *
+ * Every tenant route answers for the caller only: a tenant the caller may not see is "not found",
+ * the same answer as a tenant that does not exist, so the API never tells who owns what.
+ */
+
+/** The API's root; every JSON route is below it. */
+export const API_ROOT = "/api/v1";
+
+/** The API's paths. */
+export const API_PATHS = {
+  /** GET: the caller's tenants (`?all=true`: every tenant, for admins). POST: create one. */
+  tenants: `${API_ROOT}/tenants`,
+  /** GET: one tenant. DELETE: tear it down. */
+  tenant: (name: string) => `${API_ROOT}/tenants/${encodeURIComponent(name)}`,
+  /** GET: the tenant's changes as server-sent events (see TENANT_EVENTS). */
+  tenantEvents: (name: string) => `${API_ROOT}/tenants/${encodeURIComponent(name)}/events`,
+  /** GET: the tenant's kubeconfig (YAML), for its owner only. */
+  tenantKubeconfig: (name: string) => `${API_ROOT}/tenants/${encodeURIComponent(name)}/kubeconfig`,
+  /** GET, unauthenticated: how the command signs in (SignInInfo). */
+  signIn: `${API_ROOT}/sign-in`,
+  /** GET: who the caller is (WhoAmI). */
+  whoAmI: `${API_ROOT}/whoami`,
+  /** GET, unauthenticated: 200 once the server serves. */
+  health: "/healthz",
+} as const;
+
+/** The body of `POST tenants`: the name and the team's request. The owner is never read from it. */
+export interface CreateTenantBody {
+  /** The tenant's name (a DNS label). */
+  readonly name: string;
+  /** The request, as in a Tenant manifest's spec, without `owner` (the caller is the owner). */
+  readonly spec?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The kinds of error the API answers with: the tenants service's kinds (so that the command maps
+ * them to the same exit codes as in local mode), and the HTTP door's own.
+ */
+export const API_ERROR_KINDS = [
+  "invalid",
+  "conflict",
+  "refused",
+  "notFound",
+  "notReady",
+  "failed",
+  "busy",
+  "hostUnavailable",
+  "interrupted",
+  "unauthenticated",
+  "csrf",
+  "rateLimited",
+  "internal",
+] as const;
+
+/** One kind of API error. */
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+
+/** The body of every error answer. */
+export interface ApiErrorBody {
+  /** The error. */
+  readonly error: {
+    /** Its kind, for machines. */
+    readonly kind: ApiErrorKind;
+    /** For people: what was refused and why, naming the field and the rule. */
+    readonly message: string;
+    /** Each problem of an invalid request, `field: rule`. */
+    readonly problems?: readonly string[];
+  };
+}
+
+/** The list answer. */
+export interface TenantListBody<Tenant> {
+  /** The tenants, by name. */
+  readonly items: readonly Tenant[];
+}
+
+/** How the command signs in: the identity provider and the client the server trusts for it. */
+export interface SignInInfo {
+  /** The OpenID Connect issuer URL. */
+  readonly issuer: string;
+  /** The public client the command uses (device flow), whose ID tokens the server accepts. */
+  readonly clientId: string;
+  /** The scopes to ask for. */
+  readonly scopes: readonly string[];
+}
+
+/** Who the caller is, as the server sees it. */
+export interface WhoAmI {
+  /** The owner identity (the configured claim, email by default). */
+  readonly owner: string;
+  /** The caller's groups. */
+  readonly groups: readonly string[];
+  /** Whether the caller is one of the platform's admins. */
+  readonly isAdmin: boolean;
+}
+
+/**
+ * The event stream of one tenant (`text/event-stream`). Each event's `id` is the Tenant
+ * resource's resourceVersion, so a client that reconnects with `Last-Event-ID` resumes after it.
+ */
+export const TENANT_EVENTS = {
+  /** The tenant as it now stands (a TenantObject, JSON), sent first and at each change. */
+  tenant: "tenant",
+  /** The tenant is gone (its teardown finished); the stream ends. */
+  deleted: "deleted",
+} as const;
+
+/** The header a browser form or script sends the CSRF token in (forms send the `_csrf` field). */
+export const CSRF_HEADER = "x-csrf-token";
