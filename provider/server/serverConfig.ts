@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import { httpConfigSchema, signInConfigSchema } from "./auth/signInConfig";
 
 /** The configuration file's schema (the policy is checked with the policy's own schema, apart). */
 export const serverConfigSchema = z
@@ -38,6 +39,8 @@ export const serverConfigSchema = z
       .min(2)
       .default(15)
       .describe("How long the leader's renewal holds; a killed leader is replaced after about this long."),
+    http: httpConfigSchema,
+    signIn: signInConfigSchema.optional(),
   })
   .strict();
 

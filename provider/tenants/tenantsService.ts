@@ -9,8 +9,6 @@ import { isDeepStrictEqual } from "node:util";
 import { DNS_LABEL, DNS_LABEL_MAX_LENGTH } from "../model/schemaParts";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import { validateRequest } from "../model/validateTenant";
-import { labelOf, TenantValidationError } from "../model/validationError";
 import { engineErrorSummary } from "./engineErrors";
 import { commandRunningUsers } from "./kubeconfigSafety";
 import type {
@@ -35,6 +33,7 @@ import {
   TenantNotReadyError,
   TenantsError,
 } from "./tenantsErrors";
+import { checkRequest, mayUse, ownerOf } from "./requestCheck";
 import { tenantObject } from "./tenantStatus";
 
 /** The ports the service runs on. */
@@ -111,24 +110,7 @@ export class TenantsService {
    * only an admin may name another. Throws RequestInvalidError with the component's message.
    */
   check(name: string, request: TenantRequestInput, actor: Actor): TenantRequestInput {
-    const owned = { ...request, owner: request.owner ?? actor.owner } as TenantRequestInput;
-    if (!actor.isAdmin && owned.owner !== actor.owner) {
-      throw new RequestInvalidError(
-        `tenant ${name}: owner must be you (${actor.owner}); only the platform's admins request tenants for others`,
-        ["owner: must be the requester"],
-      );
-    }
-    try {
-      validateRequest(name, owned, this.config.policy);
-    } catch (error) {
-      if (error instanceof TenantValidationError)
-        throw new RequestInvalidError(
-          error.message,
-          error.problems.map((p) => `${labelOf(p)}: ${p.message}`),
-        );
-      throw error;
-    }
-    return owned;
+    return checkRequest(name, request, actor, this.config.policy);
   }
 
   /**
@@ -386,10 +368,7 @@ export class TenantsService {
 const isTenantName = (name: string): boolean => name.length <= DNS_LABEL_MAX_LENGTH && DNS_LABEL.test(name);
 
 /** Whether `actor` may see and change the tenant of `request`. */
-const mayUse = (actor: Actor, request: StoredRequest): boolean =>
-  actor.isAdmin || ownerOf(request.spec) === actor.owner;
 
-const ownerOf = (spec: TenantRequestInput): string | undefined => (spec as { owner?: string }).owner;
 
 /** Refuses a request that differs from the stored one. */
 function refuseDifferent(name: string, stored: StoredRequest, wanted: TenantRequestInput): void {

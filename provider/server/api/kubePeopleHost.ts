@@ -1,0 +1,69 @@
+/**
+ * The people's door's view of the host through @kubernetes/client-node, with the server's own
+ * credentials: the Tenant resources, a tenant's kubeconfig Secret and ResourceQuota, and a watch
+ * of one Tenant. A watch that the API server ends, or refuses because its version is too old,
+ * simply ends: ownedTenants.ts reads the tenant again and watches on.
+ */
+import { EventEmitter, on } from "node:events";
+import { CoreV1Api, Watch, type KubeConfig } from "@kubernetes/client-node";
+import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
+import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
+import { statusCodeOf } from "../apiErrors";
+import { KubeTenantResources } from "../kubeTenantResources";
+import type { SecretKeyRef, TenantResource } from "../tenantResource";
+import type { PeopleHost, TenantWatchEvent } from "./ownedTenants";
+import type { QuotaUsage } from "./tenantView";
+
+/** How long one watch request lasts before the API server ends it and it is made again. */
+const WATCH_SECONDS = 300;
+
+/** The host as `config` reaches it. */
+export class KubePeopleHost implements PeopleHost {
+  readonly tenants: KubeTenantResources;
+  private readonly core: CoreV1Api;
+
+  constructor(private readonly config: KubeConfig) {
+    this.tenants = new KubeTenantResources(config);
+    this.core = config.makeApiClient(CoreV1Api);
+  }
+
+  async readSecret(ref: SecretKeyRef): Promise<string | undefined> {
+    const secret = await this.core
+      .readNamespacedSecret({ name: ref.name, namespace: ref.namespace })
+      .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
+    const data = secret?.data?.[ref.key];
+    return data === undefined ? undefined : Buffer.from(data, "base64").toString("utf8");
+  }
+
+  async readQuota(namespace: string): Promise<QuotaUsage | undefined> {
+    const quota = await this.core
+      .readNamespacedResourceQuota({ name: RESOURCE_QUOTA_NAME, namespace })
+      .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
+    if (!quota) return undefined;
+    return { hard: quota.status?.hard ?? quota.spec?.hard ?? {}, used: quota.status?.used ?? {} };
+  }
+
+  async *watchTenant(name: string, after: string, signal: AbortSignal): AsyncGenerator<TenantWatchEvent> {
+    // The watch's callbacks feed an emitter; node's `on` drains it as an iteration until "end".
+    const events = new EventEmitter();
+    // Listening before the watch starts, so no early change is missed.
+    const changes = on(events, "change", { close: ["end"], signal });
+    const controller = await new Watch(this.config).watch(
+      `/apis/${TENANT_GROUP}/${TENANT_VERSION}/${TENANT_PLURAL}`,
+      { fieldSelector: `metadata.name=${name}`, resourceVersion: after, timeoutSeconds: WATCH_SECONDS },
+      (type: string, object: TenantResource) => {
+        if (type === "ADDED" || type === "MODIFIED" || type === "DELETED") events.emit("change", { type, object });
+        // ERROR: the version is too old (410); the caller reads the tenant again.
+        else if (type === "ERROR") events.emit("end");
+      },
+      () => events.emit("end"),
+    );
+    try {
+      for await (const [event] of changes) yield event as TenantWatchEvent;
+    } catch (error) {
+      if (!signal.aborted) throw error;
+    } finally {
+      controller.abort();
+    }
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The tenants as signed-in people see and change them, over the Tenant resources on the host: the
+ * API's and the portal's one core. It creates and deletes Tenant resources on a person's behalf
+ * (the owner is always the caller's identity), and the reconciler does the rest. What a person may
+ * not see is "not found", never "forbidden", so nobody learns who owns what.
+ */
+import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
+import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
+import type { TenantRequestInput } from "../../model/tenantRequestSchema";
+import { checkRequest, mayUse, ownerOf } from "../../tenants/requestCheck";
+import type { Actor } from "../../tenants/ports";
+import {
+  RequestConflictError,
+  RequestInvalidError,
+  TenantNotFoundError,
+  TenantNotReadyError,
+} from "../../tenants/tenantsErrors";
+import { tenantStatus } from "../../tenants/tenantStatus";
+import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "../tenantResource";
+import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "./tenantView";
+
+/** One change the host's watch of a Tenant reports. */
+export interface TenantWatchEvent {
+  /** What happened to it. */
+  readonly type: "ADDED" | "MODIFIED" | "DELETED";
+  /** The Tenant as it stands after the change. */
+  readonly object: TenantResource;
+}
+
+/** What the people's door reads and writes on the host, besides the Tenants themselves. */
+export interface PeopleHost {
+  /** The Tenant resources. */
+  readonly tenants: Pick<TenantResources, "get" | "list" | "create" | "delete">;
+  /** The text under `ref`'s key of the Secret it names, if it exists. */
+  readSecret(ref: SecretKeyRef): Promise<string | undefined>;
+  /** The tenant's ResourceQuota in `namespace`, if it exists. */
+  readQuota(namespace: string): Promise<QuotaUsage | undefined>;
+  /** Tenant `name`'s changes after resourceVersion `after`, until `signal` aborts or the watch ends. */
+  watchTenant(name: string, after: string, signal: AbortSignal): AsyncIterable<TenantWatchEvent>;
+}
+
+/** The people's door over the host. */
+export class OwnedTenants implements TenantsForPeople {
+  constructor(
+    private readonly host: PeopleHost,
+    private readonly policy: TenantPlatformInput,
+  ) {}
+
+  async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantView[]> {
+    const all = options.all && actor.isAdmin;
+    return (await this.host.tenants.list())
+      .filter((t) => (all ? true : ownerOf(t.spec) === actor.owner))
+      .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
+      .map(tenantViewOf);
+  }
+
+  async get(name: string, actor: Actor): Promise<TenantView> {
+    return tenantViewOf(await this.visible(name, actor));
+  }
+
+  async create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
+    if ((request as { owner?: unknown }).owner !== undefined)
+      throw new RequestInvalidError(
+        `tenant ${name}: owner is taken from your sign-in (${actor.owner}); leave it out of the request`,
+        ["owner: must not be given; the signed-in person owns what they create"],
+      );
+    // The caller is the owner even for an admin: the API never reads an owner from a body.
+    const checked = checkRequest(name, { ...request, owner: actor.owner } as TenantRequestInput, actor, this.policy);
+    const created = await this.host.tenants.create(name, checked);
+    if (!created) throw new RequestConflictError(`tenant ${name} exists already; choose another name`);
+    return tenantViewOf(created);
+  }
+
+  async delete(name: string, actor: Actor): Promise<TenantView> {
+    const tenant = await this.visible(name, actor);
+    await this.host.tenants.delete(name);
+    const now = await this.host.tenants.get(name);
+    return tenantViewOf(now ?? tenant);
+  }
+
+  async kubeconfig(name: string, actor: Actor): Promise<string> {
+    const tenant = await this.visible(name, actor);
+    // The kubeconfig is cluster-admin inside the tenant: its owner's alone, not even an admin's.
+    if (ownerOf(tenant.spec) !== actor.owner) throw new TenantNotFoundError(name);
+    const ref = tenant.status?.kubeconfigSecretRef;
+    const phase = tenant.status?.phase ?? "Pending";
+    const text = ref && phase === "Ready" ? await this.host.readSecret(ref) : undefined;
+    if (!text)
+      throw new TenantNotReadyError(
+        name,
+        phase === "AwaitingApproval" ? "Pending" : phase,
+        "its kubeconfig is handed out once it is Ready",
+      );
+    return text;
+  }
+
+  async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
+    const namespace = (await this.visible(name, actor)).status?.namespace;
+    return namespace ? this.host.readQuota(namespace) : undefined;
+  }
+
+  async *follow(
+    name: string,
+    actor: Actor,
+    options: { readonly after?: string; readonly signal: AbortSignal },
+  ): AsyncGenerator<TenantChange> {
+    let current = await this.visible(name, actor);
+    let lastId = options.after;
+    // State, not a log: a client resuming after an older version gets the state it missed at once.
+    for (;;) {
+      const version = current.metadata.resourceVersion ?? "0";
+      if (version !== lastId) yield { id: (lastId = version), tenant: tenantViewOf(current) };
+      for await (const event of this.host.watchTenant(name, version, options.signal)) {
+        const id = event.object.metadata.resourceVersion ?? version;
+        if (event.type === "DELETED") {
+          yield { id, deleted: true };
+          return;
+        }
+        yield { id: (lastId = id), tenant: tenantViewOf(event.object) };
+      }
+      if (options.signal.aborted) return;
+      // The watch ended (API servers close watches now and then, or its version was too old): read again.
+      const next = await this.host.tenants.get(name);
+      if (!next || !mayUse(actor, next)) {
+        yield { id: lastId ?? version, deleted: true };
+        return;
+      }
+      current = next;
+    }
+  }
+
+  /** Tenant `name` if `actor` may see it; TenantNotFoundError otherwise. */
+  private async visible(name: string, actor: Actor): Promise<TenantResource> {
+    const tenant = await this.host.tenants.get(name);
+    if (!tenant || !mayUse(actor, tenant)) throw new TenantNotFoundError(name);
+    return tenant;
+  }
+}
+
+/** A Tenant resource as the API shows it: Pending before the reconciler wrote a status, and never where its kubeconfig is kept. */
+export function tenantViewOf(resource: TenantResource): TenantView {
+  const { name, generation, creationTimestamp, resourceVersion, deletionTimestamp } = resource.metadata;
+  const { kubeconfigSecretRef: _secretRef, ...status }: TenantResourceStatus =
+    resource.status ?? (tenantStatus({ name, generation }, undefined) as TenantResourceStatus);
+  return {
+    ...TENANT_MANIFEST,
+    metadata: {
+      name,
+      generation,
+      ...(creationTimestamp && { creationTimestamp }),
+      ...(resourceVersion && { resourceVersion }),
+      ...(deletionTimestamp && { deletionTimestamp }),
+    },
+    spec: resource.spec,
+    status,
+  };
+}

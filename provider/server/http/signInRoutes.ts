@@ -1,0 +1,109 @@
+/**
+ * The browser's sign-in and sign-out: `/sign-in` sends it to the identity provider with a sealed
+ * transaction cookie (PKCE verifier, state, nonce, where to return), `/auth/callback` proves the
+ * answer and sets the sealed session cookie, `/sign-out` (a form with its CSRF token) clears it.
+ * Cookies are HTTP-only, Secure and SameSite=Lax (Lax, so that the identity provider's redirect
+ * back is a top-level navigation that carries the transaction cookie).
+ */
+import type { FastifyInstance, FastifyReply, onRequestHookHandler } from "fastify";
+import {
+  finishSignIn,
+  safeReturnPath,
+  startSignIn,
+  type PortalClient,
+  type SignInTransaction,
+} from "../auth/browserSignIn";
+import type { SessionSeal } from "../auth/sessionSeal";
+import { UnauthenticatedError, type TokenVerifier } from "../auth/tokenVerifier";
+import { audit, type AuditSink } from "./auditLog";
+import { SESSION_COOKIE } from "./requestActor";
+
+/** The paths of the browser's sign-in. */
+export const SIGN_IN_PATHS = { signIn: "/sign-in", callback: "/auth/callback", signOut: "/sign-out" } as const;
+
+/** The cookie that holds a sign-in under way. */
+const TRANSACTION_COOKIE = "kubespaces_sign_in";
+/** How long a sign-in may take at the identity provider. */
+const TRANSACTION_SECONDS = 10 * 60;
+
+/** What the sign-in routes run on. */
+export interface SignInDeps {
+  /** The portal's client and the token verifier (once the issuer was discovered). */
+  readonly signIn: () => Promise<{ readonly client: PortalClient; readonly verifier: TokenVerifier }>;
+  /** Seals the cookies. */
+  readonly seal: SessionSeal;
+  /** How long a session lasts at most. */
+  readonly sessionSeconds: number;
+  /** The URL people reach the server at: the callback is checked against it. */
+  readonly publicUrl: URL;
+  /** Where audit lines go. */
+  readonly audit: AuditSink;
+  /** The CSRF check of the sign-out form. */
+  readonly csrfProtection: onRequestHookHandler;
+}
+
+/** The cookie options of every cookie the server sets. */
+export const COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: "lax", path: "/" } as const;
+
+/** The sign-in routes. */
+export async function signInRoutes(app: FastifyInstance, deps: SignInDeps): Promise<void> {
+  app.get<{ Querystring: { returnTo?: string } }>(SIGN_IN_PATHS.signIn, async (request, reply) => {
+    const { client } = await deps.signIn();
+    const { url, transaction } = await startSignIn(client, safeReturnPath(request.query.returnTo));
+    const expiresAt = nowSeconds() + TRANSACTION_SECONDS;
+    const sealed = await deps.seal.seal({ ...transaction }, "sign-in", expiresAt);
+    reply.setCookie(TRANSACTION_COOKIE, sealed, { ...COOKIE_OPTIONS, maxAge: TRANSACTION_SECONDS });
+    return reply.redirect(url.href, 303);
+  });
+
+  app.get(SIGN_IN_PATHS.callback, async (request, reply) => {
+    const transaction = transactionOf(await deps.seal.open(request.cookies[TRANSACTION_COOKIE], "sign-in"));
+    reply.clearCookie(TRANSACTION_COOKIE, COOKIE_OPTIONS);
+    if (!transaction) return refuse(reply, "the sign-in expired or was started elsewhere; start it again");
+    const { client, verifier } = await deps.signIn();
+    try {
+      const { actor, expiresAt } = await finishSignIn(
+        client,
+        verifier,
+        new URL(request.url, deps.publicUrl),
+        transaction,
+      );
+      const until = Math.min(expiresAt, nowSeconds() + deps.sessionSeconds);
+      const session = await deps.seal.seal({ owner: actor.owner, groups: [...actor.groups] }, "session", until);
+      reply.setCookie(SESSION_COOKIE, session, { ...COOKIE_OPTIONS, maxAge: until - nowSeconds() });
+      audit(deps.audit, { actor: actor.owner, action: "sign-in", status: 303, outcome: "ok" });
+      return reply.redirect(safeReturnPath(transaction.returnTo), 303);
+    } catch (error) {
+      if (!(error instanceof UnauthenticatedError)) throw error;
+      audit(deps.audit, { actor: "anonymous", action: "sign-in", status: 401, outcome: "refused" });
+      return refuse(reply, error.message);
+    }
+  });
+
+  app.post(SIGN_IN_PATHS.signOut, { preHandler: deps.csrfProtection }, async (request, reply) => {
+    reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
+    audit(deps.audit, { actor: request.actor?.owner ?? "anonymous", action: "sign-out", status: 303, outcome: "ok" });
+    return reply.redirect("/", 303);
+  });
+}
+
+/** The sign-in transaction a sealed cookie held, if it holds one. */
+function transactionOf(payload: Record<string, unknown> | undefined): SignInTransaction | undefined {
+  const fields = ["verifier", "state", "nonce", "returnTo"] as const;
+  if (!payload || !fields.every((field) => typeof payload[field] === "string")) return undefined;
+  const [verifier, state, nonce, returnTo] = fields.map((field) => payload[field] as string);
+  return { verifier, state, nonce, returnTo };
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A refused sign-in: a small page that says why and links to a new one. */
+function refuse(reply: FastifyReply, why: string): FastifyReply {
+  const text = why.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return reply
+    .code(401)
+    .type("text/html; charset=utf-8")
+    .send(
+      `<!doctype html><html lang="en"><head><title>Sign-in refused - KubeSpaces</title></head><body><main><h1>Sign-in refused</h1><p>${text}</p><p><a href="${SIGN_IN_PATHS.signIn}">Sign in again</a></p></main></body></html>`,
+    );
+}

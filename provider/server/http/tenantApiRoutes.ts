@@ -1,0 +1,124 @@
+/**
+ * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, follow and the
+ * kubeconfig of the caller's tenants, over the people's door. The owner of a new tenant is the
+ * caller, never the body; creates are rate-limited per person; a request signed in by cookie must
+ * carry its CSRF token to change anything; each change and each kubeconfig handed out is audited.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
+import { API_PATHS, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
+import type { TenantsForPeople } from "../api/tenantView";
+import { audit, type AuditSink } from "./auditLog";
+import { streamChanges } from "./eventStream";
+import { requireActor } from "./requestActor";
+
+/** What the API runs on. */
+export interface TenantApiDeps {
+  /** The people's door. */
+  readonly tenants: TenantsForPeople;
+  /** Where audit lines go. */
+  readonly audit: AuditSink;
+  /** How the command signs in. */
+  readonly signInInfo: () => Promise<SignInInfo>;
+  /** How many tenants one person may create in a minute. */
+  readonly createsPerMinute: number;
+  /** The CSRF check (@fastify/csrf-protection's), applied to requests signed in by cookie. */
+  readonly csrfProtection: onRequestHookHandler;
+}
+
+type NameParams = { Params: { name: string } };
+
+/** The API's routes. */
+export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps): Promise<void> {
+  const csrfForSessions = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) =>
+    request.signedInBy === "session" ? deps.csrfProtection.call(app, request, reply, done) : done();
+  const audited = (action: string) => ({
+    onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
+      audit(deps.audit, {
+        actor: request.actor?.owner ?? "anonymous",
+        action,
+        ...tenantOf(request),
+        status: reply.statusCode,
+        outcome: reply.statusCode < 400 ? "ok" : "refused",
+      }),
+  });
+
+  app.get(API_PATHS.health, async () => ({ ok: true }));
+  app.get(API_PATHS.signIn, async () => deps.signInInfo());
+  app.get(API_PATHS.whoAmI, async (request): Promise<WhoAmI> => requireActor(request));
+
+  app.get<{ Querystring: { all?: string } }>(API_PATHS.tenants, async (request) => ({
+    items: await deps.tenants.list(requireActor(request), { all: request.query.all === "true" }),
+  }));
+
+  app.post<{ Body: CreateTenantBody }>(
+    API_PATHS.tenants,
+    {
+      schema: { body: CREATE_BODY_SCHEMA },
+      preHandler: [mustSignIn, csrfForSessions],
+      config: {
+        rateLimit: {
+          max: deps.createsPerMinute,
+          timeWindow: 60_000,
+          hook: "preHandler",
+          keyGenerator: (request: FastifyRequest) => request.actor?.owner ?? request.ip,
+        },
+      },
+      ...audited("tenant.create"),
+    },
+    async (request, reply) => {
+      const { name, spec = {} } = request.body;
+      reply.code(201);
+      return deps.tenants.create(name, spec, requireActor(request));
+    },
+  );
+
+  app.get<NameParams>(API_PATHS.tenant(":name"), async (request) =>
+    deps.tenants.get(request.params.name, requireActor(request)),
+  );
+
+  app.delete<NameParams>(
+    API_PATHS.tenant(":name"),
+    { preHandler: [mustSignIn, csrfForSessions], ...audited("tenant.delete") },
+    async (request, reply) => {
+      reply.code(202);
+      return deps.tenants.delete(request.params.name, requireActor(request));
+    },
+  );
+
+  app.get<NameParams>(API_PATHS.tenantKubeconfig(":name"), audited("tenant.kubeconfig"), async (request, reply) => {
+    const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
+    return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
+  });
+
+  app.get<NameParams>(API_PATHS.tenantEvents(":name"), async (request, reply) => {
+    const actor = requireActor(request);
+    const { name } = request.params;
+    await deps.tenants.get(name, actor);
+    const after = request.headers["last-event-id"];
+    await streamChanges(request, reply, (signal) =>
+      deps.tenants.follow(name, actor, { after: typeof after === "string" ? after : undefined, signal }),
+    );
+  });
+}
+
+/** A preHandler that refuses a request that proved no one, before the CSRF and rate checks. */
+async function mustSignIn(request: FastifyRequest): Promise<void> {
+  requireActor(request);
+}
+
+/** The tenant a request is about: the path's, or the create body's. */
+function tenantOf(request: FastifyRequest): { tenant?: string } {
+  const name = (request.params as { name?: unknown })?.name ?? (request.body as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? { tenant: name } : {};
+}
+
+/** The create body's shape (its spec is checked by the component's rules, with their messages). */
+const CREATE_BODY_SCHEMA = {
+  type: "object",
+  required: ["name"],
+  additionalProperties: false,
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 63 },
+    spec: { type: "object" },
+  },
+} as const;

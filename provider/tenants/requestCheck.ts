@@ -1,0 +1,50 @@
+/**
+ * Who may ask for what: a request checked for the one asking, with the component's own rules and
+ * messages, and whether someone may see a stored request. Every self-service door (the command,
+ * the server's reconciler, its API and portal) checks through here, so a request is refused with
+ * the same words whichever door it came through.
+ */
+import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import { validateRequest } from "../model/validateTenant";
+import { labelOf, TenantValidationError } from "../model/validationError";
+import type { Actor, StoredRequest } from "./ports";
+import { RequestInvalidError } from "./tenantsErrors";
+
+/**
+ * The request `request` becomes once checked for `actor` under `policy`: its owner defaults to the
+ * actor, and only an admin may name another. Throws RequestInvalidError with the component's
+ * message and one `field: rule` line per problem.
+ */
+export function checkRequest(
+  name: string,
+  request: TenantRequestInput,
+  actor: Actor,
+  policy: TenantPlatformInput,
+): TenantRequestInput {
+  const owned = { ...request, owner: request.owner ?? actor.owner } as TenantRequestInput;
+  if (!actor.isAdmin && owned.owner !== actor.owner) {
+    throw new RequestInvalidError(
+      `tenant ${name}: owner must be you (${actor.owner}); only the platform's admins request tenants for others`,
+      ["owner: must be the requester"],
+    );
+  }
+  try {
+    validateRequest(name, owned, policy);
+  } catch (error) {
+    if (error instanceof TenantValidationError)
+      throw new RequestInvalidError(
+        error.message,
+        error.problems.map((p) => `${labelOf(p)}: ${p.message}`),
+      );
+    throw error;
+  }
+  return owned;
+}
+
+/** The owner a request names, if any. */
+export const ownerOf = (spec: TenantRequestInput): string | undefined => (spec as { owner?: string }).owner;
+
+/** Whether `actor` may see and change `request`: its owner, or an admin. */
+export const mayUse = (actor: Actor, request: Pick<StoredRequest, "spec">): boolean =>
+  actor.isAdmin || ownerOf(request.spec) === actor.owner;
