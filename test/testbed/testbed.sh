@@ -15,6 +15,8 @@
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
 #   testbed.sh env                 print the path of the sourceable env file
 #   testbed.sh chart               print the path of the packaged vCluster chart
+#   testbed.sh tool-path TOOL      print the path of a built tool's binary (e.g. dex, which
+#                                  `kubespaces server` starts as its local identity provider)
 #   testbed.sh vcluster-endpoint NAMESPACE RELEASE
 #                                  print the loopback URL of a running vCluster control plane
 #   testbed.sh gateway-run HOST... -- COMMAND [ARG...]
@@ -176,6 +178,15 @@ cmd_chart() {
   echo "${VCLUSTER_CHART}"
 }
 
+cmd_tool_path() {
+  local name="${1:-}" bin
+  [[ -n "${name}" ]] || die "usage: $0 tool-path TOOL"
+  (tool_version "${name}" >/dev/null) || exit 1
+  bin="$(tool_bin "${name}")"
+  [[ -x "${bin}" ]] || die "${name} is not built yet: run $0 build ${name}"
+  echo "${bin}"
+}
+
 # one_at_a_time COMMAND ARGS...: runs `testbed.sh COMMAND-unlocked ARGS...` holding the run dir's
 # lock, so that two callers at once (two `kubespaces tenant create`s, say) bring the test bed up
 # once and never write its files together. flock -o keeps the lock out of the daemons `up` starts.
@@ -196,6 +207,7 @@ main() {
     restart-apiserver) cmd_restart_apiserver "$@" ;;
     env) cmd_env "$@" ;;
     chart) cmd_chart "$@" ;;
+    tool-path) cmd_tool_path "$@" ;;
     vcluster-endpoint) cmd_vcluster_endpoint "$@" ;;
     run-vcluster-pod) cmd_run_vcluster_pod "$@" ;;
     gateway-run) cmd_gateway_run "$@" ;;
