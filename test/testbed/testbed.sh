@@ -8,6 +8,7 @@
 #
 #   testbed.sh build [TOOL...]     build missing tools (all, or those named) into the binary cache,
 #                                  and (with no TOOL) take CRDs and the vCluster chart from modules
+#                                  and install the browser tests' Chromium with apt (not part of up)
 #   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the gateway
 #                                  (Traefik), cert-manager and the vCluster runner
 #   testbed.sh down [--wipe]       stop everything, control planes included (--wipe: delete the run dir)
@@ -53,6 +54,8 @@ source "${LIB}/vclusterPod.sh"
 source "${LIB}/gateway.sh"
 # shellcheck source=lib/certManager.sh
 source "${LIB}/certManager.sh"
+# shellcheck source=lib/browser.sh
+source "${LIB}/browser.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -114,6 +117,13 @@ cmd_up() {
   write_env
   start_runner
   log "up in $(($(date +%s) - start))s: API https://127.0.0.1:${APISERVER_PORT}; source ${ENV_FILE}"
+}
+
+# cmd_build_with_browser [TOOL...]: `build`. With no TOOL, also the browser the end-to-end tests
+# drive; `up` leaves it out, since only those tests need it.
+cmd_build_with_browser() {
+  cmd_build "$@"
+  (($# > 0)) || ensure_browser
 }
 
 cmd_down() {
@@ -199,7 +209,7 @@ main() {
   local cmd="${1:-}"
   shift || true
   case "${cmd}" in
-    build) cmd_build "$@" ;;
+    build) cmd_build_with_browser "$@" ;;
     up | down) one_at_a_time "${cmd}" "$@" ;;
     up-unlocked) cmd_up "$@" ;;
     down-unlocked) cmd_down "$@" ;;
