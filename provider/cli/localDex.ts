@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { CliError, EXIT } from "./exitCodes";
@@ -75,34 +75,21 @@ export interface LocalDex {
 
 /** Starts the local Dex and resolves once its discovery document answers. */
 export async function startLocalDex(options: LocalDexOptions): Promise<LocalDex> {
-  const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (options.signal?.aborted) throw new CliError("interrupted before the local Dex started", EXIT.interrupted);
   const binary = options.binary ?? (await testbedTool("dex", options.signal));
-  const port = options.port ?? (await freeLoopbackPort());
+  const port = await portFor(options.port);
   const issuer = localDexIssuer(port);
   const secret = randomBytes(32).toString("base64url");
   const files = writeConfig(options, port);
   const child = spawnDex(binary, files, secret);
-  const stop = () => stopDex(child);
-  const onAbort = () => void stop();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  // Dex must not outlive this process when it ends without stopping it.
-  const onExit = () => child.kill("SIGKILL");
-  process.once("exit", onExit);
-  child.once("exit", () => {
-    options.signal?.removeEventListener("abort", onAbort);
-    process.removeListener("exit", onExit);
-  });
+  const stop = supervise(child, options.signal);
   try {
-    await waitUntilServing(issuer, child, files.log, options);
+    await waitUntilServing(issuer, child, files, options);
   } catch (error) {
     await stop();
     throw error;
   }
-  say(`${LOCAL_DEX_NOTICE}`);
-  say(`local Dex: issuer ${issuer} (log ${files.log})`);
-  for (const user of LOCAL_DEX_USERS)
-    say(`local Dex: user ${user.email}, password ${user.password} (local only), groups ${user.groups.join(", ")}`);
+  announce(options.say ?? ((line) => process.stderr.write(`${line}\n`)), issuer, files.log);
   return {
     issuer,
     portalClient: { id: PORTAL_CLIENT_ID, secret },
@@ -111,6 +98,41 @@ export async function startLocalDex(options: LocalDexOptions): Promise<LocalDex>
     logFile: files.log,
     stop,
   };
+}
+
+/** The port asked for, or a free one; either free right now. */
+async function portFor(asked: number | undefined): Promise<number> {
+  const port = asked ?? (await freeLoopbackPort());
+  // Whatever else listens there would answer the discovery document in this Dex's place.
+  if (!(await loopbackPortFree(port)))
+    throw new CliError(
+      `port ${port} on 127.0.0.1 is in use (a local Dex of an earlier start?): pick another`,
+      EXIT.error,
+    );
+  return port;
+}
+
+/** Stops Dex when the signal fires or this process exits; returns the stop function. */
+function supervise(child: ChildProcess, signal: AbortSignal | undefined): () => Promise<void> {
+  const stop = () => stopDex(child);
+  const onAbort = () => void stop();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  // Dex must not outlive this process when it ends without stopping it.
+  const onExit = () => child.kill("SIGKILL");
+  process.once("exit", onExit);
+  child.once("exit", () => {
+    signal?.removeEventListener("abort", onAbort);
+    process.removeListener("exit", onExit);
+  });
+  return stop;
+}
+
+/** Says that the local default runs, and who can sign in to it (their passwords are published). */
+function announce(say: (line: string) => void, issuer: string, log: string): void {
+  say(LOCAL_DEX_NOTICE);
+  say(`local Dex: issuer ${issuer} (log ${log})`);
+  for (const user of LOCAL_DEX_USERS)
+    say(`local Dex: user ${user.email}, password ${user.password} (local only), groups ${user.groups.join(", ")}`);
 }
 
 /** The files of one start. */
@@ -146,8 +168,8 @@ function spawnDex(binary: string, files: DexFiles, secret: string): ChildProcess
   }
 }
 
-/** Polls the discovery document until it answers, Dex ends, the time is up or the signal fires. */
-async function waitUntilServing(issuer: string, child: ChildProcess, log: string, options: LocalDexOptions) {
+/** Polls until the discovery document answers, Dex ends, the time is up or the signal fires. */
+async function waitUntilServing(issuer: string, child: ChildProcess, files: DexFiles, options: LocalDexOptions) {
   const url = `${issuer}/.well-known/openid-configuration`;
   const timeoutMs = options.readyTimeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
@@ -156,11 +178,11 @@ async function waitUntilServing(issuer: string, child: ChildProcess, log: string
   child.once("error", (error) => (ended = `could not be run: ${error.message}`));
   while (Date.now() < deadline) {
     if (options.signal?.aborted) throw new CliError("interrupted while the local Dex started", EXIT.interrupted);
-    if (ended) throw new CliError(`the local Dex ${ended}: ${logTail(log)}`, EXIT.error);
-    if (await answers(url)) return;
+    if (ended) throw new CliError(`the local Dex ${ended}: ${logTail(files.log)}`, EXIT.error);
+    if ((await answers(url)) && !ended) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new CliError(`the local Dex did not answer ${url} within ${timeoutMs} ms: ${logTail(log)}`, EXIT.error);
+  throw new CliError(`the local Dex did not answer ${url} within ${timeoutMs} ms: ${logTail(files.log)}`, EXIT.error);
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -176,8 +198,8 @@ async function answers(url: string): Promise<boolean> {
 /** The log's last lines, for an error (Dex logs no secrets: the portal's is only in its environment). */
 function logTail(log: string): string {
   try {
-    const lines = readFileSync(log, "utf8").trimEnd().split("\n");
-    return `${lines.slice(-5).join(" | ")} (log ${log})`;
+    const text = readFileSync(log, "utf8").trimEnd();
+    return text ? `${text.split("\n").slice(-5).join(" | ")} (log ${log})` : `its log ${log} is empty`;
   } catch {
     return `no log at ${log}`;
   }
@@ -198,12 +220,24 @@ async function stopDex(child: ChildProcess): Promise<void> {
 
 /** A loopback port free right now (the OS picks it; Dex binds it a moment later). */
 async function freeLoopbackPort(): Promise<number> {
+  const port = await listenAndClose(0);
+  if (port === undefined) throw new CliError("no free loopback port for the local Dex", EXIT.error);
+  return port;
+}
+
+const loopbackPortFree = async (port: number): Promise<boolean> => (await listenAndClose(port)) !== undefined;
+
+/** Listens on 127.0.0.1:`port` and closes again: the port it had, or undefined when it could not listen. */
+async function listenAndClose(port: number): Promise<number | undefined> {
   const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
+  server.listen(port, "127.0.0.1");
+  try {
+    await once(server, "listening");
+  } catch {
+    return undefined;
+  }
   const address = server.address();
   server.close();
   await once(server, "close");
-  if (address === null || typeof address === "string") throw new Error("no TCP address for a loopback listener");
-  return address.port;
+  return address !== null && typeof address !== "string" ? address.port : undefined;
 }
