@@ -8,6 +8,7 @@
 #
 #   testbed.sh build [TOOL...]     build missing tools (all, or those named) into the binary cache,
 #                                  and (with no TOOL) take CRDs and the vCluster chart from modules
+#                                  and install the browser tests' Chromium with apt (not part of up)
 #   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the gateway
 #                                  (Traefik), cert-manager and the vCluster runner
 #   testbed.sh down [--wipe]       stop everything, control planes included (--wipe: delete the run dir)
@@ -15,6 +16,8 @@
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
 #   testbed.sh env                 print the path of the sourceable env file
 #   testbed.sh chart               print the path of the packaged vCluster chart
+#   testbed.sh tool-path TOOL      print the path of a built tool's binary (e.g. dex, which
+#                                  `kubespaces server` starts as its local identity provider)
 #   testbed.sh vcluster-endpoint NAMESPACE RELEASE
 #                                  print the loopback URL of a running vCluster control plane
 #   testbed.sh gateway-run HOST... -- COMMAND [ARG...]
@@ -51,6 +54,8 @@ source "${LIB}/vclusterPod.sh"
 source "${LIB}/gateway.sh"
 # shellcheck source=lib/certManager.sh
 source "${LIB}/certManager.sh"
+# shellcheck source=lib/browser.sh
+source "${LIB}/browser.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -112,6 +117,13 @@ cmd_up() {
   write_env
   start_runner
   log "up in $(($(date +%s) - start))s: API https://127.0.0.1:${APISERVER_PORT}; source ${ENV_FILE}"
+}
+
+# cmd_build_with_browser [TOOL...]: `build`. With no TOOL, also the browser the end-to-end tests
+# drive; `up` leaves it out, since only those tests need it.
+cmd_build_with_browser() {
+  cmd_build "$@"
+  (($# > 0)) || ensure_browser
 }
 
 cmd_down() {
@@ -176,6 +188,15 @@ cmd_chart() {
   echo "${VCLUSTER_CHART}"
 }
 
+cmd_tool_path() {
+  local name="${1:-}" bin
+  [[ -n "${name}" ]] || die "usage: $0 tool-path TOOL"
+  (tool_version "${name}" >/dev/null) || exit 1
+  bin="$(tool_bin "${name}")"
+  [[ -x "${bin}" ]] || die "${name} is not built yet: run $0 build ${name}"
+  echo "${bin}"
+}
+
 # one_at_a_time COMMAND ARGS...: runs `testbed.sh COMMAND-unlocked ARGS...` holding the run dir's
 # lock, so that two callers at once (two `kubespaces tenant create`s, say) bring the test bed up
 # once and never write its files together. flock -o keeps the lock out of the daemons `up` starts.
@@ -188,7 +209,7 @@ main() {
   local cmd="${1:-}"
   shift || true
   case "${cmd}" in
-    build) cmd_build "$@" ;;
+    build) cmd_build_with_browser "$@" ;;
     up | down) one_at_a_time "${cmd}" "$@" ;;
     up-unlocked) cmd_up "$@" ;;
     down-unlocked) cmd_down "$@" ;;
@@ -196,6 +217,7 @@ main() {
     restart-apiserver) cmd_restart_apiserver "$@" ;;
     env) cmd_env "$@" ;;
     chart) cmd_chart "$@" ;;
+    tool-path) cmd_tool_path "$@" ;;
     vcluster-endpoint) cmd_vcluster_endpoint "$@" ;;
     run-vcluster-pod) cmd_run_vcluster_pod "$@" ;;
     gateway-run) cmd_gateway_run "$@" ;;

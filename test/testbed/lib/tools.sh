@@ -87,6 +87,18 @@ build_traefik() {
   rm -rf "${work}" # sources are in the module cache; keep only the binary
 }
 
+# build_dex OUT: Dex, the tool tools/dex/go.mod names in its `tool` directive (`go install
+# …@version` refuses Dex's module: its go.mod has a replace line). With cgo, for its sqlite storage:
+# the local default keeps its signing keys and refresh tokens in a file, so a login outlives a
+# restart. The cache is keyed by DEX_VERSION, so go.mod must pin the pseudo-version that release is
+# served as.
+build_dex() {
+  grep -qE "github.com/dexidp/dex ${DEX_MODULE_VERSION}( |$)" "${TESTBED_SRC}/tools/dex/go.mod" ||
+    die "tools/dex/go.mod does not pin github.com/dexidp/dex ${DEX_MODULE_VERSION} (lib/versions.sh)"
+  CGO_ENABLED=1 gotool_go_build "${TESTBED_SRC}/tools/dex" "$1" github.com/dexidp/dex/cmd/dex \
+    -ldflags="-s -w -X main.version=${DEX_VERSION}"
+}
+
 # build_tool NAME OUT: build one tool to OUT.
 build_tool() {
   local name="$1" out="$2"
@@ -111,6 +123,7 @@ build_tool() {
     vcluster) build_vcluster "${out}" ;;
     kine) build_kine "${out}" ;;
     traefik) build_traefik "${out}" ;;
+    dex) build_dex "${out}" ;;
     cert-manager-controller)
       gotool_go_build "${TESTBED_SRC}/tools/cert-manager" "${out}" kubespaces.io/testbed/tools/cert-manager \
         -ldflags="-s -w -X github.com/cert-manager/cert-manager/pkg/util.AppVersion=${CERT_MANAGER_VERSION}" ;;

@@ -26,11 +26,15 @@ TRAEFIK_HTTP_AUTH_BASE=v0.4.0
 # CRD sources, required (not built) by tools/crds/go.mod.
 GATEWAY_API_VERSION=v1.6.1
 CERT_MANAGER_VERSION=v1.21.1
+# The local identity provider `kubespaces server` starts by default (tools/dex). Dex's v2 tags lack
+# /v2, so the module proxy serves release v2.45.1 only as the pseudo-version tools/dex/go.mod pins.
+DEX_VERSION=v2.45.1
+DEX_MODULE_VERSION=v0.0.0-20260303133905-11d2eeb52b42
 
 # Build order (only the log depends on it): independent tools.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
-  kine vcluster traefik cert-manager-controller)
+  kine vcluster traefik cert-manager-controller dex)
 
 # tool_version NAME: the version the cache directory is keyed by.
 tool_version() {
@@ -49,6 +53,7 @@ tool_version() {
     traefik) echo "${TRAEFIK_VERSION}-$(tool_sources_key traefik go.mod go.sum 'patches/*/*')" ;;
     # Our own entry point over cert-manager's public controller packages (tools/cert-manager).
     cert-manager-controller) echo "${CERT_MANAGER_VERSION}-$(tool_sources_key cert-manager go.mod go.sum main.go)" ;;
+    dex) echo "${DEX_VERSION}" ;;
     *) die "unknown tool $1" ;;
   esac
 }
