@@ -25,6 +25,11 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
+    // The portal's script runs in the browser, as a module.
+    files: ["provider/server/portal/static/*.js"],
+    languageOptions: { sourceType: "module", globals: globals.browser },
+  },
+  {
     // Tests read into rendered manifests, mock registrations and exported state: untyped JSON.
     files: ["test/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { PORTAL_ASSETS, PORTAL_STATIC_FOLDER } from "../../provider/server/portal/portalAssets";
 
 const root = path.resolve(__dirname, "../..");
 const SOURCE_ROOT = "provider";
@@ -63,6 +64,18 @@ const sourceModules = (): string[] =>
     .filter((file) => file.endsWith(".ts"))
     .map((file) => path.posix.join(SOURCE_ROOT, file.split(path.sep).join("/")));
 
+let packed: string[] | undefined;
+
+/** The paths `npm pack` would put in the package (asked once per run). */
+function packedFiles(): string[] {
+  if (packed) return packed;
+  const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8" });
+  if (pack.status !== 0) throw new Error(`npm pack --dry-run failed: ${pack.stderr}`);
+  const [{ files }] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
+  packed = files.map((f) => f.path);
+  return packed;
+}
+
 describe("the npm package", () => {
   const entries = entryPoints();
   const loaded = loadedModules(entries.map(sourceOf));
@@ -78,13 +91,7 @@ describe("the npm package", () => {
   });
 
   it("packs only the build output of those modules, with no generator and nothing left of a source that is gone", () => {
-    const pack = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-      cwd: root,
-      encoding: "utf8",
-    });
-    expect(pack.status, pack.stderr).toBe(0);
-    const [{ files }] = JSON.parse(pack.stdout) as [{ files: { path: string }[] }];
-    const built = files.map((f) => f.path).filter((file) => file.startsWith(`${BUILD_ROOT}/`));
+    const built = packedFiles().filter((file) => file.startsWith(`${BUILD_ROOT}/`));
     expect(built, "no build output: run npm run build").toContain("bin/index.js");
     const shippedSources = new Set(built.map((file) => sourceOf(file.replace(/(\.d\.ts|\.js\.map)$/, ".js"))));
     expect(
@@ -96,5 +103,9 @@ describe("the npm package", () => {
       "loaded modules missing from bin/",
     ).toEqual([]);
     expect(built.some((file) => /generators?\//.test(file))).toBe(false);
+  });
+
+  it("packs the files the portal serves as they are, where it reads them from", () => {
+    for (const { file } of PORTAL_ASSETS) expect(packedFiles()).toContain(`${PORTAL_STATIC_FOLDER}/${file}`);
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * The portal's paths, written once: the routes (portalRoutes.ts) and the links and forms of the
+ * pages read them from here. The sign-in and sign-out routes are the server's auth layer's; the
+ * pages only link and post to them.
+ */
+
+const tenant = (name: string): string => `/tenants/${encodeURIComponent(name)}`;
+
+/** Where each page and form of the portal is. */
+export const PORTAL_PATHS = {
+  /** GET: the tenant list (`?all=1`: every tenant, for admins). */
+  list: "/",
+  /** GET: the New tenant form. It wins over the tenant page's path: a tenant named `new` has no page (the API still serves it). */
+  newTenant: "/tenants/new",
+  /** POST: create a tenant from the New tenant form. */
+  create: "/tenants",
+  /** GET: the tenant page. */
+  tenant,
+  /** GET: the tenant's kubeconfig, as a download. */
+  kubeconfig: (name: string) => `${tenant(name)}/kubeconfig`,
+  /** POST: delete the tenant, with its name typed as confirmation. */
+  delete: (name: string) => `${tenant(name)}/delete`,
+  /** GET: the portal's stylesheet. */
+  stylesheet: "/portal/static/portal.css",
+  /** GET: the portal's one script (live status on the tenant page). */
+  script: "/portal/static/portal.js",
+  /** GET: the auth layer's sign-in (`?returnTo=<path>`: where to go after). */
+  signIn: "/sign-in",
+  /** POST: the auth layer's sign-out (with the `_csrf` field). */
+  signOut: "/sign-out",
+} as const;
+
+/** The route patterns of the tenant's own pages (`:name`, the tenant's name), matching PORTAL_PATHS' builders. */
+export const PORTAL_ROUTES = {
+  /** GET: the tenant page. */
+  tenant: "/tenants/:name",
+  /** GET: the kubeconfig download. */
+  kubeconfig: "/tenants/:name/kubeconfig",
+  /** POST: the delete form. */
+  delete: "/tenants/:name/delete",
+} as const;
+
+/** The sign-in page's address that comes back to `path` (a path of this server) after signing in. */
+export const signInPath = (path: string): string => `${PORTAL_PATHS.signIn}?returnTo=${encodeURIComponent(path)}`;

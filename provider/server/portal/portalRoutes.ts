@@ -1,0 +1,167 @@
+/**
+ * The web portal's routes, as a Fastify plugin: server-rendered pages over the TenantsForPeople
+ * port, with forms that work without script. The app registers it after @fastify/cookie,
+ * @fastify/csrf-protection and @fastify/formbody (checked when it registers), and gives it who is
+ * signed in (the auth layer's session); who may use which route is portalAccess.ts. A tenant the
+ * person may not see is not found, the same page as a tenant that does not exist.
+ */
+import type {} from "@fastify/csrf-protection";
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Actor } from "../../tenants/ports";
+import { RequestConflictError, RequestInvalidError, TenantNotFoundError } from "../../tenants/tenantsErrors";
+import type { TenantsForPeople } from "../api/tenantView";
+import { messagePage, notFoundPage } from "./messagePages";
+import { newTenantPage } from "./newTenantPage";
+import { portalAccess, sendPage, type PortalAccess } from "./portalAccess";
+import { loadPortalAssets } from "./portalAssets";
+import { errorAnswer } from "./portalErrors";
+import { PORTAL_PATHS, PORTAL_ROUTES } from "./portalPaths";
+import { formProblems, requestOfForm, tenantFormValues, type TenantFormValues } from "./tenantForm";
+import { tenantListPage } from "./tenantListPage";
+import { tenantPage, type TenantPageView } from "./tenantPage";
+import { ownerOf } from "./viewParts";
+
+/** What the portal needs from the app. */
+export interface PortalDeps {
+  /** The tenants, as the signed-in person may see and change them. */
+  readonly tenants: TenantsForPeople;
+  /** Who sent the request (the auth layer reads the session cookie); undefined when no one is signed in. */
+  readonly actorOf: (request: FastifyRequest) => Actor | undefined;
+  /** The config of the route that creates tenants, e.g. @fastify/rate-limit's `rateLimit`; none by default. */
+  readonly createRouteConfig?: FastifyContextConfig;
+}
+
+type NameParams = { Params: { readonly name: string } };
+
+/** Fails the registration when the app lacks what the pages need, naming it. */
+function requireAppPlugins(app: FastifyInstance): void {
+  const missing = [
+    !app.hasReplyDecorator("generateCsrf") && "@fastify/csrf-protection (reply.generateCsrf)",
+    typeof app.csrfProtection !== "function" && "@fastify/csrf-protection (app.csrfProtection)",
+    !app.hasContentTypeParser("application/x-www-form-urlencoded") && "@fastify/formbody",
+  ].filter((what) => what !== false);
+  if (missing.length > 0)
+    throw new Error(`portalRoutes needs these registered on the app first: ${missing.join(", ")}`);
+}
+
+/** The stylesheet and the script, from the files read once now. */
+function assetRoutes(app: FastifyInstance): void {
+  for (const asset of loadPortalAssets())
+    app.get(asset.route, (_request, reply) =>
+      reply.type(asset.contentType).header("cache-control", "public, max-age=300").send(asset.body),
+    );
+}
+
+/** Every failure of a portal route as a page: not found, or the one mapping of portalErrors.ts. */
+function errorPages(app: FastifyInstance, access: PortalAccess): void {
+  app.setErrorHandler((error, request, reply) => {
+    const frame = access.frame(request, reply);
+    if (error instanceof TenantNotFoundError) return sendPage(reply, 404, notFoundPage(frame, error.tenant));
+    const answer = errorAnswer(error);
+    if (answer.logged) request.log.error({ err: error }, "portal request failed");
+    return sendPage(reply, answer.status, messagePage(frame, answer.title, answer.message));
+  });
+}
+
+/** The tenant list; `?all=1` shows an admin every tenant. */
+function listRoute(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
+  app.get<{ Querystring: { readonly all?: string } }>(PORTAL_PATHS.list, access.page, async (request, reply) => {
+    const actor = access.signedIn(request);
+    const all = actor.isAdmin && request.query.all === "1";
+    const list = await tenants.list(actor, { all });
+    return sendPage(reply, 200, tenantListPage(access.frame(request, reply), { tenants: list, all }));
+  });
+}
+
+/** The New tenant form, and its post: the tenant page, or the form again with the service's problems. */
+function createRoutes(app: FastifyInstance, deps: PortalDeps, access: PortalAccess): void {
+  app.get(PORTAL_PATHS.newTenant, access.page, async (request, reply) =>
+    sendPage(reply, 200, newTenantPage(access.frame(request, reply), { values: tenantFormValues({}) })),
+  );
+  const hooks = { ...access.form(() => PORTAL_PATHS.newTenant), config: deps.createRouteConfig ?? {} };
+  app.post(PORTAL_PATHS.create, hooks, async (request, reply) => {
+    const values = tenantFormValues(request.body);
+    const refused = (status: number, problems: readonly string[]) =>
+      sendPage(
+        reply,
+        status,
+        newTenantPage(access.frame(request, reply), { values, problems: formProblems(problems) }),
+      );
+    try {
+      const created = await deps.tenants.create(values.name, requestOfForm(values), access.signedIn(request));
+      return reply.redirect(PORTAL_PATHS.tenant(created.metadata.name), 303);
+    } catch (error) {
+      if (error instanceof RequestInvalidError)
+        return refused(422, error.problems.length > 0 ? error.problems : [error.message]);
+      if (error instanceof RequestConflictError) return refused(409, [nameTaken(values)]);
+      throw error;
+    }
+  });
+}
+
+/** The tenant page, its kubeconfig download and its delete form. */
+function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
+  const showTenant = async (
+    request: FastifyRequest<NameParams>,
+    reply: FastifyReply,
+    status: number,
+    refusedDelete?: TenantPageView["refusedDelete"],
+  ) => {
+    const actor = access.signedIn(request);
+    const tenant = await tenants.get(request.params.name, actor);
+    const quota = await tenants.quota(tenant.metadata.name, actor);
+    const view = { tenant, quota, isOwner: ownerOf(tenant) === actor.owner, refusedDelete };
+    return sendPage(reply, status, tenantPage(access.frame(request, reply), view));
+  };
+
+  app.get<NameParams>(PORTAL_ROUTES.tenant, access.page, (request, reply) => showTenant(request, reply, 200));
+
+  app.get<NameParams>(PORTAL_ROUTES.kubeconfig, access.page, async (request, reply) => {
+    const { name } = request.params;
+    const kubeconfig = await tenants.kubeconfig(name, access.signedIn(request));
+    return reply
+      .type("application/yaml; charset=utf-8")
+      .header("cache-control", "no-store")
+      .header("content-disposition", `attachment; filename="${downloadName(name)}"`)
+      .send(kubeconfig);
+  });
+
+  const deleteHooks = access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name));
+  app.post<NameParams>(PORTAL_ROUTES.delete, deleteHooks, async (request, reply) => {
+    const actor = access.signedIn(request);
+    // Looked up first, so that another person's tenant is not found whatever was typed.
+    const { name } = (await tenants.get(request.params.name, actor)).metadata;
+    const typed = confirmationOf(request.body);
+    if (typed !== name)
+      return showTenant(request, reply, 422, {
+        typed,
+        problem: `confirm: type the tenant's name, ${name}, exactly to delete it; nothing was deleted`,
+      });
+    await tenants.delete(name, actor);
+    return reply.redirect(PORTAL_PATHS.tenant(name), 303);
+  });
+}
+
+/** The portal's pages and forms; register with `app.register(portalRoutes, deps)`. */
+export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
+  requireAppPlugins(app);
+  const access = portalAccess(app, deps.actorOf);
+  assetRoutes(app);
+  errorPages(app, access);
+  listRoute(app, deps.tenants, access);
+  createRoutes(app, deps, access);
+  tenantRoutes(app, deps.tenants, access);
+}
+
+/** The New tenant form's answer to a name that is taken. */
+const nameTaken = (values: TenantFormValues): string =>
+  `name: a tenant named ${values.name} exists already; pick another name`;
+
+/** The kubeconfig's file name: the tenant's name (a DNS label) with anything else dropped, so the header stays well-formed. */
+const downloadName = (name: string): string => `${name.replace(/[^a-z0-9-]/g, "")}-kubeconfig.yaml`;
+
+/** What the delete form's confirmation field holds, trimmed; empty when it was not sent. */
+function confirmationOf(body: unknown): string {
+  const confirm = (body as { readonly confirm?: unknown } | undefined)?.confirm;
+  return typeof confirm === "string" ? confirm.trim() : "";
+}

@@ -1,0 +1,469 @@
+/**
+ * The portal's pages and forms through Fastify's inject, over a stand-in for the tenants port
+ * (support/standInTenantsForPeople.ts) and a stand-in auth layer (support/portalHarness.ts), with
+ * the real cookie, CSRF and form-body plugins.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Fastify from "fastify";
+import { beforeEach, describe, expect, it } from "vitest";
+import { API_PATHS } from "../../provider/contracts/tenantsApi";
+import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
+import { portalRoutes } from "../../provider/server/portal/portalRoutes";
+import { HostUnavailableError } from "../../provider/tenants/tenantsErrors";
+import { portalHarness, type PortalHarness } from "./support/portalHarness";
+import { StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
+
+const alice = "alice@example.com";
+const bob = "bob@example.com";
+
+const readyAtlas = tenantView("team-atlas", alice, {
+  phase: "Ready",
+  message: "virtual cluster of tenant team-atlas is ready",
+  apiServerUrl: "https://team-atlas.example.com:443",
+  appsDomain: "apps.team-atlas.example.com",
+  namespace: "kubespaces-tenant-team-atlas",
+  conditions: [
+    {
+      type: "Ready",
+      status: "True",
+      reason: "Provisioned",
+      message: "virtual cluster of tenant team-atlas is ready",
+      lastTransitionTime: "2026-12-01T10:05:00Z",
+      observedGeneration: 1,
+    },
+  ],
+});
+
+let portal: PortalHarness;
+let tenants: StandInTenantsForPeople;
+
+beforeEach(async () => {
+  tenants = new StandInTenantsForPeople()
+    .put(readyAtlas)
+    .put(tenantView("team-borealis", bob, { phase: "Provisioning", message: "installing the vCluster chart" }));
+  tenants.kubeconfigs.set("team-atlas", "apiVersion: v1\nkind: Config\n");
+  portal = await portalHarness(tenants);
+});
+
+/**
+ * A page's markup with its layout's whitespace squeezed (the templates are formatted by Prettier),
+ * so that tests can look for elements as written on one line.
+ */
+const markup = (answer: { readonly body: string }): string =>
+  answer.body
+    .replace(/\s+/g, " ")
+    .replace(/\s*\/?>/g, ">")
+    .replace(/>\s+</g, "><");
+
+/** The text of the element with `id`'s following control, roughly: enough to find attributes on it. */
+const controlTag = (body: string, id: string): string =>
+  new RegExp(`<(input|select)[^>]*id="${id}"[^>]*>`).exec(body)?.[0] ?? "";
+
+describe("someone who is not signed in", () => {
+  it.each([PORTAL_PATHS.list, PORTAL_PATHS.newTenant, "/tenants/team-atlas", "/tenants/team-atlas/kubeconfig"])(
+    "is sent to sign in from %s, and back after",
+    async (url) => {
+      const answer = await portal.get(url);
+      expect(answer.statusCode).toBe(303);
+      expect(answer.headers.location).toBe(`/sign-in?returnTo=${encodeURIComponent(url)}`);
+    },
+  );
+
+  it("is answered 401 to a form, and nothing changes", async () => {
+    const create = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, { name: "team-new" }, { as: "" });
+    expect(create.statusCode).toBe(401);
+    expect(markup(create)).toContain(`href="/sign-in?returnTo=${encodeURIComponent(PORTAL_PATHS.newTenant)}"`);
+    const remove = await portal.submit(
+      "/tenants/team-atlas",
+      "/tenants/team-atlas/delete",
+      { confirm: "team-atlas" },
+      { as: "" },
+    );
+    expect(remove.statusCode).toBe(401);
+    expect(tenants.created).toEqual([]);
+    expect(tenants.deleted).toEqual([]);
+  });
+});
+
+describe("the tenant list", () => {
+  it("shows only what the port returns for the person, with phase, API URL, created and owner", async () => {
+    const answer = await portal.get(PORTAL_PATHS.list, alice);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(markup(answer)).toContain('<a href="/tenants/team-atlas">team-atlas</a>');
+    expect(markup(answer)).toContain("<td>Ready</td>");
+    expect(markup(answer)).toContain("<code>https://team-atlas.example.com:443</code>");
+    expect(markup(answer)).toContain('<time datetime="2026-12-01T10:00:00.000Z">2026-12-01 10:00 UTC</time>');
+    expect(markup(answer)).toContain(`<td>${alice}</td>`);
+    expect(markup(answer)).not.toContain("team-borealis");
+    expect(markup(answer)).toContain(`href="${PORTAL_PATHS.newTenant}"`);
+    expect(markup(answer)).not.toContain("Show every tenant");
+  });
+
+  it("shows an admin every tenant with ?all=1, and ignores it for anyone else", async () => {
+    const admin = await portal.get("/?all=1", "root@example.com", true);
+    expect(markup(admin)).toContain("team-atlas");
+    expect(markup(admin)).toContain("team-borealis");
+    expect(markup(admin)).toContain("Show only yours");
+    const mine = await portal.get("/", "root@example.com", true);
+    expect(markup(mine)).not.toContain("team-atlas</a>");
+    expect(markup(mine)).toContain('href="/?all=1"');
+    const notAdmin = await portal.get("/?all=1", alice);
+    expect(markup(notAdmin)).not.toContain("team-borealis");
+  });
+
+  it("says so when the person has no tenant", async () => {
+    const answer = await portal.get(PORTAL_PATHS.list, "carol@example.com");
+    expect(markup(answer)).toContain("You have no tenants yet.");
+    expect(markup(answer)).not.toContain("<table>");
+  });
+});
+
+describe("the New tenant form", () => {
+  it("labels every field, and names the signed-in person beside a Sign out form", async () => {
+    const answer = await portal.get(PORTAL_PATHS.newTenant, alice);
+    for (const field of ["name", "cpu", "memory", "storage", "podSecurity"]) {
+      expect(markup(answer)).toContain(`<label for="tenant-${field}">`);
+      expect(controlTag(markup(answer), `tenant-${field}`)).toContain(`name="${field}"`);
+    }
+    expect(markup(answer)).toMatch(
+      /<form method="post" action="\/sign-out">\s*<input type="hidden" name="_csrf" value="[^"]+">/,
+    );
+    expect(markup(answer)).toContain(`Signed in as <strong>${alice}</strong>`);
+    expect(markup(answer)).not.toContain('role="alert"');
+  });
+
+  it("creates the tenant for the person and sends them to its page", async () => {
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, {
+      name: "team-new",
+      cpu: "4",
+      memory: " 8Gi ",
+      storage: "",
+      podSecurity: "restricted",
+    });
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe("/tenants/team-new");
+    expect(tenants.created).toEqual([
+      {
+        name: "team-new",
+        request: { owner: alice, resources: { cpu: "4", memory: "8Gi" }, isolation: { podSecurity: "restricted" } },
+      },
+    ]);
+  });
+
+  it("comes back with the values kept, the service's problems in a summary and beside each field", async () => {
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, {
+      name: "Team_Bad",
+      cpu: "lots",
+      memory: "8Gi",
+      podSecurity: "restricted",
+    });
+    expect(answer.statusCode).toBe(422);
+    expect(markup(answer)).toContain("<title>Error: New tenant · KubeSpaces</title>");
+    // The service's own words (the component's rules), as the stand-in's real validation gives them.
+    const nameProblem = `name: must be a DNS-1123 label (lower-case letters, digits and &#39;-&#39;), got &quot;Team_Bad&quot;`;
+    expect(markup(answer)).toContain(nameProblem);
+    expect(markup(answer)).toMatch(/resources\.cpu: [^<]*lots/);
+
+    const summary = /<div class="error-summary" role="alert" tabindex="-1" autofocus[^>]*>([\s\S]*?)<\/div>/.exec(
+      markup(answer),
+    )?.[1];
+    expect(summary).toContain(`<a href="#tenant-name">${nameProblem}</a>`);
+    expect(summary).toContain('<a href="#tenant-cpu">resources.cpu');
+
+    const cpu = controlTag(markup(answer), "tenant-cpu");
+    expect(cpu).toContain('value="lots"');
+    expect(cpu).toContain('aria-invalid="true"');
+    expect(cpu).toContain('aria-describedby="tenant-cpu-hint tenant-cpu-error"');
+    expect(markup(answer)).toMatch(
+      /<div class="field-error" id="tenant-cpu-error"><p><span class="visually-hidden">Error: <\/span>resources\.cpu:/,
+    );
+    const memory = controlTag(markup(answer), "tenant-memory");
+    expect(memory).toContain('value="8Gi"');
+    expect(memory).not.toContain("aria-invalid");
+    expect(markup(answer)).toContain('<option value="restricted" selected>restricted</option>');
+    expect(markup(answer)).not.toContain('<option value="baseline" selected>');
+    expect(tenants.created).toEqual([]);
+  });
+
+  it("says the name is taken when the port refuses it as a conflict", async () => {
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, { name: "team-borealis" });
+    expect(answer.statusCode).toBe(409);
+    expect(markup(answer)).toContain(
+      '<a href="#tenant-name">name: a tenant named team-borealis exists already; pick another name</a>',
+    );
+    expect(controlTag(markup(answer), "tenant-name")).toContain('value="team-borealis"');
+  });
+
+  it.each([
+    ["without its CSRF token", { withToken: false }],
+    ["with a token from another browser", { foreign: true }],
+  ])("is refused %s, and nothing is created", async (_case, how) => {
+    const answer = await (async () => {
+      if (!("foreign" in how))
+        return portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, { name: "team-x" }, how);
+      const other = await portal.get(PORTAL_PATHS.newTenant, alice);
+      const token = /name="_csrf" value="([^"]+)"/.exec(other.body)![1];
+      return portal.app.inject({
+        method: "POST",
+        url: PORTAL_PATHS.create,
+        headers: { "x-stand-in-actor": alice, "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ name: "team-x", _csrf: token }).toString(),
+      });
+    })();
+    expect(answer.statusCode).toBe(403);
+    expect(answer.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(markup(answer)).toContain("nothing was changed");
+    expect(tenants.created).toEqual([]);
+  });
+});
+
+describe("the tenant page", () => {
+  it("shows the live status, conditions, endpoints, quota, the kubeconfig link and the delete form", async () => {
+    tenants.quotas.set("team-atlas", {
+      hard: {
+        "requests.cpu": "4",
+        "limits.cpu": "4",
+        "requests.memory": "8Gi",
+        "limits.memory": "8Gi",
+        "requests.storage": "10Gi",
+      },
+      used: { "requests.cpu": "1", "limits.cpu": "3", "requests.memory": "2Gi", "limits.memory": "4Gi" },
+    });
+    const answer = await portal.get("/tenants/team-atlas", alice);
+    expect(answer.statusCode).toBe(200);
+    const body = markup(answer);
+    expect(body).toContain(
+      `<div class="status" role="status" aria-live="polite" aria-atomic="true" data-events="${API_PATHS.tenantEvents("team-atlas")}">`,
+    );
+    expect(body).toContain('<strong data-field="phase">Ready</strong>');
+    expect(body).toContain('<td data-field="reason">Provisioned</td>');
+    expect(body).toContain(
+      '<code data-field="apiServerUrl" data-empty="not yet known">https://team-atlas.example.com:443</code>',
+    );
+    expect(body).toContain(
+      '<code data-field="namespace" data-empty="not yet known">kubespaces-tenant-team-atlas</code>',
+    );
+    expect(body).toMatch(/<th scope="row"><code>limits\.cpu<\/code><\/th>\s*<td>3<\/td>\s*<td>4<\/td>\s*<td>75%<\/td>/);
+    expect(body).toMatch(
+      /<th scope="row"><code>requests\.storage<\/code><\/th>\s*<td>0<\/td>\s*<td>10Gi<\/td>\s*<td>0%<\/td>/,
+    );
+    expect(body).toContain("When pods in the tenant stay Pending, check this first");
+    expect(body).toMatch(/<p data-show-phases="Ready"><a class="button" href="\/tenants\/team-atlas\/kubeconfig"/);
+    expect(body).toContain('<form method="post" action="/tenants/team-atlas/delete" novalidate>');
+    expect(body).toContain(`<script type="module" src="${PORTAL_PATHS.script}"></script>`);
+    // Hints of other phases and reasons are there for the script, hidden.
+    expect(body).toMatch(/<p class="hint-box" data-show-phases="Failed" data-show-reasons="InvalidRequest" hidden>/);
+  });
+
+  it("says what failed and what to do when the tenant is Failed", async () => {
+    tenants.put(
+      tenantView("team-broken", alice, {
+        phase: "Failed",
+        message: "the request breaks a rule: resources.cpu above the ceiling",
+        conditions: [
+          { type: "Ready", status: "False", reason: "InvalidRequest", message: "the request breaks a rule" },
+        ],
+      }),
+    );
+    const body = markup(await portal.get("/tenants/team-broken", alice));
+    expect(body).toContain('<dd data-field="reason" data-empty="none yet">InvalidRequest</dd>');
+    expect(body).toMatch(
+      /<p class="hint-box" data-show-phases="Failed" data-show-reasons="InvalidRequest"><strong>What to do:<\/strong> The request breaks a rule/,
+    );
+    expect(body).toMatch(/data-show-reasons="QuotaFailed" hidden>/);
+    expect(body).toMatch(/<p data-show-phases="Ready" hidden><a class="button"/);
+    expect(body).toContain("The tenant's namespace does not exist yet");
+  });
+
+  it("offers a tenant's kubeconfig to its owner only", async () => {
+    const admin = await portal.get("/tenants/team-atlas", "root@example.com", true);
+    expect(admin.statusCode).toBe(200);
+    expect(markup(admin)).not.toContain("/tenants/team-atlas/kubeconfig");
+    expect(markup(admin)).toContain("Only the tenant's owner can download its kubeconfig.");
+  });
+});
+
+describe("another person's tenant", () => {
+  it("is not found on its page, its kubeconfig and its delete form, the same as a tenant that does not exist", async () => {
+    const page = await portal.get("/tenants/team-borealis", alice);
+    const missing = await portal.get("/tenants/team-nowhere", alice);
+    const kubeconfig = await portal.get("/tenants/team-borealis/kubeconfig", alice);
+    const remove = await portal.submit(PORTAL_PATHS.list, "/tenants/team-borealis/delete", {
+      confirm: "team-borealis",
+    });
+    for (const answer of [page, missing, kubeconfig, remove]) {
+      expect(answer.statusCode).toBe(404);
+      expect(markup(answer)).toContain("<h1>Tenant not found</h1>");
+    }
+    const sameness = (body: string, name: string) =>
+      body.replaceAll(name, "NAME").replace(/name="_csrf" value="[^"]+"/g, "CSRF");
+    expect(sameness(markup(page), "team-borealis")).toBe(sameness(markup(missing), "team-nowhere"));
+    expect(markup(page)).not.toContain(bob);
+    expect(tenants.deleted).toEqual([]);
+  });
+});
+
+describe("deleting", () => {
+  it("is refused when the typed name is not the tenant's, with the page shown again, and nothing is deleted", async () => {
+    const answer = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/delete", { confirm: "team-atlaz" });
+    expect(answer.statusCode).toBe(422);
+    expect(markup(answer)).toContain("<title>Error: Tenant team-atlas · KubeSpaces</title>");
+    const problem = "confirm: type the tenant&#39;s name, team-atlas, exactly to delete it; nothing was deleted";
+    expect(markup(answer)).toContain(`<a href="#delete-confirm">${problem}</a>`);
+    const confirm = controlTag(markup(answer), "delete-confirm");
+    expect(confirm).toContain('value="team-atlaz"');
+    expect(confirm).toContain('aria-invalid="true"');
+    expect(tenants.deleted).toEqual([]);
+  });
+
+  it("asks for the teardown when the name is typed, and goes back to the tenant page, which then shows it", async () => {
+    const answer = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/delete", {
+      confirm: " team-atlas ",
+    });
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe("/tenants/team-atlas");
+    expect(tenants.deleted).toEqual(["team-atlas"]);
+    const after = await portal.get("/tenants/team-atlas", alice);
+    expect(markup(after)).toContain("Its deletion was asked for at");
+    expect(markup(after)).not.toContain("/tenants/team-atlas/delete");
+  });
+
+  it("needs the CSRF token", async () => {
+    const answer = await portal.submit(
+      "/tenants/team-atlas",
+      "/tenants/team-atlas/delete",
+      { confirm: "team-atlas" },
+      { withToken: false },
+    );
+    expect(answer.statusCode).toBe(403);
+    expect(tenants.deleted).toEqual([]);
+  });
+});
+
+describe("the kubeconfig download", () => {
+  it("is an attachment named after the tenant, never cached", async () => {
+    const answer = await portal.get("/tenants/team-atlas/kubeconfig", alice);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-disposition"]).toBe('attachment; filename="team-atlas-kubeconfig.yaml"');
+    expect(answer.headers["cache-control"]).toBe("no-store");
+    expect(answer.headers["content-type"]).toBe("application/yaml; charset=utf-8");
+    expect(answer.body).toBe("apiVersion: v1\nkind: Config\n");
+  });
+
+  it("is refused with the service's words before the tenant is Ready", async () => {
+    tenants.put(tenantView("team-young", alice, { phase: "Provisioning", message: "installing the vCluster chart" }));
+    const answer = await portal.get("/tenants/team-young/kubeconfig", alice);
+    expect(answer.statusCode).toBe(409);
+    expect(answer.headers["content-disposition"]).toBeUndefined();
+    expect(markup(answer)).toContain("tenant team-young is Provisioning, not Ready: installing the vCluster chart");
+  });
+});
+
+describe("every value a page shows", () => {
+  const attack = `<script>alert("x")</script>'&`;
+  const escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;";
+
+  it("is escaped: a tenant's message, endpoints, owner, conditions and quota come out as text", async () => {
+    tenants.put(
+      tenantView(
+        "team-evil",
+        alice,
+        {
+          phase: "Failed",
+          message: attack,
+          apiServerUrl: attack,
+          appsDomain: attack,
+          namespace: attack,
+          conditions: [
+            {
+              type: "Ready",
+              status: "False",
+              reason: "ProvisioningFailed",
+              message: attack,
+              lastTransitionTime: attack,
+            },
+          ],
+        },
+        { creationTimestamp: attack },
+      ),
+    );
+    tenants.quotas.set("team-evil", { hard: { "requests.cpu": attack }, used: { "requests.cpu": attack } });
+    const pages = [await portal.get("/tenants/team-evil", alice), await portal.get("/", alice)];
+    for (const { body } of pages) {
+      expect(body).toContain(escaped);
+      expect(body).not.toContain("<script>");
+    }
+    expect(markup(pages[0]).split(escaped).length - 1).toBeGreaterThanOrEqual(7);
+  });
+
+  it("is escaped in a refused form, the typed values included", async () => {
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, { name: attack, cpu: attack });
+    expect(answer.statusCode).toBe(422);
+    expect(markup(answer)).toContain(`value="${escaped}"`);
+    expect(markup(answer)).not.toContain("<script>");
+  });
+});
+
+describe("the markup", () => {
+  it("needs nothing a strict Content-Security-Policy forbids: no inline script, style or event handler", async () => {
+    tenants.put(tenantView("team-failed", alice, { phase: "Failed" }));
+    const bodies = await Promise.all(
+      ["/", PORTAL_PATHS.newTenant, "/tenants/team-atlas", "/tenants/team-failed", "/tenants/none"].map(async (url) =>
+        markup(await portal.get(url, alice)),
+      ),
+    );
+    for (const body of bodies) {
+      expect(body).toMatch(/^<!doctype html>\s*<html lang="en">/);
+      expect(body).toContain('<a class="skip-link" href="#main">');
+      expect(body).toContain('<main id="main" tabindex="-1">');
+      expect(body).not.toMatch(/<script(?![^>]*\ssrc=)/);
+      expect(body).not.toMatch(/<style|\sstyle=/);
+      expect(body).not.toMatch(/\son[a-z]+=/);
+    }
+  });
+
+  it.each([
+    [PORTAL_PATHS.stylesheet, "text/css; charset=utf-8", "portal.css"],
+    [PORTAL_PATHS.script, "text/javascript; charset=utf-8", "portal.js"],
+  ])("serves %s from the package's file, to anyone", async (url, type, file) => {
+    const answer = await portal.get(url);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers["content-type"]).toBe(type);
+    const onDisk = readFileSync(path.resolve(__dirname, "../../provider/server/portal/static", file), "utf8");
+    expect(answer.body).toBe(onDisk);
+  });
+});
+
+describe("failures", () => {
+  it("are a page that says so, without the failure's details, which go to the log", async () => {
+    tenants.list = async () => {
+      throw new Error("token=abc at https://10.0.0.1:6443");
+    };
+    const answer = await portal.get(PORTAL_PATHS.list, alice);
+    expect(answer.statusCode).toBe(500);
+    expect(markup(answer)).toContain("<h1>Something went wrong</h1>");
+    expect(answer.body).not.toContain("token=abc");
+  });
+
+  it("and the service's refusals are pages in its words", async () => {
+    tenants.quota = async () => {
+      throw new HostUnavailableError("the host cluster does not answer; try again later");
+    };
+    const answer = await portal.get("/tenants/team-atlas", alice);
+    expect(answer.statusCode).toBe(503);
+    expect(markup(answer)).toContain("<p>the host cluster does not answer; try again later</p>");
+  });
+});
+
+describe("registering the portal", () => {
+  it("fails, naming what the app must register first, on an app without the cookie, CSRF and form plugins", async () => {
+    const app = Fastify();
+    await expect(
+      app.register(portalRoutes, { tenants: new StandInTenantsForPeople(), actorOf: () => undefined }),
+    ).rejects.toThrow(
+      "portalRoutes needs these registered on the app first: @fastify/csrf-protection (reply.generateCsrf), @fastify/csrf-protection (app.csrfProtection), @fastify/formbody",
+    );
+  });
+});

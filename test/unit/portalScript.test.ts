@@ -1,0 +1,164 @@
+/**
+ * The portal's live-status script (static/portal.js) over the markup the tenant page renders: the
+ * page's `data-*` elements become stand-in elements, the script runs in a VM context with a
+ * stand-in EventSource, and the test sends it the API's events. A real browser runs it in the
+ * end-to-end tier.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { API_PATHS, TENANT_EVENTS } from "../../provider/contracts/tenantsApi";
+import type { TenantView } from "../../provider/server/api/tenantView";
+import { portalHarness } from "./support/portalHarness";
+import { StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
+
+const SCRIPT = readFileSync(path.resolve(__dirname, "../../provider/server/portal/static/portal.js"), "utf8");
+
+/** A stand-in for a DOM element: what the script reads and writes. */
+interface StandInElement {
+  readonly tag: string;
+  readonly dataset: Record<string, string>;
+  textContent: string;
+  hidden: boolean;
+}
+
+/** A stand-in EventSource: records its URL and listeners, and whether it was closed. */
+class StandInEventSource {
+  static opened: StandInEventSource[] = [];
+  readonly listeners = new Map<string, (event: { data: string }) => void>();
+  closed = false;
+  constructor(readonly url: string) {
+    StandInEventSource.opened.push(this);
+  }
+  addEventListener(type: string, listener: (event: { data: string }) => void): void {
+    this.listeners.set(type, listener);
+  }
+  close(): void {
+    this.closed = true;
+  }
+  /** Delivers an event of `type` with `data` as JSON. */
+  emit(type: string, data: unknown): void {
+    this.listeners.get(type)?.({ data: JSON.stringify(data) });
+  }
+}
+
+const unescape = (text: string): string =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+const camel = (name: string): string => name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The page's elements that carry the script's `data-*` attributes, as stand-ins. */
+function elementsOf(page: string): StandInElement[] {
+  const tags = page.matchAll(/<([a-z0-9]+)\s([^>]*\bdata-(?:field|show-phases|show-reasons|events)=[^>]*)>([^<]*)/g);
+  return [...tags].map(([, tag, attributes, text]) => {
+    const pairs = [...attributes!.matchAll(/([a-z-]+)(?:="([^"]*)")?/g)];
+    const dataset = Object.fromEntries(
+      pairs
+        .filter(([, name]) => name!.startsWith("data-"))
+        .map(([, name, value]) => [camel(name!.slice(5)), unescape(value ?? "")]),
+    );
+    return { tag: tag!, dataset, textContent: unescape(text!), hidden: pairs.some(([, name]) => name === "hidden") };
+  });
+}
+
+/** Runs the script over `elements`, as the browser would once the page loaded. */
+function runScript(elements: StandInElement[]): void {
+  const has = (element: StandInElement, selector: string) =>
+    selector.split(", ").some((one) => camel(one.slice(6, -1)) in element.dataset);
+  const document = {
+    querySelector: (selector: string) => elements.find((e) => has(e, selector)) ?? null,
+    querySelectorAll: (selector: string) => elements.filter((e) => has(e, selector)),
+  };
+  vm.runInNewContext(SCRIPT, { document, EventSource: StandInEventSource });
+}
+
+const field = (elements: StandInElement[], name: string) =>
+  elements.filter((e) => e.dataset.field === name).map((e) => e.textContent);
+const shownFor = (elements: StandInElement[], phases: string) =>
+  elements.filter((e) => e.dataset.showPhases === phases).map((e) => !e.hidden);
+
+const provisioning = tenantView("team-atlas", "alice@example.com", {
+  phase: "Provisioning",
+  message: "installing the vCluster chart",
+  conditions: [{ type: "Ready", status: "Unknown", reason: "Provisioning", message: "installing the vCluster chart" }],
+});
+const ready: TenantView = {
+  ...provisioning,
+  status: {
+    phase: "Ready",
+    message: "virtual cluster of tenant team-atlas is ready",
+    apiServerUrl: "https://team-atlas.example.com:443",
+    namespace: "kubespaces-tenant-team-atlas",
+    conditions: [
+      {
+        type: "Ready",
+        status: "True",
+        reason: "Provisioned",
+        message: "virtual cluster of tenant team-atlas is ready",
+        lastTransitionTime: "2026-12-01T10:07:00Z",
+      },
+    ],
+  },
+};
+
+let elements: StandInElement[];
+let stream: StandInEventSource;
+
+beforeEach(async () => {
+  StandInEventSource.opened = [];
+  const portal = await portalHarness(new StandInTenantsForPeople().put(provisioning));
+  const page = (await portal.get("/tenants/team-atlas", "alice@example.com")).body.replace(/\s+/g, " ");
+  elements = elementsOf(page);
+  runScript(elements);
+  stream = StandInEventSource.opened[0]!;
+});
+
+describe("the live-status script", () => {
+  it("follows the tenant's event stream, the API's path from the page", () => {
+    expect(StandInEventSource.opened.map((s) => s.url)).toEqual([API_PATHS.tenantEvents("team-atlas")]);
+  });
+
+  it("shows each change: phase, reason, message, endpoints, and the kubeconfig link once Ready", () => {
+    expect(field(elements, "phase")).toEqual(["Provisioning"]);
+    expect(shownFor(elements, "Ready")).toEqual([false]);
+
+    stream.emit(TENANT_EVENTS.tenant, ready);
+
+    expect(field(elements, "phase")).toEqual(["Ready"]);
+    expect(field(elements, "reason")).toEqual(["Provisioned", "Provisioned"]);
+    expect(field(elements, "message")).toEqual(Array(2).fill("virtual cluster of tenant team-atlas is ready"));
+    expect(field(elements, "since")).toEqual(["2026-12-01 10:07 UTC"]);
+    expect(field(elements, "apiServerUrl")).toEqual(["https://team-atlas.example.com:443"]);
+    expect(field(elements, "appsDomain")).toEqual(["not yet known"]);
+    expect(shownFor(elements, "Ready")).toEqual([true]);
+    expect(shownFor(elements, "Pending Provisioning Failed AwaitingApproval")).toEqual([false]);
+  });
+
+  it("shows what to do for the reason a tenant failed with, and only that", () => {
+    stream.emit(TENANT_EVENTS.tenant, {
+      ...provisioning,
+      status: {
+        phase: "Failed",
+        message: "the quota could not be applied",
+        conditions: [
+          { type: "Ready", status: "False", reason: "QuotaFailed", message: "the quota could not be applied" },
+        ],
+      },
+    });
+    const hints = elements.filter((e) => e.dataset.showReasons);
+    expect(hints.filter((e) => !e.hidden).map((e) => e.dataset.showReasons)).toEqual(["QuotaFailed"]);
+  });
+
+  it("says the tenant is gone when the stream says it was deleted, hides what no longer applies, and stops", () => {
+    stream.emit(TENANT_EVENTS.deleted, { name: "team-atlas" });
+    expect(field(elements, "phase")).toEqual(["Deleted"]);
+    expect(shownFor(elements, "Deleted")).toEqual([true]);
+    expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval")).toEqual([false]);
+    expect(stream.closed).toBe(true);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * A stand-in for the TenantsForPeople port (the real one is the lead's ownedTenants.ts over Tenant
+ * resources): tenants in memory, seen by their owner (and by admins who ask for all), refused with
+ * the tenants service's own error classes. A create is checked with the component's rules and
+ * worded as TenantsService.check words them (`<field>: <rule>`), so pages show real messages.
+ * Every create and delete is recorded for tests to read.
+ */
+import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
+import { validateRequest } from "../../../provider/model/validateTenant";
+import { labelOf, TenantValidationError } from "../../../provider/model/validationError";
+import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "../../../provider/server/api/tenantView";
+import type { Actor } from "../../../provider/tenants/ports";
+import {
+  OperationRefusedError,
+  RequestConflictError,
+  RequestInvalidError,
+  TenantNotFoundError,
+  TenantNotReadyError,
+} from "../../../provider/tenants/tenantsErrors";
+
+/** A tenant as the port shows it, from the few facts a test cares about. */
+export function tenantView(
+  name: string,
+  owner: string,
+  status: Partial<TenantView["status"]> = {},
+  metadata: Partial<TenantView["metadata"]> = {},
+): TenantView {
+  return {
+    apiVersion: "kubespaces.io/v1alpha1",
+    kind: "Tenant",
+    metadata: { name, generation: 1, creationTimestamp: "2026-12-01T10:00:00Z", ...metadata },
+    spec: { owner },
+    status: {
+      phase: "Pending",
+      message: "requested; not provisioned yet",
+      conditions: [{ type: "Ready", status: "Unknown", reason: "Pending", message: "requested; not provisioned yet" }],
+      ...status,
+    },
+  };
+}
+
+export class StandInTenantsForPeople implements TenantsForPeople {
+  /** The tenants, by name. */
+  readonly tenants = new Map<string, TenantView>();
+  /** Kubeconfigs, by tenant name. */
+  readonly kubeconfigs = new Map<string, string>();
+  /** Host quotas, by tenant name. */
+  readonly quotas = new Map<string, QuotaUsage>();
+  /** Every create that was stored, in order: the name and the request. */
+  readonly created: { readonly name: string; readonly request: TenantRequestInput }[] = [];
+  /** Every tenant whose deletion was asked for, in order. */
+  readonly deleted: string[] = [];
+
+  /** Adds `tenant` as if it had been created. */
+  put(tenant: TenantView): this {
+    this.tenants.set(tenant.metadata.name, tenant);
+    return this;
+  }
+
+  async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantView[]> {
+    return [...this.tenants.values()]
+      .filter((t) => (options.all && actor.isAdmin) || t.spec.owner === actor.owner)
+      .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  }
+
+  async get(name: string, actor: Actor): Promise<TenantView> {
+    return this.visible(name, actor);
+  }
+
+  async create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
+    const owned = { ...request, owner: actor.owner } as TenantRequestInput;
+    try {
+      validateRequest(name, owned);
+    } catch (error) {
+      if (!(error instanceof TenantValidationError)) throw error;
+      throw new RequestInvalidError(
+        error.message,
+        error.problems.map((p) => `${labelOf(p)}: ${p.message}`),
+      );
+    }
+    if (this.tenants.has(name)) throw new RequestConflictError(`tenant ${name} exists already`);
+    this.created.push({ name, request: owned });
+    const tenant = tenantView(name, actor.owner);
+    this.tenants.set(name, tenant);
+    return tenant;
+  }
+
+  async delete(name: string, actor: Actor): Promise<TenantView> {
+    const tenant = this.visible(name, actor);
+    this.deleted.push(name);
+    const deleting = {
+      ...tenant,
+      metadata: { ...tenant.metadata, deletionTimestamp: "2026-12-01T11:00:00Z" },
+    };
+    this.tenants.set(name, deleting);
+    return deleting;
+  }
+
+  async kubeconfig(name: string, actor: Actor): Promise<string> {
+    const tenant = this.visible(name, actor);
+    if (tenant.spec.owner !== actor.owner)
+      throw new OperationRefusedError(`tenant ${name}'s kubeconfig is for its owner only`);
+    if (tenant.status.phase !== "Ready")
+      throw new TenantNotReadyError(name, tenant.status.phase as "Pending", tenant.status.message);
+    return this.kubeconfigs.get(name) ?? "";
+  }
+
+  async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
+    this.visible(name, actor);
+    return this.quotas.get(name);
+  }
+
+  /** The tenant as it stands, once; the portal's routes never follow (its script reads the API's stream). */
+  async *follow(name: string, actor: Actor): AsyncIterable<TenantChange> {
+    const tenant = this.visible(name, actor);
+    yield { id: "1", tenant };
+  }
+
+  private visible(name: string, actor: Actor): TenantView {
+    const tenant = this.tenants.get(name);
+    if (!tenant || !(actor.isAdmin || tenant.spec.owner === actor.owner)) throw new TenantNotFoundError(name);
+    return tenant;
+  }
+}
