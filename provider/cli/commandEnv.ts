@@ -1,9 +1,9 @@
 /**
- * What every command runs with: where it prints, and how it opens its door into the tenants
- * service. The binary passes the process's streams and the login's door; tests pass captured
- * streams and a door over stand-in ports.
+ * What every command runs with: where it prints, and how it opens its door to the tenants. The
+ * binary passes the process's streams and the login's door (openDoor.ts); tests pass captured
+ * streams and a door over stand-ins.
  */
-import type { LocalDoor } from "./localDoor";
+import type { TenantsDoor } from "./tenantsDoor";
 
 /** A stream a command prints to. */
 export interface OutputStream {
@@ -22,5 +22,5 @@ export interface CommandEnv {
   /** Progress, hints and errors. */
   readonly stderr: OutputStream;
   /** Opens the door of the recorded login (read when a command runs, not before). */
-  readonly door: () => LocalDoor;
+  readonly door: () => Promise<TenantsDoor>;
 }

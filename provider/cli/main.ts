@@ -14,7 +14,7 @@ const env: CommandEnv = {
   stderr: process.stderr,
   // Loaded when a tenant command runs, not for --help.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  door: () => (require("./localDoor") as typeof import("./localDoor")).localDoor(),
+  door: () => (require("./openDoor") as typeof import("./openDoor")).openDoor(),
 };
 
 void runCli(version, process.argv, env).then((code) => {
