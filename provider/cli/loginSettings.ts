@@ -79,7 +79,7 @@ export function writeLoginSettings(settings: LoginSettings): void {
   const parsed = loginSettingsSchema.safeParse(settings);
   if (!parsed.success)
     throw new CliError(
-      `login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server", project: "--project" })}`,
+      `login refused: ${problemLines(parsed.error.issues, { backendUrl: "--backend", server: "--server", project: "--project" })}`,
       EXIT.invalid,
     );
   homeDir();
