@@ -63,20 +63,29 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
 
   program
     .command("login")
-    .description("record where the tenants' stacks live and which host cluster they use; with no flags, show it")
+    .description(
+      "sign in to a kubespaces server (--server), or record where the tenants' stacks live and which host cluster they use (local mode); with no flags, show it",
+    )
     .option(
       "--server <url>",
-      "Pulumi state backend URL (file://, s3://, https://api.pulumi.com, ...); default file://~/.kubespaces/state",
+      "sign in to this kubespaces server (device flow in your browser); every tenant command then goes through it",
     )
-    .option("--project <name>", "the Pulumi project that holds a stack per tenant (default kubespaces-self-service)")
-    .option("--context <name>", "kubeconfig context of the host cluster; none means the local test bed")
+    .option(
+      "--backend <url>",
+      "local mode: Pulumi state backend URL (file://, s3://, https://api.pulumi.com, ...); default file://~/.kubespaces/state",
+    )
+    .option(
+      "--project <name>",
+      "local mode: the Pulumi project that holds a stack per tenant (default kubespaces-self-service)",
+    )
+    .option("--context <name>", "local mode: kubeconfig context of the host cluster; none means the local test bed")
     .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)")
     .option(
       "--user <email>",
-      "who you are: the owner of what you create, and what `list` shows (default git's user.email)",
+      "local mode: who you are, the owner of what you create and what `list` shows (default git's user.email)",
     )
-    .option("--platform <file>", "the platform's policy (YAML) that every request is held to")
-    .option("--reset", "forget what was recorded before")
+    .option("--platform <file>", "local mode: the platform's policy (YAML) that every request is held to")
+    .option("--reset", "forget what was recorded before, the server's sign-in included (back to local mode)")
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/login")).login));
 

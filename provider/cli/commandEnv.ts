@@ -1,9 +1,10 @@
 /**
- * What every command runs with: where it prints, and how it opens its door into the tenants
- * service. The binary passes the process's streams and the login's door; tests pass captured
- * streams and a door over stand-in ports.
+ * What every command runs with: where it prints, how it opens its door to the tenants, and how it
+ * shows a page in a browser. The binary passes the process's streams, the login's door (openDoor.ts)
+ * and the machine's browser; tests pass captured streams, a door over stand-ins, and a "browser"
+ * of their own that completes a sign-in.
  */
-import type { LocalDoor } from "./localDoor";
+import type { TenantsDoor } from "./tenantsDoor";
 
 /** A stream a command prints to. */
 export interface OutputStream {
@@ -22,5 +23,7 @@ export interface CommandEnv {
   /** Progress, hints and errors. */
   readonly stderr: OutputStream;
   /** Opens the door of the recorded login (read when a command runs, not before). */
-  readonly door: () => LocalDoor;
+  readonly door: () => Promise<TenantsDoor>;
+  /** Opens a URL in a browser, where there is one (sign-in's page); none: the URL is only printed. */
+  readonly openBrowser?: (url: string) => void;
 }

@@ -12,7 +12,7 @@ export const EXIT_CODES = [
     code: 1,
     name: "error",
     meaning:
-      "the engine, the backend or the host cluster failed, or the tenant is not Ready yet (the message says what)",
+      "the engine, the backend, the host cluster or the kubespaces server failed, the sign-in must be renewed, or the tenant is not Ready yet (the message says what)",
   },
   { code: 2, name: "invalid", meaning: "the request or the command line was refused before anything ran" },
   { code: 3, name: "failed", meaning: "the tenant failed to become ready (the message is the reason)" },

@@ -4,7 +4,8 @@
  * the command and be writable by nobody else. Another user who could write them could choose the
  * passphrase, point the login at a backend or host cluster of theirs, or give it a platform policy
  * whose chart is a local path of theirs: the next command would run their chart with the user's
- * credentials. A root-owned home is trusted only when root runs the command.
+ * credentials; or put their own sign-in in place, so that the user's requests to a server are
+ * theirs. A root-owned home is trusted only when root runs the command.
  */
 import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { CliError, EXIT } from "./exitCodes";
 export const GUARDED_HOME_FILES: Readonly<Record<string, string>> = {
   passphrase: "passphrase file",
   "settings.json": "login settings",
+  "sign-in.json": "server sign-in",
 };
 
 /** Who must own the home. */

@@ -21,8 +21,15 @@ export interface Interrupts {
   readonly dispose: () => void;
 }
 
-/** Listens for Ctrl-C; `say` tells the user what happens, `howToGoOn` what to run next. */
-export function listenForInterrupts(say: (line: string) => void, howToGoOn: string): Interrupts {
+/** What the first Ctrl-C does to a run of the command's own engine. */
+export const ENGINE_INTERRUPT =
+  "interrupted: the engine finishes the steps in flight, saves the state and stops (Ctrl-C again stops at once)";
+
+/**
+ * Listens for Ctrl-C; `say` tells the user what the first one does (`whatHappens`) and, at the
+ * second, what to run next (`howToGoOn`).
+ */
+export function listenForInterrupts(say: (line: string) => void, whatHappens: string, howToGoOn: string): Interrupts {
   const operation = new AbortController();
   const engine = new AbortController();
   const fromTerminal = Boolean(process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY);
@@ -31,7 +38,7 @@ export function listenForInterrupts(say: (line: string) => void, howToGoOn: stri
     process.exit(130);
   };
   const onFirst = () => {
-    say("interrupted: the engine finishes the steps in flight, saves the state and stops (Ctrl-C again stops at once)");
+    say(whatHappens);
     operation.abort();
     if (!fromTerminal) engine.abort();
     process.once("SIGINT", onSecond);

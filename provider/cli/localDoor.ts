@@ -1,8 +1,8 @@
 /**
- * The command's door into the tenants service: the recorded login turned into the service's ports
- * (requests and run journals as files in the command's home, a stack per tenant in the login's
- * backend, the host the one rule picks) and the actor (you: whoever runs the command holds the
- * host's credentials, so it acts as the platform's admin).
+ * The command's door into the tenants service in local mode: the recorded login turned into the
+ * service's ports (requests and run journals as files in the command's home, a stack per tenant in
+ * the login's backend, the host the one rule picks) and the actor (you: whoever runs the command
+ * holds the host's credentials, so it acts as the platform's admin).
  */
 import { readFileSync } from "node:fs";
 import { AutomationStacks } from "../tenants/automation/automationStacks";
@@ -13,7 +13,9 @@ import { TenantsService } from "../tenants/tenantsService";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import { homeDir, passphraseFile } from "./cliHome";
 import { chooseHost } from "./hostChoice";
+import { ENGINE_INTERRUPT } from "./interrupts";
 import { currentUser, projectOf, readLoginSettings, type LoginSettings } from "./loginSettings";
+import type { TenantOperations, TenantsDoor } from "./tenantsDoor";
 
 /** The default state backend: a folder in the command's home. */
 export const defaultBackendUrl = (): string => `file://${homeDir("state")}`;
@@ -32,9 +34,8 @@ export interface LocalDoor {
   readonly host: HostPort;
 }
 
-/** The door of the recorded login. */
-export function localDoor(): LocalDoor {
-  const settings = readLoginSettings();
+/** The door of the recorded login, in local mode. */
+export function localDoor(settings: LoginSettings = readLoginSettings()): LocalDoor {
   const project = projectOf(settings);
   const requests = new FileRequestStore(homeDir("tenants", project));
   const runs = new FileRunJournals(homeDir("runs", project));
@@ -50,4 +51,10 @@ export function localDoor(): LocalDoor {
     { policy: (settings.platform ?? {}) as TenantPlatformInput },
   );
   return { settings, service, actor: { owner: currentUser(settings), groups: [], isAdmin: true }, requests, host };
+}
+
+/** The tenant commands' door over `local`: the tenants service itself, as you. */
+export function localTenantsDoor(local: LocalDoor): TenantsDoor {
+  const tenants: TenantOperations = local.service;
+  return { tenants, actor: local.actor, onInterrupt: ENGINE_INTERRUPT, local };
 }

@@ -1,7 +1,9 @@
 /**
- * What `kubespaces login` records: where the tenants' stacks live (a Pulumi state backend URL and
- * project), the host cluster (a kubeconfig context), who "you" are for `list`, and the platform's
- * policy every request is held to. Kept as JSON in the command's home.
+ * What `kubespaces login` records. In local mode: where the tenants' stacks live (a Pulumi state
+ * backend URL and project), the host cluster (a kubeconfig context), who "you" are for `list`, and
+ * the platform's policy every request is held to. In server mode: the kubespaces server every
+ * tenant command goes through (the sign-in's tokens are kept apart, signInTokens.ts). Kept as JSON
+ * in the command's home.
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
@@ -19,6 +21,11 @@ const PROJECT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
 
 /** The recorded login. Every field is optional; each has a default. */
 const loginSettingsSchema = z.strictObject({
+  /** The kubespaces server every tenant command goes through (server mode); none: local mode. */
+  server: z
+    .string()
+    .regex(/^https?:\/\//, "must be an https:// URL")
+    .optional(),
   /** Pulumi state backend URL; default `file://<home>/state`. */
   backendUrl: z
     .string()
@@ -72,7 +79,7 @@ export function writeLoginSettings(settings: LoginSettings): void {
   const parsed = loginSettingsSchema.safeParse(settings);
   if (!parsed.success)
     throw new CliError(
-      `login refused: ${problemLines(parsed.error.issues, { backendUrl: "--server", project: "--project" })}`,
+      `login refused: ${problemLines(parsed.error.issues, { backendUrl: "--backend", server: "--server", project: "--project" })}`,
       EXIT.invalid,
     );
   homeDir();

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-/** The `kubespaces` binary: the command line on the process's streams and the login's door. */
+/** The `kubespaces` binary: the command line on the process's streams, the login's door and the browser. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { openBrowser } from "./browserOpen";
 import type { CommandEnv } from "./commandEnv";
 import { runCli } from "./runCli";
 
@@ -14,7 +15,8 @@ const env: CommandEnv = {
   stderr: process.stderr,
   // Loaded when a tenant command runs, not for --help.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  door: () => (require("./localDoor") as typeof import("./localDoor")).localDoor(),
+  door: () => (require("./openDoor") as typeof import("./openDoor")).openDoor(),
+  openBrowser: (url) => void openBrowser(url),
 };
 
 void runCli(version, process.argv, env).then((code) => {

@@ -4,13 +4,20 @@
  * now and for how long, redrawn in place. Without a terminal (CI, a pipe, a log file): every phase
  * change and step is a plain line of its own.
  */
-import type { TenantEvent, TenantEventPhase } from "../tenants/tenantObject";
+import type { TenantEvent } from "../tenants/tenantObject";
 import type { OutputStream } from "./commandEnv";
+import type { ShownTenant } from "./tenantsDoor";
+
+/** A tenant event as shown: its phase may also be one only a server's tenant has (AwaitingApproval). */
+export type ShownEvent = Omit<TenantEvent, "phase"> & {
+  /** Its phase from now on, when the step changes it. */
+  readonly phase?: TenantEvent["phase"] | ShownTenant["status"]["phase"];
+};
 
 /** Where progress goes. */
 export interface ProgressDisplay {
   /** A tenant event: a phase change, or what is happening now. */
-  tenant(event: TenantEvent): void;
+  tenant(event: ShownEvent): void;
   /** A message of the command's own. */
   note(text: string): void;
   /** Clears the status line; call before printing results and before exiting. */
@@ -24,9 +31,9 @@ export function progressDisplay(stream: OutputStream): ProgressDisplay {
 
 /** The phase each tenant was last shown in, to print changes once. */
 class PhaseMemory {
-  private readonly phases = new Map<string, TenantEventPhase>();
+  private readonly phases = new Map<string, string>();
   /** The change `event` makes, as "A -> B", or undefined when it changes nothing. */
-  change(event: TenantEvent): string | undefined {
+  change(event: ShownEvent): string | undefined {
     if (!event.phase || this.phases.get(event.name) === event.phase) return undefined;
     const before = this.phases.get(event.name);
     this.phases.set(event.name, event.phase);
@@ -38,7 +45,7 @@ class PlainDisplay implements ProgressDisplay {
   private readonly memory = new PhaseMemory();
   constructor(private readonly stream: OutputStream) {}
 
-  tenant(event: TenantEvent): void {
+  tenant(event: ShownEvent): void {
     const change = this.memory.change(event);
     if (change)
       this.stream.write(
@@ -68,7 +75,7 @@ class TerminalDisplay implements ProgressDisplay {
     this.ticker = setInterval(() => this.draw(), 1000).unref();
   }
 
-  tenant(event: TenantEvent): void {
+  tenant(event: ShownEvent): void {
     const change = this.memory.change(event);
     if (change)
       this.permanent(`${event.name}  ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}`);

@@ -1,7 +1,8 @@
 /** How the tenant commands print tenants (the operator's columns) and a run's resource steps. */
 import { TENANT_MANIFEST } from "../contracts/tenantManifest";
-import type { ResourceStep, TenantObject } from "../tenants/tenantObject";
+import type { ResourceStep } from "../tenants/tenantObject";
 import { formatted, type Column, type OutputFormat } from "./formatOutput";
+import type { DeleteOutcome, ShownTenant } from "./tenantsDoor";
 
 /** `--output`, on every command that prints tenants. */
 export interface ReadOptions {
@@ -9,17 +10,17 @@ export interface ReadOptions {
   readonly output: OutputFormat;
 }
 
-const owner = (t: TenantObject): string | undefined => (t.spec as { owner?: string }).owner;
+const owner = (t: ShownTenant): string | undefined => (t.spec as { owner?: string }).owner;
 
 /** The `get` table: the operator's NAME / PHASE / API. */
-const GET_COLUMNS: readonly Column<TenantObject>[] = [
+const GET_COLUMNS: readonly Column<ShownTenant>[] = [
   { heading: "NAME", value: (t) => t.metadata.name },
   { heading: "PHASE", value: (t) => t.status.phase },
   { heading: "API", value: (t) => t.status.apiServerUrl },
 ];
 
 /** The `list` table: NAME / OWNER / PHASE / API. */
-const LIST_COLUMNS: readonly Column<TenantObject>[] = [
+const LIST_COLUMNS: readonly Column<ShownTenant>[] = [
   GET_COLUMNS[0],
   { heading: "OWNER", value: owner },
   GET_COLUMNS[1],
@@ -27,7 +28,7 @@ const LIST_COLUMNS: readonly Column<TenantObject>[] = [
 ];
 
 /** One tenant in `format`. */
-export function tenantText(tenant: TenantObject, format: OutputFormat): string {
+export function tenantText(tenant: ShownTenant, format: OutputFormat): string {
   return formatted(
     { rows: [tenant], columns: GET_COLUMNS, document: tenant, names: [`tenant/${tenant.metadata.name}`] },
     format,
@@ -35,7 +36,7 @@ export function tenantText(tenant: TenantObject, format: OutputFormat): string {
 }
 
 /** Tenants in `format`; JSON and YAML print a list object, as `kubectl get -o json` does. */
-export function tenantsText(tenants: readonly TenantObject[], format: OutputFormat): string {
+export function tenantsText(tenants: readonly ShownTenant[], format: OutputFormat): string {
   const document = { apiVersion: TENANT_MANIFEST.apiVersion, kind: `${TENANT_MANIFEST.kind}List`, items: tenants };
   return formatted(
     { rows: tenants, columns: LIST_COLUMNS, document, names: tenants.map((t) => `tenant/${t.metadata.name}`) },
@@ -62,8 +63,16 @@ export function previewText(title: string, steps: readonly ResourceStep[]): stri
   return `${title}\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}${lines.length} change(s)\n`;
 }
 
+/** What a delete did, for people. */
+export function deletedText(name: string, outcome: DeleteOutcome): string {
+  if ("deletedBy" in outcome)
+    return `tenant ${name} deleted by ${outcome.deletedBy}: its namespace and everything in it are removed\n`;
+  if (outcome.withdrawn) return `tenant ${name} deleted: it was never provisioned, and its request is removed\n`;
+  return removedText(name, outcome.removed);
+}
+
 /** What a teardown removed, for people. */
-export function removedText(name: string, removed: readonly ResourceStep[]): string {
+function removedText(name: string, removed: readonly ResourceStep[]): string {
   if (removed.length === 0) return `tenant ${name} deleted (nothing of it was left to remove)\n`;
   const lines = removed.map((s) => `  - ${s.type.split(":").pop()} ${s.name}`).join("\n");
   return `tenant ${name} deleted: ${removed.length} resource(s) removed, its namespace and everything in it included:\n${lines}\n`;

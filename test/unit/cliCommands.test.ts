@@ -11,7 +11,8 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT, EXIT_CODES } from "../../provider/cli/exitCodes";
-import type { LocalDoor } from "../../provider/cli/localDoor";
+import { localTenantsDoor } from "../../provider/cli/localDoor";
+import type { TenantsDoor } from "../../provider/cli/tenantsDoor";
 import { runCli } from "../../provider/cli/runCli";
 import { FileRequestStore } from "../../provider/tenants/local/fileRequestStore";
 import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
@@ -43,21 +44,21 @@ beforeEach(() => {
   doorsOpened = 0;
 });
 
-/** The door the binary would open, over stand-ins for the stack and the host. */
-function door(): LocalDoor {
+/** The door the binary would open in local mode, over stand-ins for the stack and the host. */
+async function door(): Promise<TenantsDoor> {
   doorsOpened += 1;
   const requests = new FileRequestStore(path.join(home(), "tenants"));
   const service = new TenantsService(
     { requests, runs: new FileRunJournals(path.join(home(), "runs")), stacks, host },
     { policy: { quota: { ceilings: { cpu: "16" } } } },
   );
-  return {
+  return localTenantsDoor({
     settings: { context: "stand-in" },
     service,
     actor: { owner: OWNER, groups: [], isAdmin: true },
     requests,
     host,
-  };
+  });
 }
 
 /** Runs `kubespaces ...args` in-process. */

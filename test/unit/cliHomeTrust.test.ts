@@ -65,6 +65,7 @@ describe("trustedHome", () => {
   it.each([
     ["passphrase", "passphrase file"],
     ["settings.json", "login settings"],
+    ["sign-in.json", "server sign-in"],
   ])("refuses a home whose %s others can write", (name, what) => {
     mkdirSync(home, { mode: 0o700 });
     const file = path.join(home, name);

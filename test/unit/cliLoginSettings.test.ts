@@ -60,7 +60,7 @@ describe("login settings", () => {
     [
       "a backend that is no URL, by its flag",
       { backendUrl: "tenants-state" },
-      "login refused: --server: must be a URL such as file:///path, s3://bucket or https://api.pulumi.com",
+      "login refused: --backend: must be a URL such as file:///path, s3://bucket or https://api.pulumi.com",
     ],
     [
       "a project name with a space, by its flag",

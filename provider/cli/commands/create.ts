@@ -2,20 +2,21 @@
  * `kubespaces tenant create NAME`: the team's request from the flags (or `--file`, a Tenant
  * manifest), provisioned by the tenants service with progress until the tenant is Ready or Failed.
  * `create NAME` alone resumes the stored request (or, for a new name, requests the defaults);
- * `--preview` prints the steps instead.
+ * `--preview` prints the steps instead (local mode only, as `--owner`: a server takes the owner
+ * from the sign-in).
  */
 import { readFileSync } from "node:fs";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { parseTenantDocuments, type TenantDocument } from "../../tenantFiles/tenantDocuments";
 import type { Actor } from "../../tenants/ports";
 import { TenantFailedError, TenantNotFoundError } from "../../tenants/tenantsErrors";
-import type { TenantsService } from "../../tenants/tenantsService";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
 import { listenForInterrupts, operationOptions } from "../interrupts";
 import { progressDisplay } from "../progressDisplay";
 import { printPreview } from "../printPreview";
 import { tenantText, type ReadOptions } from "../tenantPrint";
+import { localOnly, type TenantOperations } from "../tenantsDoor";
 
 /** `create`'s options, as commander parses them. */
 export interface CreateOptions extends ReadOptions {
@@ -68,9 +69,9 @@ function documentOfFile(file: string, name: string | undefined): TenantDocument 
 }
 
 /** Whether tenant `name` has a stored request `actor` may see. */
-async function isStored(service: TenantsService, name: string, actor: Actor): Promise<boolean> {
+async function isStored(tenants: TenantOperations, name: string, actor: Actor): Promise<boolean> {
   try {
-    await service.get(name, actor);
+    await tenants.get(name, actor);
     return true;
   } catch (error) {
     if (error instanceof TenantNotFoundError) return false;
@@ -89,23 +90,25 @@ export async function createTenant(
   if (!name) throw new CliError("a tenant NAME (or --file with a Tenant manifest) is required", EXIT.invalid);
   if (fromFile && requestOfFlags(options))
     throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
-  const door = env.door();
-  const { service, actor } = door;
+  const door = await env.door();
+  const { tenants, actor } = door;
+  if (options.owner !== undefined) localOnly(door, "--owner", "the server takes the owner from your sign-in");
+  const local = options.preview ? localOnly(door, "--preview", "previews run where the stacks are") : undefined;
   // No request given: the stored one is resumed, or, for a new name, the defaults are requested.
   const request =
     fromFile?.request ??
     requestOfFlags(options) ??
-    ((await isStored(service, name, actor)) ? undefined : { owner: actor.owner });
+    ((await isStored(tenants, name, actor)) ? undefined : { owner: actor.owner });
   const lockTimeoutMs = options.lockTimeout * 1000;
-  if (options.preview)
-    return printPreview(env, door, name, request ?? (await service.get(name, actor)).spec, lockTimeoutMs);
+  if (local)
+    return printPreview(env, local, name, request ?? (await local.service.get(name, actor)).spec, lockTimeoutMs);
   const display = progressDisplay(env.stderr);
   // Checked before anything is shown as Pending: a bad request changes nothing.
-  if (request) service.check(name, request, actor);
+  if (request) tenants.check(name, request, actor);
   const howToGoOn = `the request is kept: run \`kubespaces tenant create ${name}\` again to finish, or \`kubespaces tenant delete ${name}\` to remove it`;
-  const interrupts = listenForInterrupts((line) => display.note(line), howToGoOn);
+  const interrupts = listenForInterrupts((line) => display.note(line), door.onInterrupt, howToGoOn);
   try {
-    const tenant = await service.create(name, request, actor, operationOptions(display, interrupts, lockTimeoutMs));
+    const tenant = await tenants.create(name, request, actor, operationOptions(display, interrupts, lockTimeoutMs));
     display.close();
     env.stdout.write(tenantText(tenant, options.output));
     return EXIT.ok;
@@ -113,7 +116,7 @@ export async function createTenant(
     display.close();
     // A failed tenant is printed as it now stands before the reason, as `get` would show it.
     if (error instanceof TenantFailedError) {
-      const now = await service.get(name, actor).catch(() => undefined);
+      const now = await tenants.get(name, actor).catch(() => undefined);
       if (now) env.stdout.write(tenantText(now, options.output));
     }
     throw error;

@@ -1,7 +1,8 @@
 /**
  * `kubespaces tenant delete NAME`: the tenants service tears the tenant's stack down completely (in
  * the edge table's order, objects outside its namespace included) and removes its request; the
- * kubeconfig context `kubeconfig --merge` added for it is removed too. `--preview` prints the steps.
+ * kubeconfig context `kubeconfig --merge` added for it is removed too. `--preview` prints the steps
+ * (local mode only). Through a server, the server tears it down and the command follows until it is gone.
  */
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
@@ -9,7 +10,8 @@ import { listenForInterrupts, operationOptions } from "../interrupts";
 import { forgetMergedContext } from "../mergedContexts";
 import { progressDisplay } from "../progressDisplay";
 import { printPreview } from "../printPreview";
-import { removedText } from "../tenantPrint";
+import { deletedText } from "../tenantPrint";
+import { localOnly } from "../tenantsDoor";
 
 /** `delete`'s options. */
 export interface DeleteOptions {
@@ -21,26 +23,30 @@ export interface DeleteOptions {
 
 /** Runs `delete`. */
 export async function deleteTenant(env: CommandEnv, name: string, options: DeleteOptions): Promise<number> {
-  const door = env.door();
-  const { service, actor } = door;
+  const door = await env.door();
+  const { tenants, actor } = door;
   const lockTimeoutMs = options.lockTimeout * 1000;
-  if (options.preview) return printPreview(env, door, name, undefined, lockTimeoutMs);
+  if (options.preview)
+    return printPreview(
+      env,
+      localOnly(door, "--preview", "previews run where the stacks are"),
+      name,
+      undefined,
+      lockTimeoutMs,
+    );
   const display = progressDisplay(env.stderr);
   try {
     // Read before the teardown: the merged entries are matched on the tenant's namespace too.
-    const namespace = (await service.get(name, actor).catch(() => undefined))?.status.namespace;
+    const namespace = (await tenants.get(name, actor).catch(() => undefined))?.status.namespace;
     const interrupts = listenForInterrupts(
       (line) => display.note(line),
+      door.onInterrupt,
       `run \`kubespaces tenant delete ${name}\` again to finish the teardown`,
     );
     try {
-      const result = await service.delete(name, actor, operationOptions(display, interrupts, lockTimeoutMs));
+      const result = await tenants.delete(name, actor, operationOptions(display, interrupts, lockTimeoutMs));
       display.close();
-      env.stdout.write(
-        result.withdrawn
-          ? `tenant ${name} deleted: it was never provisioned, and its request is removed\n`
-          : removedText(name, result.removed),
-      );
+      env.stdout.write(deletedText(name, result));
     } finally {
       interrupts.dispose();
     }

@@ -3,11 +3,11 @@
  * reason. `--wait` follows its running run until it is Ready or Failed; `-w/--watch` prints it again at each phase change until
  * no run is going, as `kubectl get -w` does; Ctrl-C ends either, and the run goes on.
  */
-import type { TenantObject } from "../../tenants/tenantObject";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { progressDisplay } from "../progressDisplay";
 import { tenantText, type ReadOptions } from "../tenantPrint";
+import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 
 /** `get`'s options. */
 export interface GetOptions extends ReadOptions {
@@ -17,22 +17,23 @@ export interface GetOptions extends ReadOptions {
   readonly watch?: boolean;
 }
 
-const settled = (tenant: TenantObject) => tenant.status.phase === "Ready" || tenant.status.phase === "Failed";
+const settled = (tenant: ShownTenant) => tenant.status.phase === "Ready" || tenant.status.phase === "Failed";
 
 /** Runs `get`. */
 export async function getTenant(env: CommandEnv, name: string, options: GetOptions): Promise<number> {
-  const { service, actor } = env.door();
-  let tenant = await service.get(name, actor);
-  if (options.watch) return watch(env, name, tenant, options);
+  const door = await env.door();
+  const { tenants, actor } = door;
+  let tenant = await tenants.get(name, actor);
+  if (options.watch) return watch(env, door, name, tenant, options);
   if (options.wait && !settled(tenant)) {
     const display = progressDisplay(env.stderr);
     try {
       display.tenant({ name, phase: tenant.status.phase });
-      for await (const event of service.watch(name, actor)) display.tenant(event);
+      for await (const event of tenants.watch(name, actor)) display.tenant(event);
     } finally {
       display.close();
     }
-    tenant = await service.get(name, actor);
+    tenant = await tenants.get(name, actor);
     if (!settled(tenant)) {
       env.stdout.write(tenantText(tenant, options.output));
       throw new CliError(
@@ -50,16 +51,21 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
 }
 
 /** Prints the tenant now and again whenever a running run changes its phase. */
-async function watch(env: CommandEnv, name: string, first: TenantObject, options: GetOptions): Promise<number> {
-  const { service, actor } = env.door();
+async function watch(
+  env: CommandEnv,
+  { tenants, actor }: TenantsDoor,
+  name: string,
+  first: ShownTenant,
+  options: GetOptions,
+): Promise<number> {
   env.stdout.write(tenantText(first, options.output));
   let phase: string = first.status.phase;
   // Ctrl-C ends a watch as it ends kubectl's: the process's default.
-  for await (const event of service.watch(name, actor)) {
+  for await (const event of tenants.watch(name, actor)) {
     if (!event.phase || event.phase === phase) continue;
     phase = event.phase;
     if (event.phase === "Deleted") break;
-    const text = tenantText(await service.get(name, actor), options.output);
+    const text = tenantText(await tenants.get(name, actor), options.output);
     // A table's later rows come without the heading.
     env.stdout.write(options.output === "table" ? text.slice(text.indexOf("\n") + 1) : text);
   }

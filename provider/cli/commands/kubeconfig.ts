@@ -1,9 +1,9 @@
 /**
  * `kubespaces tenant kubeconfig NAME [--merge] [--context NAME] [--server URL]`: the tenant's
  * kubeconfig (cluster-admin inside its virtual cluster) on stdout, or merged into `$KUBECONFIG`
- * (else `~/.kube/config`). The only command that decrypts it. On the local test bed, whose
- * tenants' API names do not resolve on this machine, the server is the test bed's loopback port
- * for the tenant, and TLS still checks the name.
+ * (else `~/.kube/config`). The only command that decrypts it. On the local test bed (in local
+ * mode), whose tenants' API names do not resolve on this machine, the server is the test bed's
+ * loopback port for the tenant, and TLS still checks the name.
  */
 import { stringify } from "yaml";
 import type { CommandEnv } from "../commandEnv";
@@ -24,10 +24,10 @@ export interface KubeconfigOptions {
 
 /** Runs `kubeconfig`. */
 export async function tenantKubeconfig(env: CommandEnv, name: string, options: KubeconfigOptions): Promise<number> {
-  const { service, actor, settings } = env.door();
-  const kubeconfig = await service.kubeconfig(name, actor);
-  const { status } = await service.get(name, actor);
-  const onTestbed = !settings.context && hasTestbed();
+  const { tenants, actor, local } = await env.door();
+  const kubeconfig = await tenants.kubeconfig(name, actor);
+  const { status } = await tenants.get(name, actor);
+  const onTestbed = local !== undefined && !local.settings.context && hasTestbed();
   const server =
     options.server ?? (onTestbed && status.namespace ? testbedEndpoint(status.namespace, name) : undefined);
   if (!options.merge) {

@@ -12,9 +12,10 @@ export interface ListOptions extends ReadOptions {
 
 /** Runs `list`. */
 export async function listTenants(env: CommandEnv, options: ListOptions): Promise<number> {
-  const { service, actor, settings } = env.door();
-  const tenants = await service.list(actor, { all: options.all });
-  const note = legacyNote(settings);
+  const door = await env.door();
+  const { actor } = door;
+  const tenants = await door.tenants.list(actor, { all: options.all });
+  const note = door.local && legacyNote(door.local.settings);
   if (note) env.stderr.write(`${note}\n`);
   if (tenants.length === 0 && options.output === "table") {
     env.stderr.write(options.all ? "no tenants\n" : `no tenants owned by ${actor.owner} (--all shows every tenant)\n`);

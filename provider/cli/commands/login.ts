@@ -1,8 +1,10 @@
 /**
- * `kubespaces login`: records where the tenants' stacks live (`--server`, a Pulumi state backend
- * URL, `file://` in the command's home by default, and `--project`), the host cluster (`--context`
- * of `--kubeconfig`; none means the local test bed), who you are, and the platform's policy
- * (`--platform FILE`). With no flags it shows what is recorded.
+ * `kubespaces login`. With `--server URL` it signs in to that kubespaces server (serverLogin.ts),
+ * and every tenant command then goes through it (server mode). Otherwise (local mode) it records
+ * where the tenants' stacks live (`--backend`, a Pulumi state backend URL, `file://` in the
+ * command's home by default, and `--project`), the host cluster (`--context` of `--kubeconfig`;
+ * none means the local test bed), who you are, and the platform's policy (`--platform FILE`). With
+ * no flags it shows what is recorded.
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
@@ -20,12 +22,15 @@ import {
   writeLoginSettings,
   type LoginSettings,
 } from "../loginSettings";
+import { forgetSignIn } from "../signInTokens";
 import type { ReadOptions } from "../tenantPrint";
 
 /** `login`'s options. */
 export interface LoginOptions extends ReadOptions {
-  /** The Pulumi state backend URL. */
+  /** The kubespaces server to sign in to. */
   readonly server?: string;
+  /** The Pulumi state backend URL. */
+  readonly backend?: string;
   /** The host cluster's kubeconfig context. */
   readonly context?: string;
   /** The kubeconfig file of that context. */
@@ -60,11 +65,46 @@ const SETTING_COLUMNS: readonly Column<{ setting: string; value: string }>[] = [
   { heading: "VALUE", value: (r) => r.value },
 ];
 
-/** Runs `login`. */
+/** The flags that set local mode's settings. */
+const LOCAL_FLAGS = ["backend", "project", "context", "kubeconfig", "user", "platform"] as const;
+
+/** The local-mode flags among `options`, as typed. */
+const localFlagsOf = (options: LoginOptions): string[] =>
+  LOCAL_FLAGS.filter((flag) => options[flag] !== undefined).map((flag) => `--${flag}`);
+
+/**
+ * Runs `login`. `--server` signs in to a kubespaces server (server mode); `--backend` or
+ * `--context` (or `--reset`) goes back to local mode, forgetting the sign-in; the other local
+ * settings are kept while in server mode and apply again in local mode.
+ */
 export async function login(env: CommandEnv, options: LoginOptions): Promise<number> {
-  const before = options.reset ? {} : readLoginSettings();
+  if (options.server !== undefined) {
+    const flags = localFlagsOf(options);
+    if (flags.length > 0)
+      throw new CliError(
+        `--server signs in to a kubespaces server, which holds the stacks, the host and the policy: ${flags.join(", ")} belong to local mode; give them without --server`,
+        EXIT.invalid,
+      );
+    const { signInToServer } = await import("../serverLogin");
+    env.stdout.write(settingsText(await signInToServer(env, options.server, options.reset === true), options.output));
+    return EXIT.ok;
+  }
+  const recorded = readLoginSettings();
+  const leaving =
+    recorded.server !== undefined && [options.reset, options.backend, options.context].some((v) => v !== undefined);
+  if (recorded.server && !leaving) {
+    const flags = localFlagsOf(options);
+    if (flags.length > 0)
+      throw new CliError(
+        `${flags.join(", ")}: local mode's, and you are signed in to ${recorded.server}: switch to local mode with --backend URL or --context NAME, or \`kubespaces login --reset\``,
+        EXIT.invalid,
+      );
+    env.stdout.write(settingsText((await import("../serverLogin")).serverLoginShown(recorded.server), options.output));
+    return EXIT.ok;
+  }
+  const { server: _server, ...before } = options.reset ? {} : recorded;
   const changes: LoginSettings = {
-    ...(options.server !== undefined && { backendUrl: options.server }),
+    ...(options.backend !== undefined && { backendUrl: options.backend }),
     ...(options.kubeconfig !== undefined && { kubeconfig: options.kubeconfig }),
     ...(options.context !== undefined && { context: options.context }),
     ...(options.project !== undefined && { project: options.project }),
@@ -76,6 +116,10 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
   if (settings.context && (changes.context !== undefined || changes.kubeconfig !== undefined))
     await oneContext(kubeconfigFileOf(settings), settings.context);
   if (options.reset || Object.keys(changes).length > 0) writeLoginSettings(settings);
+  if ((options.reset || leaving) && (forgetSignIn() || recorded.server))
+    env.stderr.write(
+      `local mode: signed out${recorded.server ? ` of ${recorded.server}` : ""}; tenant commands run the tenants' stacks from this machine\n`,
+    );
   const shown = {
     backend: settings.backendUrl ?? `${defaultBackendUrl()} (default)`,
     project: projectOf(settings),
@@ -83,7 +127,12 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
     user: currentUser(settings),
     platform: settings.platform ? "set" : "the defaults",
   };
-  const rows = Object.entries(shown).map(([setting, value]) => ({ setting, value }));
-  env.stdout.write(formatted({ rows, columns: SETTING_COLUMNS, document: shown, names: [] }, options.output));
+  env.stdout.write(settingsText(shown, options.output));
   return EXIT.ok;
+}
+
+/** Settings as a SETTING / VALUE table, or as a document. */
+function settingsText(shown: Readonly<Record<string, string>>, format: LoginOptions["output"]): string {
+  const rows = Object.entries(shown).map(([setting, value]) => ({ setting, value }));
+  return formatted({ rows, columns: SETTING_COLUMNS, document: shown, names: [] }, format);
 }

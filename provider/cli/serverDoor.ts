@@ -1,0 +1,36 @@
+/**
+ * The tenant commands' door in server mode (`kubespaces login --server URL`): every operation is a
+ * request to that kubespaces server's API, signed with the kept sign-in (renewed when it has
+ * expired), and the command acts as whoever the server says the sign-in is.
+ */
+import { API_PATHS, type WhoAmI } from "../contracts/tenantsApi";
+import { ServerApi } from "./serverApi";
+import { refreshSignIn } from "./serverSignIn";
+import { ServerTenants } from "./serverTenants";
+import { bearerTokens, type BearerOptions } from "./signInTokens";
+import type { TenantsDoor } from "./tenantsDoor";
+import type { FollowOptions } from "./tenantFollow";
+
+/** How the server door is opened (tests shorten the follow's waits, or stop the clock). */
+export interface ServerDoorOptions {
+  /** How the tokens are renewed and what time it is. */
+  readonly bearer?: Partial<BearerOptions>;
+  /** How event streams are followed. */
+  readonly follow?: Omit<FollowOptions, "signal">;
+}
+
+/** What the first Ctrl-C does through a server: the server goes on, the command stops following. */
+const SERVER_INTERRUPT =
+  "interrupted: the command stops following; the server goes on with the tenant (Ctrl-C again stops at once)";
+
+/** The door of the kubespaces server `server`, as the kept sign-in. */
+export async function serverDoor(server: string, options: ServerDoorOptions = {}): Promise<TenantsDoor> {
+  const api = new ServerApi(server, bearerTokens(server, { refresh: refreshSignIn, ...options.bearer }));
+  const you = await api.json<WhoAmI>("GET", API_PATHS.whoAmI);
+  return {
+    tenants: new ServerTenants(api, options.follow),
+    actor: { owner: you.owner, groups: [...you.groups], isAdmin: you.isAdmin },
+    onInterrupt: SERVER_INTERRUPT,
+    server,
+  };
+}

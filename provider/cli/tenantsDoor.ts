@@ -1,0 +1,68 @@
+/**
+ * What a tenant command goes through, wherever the tenants are: the operations it runs
+ * (TenantOperations, which the tenants service implements as it is and the server's client
+ * implements over the API), who it acts as, and, in local mode only, the local door with what only
+ * the command's own stacks have (previews, the test bed's ports, the login's files).
+ */
+import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import type { TenantView } from "../server/api/tenantView";
+import type { Actor } from "../tenants/ports";
+import type { TenantEvent, TenantObject } from "../tenants/tenantObject";
+import type { DeleteResult, OperationOptions } from "../tenants/tenantsService";
+import { CliError, EXIT } from "./exitCodes";
+import type { LocalDoor } from "./localDoor";
+
+/** A tenant as a command shows it: the service's, or the server's (whose phase may also be AwaitingApproval). */
+export type ShownTenant = TenantObject | TenantView;
+
+/** What a delete did: the service's result, or, through a server, only where it finished. */
+export type DeleteOutcome = DeleteResult | { readonly deletedBy: string };
+
+/** The operations the tenant commands run (the tenants service's, by name and meaning). */
+export interface TenantOperations {
+  /** Tenant `name` as `actor` may see it; TenantNotFoundError otherwise. */
+  get(name: string, actor: Actor): Promise<ShownTenant>;
+  /** The tenants `actor` owns or, with `all`, every tenant it may see. */
+  list(actor: Actor, options?: { readonly all?: boolean }): Promise<ShownTenant[]>;
+  /** The request as it will be made, checked as far as this side can; RequestInvalidError otherwise. */
+  check(name: string, request: TenantRequestInput, actor: Actor): TenantRequestInput;
+  /**
+   * Creates tenant `name` (or resumes it, with no request) and follows it until it is Ready,
+   * reporting through `options`; TenantFailedError with the reason when it fails.
+   */
+  create(
+    name: string,
+    request: TenantRequestInput | undefined,
+    actor: Actor,
+    options?: OperationOptions,
+  ): Promise<ShownTenant>;
+  /** Deletes tenant `name` completely, reporting through `options`. */
+  delete(name: string, actor: Actor, options?: OperationOptions): Promise<DeleteOutcome>;
+  /** Tenant `name`'s kubeconfig; TenantNotReadyError before it has one. */
+  kubeconfig(name: string, actor: Actor): Promise<string>;
+  /** Tenant `name`'s changes as they happen; ends once nothing is going to change it. */
+  watch(name: string, actor: Actor, signal?: AbortSignal): AsyncIterable<TenantEvent>;
+}
+
+/** The door of the recorded login. */
+export interface TenantsDoor {
+  /** The tenants. */
+  readonly tenants: TenantOperations;
+  /** Who the command acts as. */
+  readonly actor: Actor;
+  /** What the first Ctrl-C during a create or delete does, for people. */
+  readonly onInterrupt: string;
+  /** The kubespaces server the tenants are on, in server mode. */
+  readonly server?: string;
+  /** The local door, in local mode. */
+  readonly local?: LocalDoor;
+}
+
+/**
+ * The local door, or a CliError when the tenants are on a server: `flag` has no meaning there,
+ * and `why` says so.
+ */
+export function localOnly(door: TenantsDoor, flag: string, why: string): LocalDoor {
+  if (door.local) return door.local;
+  throw new CliError(`${flag} is refused through the server ${door.server}: ${why}`, EXIT.invalid);
+}

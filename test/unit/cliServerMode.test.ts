@@ -1,0 +1,310 @@
+/**
+ * The `kubespaces` command in server mode, in-process: `login --server` signs in with the device
+ * flow at a stand-in identity provider (the test's "browser" confirms the code), and every tenant
+ * command then goes through a stand-in kubespaces server that answers the API as
+ * contracts/tenantsApi.ts says. What is asserted is what a user sees (stdout, stderr, the exit
+ * code, the same codes as local mode) and what reached the server.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
+import { EXIT } from "../../provider/cli/exitCodes";
+import { openDoor } from "../../provider/cli/openDoor";
+import { runCli } from "../../provider/cli/runCli";
+import { StandInIdentityProvider } from "./support/standInIdentityProvider";
+import { StandInKubespacesServer } from "./support/standInKubespacesServer";
+import { temporaryFolderEach } from "./support/temporaryFolder";
+
+const OWNER = "alice@example.com";
+
+/** A captured stream, not a terminal. */
+class Captured implements OutputStream {
+  text = "";
+  write(text: string): boolean {
+    this.text += text;
+    return true;
+  }
+}
+
+const home = temporaryFolderEach("kubespaces-server-mode-");
+const saved = { home: process.env.KUBESPACES_HOME, kubeconfig: process.env.KUBECONFIG };
+let idp: StandInIdentityProvider;
+let server: StandInKubespacesServer;
+
+beforeEach(async () => {
+  process.env.KUBESPACES_HOME = path.join(home(), "kubespaces");
+  process.env.KUBECONFIG = path.join(home(), "kubeconfig");
+  idp = await new StandInIdentityProvider().start();
+  server = await new StandInKubespacesServer(idp).start();
+});
+afterEach(async () => {
+  await server.stop();
+  await idp.stop();
+  for (const [name, value] of [
+    ["KUBESPACES_HOME", saved.home],
+    ["KUBECONFIG", saved.kubeconfig],
+  ] as const)
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+});
+
+/** Runs `kubespaces ...args` in-process, with the binary's door and a "browser" that confirms sign-in codes. */
+async function kubespaces(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const env: CommandEnv = { stdout, stderr, door: openDoor, openBrowser: (url) => void fetch(url) };
+  const code = await runCli("0.0.0-test", ["node", "kubespaces", ...args], env);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+const signInFile = () => path.join(process.env.KUBESPACES_HOME!, "sign-in.json");
+const settingsFile = () => path.join(process.env.KUBESPACES_HOME!, "settings.json");
+const keptSignIn = () => JSON.parse(readFileSync(signInFile(), "utf8")) as Record<string, string | number>;
+
+/** Signs in as alice. */
+async function signIn(): Promise<void> {
+  const run = await kubespaces("login", "--server", server.url);
+  expect(run.code, run.stderr).toBe(0);
+}
+
+/** The requests that reached the stand-in, as "METHOD path". */
+const requestLines = () => server.seen.map((r) => r.line);
+
+describe("login --server", () => {
+  it("signs in with the device flow, keeps the tokens owner-only and never prints them, and records the server", async () => {
+    const run = await kubespaces("login", "--server", `${server.url}/`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `To sign in to ${server.url}, open\\n  ${idp.issuer}/device\\?user_code=([A-F0-9-]+)\\nand check that it shows the code \\1 `,
+      ),
+    );
+    expect(run.stdout).toMatch(/^SETTING\s+VALUE\nserver\s+http:\/\/127\.0\.0\.1:\d+\nuser\s+alice@example\.com\n/);
+    const kept = keptSignIn();
+    expect(Object.keys(kept).sort()).toEqual(
+      ["clientId", "idToken", "idTokenExpiresAt", "issuer", "refreshToken", "server"].sort(),
+    );
+    expect(statSync(signInFile()).mode & 0o777).toBe(0o600);
+    for (const token of [kept.idToken, kept.refreshToken]) {
+      expect(run.stdout).not.toContain(token);
+      expect(run.stderr).not.toContain(token);
+    }
+    expect(JSON.parse(readFileSync(settingsFile(), "utf8"))).toEqual({ server: server.url });
+    expect(idp.grants).toEqual(expect.arrayContaining(["urn:ietf:params:oauth:grant-type:device_code"]));
+
+    const shown = await kubespaces("login");
+    expect(shown.stdout).toMatch(/user\s+alice@example\.com\nsign-in\s+valid until \d{4}-/);
+  });
+
+  it.each([
+    "file:///var/kubespaces/state",
+    "s3://tenants-state",
+    "gs://tenants-state",
+    "azblob://tenants",
+    "https://api.pulumi.com",
+  ])("refuses %s, a Pulumi state backend, pointing at --backend, and records nothing", async (backend) => {
+    const run = await kubespaces("login", "--server", backend);
+    expect(run.code).toBe(EXIT.invalid);
+    expect(run.stderr).toContain(
+      `--server ${backend} is a Pulumi state backend, not a kubespaces server: record a backend with \`kubespaces login --backend ${backend}\``,
+    );
+    expect(server.seen).toEqual([]);
+  });
+
+  it("refuses plain http to a server that is not on this machine", async () => {
+    const run = await kubespaces("login", "--server", "http://kubespaces.example.com");
+    expect(run.code).toBe(EXIT.invalid);
+    expect(run.stderr).toContain("plain http is allowed only for a server on this machine");
+  });
+
+  it("refuses an identity provider on plain http that is not on this machine, before any sign-in", async () => {
+    server.issuer = "http://dex.example.com/dex";
+    const run = await kubespaces("login", "--server", server.url);
+    expect(run.code).toBe(EXIT.error);
+    expect(run.stderr).toContain(
+      "signs in at http://dex.example.com/dex, which is neither https nor on this machine's loopback",
+    );
+    expect(idp.grants).toEqual([]);
+  });
+
+  it("refuses local mode's flags beside --server", async () => {
+    const run = await kubespaces("login", "--server", server.url, "--backend", "s3://tenants-state");
+    expect(run.code).toBe(EXIT.invalid);
+    expect(run.stderr).toContain("--backend belong to local mode; give them without --server");
+  });
+
+  it("--backend goes back to local mode and forgets the sign-in; a local setting alone is refused while signed in", async () => {
+    await signIn();
+    const refused = await kubespaces("login", "--user", "bob@example.com");
+    expect(refused.code).toBe(EXIT.invalid);
+    expect(refused.stderr).toContain(
+      `you are signed in to ${server.url}: switch to local mode with --backend URL or --context NAME`,
+    );
+
+    const local = await kubespaces("login", "--backend", "file:///tmp/kubespaces-state");
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stderr).toContain(`local mode: signed out of ${server.url}`);
+    expect(JSON.parse(readFileSync(settingsFile(), "utf8"))).toEqual({ backendUrl: "file:///tmp/kubespaces-state" });
+    expect(() => statSync(signInFile())).toThrow(/ENOENT/);
+  });
+});
+
+describe("tenant commands through the server", () => {
+  beforeEach(signIn);
+
+  it("create posts the request without an owner and follows it Pending -> Provisioning -> Ready", async () => {
+    const run = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /team-atlas: Pending\n[\s\S]*team-atlas: Pending -> Provisioning\n[\s\S]*team-atlas: Provisioning -> Ready\n/,
+    );
+    expect(run.stdout).toMatch(
+      /^NAME\s+PHASE\s+API\nteam-atlas\s+Ready\s+https:\/\/team-atlas\.kubespaces\.example\.com\n$/,
+    );
+    expect(server.seen.find((r) => r.line === "POST /api/v1/tenants")?.body).toEqual({
+      name: "team-atlas",
+      spec: { resources: { cpu: "8", memory: "16Gi" } },
+    });
+    const listed = await kubespaces("tenant", "list");
+    expect(listed.stdout).toMatch(/^NAME\s+OWNER\s+PHASE\s+API\nteam-atlas\s+alice@example\.com\s+Ready/);
+  });
+
+  it("a create that fails exits 3 with the reason, and prints the Failed tenant", async () => {
+    server.nextScript = [
+      { phase: "Provisioning", reason: "Provisioning", message: "provisioning" },
+      { phase: "Failed", reason: "QuotaFailed", message: "exceeded quota: team-fail-quota" },
+    ];
+    const run = await kubespaces("tenant", "create", "team-fail", "--cpu", "4", "--memory", "8Gi");
+    expect(run.code).toBe(EXIT.failed);
+    expect(run.stdout).toMatch(/team-fail\s+Failed/);
+    expect(run.stderr).toContain("kubespaces: tenant team-fail failed (QuotaFailed): exceeded quota: team-fail-quota");
+  });
+
+  it("a request the server refuses exits 2 with the component's problems; nothing is created", async () => {
+    const run = await kubespaces("tenant", "create", "ok-name", "--memory", "lots");
+    expect(run.code).toBe(EXIT.invalid);
+    expect(run.stderr).toContain("resources.memory: must be a Kubernetes quantity");
+    expect((await kubespaces("tenant", "get", "ok-name")).code).toBe(EXIT.notFound);
+  });
+
+  it("a tenant that is not there (or not yours) exits 4", async () => {
+    server.seed("bobs-tenant", "bob@example.com");
+    for (const name of ["nope", "bobs-tenant"]) {
+      const run = await kubespaces("tenant", "get", name);
+      expect(run.code).toBe(EXIT.notFound);
+      expect(run.stderr).toContain(`kubespaces: tenant ${name} not found`);
+    }
+  });
+
+  it("--owner and --preview are refused with the reason, and nothing is created", async () => {
+    const owner = await kubespaces("tenant", "create", "team-atlas", "--owner", "bob@example.com");
+    expect(owner.code).toBe(EXIT.invalid);
+    expect(owner.stderr).toContain(
+      `--owner is refused through the server ${server.url}: the server takes the owner from your sign-in`,
+    );
+    const preview = await kubespaces("tenant", "delete", "team-atlas", "--preview");
+    expect(preview.code).toBe(EXIT.invalid);
+    expect(preview.stderr).toContain("--preview is refused through the server");
+    expect(requestLines().filter((line) => !line.startsWith("GET /api/v1/whoami"))).not.toContain(
+      "POST /api/v1/tenants",
+    );
+  });
+
+  it("list --all asks the server for every tenant", async () => {
+    const run = await kubespaces("tenant", "list", "--all");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe("no tenants\n");
+    expect(requestLines()).toContain("GET /api/v1/tenants?all=true");
+  });
+
+  it("get --wait resumes with Last-Event-ID after the connection drops, missing no change", async () => {
+    server.nextScript = [
+      { phase: "Provisioning", reason: "Provisioning", message: "provisioning the virtual cluster" },
+      { phase: "Provisioning", reason: "Provisioning", message: "waiting for the control plane" },
+      { phase: "Ready", reason: "Provisioned", message: "the virtual cluster is ready" },
+    ];
+    server.seed("team-atlas", OWNER);
+    server.dropAfter = { phase: "Provisioning", stepsWhileAway: 2 };
+    const run = await kubespaces("tenant", "get", "team-atlas", "--wait");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/team-atlas\s+Ready/);
+    // Sent only while the command was away: only a resumption gets it.
+    expect(run.stderr).toContain("team-atlas: waiting for the control plane\n");
+    const streams = server.seen.filter((r) => r.line === "GET /api/v1/tenants/team-atlas/events");
+    expect(streams.map((r) => r.lastEventId)).toEqual([undefined, server.droppedAfter]);
+  });
+
+  it("delete asks the server and follows the teardown until the tenant is gone", async () => {
+    await kubespaces("tenant", "create", "team-atlas");
+    const run = await kubespaces("tenant", "delete", "team-atlas");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("team-atlas: Ready -> Deleting\n");
+    expect(run.stderr).toContain("team-atlas: Deleting -> Deleted\n");
+    expect(run.stdout).toBe(
+      `tenant team-atlas deleted by ${server.url}: its namespace and everything in it are removed\n`,
+    );
+    expect((await kubespaces("tenant", "get", "team-atlas")).code).toBe(EXIT.notFound);
+  });
+
+  it("kubeconfig prints the tenant's kubeconfig, and --merge merges it into $KUBECONFIG (mode 0600)", async () => {
+    await kubespaces("tenant", "create", "team-atlas");
+    const printed = await kubespaces("tenant", "kubeconfig", "team-atlas");
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(parse(printed.stdout)).toMatchObject({
+      "current-context": "team-atlas",
+      contexts: [{ name: "team-atlas" }],
+    });
+    const merged = await kubespaces("tenant", "kubeconfig", "team-atlas", "--merge");
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain(`merged context team-atlas into ${process.env.KUBECONFIG}`);
+    expect(parse(readFileSync(process.env.KUBECONFIG!, "utf8")).contexts[0].name).toBe("team-atlas");
+    expect(statSync(process.env.KUBECONFIG!).mode & 0o777).toBe(0o600);
+  });
+
+  it("a sign-in the server does not accept says to log in again (exit 1)", async () => {
+    const kept = keptSignIn();
+    const forged = `${String(kept.idToken).slice(0, -6)}AAAAAA`;
+    writeFileSync(signInFile(), JSON.stringify({ ...kept, idToken: forged }), { mode: 0o600 });
+    const run = await kubespaces("tenant", "list");
+    expect(run.code).toBe(EXIT.error);
+    expect(run.stderr).toContain(
+      `does not accept your sign-in (the ID token is missing, forged or expired): run \`kubespaces login --server ${server.url}\` again`,
+    );
+    expect(run.stderr).not.toContain(forged);
+  });
+});
+
+describe("an expired ID token", () => {
+  beforeEach(signIn);
+
+  /** Keeps an ID token that expired a minute ago, with the refresh token of the sign-in. */
+  async function expire(): Promise<void> {
+    const expired = await idp.idToken(undefined, -60);
+    writeFileSync(
+      signInFile(),
+      JSON.stringify({ ...keptSignIn(), idToken: expired, idTokenExpiresAt: Math.floor(Date.now() / 1000) - 60 }),
+      { mode: 0o600 },
+    );
+  }
+
+  it("is renewed with the refresh token before the request, and the renewed one is kept", async () => {
+    await expire();
+    const run = await kubespaces("tenant", "list");
+    expect(run.code, run.stderr).toBe(0);
+    expect(idp.grants.at(-1)).toBe("refresh_token");
+    expect(Number(keptSignIn().idTokenExpiresAt)).toBeGreaterThan(Date.now() / 1000);
+    expect(statSync(signInFile()).mode & 0o777).toBe(0o600);
+  });
+
+  it("that cannot be renewed says to log in again", async () => {
+    await expire();
+    idp.refreshTokensValid = false;
+    const run = await kubespaces("tenant", "list");
+    expect(run.code).toBe(EXIT.error);
+    expect(run.stderr).toContain(
+      `your sign-in to ${server.url} has expired and could not be renewed (invalid_grant: refresh token revoked): run \`kubespaces login --server ${server.url}\` again`,
+    );
+  });
+});
