@@ -138,13 +138,17 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
   program
     .command("server")
     .description(
-      "reconcile Tenant resources on the host (kubectl and GitOps apply them) until SIGINT or SIGTERM; with no --context, on the local test bed, where it installs the Tenant API first",
+      "reconcile Tenant resources on the host (kubectl and GitOps apply them) and serve the API and portal with OpenID Connect sign-in, until SIGINT or SIGTERM; with no --context, on the local test bed, where it installs the Tenant API first and starts the local Dex",
     )
     .option("--context <name>", "kubeconfig context of the host cluster, with the server's own credentials")
     .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)")
     .option("--config <file>", "the server's configuration (YAML): platform policy, admin group, approval, ...")
     .option("--backend <url>", "Pulumi state backend URL; default file://~/.kubespaces/server/state")
     .option("--id <identity>", "this replica's identity in the leader election (default host name and pid)")
+    .option(
+      "--listen <host:port>",
+      "where the API and portal listen (default http.listen, 127.0.0.1:8080; port 0: a free one)",
+    )
     .action(action(async () => (await import("./commands/server")).runServerCommand));
 
   return program;

@@ -10,22 +10,33 @@
 /** The API's root; every JSON route is below it. */
 export const API_ROOT = "/api/v1";
 
-/** The API's paths. */
-export const API_PATHS = {
+/** The API's routes as patterns (`:name` is a tenant's name), for the server's router. */
+export const API_ROUTES = {
   /** GET: the caller's tenants (`?all=true`: every tenant, for admins). POST: create one. */
   tenants: `${API_ROOT}/tenants`,
   /** GET: one tenant. DELETE: tear it down. */
-  tenant: (name: string) => `${API_ROOT}/tenants/${encodeURIComponent(name)}`,
+  tenant: `${API_ROOT}/tenants/:name`,
   /** GET: the tenant's changes as server-sent events (see TENANT_EVENTS). */
-  tenantEvents: (name: string) => `${API_ROOT}/tenants/${encodeURIComponent(name)}/events`,
+  tenantEvents: `${API_ROOT}/tenants/:name/events`,
   /** GET: the tenant's kubeconfig (YAML), for its owner only. */
-  tenantKubeconfig: (name: string) => `${API_ROOT}/tenants/${encodeURIComponent(name)}/kubeconfig`,
+  tenantKubeconfig: `${API_ROOT}/tenants/:name/kubeconfig`,
   /** GET, unauthenticated: how the command signs in (SignInInfo). */
   signIn: `${API_ROOT}/sign-in`,
   /** GET: who the caller is (WhoAmI). */
   whoAmI: `${API_ROOT}/whoami`,
   /** GET, unauthenticated: 200 once the server serves. */
   health: "/healthz",
+} as const;
+
+/** A route's path for tenant `name`. */
+const forTenant = (route: string) => (name: string) => route.replace(":name", encodeURIComponent(name));
+
+/** The API's paths, as a client requests them. */
+export const API_PATHS = {
+  ...API_ROUTES,
+  tenant: forTenant(API_ROUTES.tenant),
+  tenantEvents: forTenant(API_ROUTES.tenantEvents),
+  tenantKubeconfig: forTenant(API_ROUTES.tenantKubeconfig),
 } as const;
 
 /** The body of `POST tenants`: the name and the team's request. The owner is never read from it. */

@@ -8,7 +8,13 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { parsingSecret } from "../util/redactedErrors";
 import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
 import { TenantsService } from "../tenants/tenantsService";
+import type { FastifyInstance } from "fastify";
 import { apiErrorText } from "./apiErrors";
+import { KubePeopleHost } from "./api/kubePeopleHost";
+import { OwnedTenants } from "./api/ownedTenants";
+import type { SessionKeys } from "./auth/sessionSeal";
+import type { SignInParts } from "./auth/signInParts";
+import { buildApiServer } from "./http/apiServer";
 import { KubeLeaseStore } from "./kubeLeaseStore";
 import { KubeTenantResources } from "./kubeTenantResources";
 import { runLeaseElection } from "./leaseElection";
@@ -27,6 +33,10 @@ export interface ServerPorts {
   readonly stacks: TenantStacks;
   /** Where the server says what it does, a line at a time. */
   readonly log: (line: string) => void;
+  /** The sign-in's parts for a server reached at `publicUrl` (the identity provider may be started first). */
+  readonly signIn: (publicUrl: URL) => Promise<SignInParts>;
+  /** The keys that seal the portal's cookies. */
+  readonly sessionKeys: SessionKeys;
 }
 
 /** How this replica runs. */
@@ -59,6 +69,8 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
     actor: { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true },
     requireApproval: config.requireApproval,
   });
+  const http = await serveHttp(ports, config, new OwnedTenants(new KubePeopleHost(kubeConfig), config.platform));
+  run.signal.addEventListener("abort", () => void http.close(), { once: true });
   ports.log(
     `replica ${run.identity} on ${host.description}; electing a leader through Lease ${config.namespace}/${config.leaseName}`,
   );
@@ -129,6 +141,41 @@ function lead({ kubeConfig, reconciler, resources, config, log, identity }: Lead
     log(`replica ${identity} no longer leads`);
     void queue.stop();
   });
+}
+
+/**
+ * Serves the API and the portal on `config.http.listen` (every replica serves; only the leader
+ * reconciles), then starts the sign-in for the address it listens on.
+ */
+async function serveHttp(ports: ServerPorts, config: ServerConfig, tenants: OwnedTenants): Promise<FastifyInstance> {
+  let signIn: Promise<SignInParts> | undefined;
+  let publicUrl = config.http.publicUrl ? new URL(config.http.publicUrl) : undefined;
+  const app = await buildApiServer({
+    tenants,
+    signIn: () => (signIn ??= ports.signIn(publicUrl!)),
+    keys: ports.sessionKeys,
+    publicUrl: () => publicUrl!,
+    plainHttp: publicUrl?.protocol !== "https:",
+    adminGroup: config.adminGroup,
+    sessionSeconds: Math.round(config.http.sessionHours * 3600),
+    createsPerMinute: config.http.createsPerMinute,
+    audit: (line) => ports.log(`audit ${line}`),
+    log: ports.log,
+  });
+  const [host, port] = splitHostPort(config.http.listen);
+  const address = await app.listen({ host, port });
+  publicUrl ??= new URL(address);
+  ports.log(`API and portal at ${publicUrl.href} (listening on ${address})`);
+  // Started now, so that a sign-in problem shows at start, not at the first person's sign-in.
+  signIn = ports.signIn(publicUrl);
+  signIn.catch((error) => ports.log(`sign-in: ${(error as Error).message}`));
+  return app;
+}
+
+/** `host:port` as its parts. */
+function splitHostPort(listen: string): [string, number] {
+  const at = listen.lastIndexOf(":");
+  return [listen.slice(0, at), Number(listen.slice(at + 1))];
 }
 
 /** The host port of a host already reached: the service needs no second bring-up. */

@@ -10,6 +10,10 @@ import os from "node:os";
 import { parse } from "yaml";
 import { AutomationStacks } from "../../tenants/automation/automationStacks";
 import { runServer } from "../../server/kubespacesServer";
+import { MIN_SESSION_KEY_BYTES, sessionKeys, type SessionKeys } from "../../server/auth/sessionSeal";
+import { CALLBACK_PATH, discoverSignIn, type SignInParts } from "../../server/auth/signInParts";
+import { signInConfigSchema } from "../../server/auth/signInConfig";
+import { startLocalDex } from "../localDex";
 import { serverConfigSchema, type ServerConfig } from "../../server/serverConfig";
 import { serviceAccountHost } from "../../server/serviceAccountHost";
 import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../server/tenantApiInstall";
@@ -31,6 +35,8 @@ export interface ServerOptions {
   readonly backend?: string;
   /** This replica's identity in the leader election. */
   readonly id?: string;
+  /** Where the API and portal listen, over the configuration's `http.listen`. */
+  readonly listen?: string;
 }
 
 /** The Pulumi project that holds the server's stacks, one per tenant. */
@@ -38,7 +44,7 @@ export const SERVER_PROJECT = "kubespaces-server";
 
 /** Runs `server` until it is told to stop. */
 export async function runServerCommand(env: CommandEnv, options: ServerOptions): Promise<number> {
-  const config = serverConfigOf(options.config);
+  const config = serverConfigOf(options.config, options.listen);
   const identity = options.id ?? `${os.hostname()}-${process.pid}`;
   const naming = { context: options.context, kubeconfig: options.kubeconfig };
   const kind = hostKind(naming);
@@ -55,7 +61,7 @@ export async function runServerCommand(env: CommandEnv, options: ServerOptions):
   const stacks = new AutomationStacks({
     backendUrl: options.backend ?? `file://${homeDir("server", "state")}`,
     project: SERVER_PROJECT,
-    workRoot: homeDir("server", "engine", identity.replace(/[^A-Za-z0-9._-]/g, "_")),
+    workRoot: homeDir("server", "engine", safeName(identity)),
     passphrase: () => readFileSync(passphraseFile(), "utf8").trim(),
   });
   const stop = new AbortController();
@@ -66,7 +72,9 @@ export async function runServerCommand(env: CommandEnv, options: ServerOptions):
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    await runServer({ host, stacks, log: (line) => env.stderr.write(`kubespaces server: ${line}\n`) }, config, {
+    const log = (line: string) => env.stderr.write(`kubespaces server: ${line}\n`);
+    const signIn = signInOf(config, kind === "testbed", { identity, signal: stop.signal, log });
+    await runServer({ host, stacks, log, signIn, sessionKeys: sessionKeysOf(config, log) }, config, {
       identity,
       signal: stop.signal,
     });
@@ -77,16 +85,85 @@ export async function runServerCommand(env: CommandEnv, options: ServerOptions):
   }
 }
 
+/**
+ * How people sign in: the configured issuer, or, on the local test bed with none configured, the
+ * local Dex (a local default, with published passwords) started for this replica.
+ */
+function signInOf(
+  config: ServerConfig,
+  onTestbed: boolean,
+  run: { readonly identity: string; readonly signal: AbortSignal; readonly log: (line: string) => void },
+): (publicUrl: URL) => Promise<SignInParts> {
+  const configured = config.signIn;
+  if (configured) {
+    const secret = readingUserFile(`signIn.portalClientSecretFile ${configured.portalClientSecretFile}`, () =>
+      readFileSync(configured.portalClientSecretFile, "utf8").trim(),
+    );
+    return (publicUrl) => discoverSignIn(configured, secret, publicUrl, config.adminGroup);
+  }
+  if (!onTestbed)
+    throw new CliError(
+      "signIn is required in --config off the local test bed: the issuer, the portal's client and its secret file (see docs/self-service.md)",
+      EXIT.invalid,
+    );
+  return async (publicUrl) => {
+    const dex = await startLocalDex({
+      dir: homeDir("server", "dex", safeName(run.identity)),
+      portalRedirectUris: [new URL(CALLBACK_PATH, publicUrl).href],
+      signal: run.signal,
+      say: run.log,
+    });
+    // The schema's defaults (email, groups, the scopes) are what the local Dex gives.
+    const local = signInConfigSchema.parse({
+      issuer: dex.issuer,
+      portalClientId: dex.portalClient.id,
+      cliClientId: dex.cliClient.id,
+      portalClientSecretFile: "(none: the local Dex's secret is handed over in memory)",
+    });
+    return discoverSignIn(local, dex.portalClient.secret, publicUrl, config.adminGroup);
+  };
+}
+
+/** The keys that seal sessions: from the configured file (shared by replicas), or made for this process. */
+function sessionKeysOf(config: ServerConfig, log: (line: string) => void): SessionKeys {
+  const file = config.http.sessionKeyFile;
+  if (!file) {
+    log(
+      "sessions are sealed with a key of this process: they end when it stops (set http.sessionKeyFile to keep them)",
+    );
+    return sessionKeys();
+  }
+  const material = readingUserFile(`http.sessionKeyFile ${file}`, () => readFileSync(file));
+  if (material.length < MIN_SESSION_KEY_BYTES)
+    throw new CliError(
+      `http.sessionKeyFile ${file} holds ${material.length} bytes; it must hold at least ${MIN_SESSION_KEY_BYTES} random bytes`,
+      EXIT.invalid,
+    );
+  return sessionKeys(material);
+}
+
+const safeName = (identity: string) => identity.replace(/[^A-Za-z0-9._-]/g, "_");
+
 /** The configuration in `file` (YAML), checked; none gives the defaults. */
-function serverConfigOf(file: string | undefined): ServerConfig {
-  const value = file ? readingUserFile(`--config ${file}`, () => parseYaml(file, readFileSync(file, "utf8"))) : {};
-  const parsed = serverConfigSchema.safeParse(value ?? {}, { reportInput: true });
+function serverConfigOf(file: string | undefined, listen: string | undefined): ServerConfig {
+  const value =
+    (file ? readingUserFile(`--config ${file}`, () => parseYaml(file, readFileSync(file, "utf8"))) : {}) ?? {};
+  const parsed = serverConfigSchema.safeParse(listen === undefined ? value : withListen(value, listen), {
+    reportInput: true,
+  });
   if (!parsed.success)
     throw new CliError(
       `${file} is not a valid server configuration: ${problemLines(parsed.error.issues)}`,
       EXIT.invalid,
     );
   return { ...parsed.data, platform: parsePlatformPolicy(`${file} (platform)`, parsed.data.platform) };
+}
+
+/** The configuration `value` with `--listen` over its `http.listen` (what is no object, the schema refuses). */
+function withListen(value: unknown, listen: string): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const { http } = value as { http?: unknown };
+  return { ...value, http: { ...(typeof http === "object" ? http : {}), listen } };
 }
 
 function parseYaml(file: string, text: string): unknown {

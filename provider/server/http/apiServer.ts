@@ -9,38 +9,17 @@ import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance, type FastifyRequest, type onRequestHookHandler } from "fastify";
-import { API_ROOT, CSRF_HEADER, type SignInInfo } from "../../contracts/tenantsApi";
-import type { Actor } from "../../tenants/ports";
+import Fastify, { type FastifyInstance } from "fastify";
+import { API_ROOT, CSRF_HEADER } from "../../contracts/tenantsApi";
 import type { TenantsForPeople } from "../api/tenantView";
-import type { PortalClient } from "../auth/browserSignIn";
+import type { SignInParts } from "../auth/signInParts";
+import { portalRoutes } from "../portal/portalRoutes";
 import { SessionSeal, type SessionKeys } from "../auth/sessionSeal";
-import type { TokenVerifier } from "../auth/tokenVerifier";
 import type { AuditSink } from "./auditLog";
 import { ApiError, errorAnswer, isUnforeseen } from "./httpErrors";
 import { actorHook } from "./requestActor";
 import { COOKIE_OPTIONS, signInRoutes } from "./signInRoutes";
-import { tenantApiRoutes } from "./tenantApiRoutes";
-
-/** What the sign-in needs, once the issuer was discovered. */
-export interface SignInParts {
-  /** The portal's client. */
-  readonly client: PortalClient;
-  /** Proves ID tokens. */
-  readonly verifier: TokenVerifier;
-  /** What the command is told. */
-  readonly info: SignInInfo;
-}
-
-/** What the portal's routes get from the app. */
-export interface PortalDeps {
-  /** The people's door. */
-  readonly tenants: TenantsForPeople;
-  /** The request's person, if it proved one. */
-  readonly actorOf: (request: FastifyRequest) => Actor | undefined;
-  /** The CSRF check, for the portal's forms. */
-  readonly csrfProtection: onRequestHookHandler;
-}
+import { createsLimit, tenantApiRoutes } from "./tenantApiRoutes";
 
 /** What the HTTP front runs on. */
 export interface ApiServerDeps {
@@ -50,8 +29,10 @@ export interface ApiServerDeps {
   readonly signIn: () => Promise<SignInParts>;
   /** The keys that seal cookies. */
   readonly keys: SessionKeys;
-  /** The URL people reach the server at. */
-  readonly publicUrl: URL;
+  /** The URL people reach the server at (known once it listens). */
+  readonly publicUrl: () => URL;
+  /** Whether people reach it over plain http (the local default): no HSTS, no upgrade of requests to https. */
+  readonly plainHttp: boolean;
   /** The admin group. */
   readonly adminGroup: string;
   /** How long a session lasts at most. */
@@ -62,14 +43,12 @@ export interface ApiServerDeps {
   readonly audit: AuditSink;
   /** Where the server logs what went wrong. */
   readonly log: (line: string) => void;
-  /** The portal's routes. */
-  readonly portal?: (app: FastifyInstance, deps: PortalDeps) => Promise<void>;
 }
 
 /** The HTTP front, ready to listen. */
 export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, trustProxy: false });
-  const plainHttp = deps.publicUrl.protocol === "http:";
+  const { plainHttp } = deps;
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -100,7 +79,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   });
   const seal = new SessionSeal(deps.keys.sealKey);
   app.addHook(
-    "preHandler",
+    "onRequest",
     actorHook({ verifier: async () => (await deps.signIn()).verifier, seal, adminGroup: deps.adminGroup }),
   );
   app.setErrorHandler((error, request, reply) => {
@@ -124,7 +103,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     audit: deps.audit,
     csrfProtection,
   });
-  if (deps.portal) await deps.portal(app, { tenants: deps.tenants, actorOf: (r) => r.actor, csrfProtection });
+  await app.register(portalRoutes, {
+    tenants: deps.tenants,
+    actorOf: (request) => request.actor,
+    createRouteConfig: { rateLimit: createsLimit(deps.createsPerMinute) },
+  });
   app.setNotFoundHandler((request, reply) => {
     const message = `no such ${request.url.startsWith(API_ROOT) ? "API route" : "page"}: ${request.method} ${request.url.split("?")[0]}`;
     return reply.code(404).send({ error: { kind: "notFound", message } });

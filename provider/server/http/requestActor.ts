@@ -34,7 +34,7 @@ export interface ActorSources {
   readonly adminGroup: string;
 }
 
-/** The preHandler hook that sets `request.actor`. */
+/** The hook (onRequest, so that every later hook and route sees it) that sets `request.actor`. */
 export function actorHook(sources: ActorSources) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const bearer = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")?.[1];

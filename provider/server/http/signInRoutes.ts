@@ -14,12 +14,13 @@ import {
   type SignInTransaction,
 } from "../auth/browserSignIn";
 import type { SessionSeal } from "../auth/sessionSeal";
+import { CALLBACK_PATH } from "../auth/signInParts";
 import { UnauthenticatedError, type TokenVerifier } from "../auth/tokenVerifier";
 import { audit, type AuditSink } from "./auditLog";
 import { SESSION_COOKIE } from "./requestActor";
 
 /** The paths of the browser's sign-in. */
-export const SIGN_IN_PATHS = { signIn: "/sign-in", callback: "/auth/callback", signOut: "/sign-out" } as const;
+export const SIGN_IN_PATHS = { signIn: "/sign-in", callback: CALLBACK_PATH, signOut: "/sign-out" } as const;
 
 /** The cookie that holds a sign-in under way. */
 const TRANSACTION_COOKIE = "kubespaces_sign_in";
@@ -35,7 +36,7 @@ export interface SignInDeps {
   /** How long a session lasts at most. */
   readonly sessionSeconds: number;
   /** The URL people reach the server at: the callback is checked against it. */
-  readonly publicUrl: URL;
+  readonly publicUrl: () => URL;
   /** Where audit lines go. */
   readonly audit: AuditSink;
   /** The CSRF check of the sign-out form. */
@@ -65,7 +66,7 @@ export async function signInRoutes(app: FastifyInstance, deps: SignInDeps): Prom
       const { actor, expiresAt } = await finishSignIn(
         client,
         verifier,
-        new URL(request.url, deps.publicUrl),
+        new URL(request.url, deps.publicUrl()),
         transaction,
       );
       const until = Math.min(expiresAt, nowSeconds() + deps.sessionSeconds);

@@ -5,7 +5,7 @@
  * carry its CSRF token to change anything; each change and each kubeconfig handed out is audited.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
-import { API_PATHS, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
+import { API_ROUTES, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
 import type { TenantsForPeople } from "../api/tenantView";
 import { audit, type AuditSink } from "./auditLog";
 import { streamChanges } from "./eventStream";
@@ -42,27 +42,20 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
       }),
   });
 
-  app.get(API_PATHS.health, async () => ({ ok: true }));
-  app.get(API_PATHS.signIn, async () => deps.signInInfo());
-  app.get(API_PATHS.whoAmI, async (request): Promise<WhoAmI> => requireActor(request));
+  app.get(API_ROUTES.health, async () => ({ ok: true }));
+  app.get(API_ROUTES.signIn, async () => deps.signInInfo());
+  app.get(API_ROUTES.whoAmI, async (request): Promise<WhoAmI> => requireActor(request));
 
-  app.get<{ Querystring: { all?: string } }>(API_PATHS.tenants, async (request) => ({
+  app.get<{ Querystring: { all?: string } }>(API_ROUTES.tenants, async (request) => ({
     items: await deps.tenants.list(requireActor(request), { all: request.query.all === "true" }),
   }));
 
   app.post<{ Body: CreateTenantBody }>(
-    API_PATHS.tenants,
+    API_ROUTES.tenants,
     {
       schema: { body: CREATE_BODY_SCHEMA },
       preHandler: [mustSignIn, csrfForSessions],
-      config: {
-        rateLimit: {
-          max: deps.createsPerMinute,
-          timeWindow: 60_000,
-          hook: "preHandler",
-          keyGenerator: (request: FastifyRequest) => request.actor?.owner ?? request.ip,
-        },
-      },
+      config: { rateLimit: createsLimit(deps.createsPerMinute) },
       ...audited("tenant.create"),
     },
     async (request, reply) => {
@@ -72,12 +65,12 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     },
   );
 
-  app.get<NameParams>(API_PATHS.tenant(":name"), async (request) =>
+  app.get<NameParams>(API_ROUTES.tenant, async (request) =>
     deps.tenants.get(request.params.name, requireActor(request)),
   );
 
   app.delete<NameParams>(
-    API_PATHS.tenant(":name"),
+    API_ROUTES.tenant,
     { preHandler: [mustSignIn, csrfForSessions], ...audited("tenant.delete") },
     async (request, reply) => {
       reply.code(202);
@@ -85,12 +78,12 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     },
   );
 
-  app.get<NameParams>(API_PATHS.tenantKubeconfig(":name"), audited("tenant.kubeconfig"), async (request, reply) => {
+  app.get<NameParams>(API_ROUTES.tenantKubeconfig, audited("tenant.kubeconfig"), async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
     return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
   });
 
-  app.get<NameParams>(API_PATHS.tenantEvents(":name"), async (request, reply) => {
+  app.get<NameParams>(API_ROUTES.tenantEvents, async (request, reply) => {
     const actor = requireActor(request);
     const { name } = request.params;
     await deps.tenants.get(name, actor);
@@ -100,6 +93,16 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     );
   });
 }
+
+/** The limit on creates, per person (the API's and the portal's form share it). */
+export const createsLimit = (perMinute: number) => ({
+  max: perMinute,
+  timeWindow: 60_000,
+  hook: "preHandler" as const,
+  // The same person's creates count together however they come (API or portal).
+  groupId: "tenant-creates",
+  keyGenerator: (request: FastifyRequest) => request.actor?.owner ?? request.ip,
+});
 
 /** A preHandler that refuses a request that proved no one, before the CSRF and rate checks. */
 async function mustSignIn(request: FastifyRequest): Promise<void> {

@@ -1,0 +1,356 @@
+/**
+ * The server's JSON API through the whole HTTP front (real plugins, real people's door, stand-in
+ * host and issuer): who may call it, what it refuses and with which words, and that it never
+ * lets one person at another's tenant.
+ */
+import { describe, expect, it } from "vitest";
+import { API_PATHS, CSRF_HEADER } from "../../provider/contracts/tenantsApi";
+import { checkRequest } from "../../provider/tenants/requestCheck";
+import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
+import { ADMIN_GROUP, apiServerHarness, ISSUER, type ApiServerHarness } from "./support/apiServerHarness";
+
+const ALICE = "alice@example.com";
+const BOB = "bob@example.com";
+const SMALL = { resources: { cpu: "4", memory: "8Gi", storage: "20Gi" } };
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function create(h: ApiServerHarness, email: string, name: string, spec: object = SMALL) {
+  return h.app.inject({
+    method: "POST",
+    url: API_PATHS.tenants,
+    headers: bearer(await h.token(email)),
+    payload: { name, spec },
+  });
+}
+
+describe("who may call the API", () => {
+  it("refuses a request with no token or session, and says how to sign in", async () => {
+    const h = await apiServerHarness();
+    const answer = await h.app.inject({ method: "GET", url: API_PATHS.tenants });
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json().error).toMatchObject({ kind: "unauthenticated", message: expect.stringContaining("sign in") });
+  });
+
+  it.each([
+    [
+      "a forged signature",
+      (h: ApiServerHarness) => h.forgerKey().then((key) => h.token(ALICE, { key })),
+      "signature does not verify",
+    ],
+    [
+      "an expired token",
+      (h: ApiServerHarness) => h.token(ALICE, { expiresIn: Math.floor(Date.now() / 1000) - 3600 }),
+      "expired",
+    ],
+    ["another client's token", (h: ApiServerHarness) => h.token(ALICE, { audience: "someone-else" }), "another client"],
+    [
+      "another issuer's token",
+      (h: ApiServerHarness) => h.token(ALICE, { issuer: "https://evil.example" }),
+      "another issuer",
+    ],
+    [
+      "an unverified email",
+      (h: ApiServerHarness) => h.token(ALICE, { claims: { email_verified: false } }),
+      "not verified",
+    ],
+    ["no identity claim", (h: ApiServerHarness) => h.token("", {}), "no email claim"],
+    ["text that is no JWT", async () => "not-a-token", "not a signed JWT"],
+  ])("refuses %s, naming what is wrong and quoting nothing of it", async (_what, tokenOf, words) => {
+    const h = await apiServerHarness();
+    const token = await tokenOf(h);
+    const answer = await h.app.inject({ method: "GET", url: API_PATHS.tenants, headers: bearer(token) });
+    expect(answer.statusCode).toBe(401);
+    expect(answer.json().error.message).toContain(words);
+    expect(answer.body).not.toContain(token);
+  });
+
+  it("answers whoami from the verified token, with admin from the admin group", async () => {
+    const h = await apiServerHarness();
+    const answer = await h.app.inject({
+      method: "GET",
+      url: API_PATHS.whoAmI,
+      headers: bearer(await h.token(ALICE, { groups: ["team-a", ADMIN_GROUP] })),
+    });
+    expect(answer.json()).toEqual({ owner: ALICE, groups: ["team-a", ADMIN_GROUP], isAdmin: true });
+  });
+
+  it("tells the command how to sign in without a token", async () => {
+    const h = await apiServerHarness();
+    const answer = await h.app.inject({ method: "GET", url: API_PATHS.signIn });
+    expect(answer.json()).toMatchObject({ issuer: ISSUER, clientId: "kubespaces-cli" });
+  });
+});
+
+describe("creating a tenant", () => {
+  it("makes the caller the owner and answers the tenant as Pending", async () => {
+    const h = await apiServerHarness();
+    const answer = await create(h, ALICE, "atlas");
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json()).toMatchObject({
+      metadata: { name: "atlas" },
+      spec: { owner: ALICE },
+      status: { phase: "Pending" },
+    });
+    expect((await h.host.tenants.get("atlas"))?.spec).toMatchObject({ owner: ALICE, ...SMALL });
+  });
+
+  it("never takes the owner from the body, even an admin's", async () => {
+    const h = await apiServerHarness();
+    const answer = await h.app.inject({
+      method: "POST",
+      url: API_PATHS.tenants,
+      headers: bearer(await h.token(ALICE, { groups: [ADMIN_GROUP] })),
+      payload: { name: "atlas", spec: { ...SMALL, owner: BOB } },
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error.problems).toEqual([
+      "owner: must not be given; the signed-in person owns what they create",
+    ]);
+    expect(await h.host.tenants.list()).toEqual([]);
+  });
+
+  it("refuses a bad request with the component's own message and problems, and stores nothing", async () => {
+    const h = await apiServerHarness();
+    const spec = { resources: { cpu: "100m", memory: "lots" } };
+    const answer = await create(h, ALICE, "atlas", spec);
+    let expected: RequestInvalidError | undefined;
+    try {
+      checkRequest("atlas", { ...spec, owner: ALICE } as never, { owner: ALICE, groups: [], isAdmin: false }, {});
+    } catch (error) {
+      expected = error as RequestInvalidError;
+    }
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toEqual({ kind: "invalid", message: expected!.message, problems: expected!.problems });
+    expect(expected!.problems.some((p) => p.startsWith("resources.memory"))).toBe(true);
+    expect(await h.host.tenants.list()).toEqual([]);
+  });
+
+  it("refuses a body of the wrong shape, naming the field", async () => {
+    const h = await apiServerHarness();
+    const answer = await h.app.inject({
+      method: "POST",
+      url: API_PATHS.tenants,
+      headers: bearer(await h.token(ALICE)),
+      payload: { spec: SMALL },
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error.message).toContain("name");
+  });
+
+  it("answers 409 for a name that is taken, by anyone", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const answer = await create(h, BOB, "atlas");
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json().error.kind).toBe("conflict");
+    expect((await h.host.tenants.get("atlas"))?.spec).toMatchObject({ owner: ALICE });
+  });
+
+  it("lands concurrent creates of two people", async () => {
+    const h = await apiServerHarness();
+    const answers = await Promise.all([create(h, ALICE, "atlas"), create(h, BOB, "borealis")]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+    expect((await h.host.tenants.list()).map((t) => t.metadata.name).sort()).toEqual(["atlas", "borealis"]);
+  });
+
+  it("limits creates per person, not per server", async () => {
+    const h = await apiServerHarness({ createsPerMinute: 2 });
+    const alice = [await create(h, ALICE, "a1"), await create(h, ALICE, "a2"), await create(h, ALICE, "a3")];
+    expect(alice.map((a) => a.statusCode)).toEqual([201, 201, 429]);
+    expect(alice[2].json().error).toMatchObject({ kind: "rateLimited", message: expect.stringContaining("at most 2") });
+    expect((await create(h, BOB, "b1")).statusCode).toBe(201);
+  });
+});
+
+describe("another person's tenant", () => {
+  const routes = [
+    ["get", "GET", API_PATHS.tenant("atlas")],
+    ["delete", "DELETE", API_PATHS.tenant("atlas")],
+    ["kubeconfig", "GET", API_PATHS.tenantKubeconfig("atlas")],
+    ["events", "GET", API_PATHS.tenantEvents("atlas")],
+  ] as const;
+
+  it.each(routes)("is not found by %s, exactly as a tenant that does not exist", async (_route, method, url) => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const asBob = await h.app.inject({ method, url, headers: bearer(await h.token(BOB)) });
+    const missing = await h.app.inject({
+      method,
+      url: url.replace("atlas", "nosuch"),
+      headers: bearer(await h.token(BOB)),
+    });
+    expect(asBob.statusCode).toBe(404);
+    expect(asBob.json()).toEqual(JSON.parse(missing.body.replaceAll("nosuch", "atlas")));
+    expect(h.host.deleted).toEqual([]);
+  });
+
+  it("is left out of the list, unless an admin asks for all", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const list = async (token: string, all: boolean) =>
+      (
+        await h.app.inject({
+          method: "GET",
+          url: `${API_PATHS.tenants}${all ? "?all=true" : ""}`,
+          headers: bearer(token),
+        })
+      )
+        .json()
+        .items.map((t: { metadata: { name: string } }) => t.metadata.name);
+    expect(await list(await h.token(BOB), true)).toEqual([]);
+    expect(await list(await h.token(ALICE), false)).toEqual(["atlas"]);
+    expect(await list(await h.token(BOB, { groups: [ADMIN_GROUP] }), true)).toEqual(["atlas"]);
+  });
+
+  it("hands its kubeconfig to no admin: only to its owner", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const ref = { name: "atlas-kubeconfig", namespace: "kubespaces-tenant-atlas", key: "config" };
+    h.host.secrets.set(`${ref.namespace}/${ref.name}/${ref.key}`, "apiVersion: v1\nkind: Config\n");
+    h.host.writeStatus("atlas", { phase: "Ready", conditions: [], message: "ready", kubeconfigSecretRef: ref });
+    const url = API_PATHS.tenantKubeconfig("atlas");
+    const admin = await h.app.inject({
+      method: "GET",
+      url,
+      headers: bearer(await h.token(BOB, { groups: [ADMIN_GROUP] })),
+    });
+    const owner = await h.app.inject({ method: "GET", url, headers: bearer(await h.token(ALICE)) });
+    expect(admin.statusCode).toBe(404);
+    expect(owner.statusCode).toBe(200);
+    expect(owner.headers["cache-control"]).toBe("no-store");
+    expect(owner.body).toBe("apiVersion: v1\nkind: Config\n");
+    // Where the kubeconfig is kept is not shown.
+    const view = await h.app.inject({
+      method: "GET",
+      url: API_PATHS.tenant("atlas"),
+      headers: bearer(await h.token(ALICE)),
+    });
+    expect(view.json().status.kubeconfigSecretRef).toBeUndefined();
+  });
+});
+
+describe("a browser's session", () => {
+  it("must send its CSRF token to delete; with it, the delete is asked for", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const session = await h.sessionCookie(ALICE);
+    const url = API_PATHS.tenant("atlas");
+    const without = await h.app.inject({ method: "DELETE", url, headers: { cookie: session } });
+    expect(without.statusCode).toBe(403);
+    expect(without.json().error.kind).toBe("csrf");
+    expect(h.host.deleted).toEqual([]);
+    const page = await h.app.inject({ method: "GET", url: "/tenants/new", headers: { cookie: session } });
+    const csrfCookie = page.cookies.find((c) => c.name === "_csrf")!;
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1];
+    const withToken = await h.app.inject({
+      method: "DELETE",
+      url,
+      headers: { cookie: `${session}; _csrf=${csrfCookie.value}`, [CSRF_HEADER]: token },
+    });
+    expect(withToken.statusCode).toBe(202);
+    expect(h.host.deleted).toEqual(["atlas"]);
+  });
+
+  it("is not a session when its cookie was changed", async () => {
+    const h = await apiServerHarness();
+    const session = await h.sessionCookie(ALICE);
+    const tampered = session.slice(0, -4) + (session.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const answer = await h.app.inject({ method: "GET", url: API_PATHS.whoAmI, headers: { cookie: tampered } });
+    expect(answer.statusCode).toBe(401);
+  });
+});
+
+describe("the audit log", () => {
+  it("records who did what to which tenant, and never a token", async () => {
+    const h = await apiServerHarness();
+    const token = await h.token(ALICE);
+    await h.app.inject({
+      method: "POST",
+      url: API_PATHS.tenants,
+      headers: bearer(token),
+      payload: { name: "atlas", spec: SMALL },
+    });
+    await h.app.inject({ method: "DELETE", url: API_PATHS.tenant("atlas"), headers: bearer(await h.token(BOB)) });
+    const records = h.auditLines.map((line) => JSON.parse(line));
+    expect(records).toEqual([
+      { time: expect.any(String), actor: ALICE, action: "tenant.create", tenant: "atlas", status: 201, outcome: "ok" },
+      {
+        time: expect.any(String),
+        actor: BOB,
+        action: "tenant.delete",
+        tenant: "atlas",
+        status: 404,
+        outcome: "refused",
+      },
+    ]);
+    expect(h.auditLines.join("\n")).not.toContain(token.slice(0, 20));
+  });
+});
+
+describe("a tenant's event stream", () => {
+  /** Reads server-sent events from `url` until `until` says enough; returns them. */
+  async function readEvents(
+    url: string,
+    headers: Record<string, string>,
+    until: (events: { id: string; event: string; data: string }[]) => boolean,
+  ) {
+    const abort = new AbortController();
+    const response = await fetch(url, { headers, signal: abort.signal });
+    const events: { id: string; event: string; data: string }[] = [];
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of response.body!) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const field = (name: string) => block.match(new RegExp(`^${name}: ?(.*)$`, "m"))?.[1] ?? "";
+        if (!block.startsWith(":")) events.push({ id: field("id"), event: field("event"), data: field("data") });
+      }
+      if (until(events)) break;
+    }
+    abort.abort();
+    return events;
+  }
+
+  it("sends the tenant, then each change with its version as id, and resumes after Last-Event-ID", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const base = await h.app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const headers = bearer(await h.token(ALICE));
+      const url = `${base}${API_PATHS.tenantEvents("atlas")}`;
+      const first = readEvents(url, headers, (events) => events.length === 3);
+      // The reconciler's writes, once the stream follows the tenant.
+      await waitForStreams(h);
+      h.host.writeStatus("atlas", { phase: "Provisioning", conditions: [], message: "provisioning" });
+      h.host.writeStatus("atlas", { phase: "Ready", conditions: [], message: "ready" });
+      const events = await first;
+      expect(events.map((e) => [e.event, JSON.parse(e.data).status.phase])).toEqual([
+        ["tenant", "Pending"],
+        ["tenant", "Provisioning"],
+        ["tenant", "Ready"],
+      ]);
+      expect(events.map((e) => Number(e.id))).toEqual([...events.map((e) => Number(e.id))].sort((a, b) => a - b));
+      // A client that saw the Provisioning event and comes back gets what it missed, and nothing again.
+      const resumed = await readEvents(url, { ...headers, "last-event-id": events[1].id }, (e) => e.length === 1);
+      expect(resumed.map((e) => [e.id, JSON.parse(e.data).status.phase])).toEqual([[events[2].id, "Ready"]]);
+      // The deletion ends the stream with `deleted` (the streams before have let go of their watches).
+      await expect.poll(() => h.host.watchers()).toBe(0);
+      const end = readEvents(url, { ...headers, "last-event-id": events[2].id }, (e) =>
+        e.some((x) => x.event === "deleted"),
+      );
+      await waitForStreams(h);
+      h.host.remove("atlas");
+      expect((await end).map((e) => e.event)).toEqual(["deleted"]);
+    } finally {
+      await h.app.close();
+    }
+  });
+});
+
+/** Waits until the stand-in host has a watcher (a stream is following). */
+async function waitForStreams(h: ApiServerHarness): Promise<void> {
+  await expect.poll(() => h.host.watchers()).toBeGreaterThan(0);
+}

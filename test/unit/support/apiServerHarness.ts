@@ -1,0 +1,121 @@
+/**
+ * The server's HTTP front as `kubespaces server` builds it (buildApiServer: the real plugins, the
+ * API, the sign-in routes and the portal), over the real people's door (OwnedTenants) on a
+ * stand-in host, with a stand-in identity provider: an RSA key pair whose public half is the
+ * issuer's published key set, so tokens are signed and checked exactly as a real issuer's are.
+ */
+import { randomUUID } from "node:crypto";
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from "jose";
+import * as oidc from "openid-client";
+import type { FastifyInstance } from "fastify";
+import { OwnedTenants } from "../../../provider/server/api/ownedTenants";
+import { SessionSeal, sessionKeys } from "../../../provider/server/auth/sessionSeal";
+import { TokenVerifier } from "../../../provider/server/auth/tokenVerifier";
+import { buildApiServer } from "../../../provider/server/http/apiServer";
+import { SESSION_COOKIE } from "../../../provider/server/http/requestActor";
+import { StandInPeopleHost } from "./standInPeopleHost";
+
+/** The stand-in issuer's URL. */
+export const ISSUER = "https://issuer.stand-in.example";
+/** The command's client, whose ID tokens the API accepts. */
+export const CLI_CLIENT = "kubespaces-cli";
+/** The admin group. */
+export const ADMIN_GROUP = "kubespaces-admins";
+
+/** A signing key: the issuer's, or a forger's. */
+export interface SigningKey {
+  readonly kid: string;
+  readonly privateKey: CryptoKey;
+}
+
+async function signingKey(): Promise<SigningKey & { readonly publicJwk: Record<string, unknown> }> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256");
+  const kid = randomUUID();
+  return { kid, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" } };
+}
+
+/** What a test changes of a token. */
+export interface TokenOptions {
+  readonly groups?: readonly string[];
+  readonly audience?: string;
+  readonly issuer?: string;
+  readonly expiresIn?: string | number;
+  readonly key?: SigningKey;
+  readonly claims?: JWTPayload;
+}
+
+/** The app, its host, and what a test needs to act as people. */
+export interface ApiServerHarness {
+  readonly app: FastifyInstance;
+  readonly host: StandInPeopleHost;
+  readonly auditLines: string[];
+  /** An ID token for `email`, signed by the issuer unless `options.key` says otherwise. */
+  token(email: string, options?: TokenOptions): Promise<string>;
+  /** A key the issuer does not publish. */
+  forgerKey(): Promise<SigningKey>;
+  /** A session cookie for `email`, as the sign-in sets it. */
+  sessionCookie(email: string, groups?: readonly string[]): Promise<string>;
+}
+
+/** Builds the harness; `createsPerMinute` defaults high so that only the rate test meets it. */
+export async function apiServerHarness(
+  options: { readonly createsPerMinute?: number } = {},
+): Promise<ApiServerHarness> {
+  const issuerKey = await signingKey();
+  const verifier = new TokenVerifier(
+    {
+      issuer: ISSUER,
+      audiences: ["kubespaces-portal", CLI_CLIENT],
+      identityClaim: "email",
+      groupsClaim: "groups",
+      adminGroup: ADMIN_GROUP,
+    },
+    createLocalJWKSet({ keys: [issuerKey.publicJwk] }),
+  );
+  const client = {
+    config: new oidc.Configuration(
+      { issuer: ISSUER, authorization_endpoint: `${ISSUER}/auth`, token_endpoint: `${ISSUER}/token` },
+      "kubespaces-portal",
+      "stand-in-secret",
+    ),
+    redirectUri: "http://127.0.0.1:8080/auth/callback",
+    scopes: ["openid", "email", "groups"],
+  };
+  const keys = sessionKeys();
+  const host = new StandInPeopleHost();
+  const auditLines: string[] = [];
+  const app = await buildApiServer({
+    tenants: new OwnedTenants(host, {}),
+    signIn: async () => ({ client, verifier, info: { issuer: ISSUER, clientId: CLI_CLIENT, scopes: client.scopes } }),
+    keys,
+    publicUrl: () => new URL("http://127.0.0.1:8080"),
+    plainHttp: true,
+    adminGroup: ADMIN_GROUP,
+    sessionSeconds: 3600,
+    createsPerMinute: options.createsPerMinute ?? 1000,
+    audit: (line) => auditLines.push(line),
+    log: () => {},
+  });
+  const seal = new SessionSeal(keys.sealKey);
+  return {
+    app,
+    host,
+    auditLines,
+    token: (email, o = {}) =>
+      new SignJWT({ email, email_verified: true, groups: [...(o.groups ?? [])], ...o.claims })
+        .setProtectedHeader({ alg: "RS256", kid: (o.key ?? issuerKey).kid })
+        .setIssuer(o.issuer ?? ISSUER)
+        .setAudience(o.audience ?? CLI_CLIENT)
+        .setSubject(`sub-${email}`)
+        .setIssuedAt()
+        .setExpirationTime(o.expiresIn ?? "10m")
+        .sign((o.key ?? issuerKey).privateKey),
+    forgerKey: async () => {
+      const forger = await signingKey();
+      // The forger claims the issuer's key id: only the signature can tell.
+      return { kid: issuerKey.kid, privateKey: forger.privateKey };
+    },
+    sessionCookie: async (email, groups = []) =>
+      `${SESSION_COOKIE}=${await seal.seal({ owner: email, groups: [...groups] }, "session", Math.floor(Date.now() / 1000) + 600)}`,
+  };
+}
