@@ -23,7 +23,7 @@ export class ResourceRequestStore implements RequestStore {
   }
 
   async add(name: string, spec: TenantRequestInput): Promise<{ stored: StoredRequest; added: boolean }> {
-    // Read first: the reconciler's Tenant always exists, and the server may not create Tenants.
+    // Read first: the reconciler's Tenant always exists, so this never creates one in its place.
     const existing = await this.resources.get(name);
     if (existing) return { stored: storedRequestOf(existing), added: false };
     const created = await this.resources.create(name, spec);

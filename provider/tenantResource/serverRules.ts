@@ -21,6 +21,12 @@ const tenantRules: readonly DocumentedRule[] = [
     ["get", "list", "watch", "update", "patch"],
   ),
   granted(
+    "The API and portal create Tenants on behalf of signed-in people (the owner is the person's identity, never a request's) and delete their own; the reconciler then provisions or tears them down.",
+    [TENANT_GROUP],
+    [TENANT_PLURAL],
+    ["create", "delete"],
+  ),
+  granted(
     "The reconciler writes each Tenant's status through the status subresource.",
     [TENANT_GROUP],
     [`${TENANT_PLURAL}/status`],

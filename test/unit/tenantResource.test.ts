@@ -308,11 +308,11 @@ describe("the RBAC", () => {
     }
   });
 
-  it("lets the server reconcile Tenants and write their status, and requesters only request them", () => {
+  it("lets the server reconcile Tenants, create and delete them for signed-in people, and write their status; requesters only request them", () => {
     const server = named({}, "ClusterRole", "kubespaces-server").rules;
-    for (const verb of ["get", "list", "watch", "update", "patch"])
+    for (const verb of ["get", "list", "watch", "update", "patch", "create", "delete"])
       expect(grants(server, "kubespaces.io", "tenants", verb)).toBe(true);
-    expect(grants(server, "kubespaces.io", "tenants", "create")).toBe(false);
+    expect(grants(server, "kubespaces.io", "tenants", "deletecollection")).toBe(false);
     expect(grants(server, "kubespaces.io", "tenants/status", "update")).toBe(true);
     expect(grants(server, "kubespaces.io", "tenants/finalizers", "update")).toBe(true);
     const requester = named({}, "ClusterRole", "kubespaces-tenant-requester").rules;
