@@ -16,11 +16,17 @@ import {
 import type { SessionSeal } from "../auth/sessionSeal";
 import { CALLBACK_PATH } from "../auth/signInParts";
 import { UnauthenticatedError, type TokenVerifier } from "../auth/tokenVerifier";
+import { signInRefusedPage } from "../portal/messagePages";
+import { PORTAL_PATHS } from "../portal/portalPaths";
 import { audit, type AuditSink } from "./auditLog";
 import { SESSION_COOKIE } from "./requestActor";
 
 /** The paths of the browser's sign-in. */
-export const SIGN_IN_PATHS = { signIn: "/sign-in", callback: CALLBACK_PATH, signOut: "/sign-out" } as const;
+export const SIGN_IN_PATHS = {
+  signIn: PORTAL_PATHS.signIn,
+  callback: CALLBACK_PATH,
+  signOut: PORTAL_PATHS.signOut,
+} as const;
 
 /** The cookie that holds a sign-in under way. */
 const TRANSACTION_COOKIE = "kubespaces_sign_in";
@@ -98,13 +104,7 @@ function transactionOf(payload: Record<string, unknown> | undefined): SignInTran
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A refused sign-in: a small page that says why and links to a new one. */
+/** A refused sign-in: the portal's page that says why and links to a new one. */
 function refuse(reply: FastifyReply, why: string): FastifyReply {
-  const text = why.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return reply
-    .code(401)
-    .type("text/html; charset=utf-8")
-    .send(
-      `<!doctype html><html lang="en"><head><title>Sign-in refused - KubeSpaces</title></head><body><main><h1>Sign-in refused</h1><p>${text}</p><p><a href="${SIGN_IN_PATHS.signIn}">Sign in again</a></p></main></body></html>`,
-    );
+  return reply.code(401).type("text/html; charset=utf-8").send(signInRefusedPage(why));
 }

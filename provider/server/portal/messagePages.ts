@@ -30,6 +30,16 @@ export function messagePage(frame: MessageFrame, title: string, message: string)
   );
 }
 
+/** A sign-in that was refused or expired: why, and a new one. */
+export function signInRefusedPage(why: string): string {
+  return page(
+    { title: "Sign-in refused" },
+    html`<h1>Sign-in refused</h1>
+      <p>${why}</p>
+      <p><a class="button" href="${signInPath(PORTAL_PATHS.list)}">Sign in again</a></p>`,
+  );
+}
+
 /** A form came from someone who is not signed in (any more). */
 export function signInAgainPage(returnTo: string): string {
   return page(
