@@ -10,7 +10,8 @@ import * as oidc from "openid-client";
 import { API_PATHS, type SignInInfo } from "../contracts/tenantsApi";
 import { CliError, EXIT } from "./exitCodes";
 import { unreachable } from "./serverApi";
-import { issuerUrl, isLoopbackHttp } from "./serverUrls";
+import { isLoopbackHttp } from "../util/loopbackUrl";
+import { issuerUrl } from "./serverUrls";
 import type { SignIn } from "./signInTokens";
 
 /** What the person is asked to do. */

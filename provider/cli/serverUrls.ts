@@ -4,7 +4,7 @@
  * where nothing crosses a network; and a Pulumi state backend is not a server, whatever flag it was
  * given to.
  */
-import { isIP } from "node:net";
+import { isLoopbackHttp } from "../util/loopbackUrl";
 import { CliError, EXIT } from "./exitCodes";
 
 /** The schemes of Pulumi state backends (`--backend`), which `--server` never takes. */
@@ -12,17 +12,6 @@ const BACKEND_SCHEMES: ReadonlySet<string> = new Set(["file:", "s3:", "gs:", "az
 
 /** The Pulumi Cloud's hosts: an https URL that is a state backend too. */
 const PULUMI_CLOUD_HOSTS: ReadonlySet<string> = new Set(["api.pulumi.com", "app.pulumi.com"]);
-
-/** Whether `hostname` (as URL.hostname gives it) is this machine's loopback. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  if (host === "localhost") return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return isIP(host) === 6 && host === "::1";
-}
-
-/** Whether `url` may be reached without TLS: plain http on the loopback. */
-export const isLoopbackHttp = (url: URL): boolean => url.protocol === "http:" && isLoopback(url.hostname);
 
 /**
  * The kubespaces server `value` names, without a trailing slash (the API's paths are appended to

@@ -6,7 +6,7 @@
  */
 import * as oidc from "openid-client";
 import type { Actor } from "../../tenants/ports";
-import { isLoopbackHttp } from "./signInConfig";
+import { isLoopbackHttp } from "../../util/loopbackUrl";
 import { UnauthenticatedError, type TokenVerifier } from "./tokenVerifier";
 
 /** A sign-in under way: what the callback is checked against. */

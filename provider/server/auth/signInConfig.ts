@@ -5,10 +5,7 @@
  * claims say who someone is and which groups they are in. None of it comes from a request.
  */
 import { z } from "zod";
-
-/** Whether `url` is an http URL to this machine (the local default's), the only place plain http is let through. */
-export const isLoopbackHttp = (url: URL): boolean =>
-  url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+import { isLoopbackHttp } from "../../util/loopbackUrl";
 
 /** An https URL, or an http one on this machine. */
 const secureUrl = (what: string) =>
