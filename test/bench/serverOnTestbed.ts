@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   const configDir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-server-"));
   const configFile = path.join(configDir, "server.yaml");
   writeFileSync(configFile, stringify({ concurrency: CONCURRENCY }));
-  const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile]);
+  const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile, "--listen", "127.0.0.1:0"]);
   try {
     await server.printed(/replica bench leads/);
     const one = ["bench-alone"];

@@ -22,6 +22,8 @@ const ALICE = "alice@example.com";
 const BOB = "bob@example.com";
 const ADMIN = "platform@example.com";
 const ADMIN_GROUP = "kubespaces-admins";
+/** Each replica's API and portal on a free loopback port: replicas on one machine would collide on the default. */
+const ANY_FREE_PORT = ["--listen", "127.0.0.1:0"];
 /** A platform admin, as the admission policy knows one: a member of the admin group. */
 const AS_ADMIN = { user: ADMIN, groups: [ADMIN_GROUP] };
 const DOCS_TENANT = path.join(REPO_ROOT, "examples/kubectl/tenants/team-atlas.yaml");
@@ -75,7 +77,7 @@ async function tenant(name: string): Promise<{ status?: Record<string, any> } | 
 
 /** Starts a server replica; resolves once it leads or, with `follower`, once it runs. */
 async function startServer(user: CliUser, id: string, configFile: string): Promise<Running> {
-  const server = startKubespaces(user, ["server", "--id", id, "--config", configFile]);
+  const server = startKubespaces(user, ["server", "--id", id, "--config", configFile, ...ANY_FREE_PORT]);
   await server.printed(new RegExp(`replica ${id} on `));
   return server;
 }
@@ -203,7 +205,7 @@ describe("kubespaces server: the kubectl door", () => {
 
 /** A server replica in a process group of its own, so that killing it kills its engines too, as a pod's death does. */
 function startReplica(user: CliUser, id: string, configFile: string): Running {
-  const args = ["server", "--id", id, "--config", configFile];
+  const args = ["server", "--id", id, "--config", configFile, ...ANY_FREE_PORT];
   return new Running(spawn(KUBESPACES_BIN, args, { env: user.env, stdio: ["ignore", "pipe", "pipe"], detached: true }));
 }
 
