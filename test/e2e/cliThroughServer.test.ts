@@ -1,0 +1,213 @@
+/**
+ * The `kubespaces` command through a `kubespaces server` on the test bed: `login --server` with the
+ * device flow against the server's local Dex (the page it prints approved in a real browser, as the
+ * person would), then create, get --wait, list, kubeconfig and delete, every one through the
+ * server's API. Then what the real server and the real Dex refuse: an ID token whose signature was
+ * forged, or whose claims were changed. Expired tokens, another client's (wrong audience) or
+ * another issuer's are proved by the unit tests against a stand-in issuer (test/unit/serverApi.test.ts),
+ * which can mint them; the real Dex cannot be asked to. And two people creating at once, one by the
+ * command and one by the API, both land.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_PATHS } from "../../provider/contracts/tenantsApi";
+import { DEFAULT_MINIMUM_QUOTA } from "../../provider/generated/defaultMinimumQuota";
+import { launchBrowser } from "./support/browser";
+import { kubespaces, newCliUser, startKubespaces, type CliUser } from "./support/kubespacesCli";
+import {
+  callApi,
+  dexPerson,
+  keptIdToken,
+  loginThroughDevice,
+  startServedKubespaces,
+  stopServedKubespaces,
+  type ServedKubespaces,
+} from "./support/servedKubespaces";
+import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
+import { testbedEnv, vclusterEndpoint } from "./support/testbed";
+
+const run = promisify(execFile);
+const ALICE = dexPerson("alice@example.com");
+const BOB = dexPerson("bob@example.com");
+/** Bob's tenant, asked for with the command. */
+const BOBS = "team-cli-bob";
+/** Alice's tenant, asked for with the API at the same time. */
+const ALICES = "team-api-alice";
+const { cpu, memory } = DEFAULT_MINIMUM_QUOTA;
+
+/** kubectl as the test bed's admin. */
+const kubectl = (...args: string[]) =>
+  run("kubectl", args, { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8" });
+
+/** The JWT `token` with its part `index` (0 header, 1 payload, 2 signature) replaced by `part`. */
+function withPart(token: string, index: number, part: string): string {
+  const parts = token.split(".");
+  parts[index] = part;
+  return parts.join(".");
+}
+
+/** `token`'s payload with `claims` over it, encoded as a JWT part (the signature no longer matches it). */
+function changedPayload(token: string, claims: object): string {
+  const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString("utf8"));
+  return Buffer.from(JSON.stringify({ ...payload, ...claims })).toString("base64url");
+}
+
+/** `signature` changed in its first bytes, still valid base64url of the same length. */
+function forgedSignature(signature: string): string {
+  const bytes = Buffer.from(signature, "base64url");
+  for (let i = 0; i < 8; i++) bytes[i] ^= 0xff;
+  return bytes.toString("base64url");
+}
+
+describe("the command through a kubespaces server, signed in with the device flow at the local Dex", () => {
+  let browser: Browser;
+  let served: ServedKubespaces;
+  const bob: CliUser = newCliUser();
+  const alice: CliUser = newCliUser();
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    served = await startServedKubespaces(newCliUser(), "cli-server");
+  });
+
+  afterAll(async () => {
+    if (served)
+      await kubectl("delete", "tenant", BOBS, ALICES, "--ignore-not-found", "--wait=true", "--timeout=600s").catch(
+        () => undefined,
+      );
+    await stopServedKubespaces(served);
+    await browser?.close();
+  });
+
+  it("login --server prints the device page; approved in the browser as bob, the server knows him", async () => {
+    const login = await loginThroughDevice(browser, bob, served.url, BOB);
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toMatch(/open\n\s+http:\/\/127\.0\.0\.1:\d+\/dex\/device\S*\n/);
+    expect(login.stderr).toContain(`signed in to ${served.url}; every tenant command now goes through it`);
+    expect(login.stdout).toMatch(new RegExp(`user\\s+${BOB.email}\\n`));
+    const token = keptIdToken(bob);
+    expect(login.stdout + login.stderr).not.toContain(token);
+
+    const shown = await kubespaces(bob, "login");
+    expect(shown.stdout).toMatch(new RegExp(`user\\s+${BOB.email}\\nsign-in\\s+valid until \\d{4}-`));
+    // Alice signs in the same way; the test uses her token with the API directly.
+    expect((await loginThroughDevice(browser, alice, served.url, ALICE)).code).toBe(0);
+  });
+
+  it("the real server refuses Dex's ID token with a forged signature, or with changed claims (401)", async () => {
+    const token = keptIdToken(bob);
+    const answers = {
+      "the token as Dex signed it": await callApi(served.url, token, "GET", API_PATHS.whoAmI),
+      "no token": await callApi(served.url, undefined, "GET", API_PATHS.tenants),
+      "a forged signature": await callApi(
+        served.url,
+        withPart(token, 2, forgedSignature(token.split(".")[2])),
+        "GET",
+        API_PATHS.tenants,
+      ),
+      "bob's token claiming to be alice": await callApi(
+        served.url,
+        withPart(token, 1, changedPayload(token, { email: ALICE.email })),
+        "GET",
+        API_PATHS.tenants,
+      ),
+      "bob's token claiming the admin group": await callApi(
+        served.url,
+        withPart(token, 1, changedPayload(token, { groups: ["kubespaces-admins"] })),
+        "GET",
+        `${API_PATHS.tenants}?all=true`,
+      ),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([what, a]) => [what, a.status]))).toEqual({
+      "the token as Dex signed it": 200,
+      "no token": 401,
+      "a forged signature": 401,
+      "bob's token claiming to be alice": 401,
+      "bob's token claiming the admin group": 401,
+    });
+    expect(answers["the token as Dex signed it"].body).toMatchObject({ owner: BOB.email, isAdmin: false });
+    for (const [what, answer] of Object.entries(answers).slice(1)) {
+      expect(answer.body, what).toMatchObject({ error: { kind: "unauthenticated" } });
+      expect(JSON.stringify(answer.body), what).not.toContain(token.split(".")[2]);
+    }
+    expect((answers["a forged signature"].body as { error: { message: string } }).error.message).toContain("signature");
+  });
+
+  it("bob's create by the command and alice's by the API, at once, both land Ready, each owned by its creator", async () => {
+    const create = startKubespaces(bob, ["tenant", "create", BOBS, "--cpu", cpu, "--memory", memory]);
+    const aliceAnswer = await callApi(served.url, keptIdToken(alice), "POST", API_PATHS.tenants, {
+      name: ALICES,
+      spec: { resources: { cpu, memory } },
+    });
+    expect(aliceAnswer.status, JSON.stringify(aliceAnswer.body)).toBe(201);
+    expect(aliceAnswer.body).toMatchObject({ metadata: { name: ALICES }, spec: { owner: ALICE.email } });
+
+    const created = await create.finished;
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(`requested tenant ${BOBS} on ${served.url}`);
+    expect(created.stderr).toMatch(
+      new RegExp(
+        `${BOBS}: Pending\\n[\\s\\S]*${BOBS}: Pending -> Provisioning\\n[\\s\\S]*${BOBS}: Provisioning -> Ready\\n`,
+      ),
+    );
+    expect(created.stdout).toMatch(new RegExp(`^NAME\\s+PHASE\\s+API\\n${BOBS}\\s+Ready\\s+https://${BOBS}\\.`));
+    await kubectl("wait", "--for=condition=Ready", `tenant/${ALICES}`, "--timeout=900s");
+
+    const owners = await kubectl("get", "tenants", BOBS, ALICES, "-o", "jsonpath={range .items[*]}{.spec.owner} ");
+    expect(owners.stdout.trim().split(" ")).toEqual([BOB.email, ALICE.email]);
+    expect(served.running.stderr).toMatch(new RegExp(`audit .*${BOB.email}.*create.*${BOBS}`));
+    expect(served.running.stderr).toMatch(new RegExp(`audit .*${ALICE.email}.*create.*${ALICES}`));
+  });
+
+  it("get --wait and list go through the server; each person lists only their own tenant", async () => {
+    const got = await kubespaces(bob, "tenant", "get", BOBS, "--wait");
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(new RegExp(`${BOBS}\\s+Ready`));
+
+    const listed = await kubespaces(bob, "tenant", "list");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^NAME\\s+OWNER\\s+PHASE\\s+API\\n${BOBS}\\s+${BOB.email}\\s+Ready\\s`));
+    expect(listed.stdout).not.toContain(ALICES);
+    const alicesList = await callApi(served.url, keptIdToken(alice), "GET", API_PATHS.tenants);
+    expect((alicesList.body as { items: { metadata: { name: string } }[] }).items.map((t) => t.metadata.name)).toEqual([
+      ALICES,
+    ]);
+    // Not found for the other person, the same answer as a tenant that does not exist.
+    expect((await kubespaces(bob, "tenant", "get", ALICES)).code).toBe(4);
+    expect((await callApi(served.url, keptIdToken(alice), "GET", API_PATHS.tenantKubeconfig(BOBS))).status).toBe(404);
+  });
+
+  it("kubeconfig through the server opens bob's virtual cluster with kubectl", async () => {
+    // The tenant's API name does not resolve on the test bed: --server is the port-forward a user would run.
+    const endpoint = vclusterEndpoint(tenantNamespace(BOBS), BOBS);
+    const printed = await kubespaces(bob, "tenant", "kubeconfig", BOBS, "--server", endpoint);
+    expect(printed.code, printed.stderr).toBe(0);
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-cli-server-")), "kubeconfig");
+    writeFileSync(file, printed.stdout, { mode: 0o600 });
+    const { stdout } = await run("kubectl", ["--kubeconfig", file, "get", "ns", "-o", "name"], { encoding: "utf8" });
+    const namespaces = stdout.trim().split("\n");
+    expect(namespaces).toEqual(expect.arrayContaining(["namespace/default", "namespace/kube-system"]));
+    expect(namespaces).not.toContain(`namespace/${tenantNamespace(BOBS)}`);
+  });
+
+  it("delete goes through the server and follows the teardown; alice's delete by the API; nothing is left", async () => {
+    const aliceDelete = await callApi(served.url, keptIdToken(alice), "DELETE", API_PATHS.tenant(ALICES));
+    expect(aliceDelete.status, JSON.stringify(aliceDelete.body)).toBe(202);
+    const deleted = await kubespaces(bob, "tenant", "delete", BOBS);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain(`${BOBS}: Deleting -> Deleted\n`);
+    expect(deleted.stdout).toBe(
+      `tenant ${BOBS} deleted by ${served.url}: its namespace and everything in it are removed\n`,
+    );
+    await kubectl("wait", "--for=delete", `tenant/${ALICES}`, "--timeout=600s").catch(() => undefined);
+    const left = await kubectl("get", "tenants", "-o", "name");
+    expect(left.stdout).not.toMatch(new RegExp(`tenant\\.kubespaces\\.io/(${BOBS}|${ALICES})\\b`));
+    await expectNothingLeft(BOBS);
+    await expectNothingLeft(ALICES);
+  });
+});
