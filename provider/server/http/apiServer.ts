@@ -15,7 +15,8 @@ import type { TenantsForPeople } from "../api/tenantView";
 import type { SignInParts } from "../auth/signInParts";
 import { portalRoutes } from "../portal/portalRoutes";
 import { SessionSeal, type SessionKeys } from "../auth/sessionSeal";
-import type { AuditSink } from "./auditLog";
+import { AuditedTenants } from "../api/auditedTenants";
+import type { AuditSink } from "../api/auditLog";
 import { ApiError, errorAnswer, isUnforeseen } from "./httpErrors";
 import { actorHook } from "./requestActor";
 import { COOKIE_OPTIONS, signInRoutes } from "./signInRoutes";
@@ -88,9 +89,10 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     return reply.code(status).send(body);
   });
   const csrfProtection = app.csrfProtection;
+  // One audit for both fronts: the API's and the portal's changes go through the same door.
+  const tenants = new AuditedTenants(deps.tenants, deps.audit);
   await tenantApiRoutes(app, {
-    tenants: deps.tenants,
-    audit: deps.audit,
+    tenants,
     signInInfo: async () => (await deps.signIn()).info,
     createsPerMinute: deps.createsPerMinute,
     csrfProtection,
@@ -104,7 +106,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     csrfProtection,
   });
   await app.register(portalRoutes, {
-    tenants: deps.tenants,
+    tenants,
     actorOf: (request) => request.actor,
     createRouteConfig: { rateLimit: createsLimit(deps.createsPerMinute) },
   });

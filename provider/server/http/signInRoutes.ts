@@ -18,7 +18,7 @@ import { CALLBACK_PATH } from "../auth/signInParts";
 import { UnauthenticatedError, type TokenVerifier } from "../auth/tokenVerifier";
 import { signInRefusedPage } from "../portal/messagePages";
 import { PORTAL_PATHS } from "../portal/portalPaths";
-import { audit, type AuditSink } from "./auditLog";
+import { audit, type AuditSink } from "../api/auditLog";
 import { SESSION_COOKIE } from "./requestActor";
 
 /** The paths of the browser's sign-in. */
@@ -78,18 +78,18 @@ export async function signInRoutes(app: FastifyInstance, deps: SignInDeps): Prom
       const until = Math.min(expiresAt, nowSeconds() + deps.sessionSeconds);
       const session = await deps.seal.seal({ owner: actor.owner, groups: [...actor.groups] }, "session", until);
       reply.setCookie(SESSION_COOKIE, session, { ...COOKIE_OPTIONS, maxAge: until - nowSeconds() });
-      audit(deps.audit, { actor: actor.owner, action: "sign-in", status: 303, outcome: "ok" });
+      audit(deps.audit, { actor: actor.owner, action: "sign-in", outcome: "ok" });
       return reply.redirect(safeReturnPath(transaction.returnTo), 303);
     } catch (error) {
       if (!(error instanceof UnauthenticatedError)) throw error;
-      audit(deps.audit, { actor: "anonymous", action: "sign-in", status: 401, outcome: "refused" });
+      audit(deps.audit, { actor: "anonymous", action: "sign-in", outcome: "refused" });
       return refuse(reply, error.message);
     }
   });
 
   app.post(SIGN_IN_PATHS.signOut, { preHandler: deps.csrfProtection }, async (request, reply) => {
     reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
-    audit(deps.audit, { actor: request.actor?.owner ?? "anonymous", action: "sign-out", status: 303, outcome: "ok" });
+    audit(deps.audit, { actor: request.actor?.owner ?? "anonymous", action: "sign-out", outcome: "ok" });
     return reply.redirect("/", 303);
   });
 }

@@ -2,12 +2,11 @@
  * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, follow and the
  * kubeconfig of the caller's tenants, over the people's door. The owner of a new tenant is the
  * caller, never the body; creates are rate-limited per person; a request signed in by cookie must
- * carry its CSRF token to change anything; each change and each kubeconfig handed out is audited.
+ * carry its CSRF token to change anything.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
 import { API_ROUTES, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
 import type { TenantsForPeople } from "../api/tenantView";
-import { audit, type AuditSink } from "./auditLog";
 import { streamChanges } from "./eventStream";
 import { requireActor } from "./requestActor";
 
@@ -15,8 +14,6 @@ import { requireActor } from "./requestActor";
 export interface TenantApiDeps {
   /** The people's door. */
   readonly tenants: TenantsForPeople;
-  /** Where audit lines go. */
-  readonly audit: AuditSink;
   /** How the command signs in. */
   readonly signInInfo: () => Promise<SignInInfo>;
   /** How many tenants one person may create in a minute. */
@@ -31,17 +28,6 @@ type NameParams = { Params: { name: string } };
 export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps): Promise<void> {
   const csrfForSessions = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) =>
     request.signedInBy === "session" ? deps.csrfProtection.call(app, request, reply, done) : done();
-  const audited = (action: string) => ({
-    onResponse: async (request: FastifyRequest, reply: FastifyReply) =>
-      audit(deps.audit, {
-        actor: request.actor?.owner ?? "anonymous",
-        action,
-        ...tenantOf(request),
-        status: reply.statusCode,
-        outcome: reply.statusCode < 400 ? "ok" : "refused",
-      }),
-  });
-
   app.get(API_ROUTES.health, async () => ({ ok: true }));
   app.get(API_ROUTES.signIn, async () => deps.signInInfo());
   app.get(API_ROUTES.whoAmI, async (request): Promise<WhoAmI> => requireActor(request));
@@ -56,7 +42,6 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
       schema: { body: CREATE_BODY_SCHEMA },
       preHandler: [mustSignIn, csrfForSessions],
       config: { rateLimit: createsLimit(deps.createsPerMinute) },
-      ...audited("tenant.create"),
     },
     async (request, reply) => {
       const { name, spec = {} } = request.body;
@@ -69,16 +54,12 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     deps.tenants.get(request.params.name, requireActor(request)),
   );
 
-  app.delete<NameParams>(
-    API_ROUTES.tenant,
-    { preHandler: [mustSignIn, csrfForSessions], ...audited("tenant.delete") },
-    async (request, reply) => {
-      reply.code(202);
-      return deps.tenants.delete(request.params.name, requireActor(request));
-    },
-  );
+  app.delete<NameParams>(API_ROUTES.tenant, { preHandler: [mustSignIn, csrfForSessions] }, async (request, reply) => {
+    reply.code(202);
+    return deps.tenants.delete(request.params.name, requireActor(request));
+  });
 
-  app.get<NameParams>(API_ROUTES.tenantKubeconfig, audited("tenant.kubeconfig"), async (request, reply) => {
+  app.get<NameParams>(API_ROUTES.tenantKubeconfig, async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
     return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
   });
@@ -107,12 +88,6 @@ export const createsLimit = (perMinute: number) => ({
 /** A preHandler that refuses a request that proved no one, before the CSRF and rate checks. */
 async function mustSignIn(request: FastifyRequest): Promise<void> {
   requireActor(request);
-}
-
-/** The tenant a request is about: the path's, or the create body's. */
-function tenantOf(request: FastifyRequest): { tenant?: string } {
-  const name = (request.params as { name?: unknown })?.name ?? (request.body as { name?: unknown } | undefined)?.name;
-  return typeof name === "string" ? { tenant: name } : {};
 }
 
 /** The create body's shape (its spec is checked by the component's rules, with their messages). */

@@ -12,9 +12,7 @@ export interface AuditRecord {
   readonly action: string;
   /** Which tenant, when the action is on one. */
   readonly tenant?: string;
-  /** The HTTP status of the answer. */
-  readonly status: number;
-  /** `ok`, or the error kind. */
+  /** `ok`, or why it was refused: the error's kind (`notFound`, `invalid`, `conflict`, ...). */
   readonly outcome: string;
 }
 

@@ -1,0 +1,62 @@
+/**
+ * The people's door with its audit log: every create, delete and kubeconfig handed out is
+ * recorded, whichever front asked (the API, the portal), with the person, the tenant and how it
+ * ended. Reads are not recorded.
+ */
+import type { TenantRequestInput } from "../../model/tenantRequestSchema";
+import type { Actor } from "../../tenants/ports";
+import { audit, type AuditSink } from "./auditLog";
+import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "./tenantView";
+
+/** `tenants`, each change and kubeconfig recorded into `sink`. */
+export class AuditedTenants implements TenantsForPeople {
+  constructor(
+    private readonly tenants: TenantsForPeople,
+    private readonly sink: AuditSink,
+  ) {}
+
+  list(actor: Actor, options?: { readonly all?: boolean }): Promise<TenantView[]> {
+    return this.tenants.list(actor, options);
+  }
+
+  get(name: string, actor: Actor): Promise<TenantView> {
+    return this.tenants.get(name, actor);
+  }
+
+  create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
+    return this.recorded(actor, "tenant.create", name, () => this.tenants.create(name, request, actor));
+  }
+
+  delete(name: string, actor: Actor): Promise<TenantView> {
+    return this.recorded(actor, "tenant.delete", name, () => this.tenants.delete(name, actor));
+  }
+
+  kubeconfig(name: string, actor: Actor): Promise<string> {
+    return this.recorded(actor, "tenant.kubeconfig", name, () => this.tenants.kubeconfig(name, actor));
+  }
+
+  quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
+    return this.tenants.quota(name, actor);
+  }
+
+  follow(
+    name: string,
+    actor: Actor,
+    options: { readonly after?: string; readonly signal: AbortSignal },
+  ): AsyncIterable<TenantChange> {
+    return this.tenants.follow(name, actor, options);
+  }
+
+  /** Runs `operation`, recording how it ended. */
+  private async recorded<T>(actor: Actor, action: string, tenant: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      const result = await operation();
+      audit(this.sink, { actor: actor.owner, action, tenant, outcome: "ok" });
+      return result;
+    } catch (error) {
+      const kind = (error as { kind?: unknown }).kind;
+      audit(this.sink, { actor: actor.owner, action, tenant, outcome: typeof kind === "string" ? kind : "error" });
+      throw error;
+    }
+  }
+}
