@@ -274,7 +274,7 @@ describe("the tenant page", () => {
     );
     expect(body).toMatch(/data-show-reasons="QuotaFailed" hidden>/);
     expect(body).toMatch(/<p data-show-phases="Ready" hidden><a class="button"/);
-    expect(body).toContain("The tenant's namespace does not exist yet");
+    expect(body).toContain("The tenant's namespace did not exist yet when this page was loaded");
   });
 
   it("offers a tenant's kubeconfig to its owner only", async () => {

@@ -158,7 +158,7 @@ describe("the live-status script", () => {
     stream.emit(TENANT_EVENTS.deleted, { name: "team-atlas" });
     expect(field(elements, "phase")).toEqual(["Deleted"]);
     expect(shownFor(elements, "Deleted")).toEqual([true]);
-    expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval")).toEqual([false]);
+    expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval")).toEqual([false, false]);
     expect(stream.closed).toBe(true);
   });
 });

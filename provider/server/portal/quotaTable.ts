@@ -47,7 +47,10 @@ export function quotaSection(quota: QuotaUsage | undefined): Html {
           ${QUOTA_RESOURCES.map((resource) => row(resource, quota))}
         </tbody>
       </table>`
-    : html`<p>The tenant's namespace does not exist yet, so it has no quota to show.</p>`;
+    : html`<p>
+        The tenant's namespace did not exist yet when this page was loaded, so it had no quota to show. Reload the page
+        once the tenant is Ready.
+      </p>`;
   return html`<section aria-labelledby="quota-title">
     <h2 id="quota-title">Host quota</h2>
     <p>

@@ -95,7 +95,8 @@ function kubeconfigSection(tenant: TenantView, isOwner: boolean): Html {
       It makes you cluster-admin inside the tenant's virtual cluster: keep it to yourself.</p>
     <p${shownWhen({ phases: DELETABLE_PHASES.filter((p) => p !== "Ready") }, phase, undefined)}>The kubeconfig can be downloaded once the tenant is Ready.</p>`
     : html`<p>Only the tenant's owner can download its kubeconfig.</p>`;
-  return html`<section aria-labelledby="kubeconfig-title">
+  // A tenant being deleted has no kubeconfig to offer: the section goes with the phase.
+  return html`<section aria-labelledby="kubeconfig-title" ${shownWhen({ phases: DELETABLE_PHASES }, phase, undefined)}>
     <h2 id="kubeconfig-title">Kubeconfig</h2>
     ${body}
   </section>`;
