@@ -369,7 +369,6 @@ const isTenantName = (name: string): boolean => name.length <= DNS_LABEL_MAX_LEN
 
 /** Whether `actor` may see and change the tenant of `request`. */
 
-
 /** Refuses a request that differs from the stored one. */
 function refuseDifferent(name: string, stored: StoredRequest, wanted: TenantRequestInput): void {
   if (isDeepStrictEqual(stored.spec, wanted)) return;
