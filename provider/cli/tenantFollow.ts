@@ -9,7 +9,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { API_PATHS, TENANT_EVENTS } from "../contracts/tenantsApi";
 import type { TenantChange, TenantView } from "../server/api/tenantView";
 import { TenantNotFoundError } from "../tenants/tenantsErrors";
-import { serverSentEvents } from "./eventStream";
+import { serverSentEvents } from "./serverSentEvents";
 import { CliError, EXIT } from "./exitCodes";
 import { ServerUnreachableError, unreachable, type ServerApi } from "./serverApi";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openBrowser } from "../../provider/cli/browserOpen";
-import { serverSentEvents, type ServerSentEvent } from "../../provider/cli/eventStream";
+import { serverSentEvents, type ServerSentEvent } from "../../provider/cli/serverSentEvents";
 import { CliError, EXIT, exitCodeOfKind } from "../../provider/cli/exitCodes";
 import { errorOfAnswer } from "../../provider/cli/serverErrors";
 import { kubespacesServerUrl } from "../../provider/cli/serverUrls";
