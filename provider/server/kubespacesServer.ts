@@ -148,11 +148,18 @@ function lead({ kubeConfig, reconciler, resources, config, log, identity }: Lead
  * reconciles), then starts the sign-in for the address it listens on.
  */
 async function serveHttp(ports: ServerPorts, config: ServerConfig, tenants: OwnedTenants): Promise<FastifyInstance> {
-  let signIn: Promise<SignInParts> | undefined;
   let publicUrl = config.http.publicUrl ? new URL(config.http.publicUrl) : undefined;
+  let signIn: Promise<SignInParts> | undefined;
+  // Made once; a failure (the issuer did not answer) is logged and tried again at the next sign-in.
+  const signInParts = (): Promise<SignInParts> =>
+    (signIn ??= ports.signIn(publicUrl!).catch((error: unknown) => {
+      signIn = undefined;
+      ports.log(`sign-in: ${(error as Error).message}`);
+      throw error;
+    }));
   const app = await buildApiServer({
     tenants,
-    signIn: () => (signIn ??= ports.signIn(publicUrl!)),
+    signIn: signInParts,
     keys: ports.sessionKeys,
     publicUrl: () => publicUrl!,
     plainHttp: publicUrl?.protocol !== "https:",
@@ -167,8 +174,7 @@ async function serveHttp(ports: ServerPorts, config: ServerConfig, tenants: Owne
   publicUrl ??= new URL(address);
   ports.log(`API and portal at ${publicUrl.href} (listening on ${address})`);
   // Started now, so that a sign-in problem shows at start, not at the first person's sign-in.
-  signIn = ports.signIn(publicUrl);
-  signIn.catch((error) => ports.log(`sign-in: ${(error as Error).message}`));
+  signInParts().catch(() => {});
   return app;
 }
 
