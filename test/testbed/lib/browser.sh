@@ -9,9 +9,11 @@ CHROMIUM_BIN=/usr/bin/chromium-headless-shell
 # The Chromium that playwright-core 1.64.1 is built for (1.65 targets 159).
 CHROMIUM_MAJOR=156
 
-# chromium_version: the installed package's version, empty when it is not installed.
+# chromium_version: the installed package's version, empty when it is not installed. dpkg-query
+# fails for a package it has never seen (a machine that never had it): that is "not installed"
+# too, not an error for pipefail to end the build on.
 chromium_version() {
-  dpkg-query -W -f='${db:Status-Status} ${Version}\n' "${CHROMIUM_PACKAGE}" 2>/dev/null |
+  { dpkg-query -W -f='${db:Status-Status} ${Version}\n' "${CHROMIUM_PACKAGE}" 2>/dev/null || true; } |
     sed -n 's/^installed //p'
 }
 
