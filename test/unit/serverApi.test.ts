@@ -3,6 +3,7 @@
  * host and issuer): who may call it, what it refuses and with which words, and that it never
  * lets one person at another's tenant.
  */
+import { formSessionOf } from "./support/portalHarness";
 import { describe, expect, it } from "vitest";
 import { API_PATHS, CSRF_HEADER } from "../../provider/contracts/tenantsApi";
 import { checkRequest } from "../../provider/tenants/requestCheck";
@@ -241,12 +242,11 @@ describe("a browser's session", () => {
     expect(without.json().error.kind).toBe("csrf");
     expect(h.host.deleted).toEqual([]);
     const page = await h.app.inject({ method: "GET", url: "/tenants/new", headers: { cookie: session } });
-    const csrfCookie = page.cookies.find((c) => c.name === "_csrf")!;
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1];
+    const { cookie: csrfCookie, token } = formSessionOf(page);
     const withToken = await h.app.inject({
       method: "DELETE",
       url,
-      headers: { cookie: `${session}; _csrf=${csrfCookie.value}`, [CSRF_HEADER]: token },
+      headers: { cookie: `${session}; ${csrfCookie}`, [CSRF_HEADER]: token },
     });
     expect(withToken.statusCode).toBe(202);
     expect(h.host.deleted).toEqual(["atlas"]);
@@ -291,12 +291,11 @@ describe("the audit log", () => {
     await create(h, ALICE, "atlas");
     const session = await h.sessionCookie(ALICE);
     const page = await h.app.inject({ method: "GET", url: "/tenants/atlas", headers: { cookie: session } });
-    const csrf = page.cookies.find((c) => c.name === "_csrf")!;
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1];
+    const { cookie: csrfCookie, token } = formSessionOf(page);
     const deleted = await h.app.inject({
       method: "POST",
       url: "/tenants/atlas/delete",
-      headers: { cookie: `${session}; _csrf=${csrf.value}`, "content-type": "application/x-www-form-urlencoded" },
+      headers: { cookie: `${session}; ${csrfCookie}`, "content-type": "application/x-www-form-urlencoded" },
       payload: `_csrf=${encodeURIComponent(token)}&confirm=atlas`,
     });
     expect(deleted.statusCode).toBe(303);

@@ -5,6 +5,7 @@
  * callback that does not match its transaction is refused before any code is exchanged; nobody is
  * sent to another site; sign-out needs its CSRF token.
  */
+import { formSessionOf } from "./support/portalHarness";
 import { describe, expect, it } from "vitest";
 import { safeReturnPath } from "../../provider/server/auth/browserSignIn";
 import { apiServerHarness, ISSUER } from "./support/apiServerHarness";
@@ -76,12 +77,11 @@ describe("signing in from a browser", () => {
     const without = await h.app.inject({ method: "POST", url: "/sign-out", headers: { cookie: session } });
     expect(without.statusCode).toBe(403);
     const page = await h.app.inject({ method: "GET", url: "/", headers: { cookie: session } });
-    const csrf = page.cookies.find((c) => c.name === "_csrf")!;
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)![1];
+    const { cookie: csrfCookie, token } = formSessionOf(page);
     const signedOut = await h.app.inject({
       method: "POST",
       url: "/sign-out",
-      headers: { cookie: `${session}; _csrf=${csrf.value}`, "content-type": "application/x-www-form-urlencoded" },
+      headers: { cookie: `${session}; ${csrfCookie}`, "content-type": "application/x-www-form-urlencoded" },
       payload: `_csrf=${encodeURIComponent(token)}`,
     });
     expect(signedOut.statusCode).toBe(303);
