@@ -12,27 +12,14 @@ import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
 import { portalRoutes } from "../../provider/server/portal/portalRoutes";
 import { HostUnavailableError } from "../../provider/tenants/tenantsErrors";
 import { portalHarness, type PortalHarness } from "./support/portalHarness";
-import { StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
+import { readyStatus, StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
 
 const alice = "alice@example.com";
 const bob = "bob@example.com";
 
 const readyAtlas = tenantView("team-atlas", alice, {
-  phase: "Ready",
-  message: "virtual cluster of tenant team-atlas is ready",
-  apiServerUrl: "https://team-atlas.example.com:443",
+  ...readyStatus("team-atlas"),
   appsDomain: "apps.team-atlas.example.com",
-  namespace: "kubespaces-tenant-team-atlas",
-  conditions: [
-    {
-      type: "Ready",
-      status: "True",
-      reason: "Provisioned",
-      message: "virtual cluster of tenant team-atlas is ready",
-      lastTransitionTime: "2026-12-01T10:05:00Z",
-      observedGeneration: 1,
-    },
-  ],
 });
 
 let portal: PortalHarness;

@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { API_PATHS, TENANT_EVENTS } from "../../provider/contracts/tenantsApi";
 import type { TenantView } from "../../provider/server/api/tenantView";
 import { portalHarness } from "./support/portalHarness";
-import { StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
+import { readyStatus, StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
 
 const SCRIPT = readFileSync(path.resolve(__dirname, "../../provider/server/portal/static/portal.js"), "utf8");
 
@@ -87,24 +87,7 @@ const provisioning = tenantView("team-atlas", "alice@example.com", {
   message: "installing the vCluster chart",
   conditions: [{ type: "Ready", status: "Unknown", reason: "Provisioning", message: "installing the vCluster chart" }],
 });
-const ready: TenantView = {
-  ...provisioning,
-  status: {
-    phase: "Ready",
-    message: "virtual cluster of tenant team-atlas is ready",
-    apiServerUrl: "https://team-atlas.example.com:443",
-    namespace: "kubespaces-tenant-team-atlas",
-    conditions: [
-      {
-        type: "Ready",
-        status: "True",
-        reason: "Provisioned",
-        message: "virtual cluster of tenant team-atlas is ready",
-        lastTransitionTime: "2026-12-01T10:07:00Z",
-      },
-    ],
-  },
-};
+const ready: TenantView = { ...provisioning, status: readyStatus("team-atlas") };
 
 let elements: StandInElement[];
 let stream: StandInEventSource;

@@ -39,6 +39,27 @@ export function tenantView(
   };
 }
 
+/** The status the reconciler writes once tenant `name` is Ready (its Ready condition changed at 10:07 UTC). */
+export function readyStatus(name: string): TenantView["status"] {
+  const message = `virtual cluster of tenant ${name} is ready`;
+  return {
+    phase: "Ready",
+    message,
+    apiServerUrl: `https://${name}.example.com:443`,
+    namespace: `kubespaces-tenant-${name}`,
+    conditions: [
+      {
+        type: "Ready",
+        status: "True",
+        reason: "Provisioned",
+        message,
+        lastTransitionTime: "2026-12-01T10:07:00Z",
+        observedGeneration: 1,
+      },
+    ],
+  };
+}
+
 export class StandInTenantsForPeople implements TenantsForPeople {
   /** The tenants, by name. */
   readonly tenants = new Map<string, TenantView>();
