@@ -162,6 +162,25 @@ describe("creating a tenant", () => {
     expect(alice[2].json().error).toMatchObject({ kind: "rateLimited", message: expect.stringContaining("at most 2") });
     expect((await create(h, BOB, "b1")).statusCode).toBe(201);
   });
+  it("limits the portal's New tenant form too, with a page that says to wait", async () => {
+    const h = await apiServerHarness({ createsPerMinute: 1 });
+    const session = await h.sessionCookie(ALICE);
+    const post = async (name: string) => {
+      const page = await h.app.inject({ method: "GET", url: "/tenants/new", headers: { cookie: session } });
+      const { cookie: csrfCookie, token } = formSessionOf(page);
+      return h.app.inject({
+        method: "POST",
+        url: "/tenants",
+        headers: { cookie: `${session}; ${csrfCookie}`, "content-type": "application/x-www-form-urlencoded" },
+        payload: `_csrf=${encodeURIComponent(token)}&name=${name}&cpu=4&memory=8Gi&storage=20Gi`,
+      });
+    };
+    expect((await post("a1")).statusCode).toBe(303);
+    const limited = await post("a2");
+    expect(limited.statusCode).toBe(429);
+    expect(limited.body).toContain("Too many requests");
+    expect((await h.host.tenants.list()).map((t) => t.metadata.name)).toEqual(["a1"]);
+  });
 });
 
 describe("another person's tenant", () => {
