@@ -22,7 +22,7 @@ import { audit, type AuditSink } from "../api/auditLog";
 import { SESSION_COOKIE } from "./requestActor";
 
 /** The paths of the browser's sign-in. */
-export const SIGN_IN_PATHS = {
+const SIGN_IN_PATHS = {
   signIn: PORTAL_PATHS.signIn,
   callback: CALLBACK_PATH,
   signOut: PORTAL_PATHS.signOut,
