@@ -12,12 +12,20 @@ import path from "node:path";
 import type { HostPort, HostTarget } from "../tenants/ports";
 import { HostUnavailableError, InterruptedError } from "../tenants/tenantsErrors";
 import { oneContext } from "./hostKubeconfig";
+import type { TenantsDoor } from "./tenantsDoor";
 
 /** The repository's test bed script, present when this package runs from a checkout. */
 export const TESTBED_SCRIPT = path.resolve(__dirname, "../../test/testbed/testbed.sh");
 
 /** Whether this checkout has a test bed. */
 export const hasTestbed = (): boolean => existsSync(TESTBED_SCRIPT);
+
+/**
+ * Whether `door`'s tenants are on this checkout's test bed: local mode with no context named. Their
+ * API names do not resolve here; the test bed's loopback port for each reaches it instead.
+ */
+export const onLocalTestbed = (door: Pick<TenantsDoor, "local">): boolean =>
+  door.local !== undefined && !door.local.settings.context && hasTestbed();
 
 /** The test bed as a host. */
 export function testbedHost(): HostPort {
@@ -84,7 +92,11 @@ const PATH_MARK = "/kubespaces-testbed-path-mark";
  * What the env file sets, whatever the shell this command runs in has already sourced: it is
  * sourced in an empty environment and compared with one that did not source it. Its PATH keeps
  * this process's PATH where the file appends `$PATH`; its passphrase is left out (the command's
- * stacks have their own).
+ * stacks have their own). Bash runs `bash -c` with a socket as stdin (as Node's pipes are) as if
+ * sshd had started it, and sources ~/.bashrc first: with PATH set to the mark, a line there such
+ * as `eval "$(pyenv init -)"` printed "/usr/bin/env: 'bash': No such file or directory" to the
+ * person's terminal, and what it set leaked into the engine's environment. So the shells read no
+ * startup file (`--norc --noprofile`), get no stdin, and their stderr is kept off the terminal.
  */
 export function testbedEnv(file = envFile()): Record<string, string> {
   const base = { HOME: os.homedir(), PATH: PATH_MARK };
@@ -96,12 +108,14 @@ export function testbedEnv(file = envFile()): Record<string, string> {
           "-i",
           ...Object.entries(base).map(([k, v]) => `${k}=${v}`),
           "/bin/bash",
+          "--norc",
+          "--noprofile",
           "-c",
           `${source ? 'source "$1" && ' : ""}/usr/bin/env -0`,
           "env",
           file,
         ],
-        { encoding: "utf8" },
+        { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
       ),
     );
   const before = dump(false);

@@ -23,13 +23,26 @@ gotool_sources_key() {
   (cd "${dir}" && cat "$@" | sha256sum | cut -c1-12)
 }
 
+# The flags of every go command here. A `go run` of a tool's generator takes the same ones as the
+# build after it: compiled packages are cached by flags, so a generator run without -trimpath would
+# compile every package it shares with the tool a second time.
+GOTOOL_GOFLAGS="-trimpath -buildvcs=false"
+
 # gotool_go_build DIR OUT PKG [go build args...]: build PKG with the go.mod in DIR. Static (unless
 # the caller exports CGO_ENABLED=1), trimmed, stripped: small, relocatable binaries.
 gotool_go_build() {
   local dir="$1" out="$2" pkg="$3"
   shift 3
-  (cd "${dir}" && CGO_ENABLED="${CGO_ENABLED:-0}" GOFLAGS="-trimpath -buildvcs=false" \
+  (cd "${dir}" && CGO_ENABLED="${CGO_ENABLED:-0}" GOFLAGS="${GOTOOL_GOFLAGS}" \
     go build "$@" -o "${out}" "${pkg}")
+}
+
+# gotool_go_run DIR FILE [args...]: run a generator FILE with the go.mod of DIR, with the flags of
+# the build it prepares (GOTOOL_GOFLAGS says why).
+gotool_go_run() {
+  local dir="$1"
+  shift
+  (cd "${dir}" && CGO_ENABLED="${CGO_ENABLED:-0}" GOFLAGS="${GOTOOL_GOFLAGS}" go run "$@")
 }
 
 # gotool_module_dir DIR MODULE@VERSION: the module's folder in the module cache, downloaded if
@@ -55,7 +68,7 @@ gotool_ensure() {
   fi
   command -v go >/dev/null || { gotool_log "ERROR: go is not on PATH (needed to build ${name})"; return 1; }
   mkdir -p "$(dirname "${out}")"
-  gotool_log "${name} ${version}: building (one tool at a time)..."
+  gotool_log "${name} ${version}: building..."
   start=$(date +%s)
   # A subshell outside any `if` keeps `set -e` in force inside the build function.
   set +e

@@ -11,7 +11,11 @@
 #                                  and install the browser tests' Chromium with apt (not part of up)
 #   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the gateway
 #                                  (Traefik), cert-manager and the vCluster runner
-#   testbed.sh down [--wipe]       stop everything, control planes included (--wipe: delete the run dir)
+#   testbed.sh down [--wipe]       stop everything, control planes included, then every other process
+#                                  of this run dir (what tests left: kubespaces server, Dex, Pulumi
+#                                  engines and plugins, a browser), and fail naming any that still
+#                                  runs (--wipe: delete the run dir)
+#   testbed.sh leftovers           list the processes of this run dir that run; fail if there is any
 #   testbed.sh status              show what runs
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
 #   testbed.sh env                 print the path of the sourceable env file
@@ -127,18 +131,21 @@ cmd_build_with_browser() {
 }
 
 cmd_down() {
-  local wipe=false i
+  local wipe=false i rc=0
   [[ "${1:-}" == "--wipe" ]] && wipe=true
   for ((i = ${#COMPONENTS[@]} - 1; i >= 0; i--)); do
     stop_component "${COMPONENTS[i]}"
   done
   # The runner stops the control planes it started; this catches any it could not.
   stop_all_vcluster_pods
+  # What no pid file names: a server, Dex, an engine or a browser a test left, a stray plugin.
+  testbed_processes stop || rc=$?
   gateway_netns_down
   if ${wipe}; then
     log "wiping ${RUN_DIR}"
     rm -rf "${RUN_DIR}"
   fi
+  return "${rc}"
 }
 
 cmd_status() {
@@ -214,6 +221,7 @@ main() {
     up-unlocked) cmd_up "$@" ;;
     down-unlocked) cmd_down "$@" ;;
     status) cmd_status "$@" ;;
+    leftovers) testbed_processes list ;;
     restart-apiserver) cmd_restart_apiserver "$@" ;;
     env) cmd_env "$@" ;;
     chart) cmd_chart "$@" ;;

@@ -31,7 +31,48 @@ export function testbedEnv(): Record<string, string> {
   return env;
 }
 
-/** Vitest global setup of the e2e project: the test bed is up before any test file runs. */
-export default function setup(): void {
-  testbed("up");
+/** The run dir of the test bed the tier runs on (testbed.sh's rule). */
+const RUN_DIR = process.env.KUBESPACES_TESTBED_DIR ?? path.join(REPO_ROOT, ".testbed");
+
+/** Whether the test bed runs whole and healthy (`testbed.sh status`). */
+function testbedRunning(): boolean {
+  try {
+    execFileSync("bash", [TESTBED_SCRIPT, "status"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Vitest global setup of the e2e project: the test bed is up before any test file runs, and down
+ * after the last (`testbed.sh down` fails, naming them, when processes of it still run then).
+ * It stays up when KUBESPACES_KEEP_TESTBED=1, or when it was running before the tier started:
+ * whoever brought it up (`testbed.sh up`, `npm start`) asked for it, and brings it down.
+ */
+export default function setup(): () => void {
+  const keep = process.env.KUBESPACES_KEEP_TESTBED === "1";
+  const wasRunning = testbedRunning();
+  // Every process the tests start inherits it, so that `down` finds one a test left behind.
+  process.env.KUBESPACES_TESTBED_DIR = RUN_DIR;
+  const teardown = () => {
+    if (keep || wasRunning) {
+      const why = keep ? "KUBESPACES_KEEP_TESTBED=1" : "it was running before the tests started";
+      process.stderr.write(`[testbed] left running (${why}); stop it with: bash test/testbed/testbed.sh down\n`);
+      return;
+    }
+    testbed("down");
+  };
+  try {
+    testbed("up");
+  } catch (error) {
+    // Vitest runs no teardown for a setup that failed: what `up` started goes now.
+    try {
+      teardown();
+    } catch {
+      // `down` said what it could not stop; the failure to report is up's.
+    }
+    throw error;
+  }
+  return teardown;
 }

@@ -134,6 +134,19 @@ stop_component() {
   rm -f "${PIDS}/${name}.pid"
 }
 
+# testbed_processes list|stop: the processes of this run dir, whatever started them
+# (testbedProcesses.ts says which count); `stop` ends them first. Both fail naming any that runs.
+# Without npm ci there is no tsx to run it: `stop` says so and goes on (down must still work).
+testbed_processes() {
+  local tsx="${REPO_ROOT}/node_modules/.bin/tsx"
+  if [[ ! -x "${tsx}" ]]; then
+    [[ "$1" == stop ]] || die "listing the test bed's processes needs tsx: run npm ci first"
+    log "WARNING: not looking for other processes of the test bed: tsx is missing (run npm ci)"
+    return 0
+  fi
+  "${tsx}" "${TESTBED_SRC}/testbedProcesses.ts" "$1" "${RUN_DIR}" "${BIN_CACHE}"
+}
+
 etcd_healthy() { curl -fsS "http://127.0.0.1:${ETCD_PORT}/health" | grep -q '"health":"true"'; }
 apiserver_ready() {
   curl -fsS --cacert "${PKI}/ca.crt" --cert "${PKI}/admin.crt" --key "${PKI}/admin.key" \

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Building the test bed's tools from their pinned Go modules into the binary cache
-# (scripts/lib/goToolCache.sh), one at a time, each build timed in the log.
+# (scripts/lib/goToolCache.sh), two at a time (cmd_build says why), each build timed in the log.
 
 # build_work_dir NAME: a fresh folder for assembling one build's sources, in the shared cache but
 # never shared: two test beds building the same tool at once each get their own.
@@ -34,8 +34,7 @@ build_k8s_provider() {
   cp -r "${prov}" "${work}/provider"
   cp -r "${sdk}" "${work}/sdk"
   chmod -R u+w "${work}" # the module cache is read-only
-  (cd "${work}/provider/cmd/pulumi-resource-kubernetes" &&
-    CGO_ENABLED=0 VERSION="${K8S_PROVIDER_VERSION}" go run ./generate.go)
+  VERSION="${K8S_PROVIDER_VERSION}" gotool_go_run "${work}/provider/cmd/pulumi-resource-kubernetes" ./generate.go
   gotool_go_build "${work}/provider" "${out}" ./cmd/pulumi-resource-kubernetes \
     -ldflags="-s -w -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=${K8S_PROVIDER_VERSION}"
   rm -rf "${work}" # sources are in the module cache; keep only the binary
@@ -138,22 +137,57 @@ tool_buildable() {
   esac
 }
 
-# cmd_build [TOOL...]: build the missing tools, then prepare what the test bed takes from Go
-# modules without building it (CRDs, the vCluster chart, the vendored schema check).
-cmd_build() {
-  local total_start name built=0 failed=()
-  total_start=$(date +%s)
-  command -v go >/dev/null || die "go is not on PATH"
-  for name in "${@:-${ALL_TOOLS[@]}}"; do
+# tool_lane NAME LANES: which of LANES build lanes builds NAME. Two lanes run at once: a Go build
+# leaves a core idle while it downloads modules, links, or runs the Kubernetes provider's schema
+# generator, and the other lane's compiling fills it. The lanes are about equal in build time
+# (test/testbed/README.md has each tool's), and tools that share packages stay in one lane, in
+# order, so the second reuses the first's compiled packages from Go's build cache instead of
+# compiling them at the same time: the three Kubernetes binaries, and Pulumi's engine and tools.
+tool_lane() {
+  (($2 > 1)) || { echo 0; return; }
+  case "$1" in
+    pulumi | pulumi-resource-kubernetes | pulumi-language-* | cert-manager-controller | dex) echo 1 ;;
+    *) echo 0 ;;
+  esac
+}
+
+# build_lane LANE LANES FAILED_FILE TOOL...: build, one after another, the missing TOOLs of lane
+# LANE; the name of each that fails is appended to FAILED_FILE.
+build_lane() {
+  local lane="$1" lanes="$2" failed_file="$3" name
+  shift 3
+  for name in "$@"; do
+    [[ "$(tool_lane "${name}" "${lanes}")" == "${lane}" ]] || continue
     if ! tool_buildable "${name}"; then
       log "${name}: not buildable here (see test/testbed/README.md), skipped"
       continue
     fi
-    [[ -x "$(tool_bin "${name}")" ]] || built=$((built + 1))
     build_one() { build_tool "${name}" "$1"; }
-    gotool_ensure "${name}" "$(tool_version "${name}")" build_one || failed+=("${name}")
+    gotool_ensure "${name}" "$(tool_version "${name}")" build_one || echo "${name}" >>"${failed_file}"
   done
+}
+
+# cmd_build [TOOL...]: build the missing tools (KUBESPACES_BUILD_LANES at once, default 2; 1 builds
+# them one at a time), then prepare what the test bed takes from Go modules without building it
+# (CRDs, the vCluster chart, the vendored schema check).
+cmd_build() {
+  local total_start name lane lanes="${KUBESPACES_BUILD_LANES:-2}" built=0 failed_file pids=() failed=()
+  total_start=$(date +%s)
+  command -v go >/dev/null || die "go is not on PATH"
+  [[ "${lanes}" =~ ^[12]$ ]] || die "KUBESPACES_BUILD_LANES must be 1 or 2, not ${lanes}"
+  for name in "${@:-${ALL_TOOLS[@]}}"; do
+    tool_version "${name}" >/dev/null # an unknown name fails here, before anything is built
+    tool_buildable "${name}" && [[ ! -x "$(tool_bin "${name}")" ]] && built=$((built + 1))
+  done
+  failed_file="$(mktemp)"
+  for ((lane = 0; lane < lanes; lane++)); do
+    build_lane "${lane}" "${lanes}" "${failed_file}" "${@:-${ALL_TOOLS[@]}}" &
+    pids+=("$!")
+  done
+  for lane in "${pids[@]}"; do wait "${lane}" || true; done
+  mapfile -t failed <"${failed_file}"
+  rm -f "${failed_file}"
   ((${#failed[@]} == 0)) || die "failed to build: ${failed[*]}"
   (($# > 0)) || prepare_upstream
-  log "build: ${built} built, total $(($(date +%s) - total_start))s; cache ${BIN_CACHE}"
+  log "build: ${built} built in ${lanes} lane(s), total $(($(date +%s) - total_start))s; cache ${BIN_CACHE}"
 }
