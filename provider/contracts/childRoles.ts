@@ -9,6 +9,7 @@ export type ObjectRole =
   | "quota"
   | "limit-range"
   | "network-policy"
+  | "control-plane-network-policy"
   | "api-reference-grant"
   | "api-route"
   | "apps-certificate"

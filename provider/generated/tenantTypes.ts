@@ -18,7 +18,8 @@ export type TenantPlatformExposureTlsRouteVersion = "v1" | "v1alpha2";
 export type TenantPlatformExposureIssuerRefKind = "ClusterIssuer" | "Issuer";
 
 /**
- * Level of a tenant that asks for none.
+ * Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop
+ * every capability and may not escalate privileges; `baseline` lets them run as root.
  */
 export type TenantPlatformPodSecurityDefault = "baseline" | "restricted";
 
@@ -54,7 +55,8 @@ export interface TenantArgs {
   readonly resources?: pulumi.Input<TenantResourcesArgs>;
   /**
    * Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own
-   * included) still schedule under a quota that sets limits.
+   * included) still schedule under a quota that sets limits: the quota refuses a pod any of whose
+   * containers, init containers included, lacks a request or limit it caps.
    */
   readonly limitRange?: pulumi.Input<TenantLimitRangeArgs>;
   /**
@@ -93,38 +95,52 @@ export interface TenantResourcesArgs {
    */
   readonly storage?: pulumi.Input<string>;
   /**
-   * Maximum number of Pods in the tenant namespace.
+   * Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes);
+   * becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota.
+   * Defaults to `platform.quota.default.ephemeralStorage`.
+   */
+  readonly ephemeralStorage?: pulumi.Input<string>;
+  /**
+   * Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it
+   * (`platform.quota.default`), at most its ceiling.
    */
   readonly pods?: pulumi.Input<number>;
   /**
-   * Maximum number of Services in the tenant namespace.
+   * Maximum number of Services in the tenant namespace. Defaults to the platform's default for it
+   * (`platform.quota.default`), at most its ceiling.
    */
   readonly services?: pulumi.Input<number>;
   /**
-   * Maximum number of PersistentVolumeClaims in the tenant namespace.
+   * Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's
+   * default for it (`platform.quota.default`), at most its ceiling.
    */
   readonly persistentVolumeClaims?: pulumi.Input<number>;
   /**
-   * Maximum number of Secrets in the tenant namespace.
+   * Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it
+   * (`platform.quota.default`), at most its ceiling.
    */
   readonly secrets?: pulumi.Input<number>;
   /**
-   * Maximum number of ConfigMaps in the tenant namespace.
+   * Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it
+   * (`platform.quota.default`), at most its ceiling.
    */
   readonly configMaps?: pulumi.Input<number>;
   /**
-   * Maximum number of Services of type LoadBalancer in the tenant namespace.
+   * Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the
+   * platform's default for it (`platform.quota.default`), at most its ceiling.
    */
   readonly servicesLoadBalancers?: pulumi.Input<number>;
   /**
-   * Maximum number of Services of type NodePort in the tenant namespace.
+   * Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's
+   * default for it (`platform.quota.default`), at most its ceiling.
    */
   readonly servicesNodePorts?: pulumi.Input<number>;
 }
 
 /**
  * Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own
- * included) still schedule under a quota that sets limits.
+ * included) still schedule under a quota that sets limits: the quota refuses a pod any of whose
+ * containers, init containers included, lacks a request or limit it caps.
  */
 export interface TenantLimitRangeArgs {
   /**
@@ -151,6 +167,11 @@ export interface TenantLimitRangeDefaultLimitArgs {
    * @default "1Gi"
    */
   readonly memory?: pulumi.Input<string>;
+  /**
+   * Ephemeral storage (`ephemeral-storage`).
+   * @default "2Gi"
+   */
+  readonly ephemeralStorage?: pulumi.Input<string>;
 }
 
 /**
@@ -167,6 +188,11 @@ export interface TenantLimitRangeDefaultRequestArgs {
    * @default "128Mi"
    */
   readonly memory?: pulumi.Input<string>;
+  /**
+   * Ephemeral storage (`ephemeral-storage`).
+   * @default "256Mi"
+   */
+  readonly ephemeralStorage?: pulumi.Input<string>;
 }
 
 /**
@@ -277,10 +303,11 @@ export interface TenantPlatformArgs {
    */
   readonly exposure?: TenantPlatformExposureArgs;
   /**
-   * Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled
+   * Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled
    * `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the
-   * tenant's namespaces, the host API server and the internet (not the cluster's, private or
-   * link-local ranges, so not the nodes' metadata endpoints).
+   * tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not
+   * the nodes' metadata endpoints), and for the vCluster control plane alone the host API server
+   * (`network.apiServerCidrs`).
    * @default true
    */
   readonly networkPolicy?: boolean;
@@ -425,8 +452,12 @@ export interface TenantPlatformExposureIssuerRefArgs {
  */
 export interface TenantPlatformNetworkArgs {
   /**
-   * Where the host API server's endpoints are: the vCluster syncer may reach these, on
-   * `apiServerPorts`.
+   * Where the host API server's endpoints are (the addresses behind the `kubernetes` Service:
+   * NetworkPolicies match a connection after the Service's translation). Only the vCluster control
+   * plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an
+   * endpoint may be; name yours (`kubectl get endpointslices -n default -l
+   * kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private
+   * address on those ports.
    */
   readonly apiServerCidrs?: pulumi.Input<string[]>;
   /**
@@ -450,8 +481,9 @@ export interface TenantPlatformNetworkArgs {
  */
 export interface TenantPlatformPodSecurityArgs {
   /**
-   * Level of a tenant that asks for none.
-   * @default "baseline"
+   * Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop
+   * every capability and may not escalate privileges; `baseline` lets them run as root.
+   * @default "restricted"
    */
   readonly default?: pulumi.Input<TenantPlatformPodSecurityDefault>;
   /**
@@ -494,31 +526,45 @@ export interface TenantPlatformQuotaDefaultArgs {
    */
   readonly storage?: pulumi.Input<string>;
   /**
-   * Pods of a tenant that sets no count.
+   * Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own
+   * limit (10Gi in the chart) and CoreDNS's.
+   * @default "20Gi"
+   */
+  readonly ephemeralStorage?: pulumi.Input<string>;
+  /**
+   * Pods of a tenant that sets no count; at most the ceiling, when one is set.
+   * @default 50
    */
   readonly pods?: pulumi.Input<number>;
   /**
-   * Services of a tenant that sets no count.
+   * Services of a tenant that sets no count; at most the ceiling, when one is set.
+   * @default 20
    */
   readonly services?: pulumi.Input<number>;
   /**
-   * PersistentVolumeClaims of a tenant that sets no count.
+   * PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
+   * @default 20
    */
   readonly persistentVolumeClaims?: pulumi.Input<number>;
   /**
-   * Secrets of a tenant that sets no count.
+   * Secrets of a tenant that sets no count; at most the ceiling, when one is set.
+   * @default 100
    */
   readonly secrets?: pulumi.Input<number>;
   /**
-   * ConfigMaps of a tenant that sets no count.
+   * ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
+   * @default 100
    */
   readonly configMaps?: pulumi.Input<number>;
   /**
-   * Services of type LoadBalancer of a tenant that sets no count.
+   * Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is
+   * set.
+   * @default 0
    */
   readonly servicesLoadBalancers?: pulumi.Input<number>;
   /**
-   * Services of type NodePort of a tenant that sets no count.
+   * Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
+   * @default 0
    */
   readonly servicesNodePorts?: pulumi.Input<number>;
 }
@@ -539,6 +585,10 @@ export interface TenantPlatformQuotaCeilingsArgs {
    * Most storage a tenant may ask for.
    */
   readonly storage?: pulumi.Input<string>;
+  /**
+   * Most ephemeral storage a tenant may ask for.
+   */
+  readonly ephemeralStorage?: pulumi.Input<string>;
   /**
    * Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
    */
@@ -563,11 +613,13 @@ export interface TenantPlatformQuotaCeilingsArgs {
   /**
    * Most Services of type LoadBalancer a tenant may ask for; a ceiling also applies when the request
    * sets no count.
+   * @default 0
    */
   readonly servicesLoadBalancers?: pulumi.Input<number>;
   /**
    * Most Services of type NodePort a tenant may ask for; a ceiling also applies when the request
    * sets no count.
+   * @default 0
    */
   readonly servicesNodePorts?: pulumi.Input<number>;
 }

@@ -25,11 +25,12 @@ type Rule = Omit<ChildEdges, "parent">;
 // Why each edge exists:
 // - namespace: the host check refuses a namespace that is not this stack's tenant's before it is
 //   created (the namespace also carries the owner id the check recorded).
-// - quota, LimitRange, NetworkPolicy: live in the namespace, so they need it and go with it.
+// - quota, LimitRange, NetworkPolicies: live in the namespace, so they need it and go with it.
 // - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
 // - cleanup: created after the namespace, deleted before it; the release and the certificate
 //   depend on it, so its delete (removing what they leave) runs after theirs.
-// - vcluster: its pods must schedule under the quota, LimitRange and NetworkPolicy.
+// - vcluster: its pods must schedule under the quota, LimitRange and NetworkPolicies (the control
+//   plane's lets it reach the host API server once the namespace's fences it).
 // - readiness: waits for the release; it also depends on the other leaves (the Gateway objects), so
 //   that a destroy deletes it first and its check of the host stops a destroy on the wrong cluster.
 const RULES: Record<ChildRole, Rule> = {
@@ -38,12 +39,13 @@ const RULES: Record<ChildRole, Rule> = {
   quota: { dependsOn: ["namespace"], deletedWith: "namespace" },
   "limit-range": { dependsOn: ["namespace"], deletedWith: "namespace" },
   "network-policy": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "control-plane-network-policy": { dependsOn: ["namespace"], deletedWith: "namespace" },
   "api-reference-grant": { dependsOn: ["namespace"], deletedWith: "namespace" },
   "api-route": { dependsOn: ["api-reference-grant"] },
   cleanup: { dependsOn: ["namespace"] },
   "apps-certificate": { dependsOn: ["cleanup"] },
   "apps-listener-set": { dependsOn: ["apps-certificate"] },
-  vcluster: { dependsOn: ["quota", "limit-range", "network-policy", "cleanup"] },
+  vcluster: { dependsOn: ["quota", "limit-range", "network-policy", "control-plane-network-policy", "cleanup"] },
   readiness: { dependsOn: ["vcluster", "api-route", "apps-listener-set"] },
 };
 

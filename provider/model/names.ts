@@ -32,9 +32,12 @@ export const appsDomain = (tenant: string, baseDomain: string): string => `${ten
 /** Port of the vCluster Service (it forwards to the API server's 8443). */
 export const VCLUSTER_SERVICE_PORT = 443;
 
+/** In-cluster host name of the vCluster Service (its API certificate covers it). */
+export const inClusterApiHost = (release: string, namespace: string): string => `${release}.${namespace}.svc`;
+
 /** In-cluster URL of the vCluster Service. */
 export const inClusterApiUrl = (release: string, namespace: string): string =>
-  `https://${release}.${namespace}.svc:${VCLUSTER_SERVICE_PORT}`;
+  `https://${inClusterApiHost(release, namespace)}:${VCLUSTER_SERVICE_PORT}`;
 
 /** Prefix of the objects a tenant owns in the shared gateway namespace. */
 export const gatewayObjectName = (tenant: string, role: "api" | "apps"): string => `kubespaces-${tenant}-${role}`;

@@ -7,10 +7,12 @@
  * Where the host API server's endpoints may be. A NetworkPolicy cannot select the `kubernetes`
  * Service: CNIs evaluate egress after the Service's DNAT, against the endpoint address, which is a
  * node or control-plane IP (kubeadm, kind, k3s: a node IP on 6443; EKS, GKE private endpoints, AKS
- * VNet integration: a VPC address on 443). The package cannot know that address, so the default
- * admits the private ranges, on the API server ports only; a platform that knows its control-plane
- * CIDR should narrow it. A public API server endpoint is already covered by the internet rule.
- * Cilium matches node addresses with ipBlock only with `policy-cidr-match-mode: nodes`.
+ * VNet integration: a VPC address on 443). The package cannot know that address before it reads the
+ * cluster, and the policy is rendered before, so the default admits the private ranges, on the API
+ * server ports only, and for the vCluster control plane only (render/networkPolicy.ts); a platform
+ * that knows its endpoints names them. A public API server endpoint is already covered by the
+ * internet rule. Cilium matches node addresses with ipBlock only with
+ * `policy-cidr-match-mode: nodes`.
  */
 export const DEFAULT_API_SERVER_CIDRS: string[] = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"];
 

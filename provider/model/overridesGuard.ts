@@ -27,8 +27,12 @@ export interface SafeOverridePath {
   readonly value?: z.ZodType;
 }
 
-// CPU and memory of a container, as the quota counts them; other resource names pass.
-const containerQuantities = z.looseObject({ cpu: quantity("CPU.").optional(), memory: quantity("Memory.").optional() });
+// CPU, memory and ephemeral storage of a container, as the quota counts them; other resource names pass.
+const containerQuantities = z.looseObject({
+  cpu: quantity("CPU.").optional(),
+  memory: quantity("Memory.").optional(),
+  "ephemeral-storage": quantity("Ephemeral storage.").optional(),
+});
 
 /**
  * The self-service allowlist of `valuesOverrides`. Each path is checked against the chart's

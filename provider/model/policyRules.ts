@@ -31,19 +31,28 @@ export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, conte
       spec.limitRange.defaultRequest,
       "limitRange.defaultLimit",
       spec.limitRange.defaultLimit,
+      CONTAINER_RESOURCES,
     ),
-    ...notAbove("limitRange.defaultLimit", spec.limitRange.defaultLimit, "resources", spec.resources),
+    ...notAbove(
+      "limitRange.defaultLimit",
+      spec.limitRange.defaultLimit,
+      "resources",
+      spec.resources,
+      CONTAINER_RESOURCES,
+    ),
     ...notAbove(
       "vcluster.controlPlaneResources.requests",
       spec.vcluster.controlPlaneResources.requests,
       "vcluster.controlPlaneResources.limits",
       spec.vcluster.controlPlaneResources.limits,
+      CPU_AND_MEMORY,
     ),
     ...notAbove(
       "vcluster.controlPlaneResources.limits",
       spec.vcluster.controlPlaneResources.limits,
       "resources",
       spec.resources,
+      CPU_AND_MEMORY,
     ),
     ...hostnameProblems(spec),
     ...overrides,
@@ -91,7 +100,7 @@ function podSecurityProblems(spec: TenantSpec, args: TenantArgsComplete): InputP
 
 function ceilingProblems(spec: TenantSpec, args: TenantArgsComplete): InputProblem[] {
   const { ceilings } = args.platform.quota;
-  const quantities = (["cpu", "memory", "storage"] as const)
+  const quantities = (["cpu", "memory", "storage", "ephemeralStorage"] as const)
     .filter(
       (field) =>
         ceilings[field] !== undefined && quantityValue(spec.resources[field]) > quantityValue(ceilings[field]!),
@@ -109,13 +118,25 @@ function ceilingProblems(spec: TenantSpec, args: TenantArgsComplete): InputProbl
   return [...quantities, ...counts];
 }
 
-/** Each of cpu and memory of `lower` must not exceed the same field of `upper`. */
-function notAbove(lowerPath: string, lower: CpuMemory, upperPath: string, upper: CpuMemory): InputProblem[] {
-  return (["cpu", "memory"] as const)
+/** What the control plane's resources and the quota share. */
+const CPU_AND_MEMORY: readonly (keyof CpuMemory)[] = ["cpu", "memory"];
+/** What a container's defaults and the quota share: the LimitRange's fields. */
+const CONTAINER_RESOURCES = ["cpu", "memory", "ephemeralStorage"] as const;
+
+/** Each of `fields` of `lower` must not exceed the same field of `upper`. */
+function notAbove<F extends string>(
+  lowerPath: string,
+  lower: Record<F, string>,
+  upperPath: string,
+  upper: Record<F, string>,
+  fields: readonly F[],
+): InputProblem[] {
+  return fields
     .filter((field) => quantityValue(lower[field]) > quantityValue(upper[field]))
     .map((field) => ({
       path: `${lowerPath}.${field}`,
       message: `${lower[field]} must not exceed ${upperPath}.${field} (${upper[field]})`,
+      exceeds: { value: lower[field], boundPath: `${upperPath}.${field}`, bound: upper[field] },
     }));
 }
 

@@ -62,12 +62,25 @@ export const OBJECT_COUNTS = {
   servicesNodePorts: "Services of type NodePort",
 } as const;
 
-/** The object count fields, each with a description built from `describe`. */
-export const objectCountFields = (describe: (resource: string) => string) =>
+/** A field of OBJECT_COUNTS. */
+export type ObjectCountField = keyof typeof OBJECT_COUNTS;
+
+/**
+ * The object count fields, each with a description built from `describe`; those in `defaults`
+ * default to their value there, the others stay unset.
+ */
+export const objectCountFields = (
+  describe: (resource: string) => string,
+  defaults: Partial<Record<ObjectCountField, number>> = {},
+) =>
   Object.fromEntries(
-    Object.entries(OBJECT_COUNTS).map(([field, resource]) => [field, objectCount(describe(resource))]),
+    Object.entries(OBJECT_COUNTS).map(([field, resource]) => {
+      const count = objectCount(describe(resource));
+      const fallback = defaults[field as ObjectCountField];
+      return [field, fallback === undefined ? count : count.default(fallback)];
+    }),
   ) as {
-    [K in keyof typeof OBJECT_COUNTS]: ReturnType<typeof objectCount>;
+    [K in ObjectCountField]: ReturnType<typeof objectCount>;
   };
 
 /** CPU and memory, with defaults. */

@@ -95,7 +95,9 @@ const network = z
       .array(cidr)
       .min(1, { error: "must name at least one range" })
       .default(DEFAULT_API_SERVER_CIDRS)
-      .describe("Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`."),
+      .describe(
+        "Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.",
+      ),
     apiServerPorts: z
       .array(z.int().min(1).max(65535))
       .min(1)
@@ -118,7 +120,11 @@ const network = z
 
 const podSecurity = z
   .strictObject({
-    default: podSecurityLevel("Level of a tenant that asks for none.").default("baseline"),
+    // Restricted, as vCluster's own isolation mode: baseline admits pods that run as root, escalate
+    // privileges or add capabilities such as SETPCAP into the host namespace.
+    default: podSecurityLevel(
+      "Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.",
+    ).default("restricted"),
     allowed: z
       .array(podSecurityLevel("A level."))
       .min(1, { error: "must allow at least one level" })
@@ -126,6 +132,26 @@ const podSecurity = z
       .describe("Levels a tenant may ask for."),
   })
   .describe("Pod Security Admission levels of tenant namespaces.");
+
+/**
+ * NodePort and LoadBalancer Services open ports on every node of the host, which no NetworkPolicy
+ * fences and which tenants would contend for: none unless the platform raises the ceilings. (The
+ * quota's `services.nodeports` counts the node ports of LoadBalancer Services too.)
+ */
+const NO_NODE_PORTS = { servicesNodePorts: 0, servicesLoadBalancers: 0 };
+
+/**
+ * Object counts of a tenant that sets none: every kind the vCluster creates on the host is capped,
+ * well above what the vCluster itself takes (vclusterFootprint.ts checks that a count holds it).
+ */
+const DEFAULT_OBJECT_COUNTS = {
+  pods: 50,
+  services: 20,
+  persistentVolumeClaims: 20,
+  secrets: 100,
+  configMaps: 100,
+  ...NO_NODE_PORTS,
+};
 
 const quota = z
   .strictObject({
@@ -135,7 +161,13 @@ const quota = z
         cpu: quantity("CPU of a tenant that asks for none.").default("4"),
         memory: quantity("Memory of a tenant that asks for none.").default("8Gi"),
         storage: quantity("Storage of a tenant that asks for none.").default("20Gi"),
-        ...objectCountFields((resource) => `${resource} of a tenant that sets no count.`),
+        ephemeralStorage: quantity(
+          "Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.",
+        ).default("20Gi"),
+        ...objectCountFields(
+          (resource) => `${resource} of a tenant that sets no count; at most the ceiling, when one is set.`,
+          DEFAULT_OBJECT_COUNTS,
+        ),
       })
       .prefault({})
       .describe("What a tenant gets when its request leaves a field out."),
@@ -144,8 +176,10 @@ const quota = z
         cpu: quantity("Most CPU a tenant may ask for.").optional(),
         memory: quantity("Most memory a tenant may ask for.").optional(),
         storage: quantity("Most storage a tenant may ask for.").optional(),
+        ephemeralStorage: quantity("Most ephemeral storage a tenant may ask for.").optional(),
         ...objectCountFields(
           (resource) => `Most ${resource} a tenant may ask for; a ceiling also applies when the request sets no count.`,
+          NO_NODE_PORTS,
         ),
       })
       .prefault({})
@@ -185,7 +219,7 @@ export const tenantPlatformSchema = namedType(
       .default(true)
       .meta({ plain: true })
       .describe(
-        "Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).",
+        "Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).",
       ),
     network: network.prefault({}),
     podSecurity: podSecurity.prefault({}),

@@ -4,7 +4,7 @@
  * leaves out, and the most it may ask for, come from the platform's policy.
  */
 import { z } from "zod";
-import { cpuAndMemory, objectCountFields, podSecurityLevel, quantity, requiredText } from "./schemaParts";
+import { objectCountFields, podSecurityLevel, quantity, requiredText } from "./schemaParts";
 
 const resources = z
   .strictObject({
@@ -17,19 +17,36 @@ const resources = z
     storage: quantity(
       "Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.",
     ).optional(),
-    ...objectCountFields((resource) => `Maximum number of ${resource} in the tenant namespace.`),
+    ephemeralStorage: quantity(
+      "Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.",
+    ).optional(),
+    ...objectCountFields(
+      (resource) =>
+        `Maximum number of ${resource} in the tenant namespace. Defaults to the platform's default for it (\`platform.quota.default\`), at most its ceiling.`,
+    ),
   })
   .describe(
     "What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.",
   );
 
+/** CPU, memory and ephemeral storage of a container, with defaults. */
+const containerResources = (description: string, cpu: string, memory: string, ephemeralStorage: string) =>
+  z
+    .strictObject({
+      cpu: quantity("CPU.").default(cpu),
+      memory: quantity("Memory.").default(memory),
+      ephemeralStorage: quantity("Ephemeral storage (`ephemeral-storage`).").default(ephemeralStorage),
+    })
+    .prefault({})
+    .describe(description);
+
 const limitRange = z
   .strictObject({
-    defaultLimit: cpuAndMemory("Limits given to containers that declare none.", "1", "1Gi"),
-    defaultRequest: cpuAndMemory("Requests given to containers that declare none.", "100m", "128Mi"),
+    defaultLimit: containerResources("Limits given to containers that declare none.", "1", "1Gi", "2Gi"),
+    defaultRequest: containerResources("Requests given to containers that declare none.", "100m", "128Mi", "256Mi"),
   })
   .describe(
-    "Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.",
+    "Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.",
   );
 
 const isolation = z

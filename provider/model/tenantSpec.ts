@@ -24,8 +24,13 @@ export interface TenantSpec {
   readonly releaseName: string;
   /** Who owns the tenant. */
   readonly owner: string;
-  /** The quota: CPU, memory and storage always, object counts when set. */
-  readonly resources: { readonly cpu: string; readonly memory: string; readonly storage: string } & {
+  /** The quota: CPU, memory, storage and ephemeral storage always, object counts when set. */
+  readonly resources: {
+    readonly cpu: string;
+    readonly memory: string;
+    readonly storage: string;
+    readonly ephemeralStorage: string;
+  } & {
     readonly [K in keyof typeof OBJECT_COUNTS]?: number;
   };
   /** Container defaults. */

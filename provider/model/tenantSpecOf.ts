@@ -4,19 +4,17 @@
  * comes from the platform.
  */
 import { apiHostname, appsDomain, releaseName } from "./names";
-import { OBJECT_COUNTS } from "./schemaParts";
+import { OBJECT_COUNTS, type ObjectCountField } from "./schemaParts";
 import type { TenantArgsComplete } from "./tenantArgsSchema";
+import type { TenantPlatform } from "./tenantPlatformSchema";
 import type { TenantSpec } from "./tenantSpec";
 
 /** The spec of tenant `name` from parsed arguments. */
 export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec {
   const { platform, vcluster } = args;
   const counts = Object.fromEntries(
-    (Object.keys(OBJECT_COUNTS) as (keyof typeof OBJECT_COUNTS)[])
-      .map(
-        (field) =>
-          [field, args.resources[field] ?? platform.quota.default[field] ?? platform.quota.ceilings[field]] as const,
-      )
+    (Object.keys(OBJECT_COUNTS) as ObjectCountField[])
+      .map((field) => [field, args.resources[field] ?? platformCount(platform.quota, field)] as const)
       .filter(([, count]) => count !== undefined),
   );
   const defaults = platform.controlPlaneDefaults;
@@ -30,6 +28,7 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
       cpu: args.resources.cpu ?? platform.quota.default.cpu,
       memory: args.resources.memory ?? platform.quota.default.memory,
       storage: args.resources.storage ?? platform.quota.default.storage,
+      ephemeralStorage: args.resources.ephemeralStorage ?? platform.quota.default.ephemeralStorage,
       ...counts,
     },
     limitRange: args.limitRange,
@@ -60,4 +59,15 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
       },
     }),
   };
+}
+
+/**
+ * The count of `field` for a request that sets none: the platform's default held to its ceiling
+ * (a platform that caps pods at 30 means 30 for everyone, not a default above it), else the ceiling.
+ */
+function platformCount(quota: TenantPlatform["quota"], field: ObjectCountField): number | undefined {
+  const fallback = quota.default[field];
+  const ceiling = quota.ceilings[field];
+  if (fallback === undefined) return ceiling;
+  return ceiling === undefined ? fallback : Math.min(fallback, ceiling);
 }

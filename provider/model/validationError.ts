@@ -4,12 +4,28 @@
  */
 import { TENANT_TOKEN } from "./tokens";
 
+/** The values of a broken rule that one field must not exceed another. */
+export interface ExceededBound {
+  /** The field's value, e.g. `2`. */
+  readonly value: string;
+  /** The dotted path of the field it must not exceed, e.g. `resources.cpu`. */
+  readonly boundPath: string;
+  /** That field's value, e.g. `500m`. */
+  readonly bound: string;
+}
+
 /** One rule a tenant input broke. */
 export interface InputProblem {
   /** Dotted path of the field, e.g. `resources.cpu`; empty for the tenant name. */
   readonly path: string;
   /** The rule, phrased to complete "<path> ...". */
   readonly message: string;
+  /**
+   * When the rule is that this field must not exceed another: both values, so that a door that
+   * shows only the other field (the portal's form shows `resources.cpu`, not the control plane's
+   * limit the platform's default set) can word the problem as a consequence of that field.
+   */
+  readonly exceeds?: ExceededBound;
 }
 
 /**

@@ -15,6 +15,8 @@ export const CHART_DEFAULTS = {
   corednsEnabled: true,
   corednsReplicas: 1,
   corednsLimits: { cpu: "1000m", memory: "170Mi" },
+  /** The control-plane container's `ephemeral-storage` limit (`controlPlane.statefulSet.resources`, not on the allowlist). */
+  controlPlaneEphemeralStorageLimit: "10Gi",
 } as const;
 
 /** Revisions of the release Helm keeps, each a Secret in the namespace. */
@@ -34,8 +36,12 @@ export interface VclusterFootprint {
   readonly secrets: number;
   /** ConfigMaps: kube-root-ca.crt (every namespace has it) and CoreDNS's configuration. */
   readonly configMaps: number;
-  /** The sum of the limits of its containers. */
-  readonly limits: { readonly cpu: number; readonly memory: number };
+  /**
+   * The sum of the limits of its pods. Ephemeral storage counts the containers that declare none
+   * (CoreDNS, the control plane's init container) at the LimitRange's default limit, as the host
+   * gives them; a pod's limit is the larger of its containers' sum and its largest init container.
+   */
+  readonly limits: { readonly cpu: number; readonly memory: number; readonly ephemeralStorage: number };
 }
 
 /** The footprint of the tenant's vCluster, with its overrides applied; they must keep their rules (overrideValueProblems). */
@@ -53,11 +59,20 @@ export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
   const corednsReplicas = coredns
     ? Number(valueAt(overrides, "controlPlane.coredns.deployment.replicas") ?? CHART_DEFAULTS.corednsReplicas)
     : 0;
-  const corednsLimits = {
+  const corednsLimits: Record<string, unknown> = {
     ...CHART_DEFAULTS.corednsLimits,
     ...(valueAt(overrides, "controlPlane.coredns.deployment.resources.limits") as object),
   };
   const controlPlane = spec.vcluster.controlPlaneResources.limits;
+  const defaultEphemeralLimit = quantityValue(spec.limitRange.defaultLimit.ephemeralStorage);
+  const controlPlaneEphemeral = Math.max(
+    quantityValue(CHART_DEFAULTS.controlPlaneEphemeralStorageLimit),
+    defaultEphemeralLimit,
+  );
+  const corednsEphemeral =
+    corednsLimits["ephemeral-storage"] === undefined
+      ? defaultEphemeralLimit
+      : quantityValue(String(corednsLimits["ephemeral-storage"]));
   return {
     pods: replicas + corednsReplicas,
     services: 2 + (coredns ? 1 : 0),
@@ -69,6 +84,7 @@ export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
       cpu: replicas * quantityValue(controlPlane.cpu) + corednsReplicas * quantityValue(String(corednsLimits.cpu)),
       memory:
         replicas * quantityValue(controlPlane.memory) + corednsReplicas * quantityValue(String(corednsLimits.memory)),
+      ephemeralStorage: replicas * controlPlaneEphemeral + corednsReplicas * corednsEphemeral,
     },
   };
 }
@@ -100,6 +116,12 @@ export function footprintProblems(spec: TenantSpec): InputProblem[] {
       message: `${resources.cpu} is less than the limits of the vCluster's own containers (${footprint.limits.cpu} cores: control plane and CoreDNS replicas)`,
     });
   }
+  if (quantityValue(resources.ephemeralStorage) < footprint.limits.ephemeralStorage) {
+    problems.push({
+      path: "resources.ephemeralStorage",
+      message: `${resources.ephemeralStorage} is less than the ephemeral-storage limits of the vCluster's own containers (${gibibytes(footprint.limits.ephemeralStorage)}: control plane and CoreDNS replicas, those that declare none at limitRange.defaultLimit.ephemeralStorage)`,
+    });
+  }
   if (quantityValue(resources.memory) < footprint.limits.memory) {
     problems.push({
       path: "resources.memory",
@@ -108,3 +130,6 @@ export function footprintProblems(spec: TenantSpec): InputProblem[] {
   }
   return problems;
 }
+
+/** Bytes as Gi, rounded up: the unit a quota of ephemeral storage is written in. */
+const gibibytes = (bytes: number): string => `${Math.ceil(bytes / 2 ** 30)}Gi`;

@@ -9,7 +9,18 @@ export const LIMIT_RANGE_TYPE: TypeMeta = { apiVersion: "v1", kind: "LimitRange"
 /** Name of the tenant's LimitRange. */
 export const LIMIT_RANGE_NAME = "kubespaces-defaults";
 
-/** Renders the tenant's LimitRange. */
+/** A container's resources as a LimitRange lists them. */
+const containerResources = (resources: TenantSpec["limitRange"]["defaultLimit"]) => ({
+  cpu: resources.cpu,
+  memory: resources.memory,
+  "ephemeral-storage": resources.ephemeralStorage,
+});
+
+/**
+ * Renders the tenant's LimitRange. Every resource the quota caps as requests and limits gets a
+ * default, since the quota refuses a pod any of whose containers (init containers included, such as
+ * the vCluster control plane's) lacks one.
+ */
 export function renderLimitRange(spec: TenantSpec): Manifest {
   const { defaultLimit, defaultRequest } = spec.limitRange;
   return {
@@ -19,8 +30,8 @@ export function renderLimitRange(spec: TenantSpec): Manifest {
       limits: [
         {
           type: "Container",
-          default: { cpu: defaultLimit.cpu, memory: defaultLimit.memory },
-          defaultRequest: { cpu: defaultRequest.cpu, memory: defaultRequest.memory },
+          default: containerResources(defaultLimit),
+          defaultRequest: containerResources(defaultRequest),
         },
       ],
     },

@@ -1,19 +1,26 @@
 /**
- * The NetworkPolicy that fences the tenant namespace, both ways.
+ * The NetworkPolicies that fence the tenant namespace, both ways.
  *
- * Ingress: only from the tenant's own namespaces (by label) and, when exposed, the gateway namespace.
- * Egress: cluster DNS, the tenant's own namespaces, the host API server (the vCluster syncer needs
- * it) and the internet minus the cluster, private and link-local ranges, so that other tenants, node
- * ports (kubelet) and cloud metadata endpoints stay out of reach. The ranges and the gateway's
- * pods come from the platform's policy (`platform.network`, defaults in model/networkDefaults.ts).
+ * The namespace's policy, for every pod in it: ingress only from the tenant's own namespaces (by
+ * label) and, when exposed, the gateway namespace; egress to cluster DNS, the tenant's own
+ * namespaces and the internet minus the cluster, private and link-local ranges, so that other
+ * tenants, node ports (kubelet) and cloud metadata endpoints stay out of reach.
+ *
+ * The control plane's policy adds, for the vCluster control plane's pods only, egress to the host
+ * API server, which its syncer needs; the tenant's workloads talk to their virtual API server in the
+ * namespace instead. The ranges and the gateway's pods come from the platform's policy
+ * (`platform.network`, defaults in model/networkDefaults.ts).
  */
 import { TENANT_LABEL } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
 import type { TypeMeta } from "../contracts/typeMeta";
 import { tenantMetadata, type Manifest } from "./manifest";
 
-/** Name of the tenant's NetworkPolicy. */
+/** Name of the tenant namespace's NetworkPolicy. */
 export const NETWORK_POLICY_NAME = "kubespaces-isolation";
+
+/** Name of the NetworkPolicy that lets the vCluster control plane reach the host API server. */
+export const CONTROL_PLANE_NETWORK_POLICY_NAME = "kubespaces-control-plane";
 
 /** The kind of the tenant's isolation policy. */
 export const NETWORK_POLICY_TYPE: TypeMeta = { apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy" };
@@ -25,7 +32,7 @@ export const CLUSTER_DNS = { namespace: "kube-system", podLabels: { "k8s-app": "
 
 const isIpv6 = (cidr: string) => cidr.includes(":");
 
-/** Renders the NetworkPolicy (rendered only when `isolation.networkPolicy` is on). */
+/** Renders the namespace's NetworkPolicy (rendered only when `isolation.networkPolicy` is on). */
 export function renderNetworkPolicy(spec: TenantSpec): Manifest {
   // The tenant's own namespaces: the host namespace and any other labelled for the tenant.
   const ownNamespaces = { namespaceSelector: { matchLabels: { [TENANT_LABEL]: spec.name } } };
@@ -56,11 +63,6 @@ export function renderNetworkPolicy(spec: TenantSpec): Manifest {
     },
     // The tenant's own pods talk to each other (vCluster control plane, synced workloads).
     { to: [ownNamespaces] },
-    // The vCluster syncer reconciles the tenant's objects on the host through the API server.
-    {
-      to: spec.network.apiServerCidrs.map((cidr) => ({ ipBlock: { cidr } })),
-      ports: spec.network.apiServerPorts.map((port) => ({ protocol: "TCP", port })),
-    },
     // The internet, on any port, without the cluster, private and link-local ranges.
     {
       to: [
@@ -74,5 +76,35 @@ export function renderNetworkPolicy(spec: TenantSpec): Manifest {
     ...NETWORK_POLICY_TYPE,
     metadata: tenantMetadata(spec, NETWORK_POLICY_NAME),
     spec: { podSelector: {}, policyTypes: ["Ingress", "Egress"], ingress: [{ from }], egress },
+  };
+}
+
+/**
+ * The chart's labels on the vCluster control plane's pods. vCluster rewrites the `release` label
+ * of every pod it syncs from the virtual cluster, so no tenant workload carries this pair.
+ */
+export const controlPlanePodLabels = (spec: TenantSpec): Record<string, string> => ({
+  app: "vcluster",
+  release: spec.releaseName,
+});
+
+/**
+ * Renders the NetworkPolicy that lets the vCluster control plane, and only it, reach the host API
+ * server (rendered with the namespace's policy); it reconciles the tenant's objects on the host.
+ */
+export function renderControlPlaneNetworkPolicy(spec: TenantSpec): Manifest {
+  return {
+    ...NETWORK_POLICY_TYPE,
+    metadata: tenantMetadata(spec, CONTROL_PLANE_NETWORK_POLICY_NAME),
+    spec: {
+      podSelector: { matchLabels: controlPlanePodLabels(spec) },
+      policyTypes: ["Egress"],
+      egress: [
+        {
+          to: spec.network.apiServerCidrs.map((cidr) => ({ ipBlock: { cidr } })),
+          ports: spec.network.apiServerPorts.map((port) => ({ protocol: "TCP", port })),
+        },
+      ],
+    },
   };
 }

@@ -22,7 +22,7 @@ import type { ChildRole, ObjectRole } from "../contracts/childRoles";
 import type { TypeMeta } from "../contracts/typeMeta";
 import type { Manifest } from "./manifest";
 import { NAMESPACE_TYPE, renderNamespace } from "./namespace";
-import { NETWORK_POLICY_TYPE, renderNetworkPolicy } from "./networkPolicy";
+import { NETWORK_POLICY_TYPE, renderControlPlaneNetworkPolicy, renderNetworkPolicy } from "./networkPolicy";
 import { renderResourceQuota, RESOURCE_QUOTA_TYPE } from "./resourceQuota";
 import { renderOutputs, type RenderedOutputs } from "./tenantOutputs";
 
@@ -82,6 +82,13 @@ const OBJECT_KINDS: readonly ObjectKind[] = [
     type: () => NETWORK_POLICY_TYPE,
     fromCrd: false,
     render: renderNetworkPolicy,
+  },
+  {
+    role: "control-plane-network-policy",
+    present: (s) => s.networkPolicy,
+    type: () => NETWORK_POLICY_TYPE,
+    fromCrd: false,
+    render: renderControlPlaneNetworkPolicy,
   },
   {
     role: "api-reference-grant",

@@ -20,7 +20,10 @@ const OBJECT_COUNT_KEYS = {
   servicesNodePorts: "services.nodeports",
 } as const;
 
-/** The quota's `spec.hard`: cpu and memory as requests and limits, storage as requests. */
+/**
+ * The quota's `spec.hard`: cpu, memory and ephemeral storage as requests and limits, storage as
+ * requests, and the object counts that are set.
+ */
 export function quotaHard(resources: TenantSpec["resources"]): Record<string, string> {
   const hard: Record<string, string> = {
     "requests.cpu": resources.cpu,
@@ -28,6 +31,8 @@ export function quotaHard(resources: TenantSpec["resources"]): Record<string, st
     "requests.memory": resources.memory,
     "limits.memory": resources.memory,
     "requests.storage": resources.storage,
+    "requests.ephemeral-storage": resources.ephemeralStorage,
+    "limits.ephemeral-storage": resources.ephemeralStorage,
   };
   for (const [field, key] of Object.entries(OBJECT_COUNT_KEYS)) {
     const count = resources[field as keyof typeof OBJECT_COUNT_KEYS];

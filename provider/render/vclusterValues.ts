@@ -25,16 +25,32 @@ export function apiCertificateSans(spec: TenantSpec): string[] {
 /** The non-root user vCluster's docs run the control plane as. */
 const NON_ROOT_ID = 12345;
 
+const NON_ROOT_USER = { runAsNonRoot: true, runAsUser: NON_ROOT_ID, runAsGroup: NON_ROOT_ID };
+const RUNTIME_DEFAULT_SECCOMP = { type: "RuntimeDefault" };
+
+/** A container security context that passes Pod Security "restricted". */
+export const RESTRICTED_CONTAINER_SECURITY = {
+  ...NON_ROOT_USER,
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ["ALL"] },
+  seccompProfile: RUNTIME_DEFAULT_SECCOMP,
+};
+
+/** A pod security context that passes Pod Security "restricted". */
+export const RESTRICTED_POD_SECURITY = {
+  ...NON_ROOT_USER,
+  fsGroup: NON_ROOT_ID,
+  seccompProfile: RUNTIME_DEFAULT_SECCOMP,
+};
+
 /**
  * Security contexts under which the chart's pods pass Pod Security "restricted": the control plane
  * (the chart's default runs it as root), its distro init container, and the virtual cluster's
  * CoreDNS, which is synced into the same namespace.
  */
 export function restrictedSecurityValues(): Values {
-  const seccompProfile = { type: "RuntimeDefault" };
-  const user = { runAsNonRoot: true, runAsUser: NON_ROOT_ID, runAsGroup: NON_ROOT_ID };
-  const container = { ...user, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, seccompProfile };
-  const pod = { ...user, fsGroup: NON_ROOT_ID, seccompProfile };
+  const container = RESTRICTED_CONTAINER_SECURITY;
+  const pod = RESTRICTED_POD_SECURITY;
   return {
     controlPlane: {
       distro: { k8s: { securityContext: container } },

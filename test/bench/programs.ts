@@ -70,9 +70,9 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
       name: namespace,
       labels: {
         ...labels,
-        "pod-security.kubernetes.io/enforce": "baseline",
-        "pod-security.kubernetes.io/warn": "baseline",
-        "pod-security.kubernetes.io/audit": "baseline",
+        "pod-security.kubernetes.io/enforce": "restricted",
+        "pod-security.kubernetes.io/warn": "restricted",
+        "pod-security.kubernetes.io/audit": "restricted",
       },
       annotations: { "kubespaces.io/owner": `${name}@example.com` },
     },
@@ -83,7 +83,21 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
     {
       metadata: meta("kubespaces-quota"),
       // The request's default quota, in the render's one mapping of resources to quota keys.
-      spec: { hard: quotaHard({ cpu: "4", memory: "8Gi", storage: "20Gi" }) },
+      spec: {
+        hard: quotaHard({
+          cpu: "4",
+          memory: "8Gi",
+          storage: "20Gi",
+          ephemeralStorage: "20Gi",
+          pods: 50,
+          services: 20,
+          persistentVolumeClaims: 20,
+          secrets: 100,
+          configMaps: 100,
+          servicesNodePorts: 0,
+          servicesLoadBalancers: 0,
+        }),
+      },
     },
     { dependsOn: [ns] },
   );
@@ -93,7 +107,11 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
       metadata: meta("kubespaces-defaults"),
       spec: {
         limits: [
-          { type: "Container", default: { cpu: "1", memory: "1Gi" }, defaultRequest: { cpu: "100m", memory: "128Mi" } },
+          {
+            type: "Container",
+            default: { cpu: "1", memory: "1Gi", "ephemeral-storage": "2Gi" },
+            defaultRequest: { cpu: "100m", memory: "128Mi", "ephemeral-storage": "256Mi" },
+          },
         ],
       },
     },
@@ -118,6 +136,18 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
             ],
           },
         ],
+      },
+    },
+    { dependsOn: [ns] },
+  );
+  const controlPlanePolicy = new k8s.networking.v1.NetworkPolicy(
+    `${name}-control-plane-network-policy`,
+    {
+      metadata: meta("kubespaces-control-plane"),
+      spec: {
+        podSelector: { matchLabels: { app: "vcluster", release: name } },
+        policyTypes: ["Egress"],
+        egress: [{ to: [{ ipBlock: { cidr: "10.0.0.0/8" } }], ports: [{ protocol: "TCP", port: 6443 }] }],
       },
     },
     { dependsOn: [ns] },
@@ -220,6 +250,6 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
       cleanupOnFail: true,
       createNamespace: false,
     },
-    { dependsOn: [quota, limits, policy] },
+    { dependsOn: [quota, limits, policy, controlPlanePolicy] },
   );
 }

@@ -90,6 +90,15 @@ describe("a tenant declared in Python", () => {
       "requests.memory": "6Gi",
       "limits.memory": "6Gi",
       "requests.storage": "10Gi",
+      "requests.ephemeral-storage": "20Gi",
+      "limits.ephemeral-storage": "20Gi",
+      pods: "50",
+      services: "20",
+      persistentvolumeclaims: "20",
+      secrets: "100",
+      configmaps: "100",
+      "services.nodeports": "0",
+      "services.loadbalancers": "0",
     });
   });
 

@@ -6,6 +6,7 @@
 import { SchedulingV1Api } from "@kubernetes/client-node";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { VCLUSTER_MARKER_LABEL, vclusterMarker } from "../../provider/lifecycle/cleanup/vclusterMarker";
+import { RESTRICTED_CONTAINER_SECURITY, RESTRICTED_POD_SECURITY } from "../../provider/render/vclusterValues";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   changes,
@@ -62,6 +63,7 @@ describe("tenant lifecycle", () => {
         "e2e-atlas-quota",
         "e2e-atlas-limit-range",
         "e2e-atlas-network-policy",
+        "e2e-atlas-control-plane-network-policy",
         "e2e-atlas-api-reference-grant",
         "e2e-atlas-api-route",
         "e2e-atlas-apps-certificate",
@@ -85,7 +87,15 @@ describe("tenant lifecycle", () => {
       "requests.memory": "8Gi",
       "limits.memory": "8Gi",
       "requests.storage": "10Gi",
+      "requests.ephemeral-storage": "20Gi",
+      "limits.ephemeral-storage": "20Gi",
       pods: "10",
+      services: "20",
+      persistentvolumeclaims: "20",
+      secrets: "100",
+      configmaps: "100",
+      "services.nodeports": "0",
+      "services.loadbalancers": "0",
     });
     const route = await objects.read({
       apiVersion: "gateway.networking.k8s.io/v1",
@@ -107,14 +117,25 @@ describe("tenant lifecycle", () => {
   });
 
   it("gives a pod without limits the LimitRange defaults and rejects one over the quota", async () => {
+    // Non-root, as Pod Security "restricted" (the default level) admits only.
     const pod = (name: string, resources?: Record<string, unknown>) => ({
       metadata: { name },
-      spec: { containers: [{ name: "app", image: "busybox", ...(resources && { resources }) }] },
+      spec: {
+        securityContext: RESTRICTED_POD_SECURITY,
+        containers: [
+          {
+            name: "app",
+            image: "busybox",
+            securityContext: RESTRICTED_CONTAINER_SECURITY,
+            ...(resources && { resources }),
+          },
+        ],
+      },
     });
     const admitted = await core.createNamespacedPod({ namespace: atlasNs, body: pod("no-limits") });
     expect(admitted.spec?.containers[0].resources).toEqual({
-      limits: { cpu: "1", memory: "1Gi" },
-      requests: { cpu: "100m", memory: "128Mi" },
+      limits: { cpu: "1", memory: "1Gi", "ephemeral-storage": "2Gi" },
+      requests: { cpu: "100m", memory: "128Mi", "ephemeral-storage": "256Mi" },
     });
     const tooBig = pod("too-big", { limits: { cpu: "64", memory: "1Gi" }, requests: { cpu: "1", memory: "128Mi" } });
     await expect(core.createNamespacedPod({ namespace: atlasNs, body: tooBig })).rejects.toThrow(/exceeded quota/);

@@ -9,12 +9,17 @@
 import { AppsV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, type V1Pod } from "@kubernetes/client-node";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESTRICTED_CONTAINER_SECURITY, RESTRICTED_POD_SECURITY } from "../../provider/render/vclusterValues";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { expectNothingLeft, forwardedKubeconfig, readWorkload, tenantNamespace } from "./support/tenantAssertions";
 import { removeStack, tenantsStack, type TenantDecl } from "./support/tenantsStack";
 import { testbedEnv, vclusterEndpoint } from "./support/testbed";
 
-const TENANT: TenantDecl = { name: "e2e-vc", resources: { cpu: "6", memory: "8Gi", storage: "10Gi", pods: 10 } };
+// Ephemeral storage for the control plane's 10Gi, CoreDNS and the four pods below at the LimitRange's 2Gi.
+const TENANT: TenantDecl = {
+  name: "e2e-vc",
+  resources: { cpu: "6", memory: "8Gi", storage: "10Gi", ephemeralStorage: "30Gi", pods: 10 },
+};
 const hostNs = tenantNamespace(TENANT.name);
 const { core, config } = hostClients();
 const rbac = config.makeApiClient(RbacAuthorizationV1Api);
@@ -75,7 +80,12 @@ describe("the tenant's virtual cluster", () => {
   /** Creates Deployment `name` inside the tenant, its pod template's one container taking `resources`. */
   async function deployInside(name: string, replicas: number, resources?: Record<string, Record<string, string>>) {
     const labels = { app: name };
-    const container = { name, image: "nginx", ...(resources && { resources }) };
+    const container = {
+      name,
+      image: "nginx",
+      securityContext: RESTRICTED_CONTAINER_SECURITY,
+      ...(resources && { resources }),
+    };
     await tenant.makeApiClient(AppsV1Api).createNamespacedDeployment({
       namespace: "default",
       body: {
@@ -83,7 +93,10 @@ describe("the tenant's virtual cluster", () => {
         spec: {
           replicas,
           selector: { matchLabels: labels },
-          template: { metadata: { labels }, spec: { containers: [container] } },
+          template: {
+            metadata: { labels },
+            spec: { securityContext: RESTRICTED_POD_SECURITY, containers: [container] },
+          },
         },
       },
     });
@@ -114,8 +127,8 @@ describe("the tenant's virtual cluster", () => {
       expect(pod.metadata?.name).toMatch(new RegExp(`^web-[a-z0-9]+-[a-z0-9]+-x-default-x-${TENANT.name}$`));
       expect(pod.spec?.nodeName).toBe("kwok-node-0");
       expect(pod.spec?.containers[0].resources).toEqual({
-        limits: { cpu: "1", memory: "1Gi" },
-        requests: { cpu: "100m", memory: "128Mi" },
+        limits: { cpu: "1", memory: "1Gi", "ephemeral-storage": "2Gi" },
+        requests: { cpu: "100m", memory: "128Mi", "ephemeral-storage": "256Mi" },
       });
     }
     const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace: hostNs });
@@ -123,7 +136,12 @@ describe("the tenant's virtual cluster", () => {
   });
 
   it("reports a Deployment that declares its resources Ready inside the tenant", async () => {
-    const resources = { requests: { cpu: "100m", memory: "64Mi" }, limits: { cpu: "500m", memory: "256Mi" } };
+    // Every resource the host's quota caps, ephemeral storage too: else the host's LimitRange adds
+    // it, and the synced pod's resources differ from the virtual pod's (see the test above).
+    const resources = {
+      requests: { cpu: "100m", memory: "64Mi", "ephemeral-storage": "256Mi" },
+      limits: { cpu: "500m", memory: "256Mi", "ephemeral-storage": "1Gi" },
+    };
     await deployInside("api", 1, resources);
     const [pod] = await readyOnHost("api", 1);
     expect(pod.spec?.containers[0].resources).toEqual(resources);
@@ -143,7 +161,12 @@ describe("the tenant's virtual cluster", () => {
       namespace: "default",
       body: {
         metadata: { name: "too-big" },
-        spec: { containers: [{ name: "app", image: "busybox", resources: tooBig }] },
+        spec: {
+          securityContext: RESTRICTED_POD_SECURITY,
+          containers: [
+            { name: "app", image: "busybox", securityContext: RESTRICTED_CONTAINER_SECURITY, resources: tooBig },
+          ],
+        },
       },
     });
     let why = "";

@@ -27,6 +27,7 @@ const ORDER_RULES: readonly OrderRule[] = [
   ["quota", "vcluster", "the release's pods schedule under the quota"],
   ["limit-range", "vcluster", "the release's pods get the LimitRange defaults"],
   ["network-policy", "vcluster", "the release starts fenced"],
+  ["control-plane-network-policy", "vcluster", "the control plane reaches the host API server once it is fenced"],
   ["vcluster", "readiness", "readiness waits for the release"],
   ["api-reference-grant", "api-route", "the TLSRoute comes after the ReferenceGrant that admits it"],
   ["apps-certificate", "apps-listener-set", "the listener comes after the certificate it serves"],
@@ -35,7 +36,13 @@ const ORDER_RULES: readonly OrderRule[] = [
 ];
 
 /** Objects inside the tenant namespace go with it (the release is uninstalled by Helm instead). */
-const DELETED_WITH_NAMESPACE: readonly ChildRole[] = ["quota", "limit-range", "network-policy", "api-reference-grant"];
+const DELETED_WITH_NAMESPACE: readonly ChildRole[] = [
+  "quota",
+  "limit-range",
+  "network-policy",
+  "control-plane-network-policy",
+  "api-reference-grant",
+];
 
 function dependsTransitively(table: EdgeTable, from: ChildRole, on: ChildRole, seen = new Set<ChildRole>()): boolean {
   for (const next of table[from]?.dependsOn ?? []) {

@@ -1,19 +1,42 @@
 /**
- * The tenant NetworkPolicy's meaning, evaluated against a table of peers (no CNI on the test bed
- * enforces it), and its exact rendered shape once.
+ * The tenant's NetworkPolicies' meaning, evaluated against a table of peers (no CNI on the test bed
+ * enforces them), for its workloads and for its vCluster control plane, and their exact rendered
+ * shape once.
  */
 import { describe, expect, it } from "vitest";
-import { validateTenant } from "../../provider/index";
+import { renderTenant, validateTenant, type TenantSpec } from "../../provider/index";
 import { DEFAULT_INTERNET_EXCEPT_CIDRS } from "../../provider/model/networkDefaults";
-import { renderNetworkPolicy } from "../../provider/render/networkPolicy";
-import { allows, type Peer, type Traffic } from "./support/networkPolicyEvaluator";
+import type { Manifest } from "../../provider/render/manifest";
+import { allowsAmong, type Peer, type Traffic } from "./support/networkPolicyEvaluator";
 
 const exposedSpec = validateTenant("team-atlas", {
   owner: "alice@example.com",
   platform: { exposure: { baseDomain: "kubespaces.example.com", issuerRef: { name: "letsencrypt" } } },
 });
 const plainSpec = validateTenant("team-atlas", { owner: "alice@example.com" });
-const policies = { exposed: renderNetworkPolicy(exposedSpec), "not exposed": renderNetworkPolicy(plainSpec) };
+
+/** Every NetworkPolicy the tenant renders. */
+const networkPolicies = (spec: TenantSpec): Manifest[] =>
+  renderTenant(spec)
+    .objects.map((object) => object.manifest)
+    .filter((manifest) => manifest.kind === "NetworkPolicy");
+const policies = { exposed: networkPolicies(exposedSpec), "not exposed": networkPolicies(plainSpec) };
+
+/** The pods of the tenant namespace a connection starts or ends at, by their labels. */
+const SUBJECTS = {
+  // A team's pod, synced by the vCluster: vCluster rewrites its `release` label (and marks it).
+  workload: { app: "web", "vcluster.loft.sh/managed-by": "team-atlas", "vcluster.loft.sh/namespace": "default" },
+  // The chart's control plane pod.
+  "control plane": { app: "vcluster", release: "team-atlas", "statefulset.kubernetes.io/pod-name": "team-atlas-0" },
+  // A team's pod labelled app=vcluster and release=team-atlas inside the virtual cluster: vCluster
+  // translates the release label on the host, so it cannot pass for the control plane.
+  "workload posing as the control plane": {
+    app: "vcluster",
+    "vcluster.loft.sh/label-team-atlas-x-a172cedcae": "team-atlas",
+    "vcluster.loft.sh/managed-by": "team-atlas",
+  },
+} as const;
+type Subject = keyof typeof SUBJECTS;
 
 /** A pod in `namespace`, whose namespace carries the standard name label plus `namespaceLabels`. */
 const pod = (
@@ -59,6 +82,7 @@ interface Row {
   readonly port: number;
   readonly exposed: Verdict;
   readonly notExposed: Verdict;
+  readonly subject: Subject;
 }
 const row = (
   description: string,
@@ -68,6 +92,7 @@ const row = (
   port: number,
   exposed: Verdict,
   notExposed: Verdict = exposed,
+  subject: Subject = "workload",
 ): Row => ({
   description,
   direction,
@@ -76,7 +101,16 @@ const row = (
   port,
   exposed,
   notExposed,
+  subject,
 });
+/** A row of the control plane's own connections. */
+const controlPlaneRow = (
+  description: string,
+  peer: Peer,
+  port: number,
+  verdict: Verdict,
+  subject: Subject = "control plane",
+): Row => row(description, "Egress", peer, "TCP", port, verdict, verdict, subject);
 
 const TABLE: readonly Row[] = [
   // DNS
@@ -99,11 +133,26 @@ const TABLE: readonly Row[] = [
   // Gateway
   row("gateway namespace, ingress", "Ingress", gatewayPod, "TCP", 8443, "allowed", "denied"),
   row("gateway namespace, egress to an app port", "Egress", gatewayPod, "TCP", 8080, "denied"),
-  // Host API server and nodes
-  row("host API server endpoint 10.0.0.1:6443 (kubeadm node)", "Egress", ip("10.0.0.1"), "TCP", 6443, "allowed"),
-  row("host API server endpoint 172.18.0.2:6443 (kind)", "Egress", ip("172.18.0.2"), "TCP", 6443, "allowed"),
-  row("host API server endpoint 192.168.10.4:443 (managed)", "Egress", ip("192.168.10.4"), "TCP", 443, "allowed"),
-  row("`kubernetes` Service ClusterIP 10.96.0.1:443 (pre-DNAT CNIs)", "Egress", ip("10.96.0.1"), "TCP", 443, "allowed"),
+  // Host API server: the vCluster control plane only (the default ranges: where an endpoint may be)
+  controlPlaneRow("host API server endpoint 10.0.0.1:6443 (kubeadm node)", ip("10.0.0.1"), 6443, "allowed"),
+  controlPlaneRow("host API server endpoint 172.18.0.2:6443 (kind)", ip("172.18.0.2"), 6443, "allowed"),
+  controlPlaneRow("host API server endpoint 192.168.10.4:443 (managed)", ip("192.168.10.4"), 443, "allowed"),
+  controlPlaneRow("`kubernetes` Service ClusterIP 10.96.0.1:443 (pre-DNAT CNIs)", ip("10.96.0.1"), 443, "allowed"),
+  controlPlaneRow("a node's kubelet 10.0.0.12:10250", ip("10.0.0.12"), 10250, "denied"),
+  controlPlaneRow("a node's NodePort 10.0.0.12:30080", ip("10.0.0.12"), 30080, "denied"),
+  controlPlaneRow("cloud metadata 169.254.169.254:443", ip("169.254.169.254"), 443, "denied"),
+  controlPlaneRow("workload: host API server endpoint 10.0.0.1:6443", ip("10.0.0.1"), 6443, "denied", "workload"),
+  controlPlaneRow("workload: host API server endpoint 192.168.10.4:443", ip("192.168.10.4"), 443, "denied", "workload"),
+  controlPlaneRow("workload: `kubernetes` Service ClusterIP 10.96.0.1:443", ip("10.96.0.1"), 443, "denied", "workload"),
+  controlPlaneRow("workload: a private service 10.5.6.7:443", ip("10.5.6.7"), 443, "denied", "workload"),
+  controlPlaneRow(
+    "workload labelled as the control plane: host API server 10.0.0.1:6443",
+    ip("10.0.0.1"),
+    6443,
+    "denied",
+    "workload posing as the control plane",
+  ),
+  // Nodes
   row("node IP 10.0.0.12, kubelet 10250", "Egress", ip("10.0.0.12"), "TCP", 10250, "denied"),
   row("node IP 10.0.0.12, SSH 22", "Egress", ip("10.0.0.12"), "TCP", 22, "denied"),
   row("node IP 10.0.0.12, NodePort 30080", "Egress", ip("10.0.0.12"), "TCP", 30080, "denied"),
@@ -133,33 +182,33 @@ const CASES = TABLE.flatMap((r) => [
   { ...r, tenant: "not exposed" as const, expected: r.notExposed },
 ]);
 
-describe("the tenant NetworkPolicy, evaluated", () => {
+describe("the tenant's NetworkPolicies, evaluated", () => {
   it.each(CASES)(
-    "$tenant tenant: $direction $description is $expected",
-    ({ tenant, direction, peer, protocol, port, expected }) => {
-      const verdict: Verdict = allows(policies[tenant], { direction, peer, protocol, port }) ? "allowed" : "denied";
+    "$tenant tenant, $subject: $direction $description is $expected",
+    ({ tenant, subject, direction, peer, protocol, port, expected }) => {
+      const traffic = { direction, peer, protocol, port };
+      const verdict: Verdict = allowsAmong(policies[tenant], SUBJECTS[subject], traffic) ? "allowed" : "denied";
       expect(verdict).toBe(expected);
     },
   );
 
-  it("lets a tenant's egress reach another tenant's pod on 443 (API server rule) but that tenant's ingress refuses it", () => {
-    // The API server rule admits the private ranges on 443 and 6443, pod IPs included; the other
-    // tenant's own policy is what stops the connection.
-    const zeus = renderNetworkPolicy(validateTenant("team-zeus", { owner: "bob@example.com" }));
-    const egress = allows(policies["not exposed"], {
-      direction: "Egress",
-      peer: otherTenantPod,
-      protocol: "TCP",
-      port: 443,
-    });
-    const ingress = allows(zeus, { direction: "Ingress", peer: ownPod, protocol: "TCP", port: 443 });
-    expect({ egress, ingress }).toEqual({ egress: true, ingress: false });
+  it("keeps a workload off another tenant's pod on 443; the control plane's API server rule admits it, and that tenant's ingress refuses it", () => {
+    // The default API server ranges are the private ones, pod IPs included: for the control plane,
+    // the other tenant's own policy is what stops the connection.
+    const zeus = networkPolicies(validateTenant("team-zeus", { owner: "bob@example.com" }));
+    const toZeus = { direction: "Egress", peer: otherTenantPod, protocol: "TCP", port: 443 } as const;
+    const fromAtlas = { direction: "Ingress", peer: ownPod, protocol: "TCP", port: 443 } as const;
+    expect({
+      workloadEgress: allowsAmong(policies["not exposed"], SUBJECTS.workload, toZeus),
+      controlPlaneEgress: allowsAmong(policies["not exposed"], SUBJECTS["control plane"], toZeus),
+      zeusIngress: allowsAmong(zeus, { app: "web" }, fromAtlas),
+    }).toEqual({ workloadEgress: false, controlPlaneEgress: true, zeusIngress: false });
   });
 });
 
-describe("the tenant NetworkPolicy, rendered", () => {
-  it("is exactly this for an exposed tenant", () => {
-    expect(policies.exposed).toEqual({
+describe("the tenant's NetworkPolicies, rendered", () => {
+  it("are exactly these for an exposed tenant", () => {
+    expect(policies.exposed[0]).toEqual({
       apiVersion: "networking.k8s.io/v1",
       kind: "NetworkPolicy",
       metadata: {
@@ -193,6 +242,30 @@ describe("the tenant NetworkPolicy, rendered", () => {
           },
           { to: [{ namespaceSelector: { matchLabels: { "kubespaces.io/tenant": "team-atlas" } } }] },
           {
+            // networkDefaults.ts's ranges (each kept out by a row of the table above), split by
+            // address family.
+            to: [
+              { ipBlock: { cidr: "0.0.0.0/0", except: DEFAULT_INTERNET_EXCEPT_CIDRS.filter((cidr) => !isIpv6(cidr)) } },
+              { ipBlock: { cidr: "::/0", except: DEFAULT_INTERNET_EXCEPT_CIDRS.filter(isIpv6) } },
+            ],
+          },
+        ],
+      },
+    });
+    expect(policies.exposed[1]).toEqual({
+      apiVersion: "networking.k8s.io/v1",
+      kind: "NetworkPolicy",
+      metadata: {
+        name: "kubespaces-control-plane",
+        namespace: "kubespaces-tenant-team-atlas",
+        labels: { "kubespaces.io/tenant": "team-atlas", "app.kubernetes.io/managed-by": "kubespaces-pulumi" },
+      },
+      spec: {
+        // The chart's labels on the control plane's pods; vCluster rewrites `release` on synced pods.
+        podSelector: { matchLabels: { app: "vcluster", release: "team-atlas" } },
+        policyTypes: ["Egress"],
+        egress: [
+          {
             to: [
               { ipBlock: { cidr: "10.0.0.0/8" } },
               { ipBlock: { cidr: "172.16.0.0/12" } },
@@ -204,24 +277,19 @@ describe("the tenant NetworkPolicy, rendered", () => {
               { protocol: "TCP", port: 6443 },
             ],
           },
-          {
-            // networkDefaults.ts's ranges (each kept out by a row of the table above), split by
-            // address family.
-            to: [
-              { ipBlock: { cidr: "0.0.0.0/0", except: DEFAULT_INTERNET_EXCEPT_CIDRS.filter((cidr) => !isIpv6(cidr)) } },
-              { ipBlock: { cidr: "::/0", except: DEFAULT_INTERNET_EXCEPT_CIDRS.filter(isIpv6) } },
-            ],
-          },
         ],
       },
     });
   });
 
-  it("differs for a tenant that is not exposed only by the gateway peer", () => {
-    const exposedPolicySpec = policies.exposed.spec as { ingress: { from: unknown[] }[] };
-    expect(policies["not exposed"]).toEqual({
-      ...policies.exposed,
-      spec: { ...exposedPolicySpec, ingress: [{ from: [exposedPolicySpec.ingress[0].from[0]] }] },
-    });
+  it("differ for a tenant that is not exposed only by the gateway peer", () => {
+    const exposedPolicySpec = policies.exposed[0].spec as { ingress: { from: unknown[] }[] };
+    expect(policies["not exposed"]).toEqual([
+      {
+        ...policies.exposed[0],
+        spec: { ...exposedPolicySpec, ingress: [{ from: [exposedPolicySpec.ingress[0].from[0]] }] },
+      },
+      policies.exposed[1],
+    ]);
   });
 });

@@ -37,7 +37,7 @@ const exposed = () =>
   );
 
 describe("renderTenant for a minimal tenant", () => {
-  it("renders the labelled, annotated namespace with pod security", () => {
+  it("renders the labelled, annotated namespace with pod security restricted, the platform's default", () => {
     expect(objectOf(minimal(), "namespace")).toEqual({
       apiVersion: "v1",
       kind: "Namespace",
@@ -45,16 +45,16 @@ describe("renderTenant for a minimal tenant", () => {
         name: TENANT_NAMESPACE,
         labels: {
           ...labels,
-          "pod-security.kubernetes.io/enforce": "baseline",
-          "pod-security.kubernetes.io/warn": "baseline",
-          "pod-security.kubernetes.io/audit": "baseline",
+          "pod-security.kubernetes.io/enforce": "restricted",
+          "pod-security.kubernetes.io/warn": "restricted",
+          "pod-security.kubernetes.io/audit": "restricted",
         },
         annotations: { "kubespaces.io/owner": "alice@example.com" },
       },
     });
   });
 
-  it("turns cpu and memory into requests and limits, storage into requests", () => {
+  it("turns cpu, memory and ephemeral storage into requests and limits, storage into requests, counts objects and allows no node ports", () => {
     expect(objectOf(minimal(), "quota")).toEqual({
       ...typeAndMetadata("v1", "ResourceQuota", TENANT_NAMESPACE, "kubespaces-quota"),
       spec: {
@@ -64,15 +64,28 @@ describe("renderTenant for a minimal tenant", () => {
           "requests.memory": "8Gi",
           "limits.memory": "8Gi",
           "requests.storage": "20Gi",
+          "requests.ephemeral-storage": "20Gi",
+          "limits.ephemeral-storage": "20Gi",
+          pods: "50",
+          services: "20",
+          persistentvolumeclaims: "20",
+          secrets: "100",
+          configmaps: "100",
+          "services.nodeports": "0",
+          "services.loadbalancers": "0",
         },
       },
     });
   });
 
-  it("gives containers the default limits and requests", () => {
+  it("gives containers the default limits and requests, ephemeral storage too (the quota refuses a pod without them)", () => {
     expect(objectOf(minimal(), "limit-range").spec).toEqual({
       limits: [
-        { type: "Container", default: { cpu: "1", memory: "1Gi" }, defaultRequest: { cpu: "100m", memory: "128Mi" } },
+        {
+          type: "Container",
+          default: { cpu: "1", memory: "1Gi", "ephemeral-storage": "2Gi" },
+          defaultRequest: { cpu: "100m", memory: "128Mi", "ephemeral-storage": "256Mi" },
+        },
       ],
     });
   });
@@ -87,7 +100,13 @@ describe("renderTenant for a minimal tenant", () => {
 
   it("has no Gateway objects and points the kubeconfig at the in-cluster Service", () => {
     const rendered = minimal();
-    expect(rendered.objects.map((o) => o.role)).toEqual(["namespace", "quota", "limit-range", "network-policy"]);
+    expect(rendered.objects.map((o) => o.role)).toEqual([
+      "namespace",
+      "quota",
+      "limit-range",
+      "network-policy",
+      "control-plane-network-policy",
+    ]);
     expect(rendered.helmRelease).toMatchObject({
       name: "team-atlas",
       namespace: TENANT_NAMESPACE,
@@ -105,18 +124,19 @@ describe("renderTenant for a minimal tenant", () => {
   it("leaves the NetworkPolicy out when isolation is off", () => {
     const rendered = renderTenant(validateTenant("team-atlas", { owner: "a", platform: { networkPolicy: false } }));
     expect(rendered.objects.map((o) => o.role)).not.toContain("network-policy");
+    expect(rendered.objects.map((o) => o.role)).not.toContain("control-plane-network-policy");
   });
 
-  it("uses the platform's namespace prefix and a restricted pod security level", () => {
+  it("uses the platform's namespace prefix and baseline, a level the platform still allows, when asked", () => {
     const rendered = renderTenant(
       validateTenant("team-atlas", {
         owner: "a",
-        isolation: { podSecurity: "restricted" },
+        isolation: { podSecurity: "baseline" },
         platform: { namespacePrefix: "atlas-" },
       }),
     );
     expect(objectOf(rendered, "namespace").metadata.name).toBe("atlas-team-atlas");
-    expect(objectOf(rendered, "namespace").metadata.labels["pod-security.kubernetes.io/enforce"]).toBe("restricted");
+    expect(objectOf(rendered, "namespace").metadata.labels["pod-security.kubernetes.io/enforce"]).toBe("baseline");
     expect(objectOf(rendered, "quota").metadata.namespace).toBe("atlas-team-atlas");
   });
 });
@@ -129,7 +149,15 @@ describe("renderTenant for an exposed tenant", () => {
       "requests.memory": "16Gi",
       "limits.memory": "16Gi",
       "requests.storage": "50Gi",
+      "requests.ephemeral-storage": "20Gi",
+      "limits.ephemeral-storage": "20Gi",
       pods: "40",
+      services: "20",
+      persistentvolumeclaims: "20",
+      secrets: "100",
+      configmaps: "100",
+      "services.nodeports": "0",
+      "services.loadbalancers": "0",
     });
   });
 

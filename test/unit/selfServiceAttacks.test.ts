@@ -49,6 +49,7 @@ const platform = {
       cpu: "16",
       memory: "64Gi",
       storage: "200Gi",
+      ephemeralStorage: "100Gi",
       pods: 100,
       servicesNodePorts: 0,
       servicesLoadBalancers: 0,
@@ -177,6 +178,23 @@ const attacks: readonly Attack[] = [
     { secrets: 2 },
     "resources.secrets: 2 is less than the vCluster itself needs",
   ),
+  quota(
+    "ephemeral storage below the control plane's own limit",
+    { ephemeralStorage: "5Gi" },
+    "resources.ephemeralStorage: 5Gi is less than the ephemeral-storage limits of the vCluster's own containers (12Gi",
+  ),
+  refuses(
+    "a CoreDNS ephemeral-storage limit beyond the quota",
+    overrides({
+      controlPlane: { coredns: { deployment: { resources: { limits: { "ephemeral-storage": "64Gi" } } } } },
+    }),
+    "resources.ephemeralStorage: 20Gi is less than the ephemeral-storage limits of the vCluster's own containers (74Gi",
+  ),
+  refuses(
+    "a default ephemeral-storage limit above the quota",
+    { owner, limitRange: { defaultLimit: { ephemeralStorage: "1Ti" } } },
+    "limitRange.defaultLimit.ephemeralStorage: 1Ti must not exceed resources.ephemeralStorage (20Gi)",
+  ),
   refuses(
     "control-plane replicas beyond the CPU quota",
     {
@@ -224,6 +242,14 @@ const attacks: readonly Attack[] = [
     "all",
     "must be a Kubernetes quantity",
   ),
+  // The resource's name holds a dash, not a dot, but is written out like the annotation above.
+  refuses(
+    "a CoreDNS ephemeral-storage limit that is no quantity",
+    overrides({
+      controlPlane: { coredns: { deployment: { resources: { limits: { "ephemeral-storage": "plenty" } } } } },
+    }),
+    "vcluster.valuesOverrides.controlPlane.coredns.deployment.resources.limits.ephemeral-storage: must be a Kubernetes quantity",
+  ),
   // What only the platform decides.
   refuses(
     "its own host namespace",
@@ -257,6 +283,7 @@ const attacks: readonly Attack[] = [
   aboveCeiling("memory above the platform's ceiling", "memory", "1Ti"),
   aboveCeiling("more pods than the platform's ceiling", "pods", 1000),
   aboveCeiling("NodePort Services (ports on every node)", "servicesNodePorts", 3),
+  aboveCeiling("ephemeral storage above the platform's ceiling", "ephemeralStorage", "1Ti"),
   // Values that say nothing.
   refuses(
     "an owner of only whitespace (nobody to answer for the tenant)",

@@ -43,6 +43,7 @@ describe("Tenant graph", () => {
         "kubernetes:core/v1:ResourceQuota team-atlas-quota",
         "kubernetes:core/v1:LimitRange team-atlas-limit-range",
         "kubernetes:networking.k8s.io/v1:NetworkPolicy team-atlas-network-policy",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy team-atlas-control-plane-network-policy",
         "kubernetes:gateway.networking.k8s.io/v1:ReferenceGrant team-atlas-api-reference-grant",
         "kubernetes:gateway.networking.k8s.io/v1:TLSRoute team-atlas-api-route",
         "kubernetes:gateway.networking.k8s.io/v1:ListenerSet team-atlas-apps-listener-set",

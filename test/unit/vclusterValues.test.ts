@@ -74,6 +74,15 @@ describe("vCluster values", () => {
     );
   });
 
+  it("run the control plane and CoreDNS non-root under the default level, restricted, and leave them to the chart under baseline", () => {
+    const restricted = (valuesFor({}) as any).controlPlane;
+    expect(restricted.statefulSet.security.podSecurityContext).toMatchObject({ runAsNonRoot: true });
+    expect(restricted.coredns.security.containerSecurityContext).toMatchObject({ capabilities: { drop: ["ALL"] } });
+    const baseline = (valuesFor({ isolation: { podSecurity: "baseline" } }) as any).controlPlane;
+    expect(baseline.statefulSet.security).toBeUndefined();
+    expect(baseline.coredns).toBeUndefined();
+  });
+
   it("keep the chart's own quota, LimitRange and NetworkPolicy off", () => {
     expect((valuesFor({}) as any).policies).toEqual({
       resourceQuota: { enabled: false },

@@ -811,7 +811,7 @@ func (o TenantPlatformPodSecurityAllowedArrayOutput) Index(i pulumi.IntInput) Te
 	}).(TenantPlatformPodSecurityAllowedOutput)
 }
 
-// Level of a tenant that asks for none.
+// Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
 type TenantPlatformPodSecurityDefault string
 
 const (

@@ -426,7 +426,7 @@ func (o TenantIsolationPtrOutput) PodSecurity() TenantIsolationPodSecurityPtrOut
 	}).(TenantIsolationPodSecurityPtrOutput)
 }
 
-// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
 type TenantLimitRange struct {
 	// Limits given to containers that declare none.
 	DefaultLimit *TenantLimitRangeDefaultLimit `pulumi:"defaultLimit"`
@@ -458,7 +458,7 @@ type TenantLimitRangeInput interface {
 	ToTenantLimitRangeOutputWithContext(context.Context) TenantLimitRangeOutput
 }
 
-// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
 type TenantLimitRangeArgs struct {
 	// Limits given to containers that declare none.
 	DefaultLimit TenantLimitRangeDefaultLimitPtrInput `pulumi:"defaultLimit"`
@@ -528,7 +528,7 @@ func (i *tenantLimitRangePtrType) ToTenantLimitRangePtrOutputWithContext(ctx con
 	return pulumi.ToOutputWithContext(ctx, i).(TenantLimitRangePtrOutput)
 }
 
-// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
 type TenantLimitRangeOutput struct{ *pulumi.OutputState }
 
 func (TenantLimitRangeOutput) ElementType() reflect.Type {
@@ -611,6 +611,8 @@ func (o TenantLimitRangePtrOutput) DefaultRequest() TenantLimitRangeDefaultReque
 type TenantLimitRangeDefaultLimit struct {
 	// CPU.
 	Cpu *string `pulumi:"cpu"`
+	// Ephemeral storage (`ephemeral-storage`).
+	EphemeralStorage *string `pulumi:"ephemeralStorage"`
 	// Memory.
 	Memory *string `pulumi:"memory"`
 }
@@ -624,6 +626,10 @@ func (val *TenantLimitRangeDefaultLimit) Defaults() *TenantLimitRangeDefaultLimi
 	if tmp.Cpu == nil {
 		cpu_ := "1"
 		tmp.Cpu = &cpu_
+	}
+	if tmp.EphemeralStorage == nil {
+		ephemeralStorage_ := "2Gi"
+		tmp.EphemeralStorage = &ephemeralStorage_
 	}
 	if tmp.Memory == nil {
 		memory_ := "1Gi"
@@ -647,6 +653,8 @@ type TenantLimitRangeDefaultLimitInput interface {
 type TenantLimitRangeDefaultLimitArgs struct {
 	// CPU.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Ephemeral storage (`ephemeral-storage`).
+	EphemeralStorage pulumi.StringPtrInput `pulumi:"ephemeralStorage"`
 	// Memory.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
 }
@@ -659,6 +667,9 @@ func (val *TenantLimitRangeDefaultLimitArgs) Defaults() *TenantLimitRangeDefault
 	tmp := *val
 	if tmp.Cpu == nil {
 		tmp.Cpu = pulumi.StringPtr("1")
+	}
+	if tmp.EphemeralStorage == nil {
+		tmp.EphemeralStorage = pulumi.StringPtr("2Gi")
 	}
 	if tmp.Memory == nil {
 		tmp.Memory = pulumi.StringPtr("1Gi")
@@ -748,6 +759,11 @@ func (o TenantLimitRangeDefaultLimitOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimitRangeDefaultLimit) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage (`ephemeral-storage`).
+func (o TenantLimitRangeDefaultLimitOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantLimitRangeDefaultLimit) *string { return v.EphemeralStorage }).(pulumi.StringPtrOutput)
+}
+
 // Memory.
 func (o TenantLimitRangeDefaultLimitOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimitRangeDefaultLimit) *string { return v.Memory }).(pulumi.StringPtrOutput)
@@ -787,6 +803,16 @@ func (o TenantLimitRangeDefaultLimitPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage (`ephemeral-storage`).
+func (o TenantLimitRangeDefaultLimitPtrOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantLimitRangeDefaultLimit) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EphemeralStorage
+	}).(pulumi.StringPtrOutput)
+}
+
 // Memory.
 func (o TenantLimitRangeDefaultLimitPtrOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantLimitRangeDefaultLimit) *string {
@@ -801,6 +827,8 @@ func (o TenantLimitRangeDefaultLimitPtrOutput) Memory() pulumi.StringPtrOutput {
 type TenantLimitRangeDefaultRequest struct {
 	// CPU.
 	Cpu *string `pulumi:"cpu"`
+	// Ephemeral storage (`ephemeral-storage`).
+	EphemeralStorage *string `pulumi:"ephemeralStorage"`
 	// Memory.
 	Memory *string `pulumi:"memory"`
 }
@@ -814,6 +842,10 @@ func (val *TenantLimitRangeDefaultRequest) Defaults() *TenantLimitRangeDefaultRe
 	if tmp.Cpu == nil {
 		cpu_ := "100m"
 		tmp.Cpu = &cpu_
+	}
+	if tmp.EphemeralStorage == nil {
+		ephemeralStorage_ := "256Mi"
+		tmp.EphemeralStorage = &ephemeralStorage_
 	}
 	if tmp.Memory == nil {
 		memory_ := "128Mi"
@@ -837,6 +869,8 @@ type TenantLimitRangeDefaultRequestInput interface {
 type TenantLimitRangeDefaultRequestArgs struct {
 	// CPU.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Ephemeral storage (`ephemeral-storage`).
+	EphemeralStorage pulumi.StringPtrInput `pulumi:"ephemeralStorage"`
 	// Memory.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
 }
@@ -849,6 +883,9 @@ func (val *TenantLimitRangeDefaultRequestArgs) Defaults() *TenantLimitRangeDefau
 	tmp := *val
 	if tmp.Cpu == nil {
 		tmp.Cpu = pulumi.StringPtr("100m")
+	}
+	if tmp.EphemeralStorage == nil {
+		tmp.EphemeralStorage = pulumi.StringPtr("256Mi")
 	}
 	if tmp.Memory == nil {
 		tmp.Memory = pulumi.StringPtr("128Mi")
@@ -938,6 +975,11 @@ func (o TenantLimitRangeDefaultRequestOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimitRangeDefaultRequest) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage (`ephemeral-storage`).
+func (o TenantLimitRangeDefaultRequestOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantLimitRangeDefaultRequest) *string { return v.EphemeralStorage }).(pulumi.StringPtrOutput)
+}
+
 // Memory.
 func (o TenantLimitRangeDefaultRequestOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimitRangeDefaultRequest) *string { return v.Memory }).(pulumi.StringPtrOutput)
@@ -977,6 +1019,16 @@ func (o TenantLimitRangeDefaultRequestPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage (`ephemeral-storage`).
+func (o TenantLimitRangeDefaultRequestPtrOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantLimitRangeDefaultRequest) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EphemeralStorage
+	}).(pulumi.StringPtrOutput)
+}
+
 // Memory.
 func (o TenantLimitRangeDefaultRequestPtrOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantLimitRangeDefaultRequest) *string {
@@ -1007,7 +1059,7 @@ type TenantPlatform struct {
 	NamespacePrefix *string `pulumi:"namespacePrefix"`
 	// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
 	Network *TenantPlatformNetwork `pulumi:"network"`
-	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+	// Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// Pod Security Admission levels of tenant namespaces.
 	PodSecurity *TenantPlatformPodSecurity `pulumi:"podSecurity"`
@@ -1091,7 +1143,7 @@ type TenantPlatformArgs struct {
 	NamespacePrefix pulumi.StringPtrInput `pulumi:"namespacePrefix"`
 	// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
 	Network TenantPlatformNetworkPtrInput `pulumi:"network"`
-	// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+	// Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// Pod Security Admission levels of tenant namespaces.
 	PodSecurity TenantPlatformPodSecurityPtrInput `pulumi:"podSecurity"`
@@ -1255,7 +1307,7 @@ func (o TenantPlatformOutput) Network() TenantPlatformNetworkPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *TenantPlatformNetwork { return v.Network }).(TenantPlatformNetworkPtrOutput)
 }
 
-// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+// Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
 func (o TenantPlatformOutput) NetworkPolicy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *bool { return v.NetworkPolicy }).(pulumi.BoolPtrOutput)
 }
@@ -1389,7 +1441,7 @@ func (o TenantPlatformPtrOutput) Network() TenantPlatformNetworkPtrOutput {
 	}).(TenantPlatformNetworkPtrOutput)
 }
 
-// Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+// Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
 func (o TenantPlatformPtrOutput) NetworkPolicy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *TenantPlatform) *bool {
 		if v == nil {
@@ -2907,7 +2959,7 @@ func (o TenantPlatformExposureIssuerRefPtrOutput) Name() pulumi.StringPtrOutput 
 
 // The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
 type TenantPlatformNetwork struct {
-	// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+	// Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
 	ApiServerCidrs []string `pulumi:"apiServerCidrs"`
 	// Ports the host API server's endpoints listen on.
 	ApiServerPorts []int `pulumi:"apiServerPorts"`
@@ -2930,7 +2982,7 @@ type TenantPlatformNetworkInput interface {
 
 // The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
 type TenantPlatformNetworkArgs struct {
-	// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+	// Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
 	ApiServerCidrs pulumi.StringArrayInput `pulumi:"apiServerCidrs"`
 	// Ports the host API server's endpoints listen on.
 	ApiServerPorts pulumi.IntArrayInput `pulumi:"apiServerPorts"`
@@ -3018,7 +3070,7 @@ func (o TenantPlatformNetworkOutput) ToTenantPlatformNetworkPtrOutputWithContext
 	}).(TenantPlatformNetworkPtrOutput)
 }
 
-// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+// Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
 func (o TenantPlatformNetworkOutput) ApiServerCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantPlatformNetwork) []string { return v.ApiServerCidrs }).(pulumi.StringArrayOutput)
 }
@@ -3062,7 +3114,7 @@ func (o TenantPlatformNetworkPtrOutput) Elem() TenantPlatformNetworkOutput {
 	}).(TenantPlatformNetworkOutput)
 }
 
-// Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+// Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
 func (o TenantPlatformNetworkPtrOutput) ApiServerCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *TenantPlatformNetwork) []string {
 		if v == nil {
@@ -3106,7 +3158,7 @@ func (o TenantPlatformNetworkPtrOutput) InternetExceptCidrs() pulumi.StringArray
 type TenantPlatformPodSecurity struct {
 	// Levels a tenant may ask for.
 	Allowed []TenantPlatformPodSecurityAllowed `pulumi:"allowed"`
-	// Level of a tenant that asks for none.
+	// Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
 	Default *TenantPlatformPodSecurityDefault `pulumi:"default"`
 }
 
@@ -3117,7 +3169,7 @@ func (val *TenantPlatformPodSecurity) Defaults() *TenantPlatformPodSecurity {
 	}
 	tmp := *val
 	if tmp.Default == nil {
-		default_ := TenantPlatformPodSecurityDefault("baseline")
+		default_ := TenantPlatformPodSecurityDefault("restricted")
 		tmp.Default = &default_
 	}
 	return &tmp
@@ -3138,7 +3190,7 @@ type TenantPlatformPodSecurityInput interface {
 type TenantPlatformPodSecurityArgs struct {
 	// Levels a tenant may ask for.
 	Allowed TenantPlatformPodSecurityAllowedArrayInput `pulumi:"allowed"`
-	// Level of a tenant that asks for none.
+	// Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
 	Default TenantPlatformPodSecurityDefaultPtrInput `pulumi:"default"`
 }
 
@@ -3149,7 +3201,7 @@ func (val *TenantPlatformPodSecurityArgs) Defaults() *TenantPlatformPodSecurityA
 	}
 	tmp := *val
 	if tmp.Default == nil {
-		tmp.Default = TenantPlatformPodSecurityDefault("baseline")
+		tmp.Default = TenantPlatformPodSecurityDefault("restricted")
 	}
 	return &tmp
 }
@@ -3236,7 +3288,7 @@ func (o TenantPlatformPodSecurityOutput) Allowed() TenantPlatformPodSecurityAllo
 	return o.ApplyT(func(v TenantPlatformPodSecurity) []TenantPlatformPodSecurityAllowed { return v.Allowed }).(TenantPlatformPodSecurityAllowedArrayOutput)
 }
 
-// Level of a tenant that asks for none.
+// Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
 func (o TenantPlatformPodSecurityOutput) Default() TenantPlatformPodSecurityDefaultPtrOutput {
 	return o.ApplyT(func(v TenantPlatformPodSecurity) *TenantPlatformPodSecurityDefault { return v.Default }).(TenantPlatformPodSecurityDefaultPtrOutput)
 }
@@ -3275,7 +3327,7 @@ func (o TenantPlatformPodSecurityPtrOutput) Allowed() TenantPlatformPodSecurityA
 	}).(TenantPlatformPodSecurityAllowedArrayOutput)
 }
 
-// Level of a tenant that asks for none.
+// Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
 func (o TenantPlatformPodSecurityPtrOutput) Default() TenantPlatformPodSecurityDefaultPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformPodSecurity) *TenantPlatformPodSecurityDefault {
 		if v == nil {
@@ -3299,6 +3351,8 @@ func (val *TenantPlatformQuota) Defaults() *TenantPlatformQuota {
 		return nil
 	}
 	tmp := *val
+	tmp.Ceilings = tmp.Ceilings.Defaults()
+
 	tmp.Default = tmp.Default.Defaults()
 
 	return &tmp
@@ -3470,6 +3524,8 @@ type TenantPlatformQuotaCeilings struct {
 	ConfigMaps *int `pulumi:"configMaps"`
 	// Most CPU a tenant may ask for.
 	Cpu *string `pulumi:"cpu"`
+	// Most ephemeral storage a tenant may ask for.
+	EphemeralStorage *string `pulumi:"ephemeralStorage"`
 	// Most memory a tenant may ask for.
 	Memory *string `pulumi:"memory"`
 	// Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
@@ -3486,6 +3542,23 @@ type TenantPlatformQuotaCeilings struct {
 	ServicesNodePorts *int `pulumi:"servicesNodePorts"`
 	// Most storage a tenant may ask for.
 	Storage *string `pulumi:"storage"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformQuotaCeilings
+func (val *TenantPlatformQuotaCeilings) Defaults() *TenantPlatformQuotaCeilings {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.ServicesLoadBalancers == nil {
+		servicesLoadBalancers_ := 0
+		tmp.ServicesLoadBalancers = &servicesLoadBalancers_
+	}
+	if tmp.ServicesNodePorts == nil {
+		servicesNodePorts_ := 0
+		tmp.ServicesNodePorts = &servicesNodePorts_
+	}
+	return &tmp
 }
 
 // TenantPlatformQuotaCeilingsInput is an input type that accepts TenantPlatformQuotaCeilingsArgs and TenantPlatformQuotaCeilingsOutput values.
@@ -3505,6 +3578,8 @@ type TenantPlatformQuotaCeilingsArgs struct {
 	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
 	// Most CPU a tenant may ask for.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Most ephemeral storage a tenant may ask for.
+	EphemeralStorage pulumi.StringPtrInput `pulumi:"ephemeralStorage"`
 	// Most memory a tenant may ask for.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
 	// Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
@@ -3523,6 +3598,20 @@ type TenantPlatformQuotaCeilingsArgs struct {
 	Storage pulumi.StringPtrInput `pulumi:"storage"`
 }
 
+// Defaults sets the appropriate defaults for TenantPlatformQuotaCeilingsArgs
+func (val *TenantPlatformQuotaCeilingsArgs) Defaults() *TenantPlatformQuotaCeilingsArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.ServicesLoadBalancers == nil {
+		tmp.ServicesLoadBalancers = pulumi.IntPtr(0)
+	}
+	if tmp.ServicesNodePorts == nil {
+		tmp.ServicesNodePorts = pulumi.IntPtr(0)
+	}
+	return &tmp
+}
 func (TenantPlatformQuotaCeilingsArgs) ElementType() reflect.Type {
 	return reflect.TypeOf((*TenantPlatformQuotaCeilings)(nil)).Elem()
 }
@@ -3611,6 +3700,11 @@ func (o TenantPlatformQuotaCeilingsOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
+// Most ephemeral storage a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *string { return v.EphemeralStorage }).(pulumi.StringPtrOutput)
+}
+
 // Most memory a tenant may ask for.
 func (o TenantPlatformQuotaCeilingsOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaCeilings) *string { return v.Memory }).(pulumi.StringPtrOutput)
@@ -3692,6 +3786,16 @@ func (o TenantPlatformQuotaCeilingsPtrOutput) Cpu() pulumi.StringPtrOutput {
 			return nil
 		}
 		return v.Cpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// Most ephemeral storage a tenant may ask for.
+func (o TenantPlatformQuotaCeilingsPtrOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaCeilings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EphemeralStorage
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -3777,23 +3881,25 @@ func (o TenantPlatformQuotaCeilingsPtrOutput) Storage() pulumi.StringPtrOutput {
 
 // What a tenant gets when its request leaves a field out.
 type TenantPlatformQuotaDefault struct {
-	// ConfigMaps of a tenant that sets no count.
+	// ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
 	ConfigMaps *int `pulumi:"configMaps"`
 	// CPU of a tenant that asks for none.
 	Cpu *string `pulumi:"cpu"`
+	// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+	EphemeralStorage *string `pulumi:"ephemeralStorage"`
 	// Memory of a tenant that asks for none.
 	Memory *string `pulumi:"memory"`
-	// PersistentVolumeClaims of a tenant that sets no count.
+	// PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
 	PersistentVolumeClaims *int `pulumi:"persistentVolumeClaims"`
-	// Pods of a tenant that sets no count.
+	// Pods of a tenant that sets no count; at most the ceiling, when one is set.
 	Pods *int `pulumi:"pods"`
-	// Secrets of a tenant that sets no count.
+	// Secrets of a tenant that sets no count; at most the ceiling, when one is set.
 	Secrets *int `pulumi:"secrets"`
-	// Services of a tenant that sets no count.
+	// Services of a tenant that sets no count; at most the ceiling, when one is set.
 	Services *int `pulumi:"services"`
-	// Services of type LoadBalancer of a tenant that sets no count.
+	// Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
 	ServicesLoadBalancers *int `pulumi:"servicesLoadBalancers"`
-	// Services of type NodePort of a tenant that sets no count.
+	// Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
 	ServicesNodePorts *int `pulumi:"servicesNodePorts"`
 	// Storage of a tenant that asks for none.
 	Storage *string `pulumi:"storage"`
@@ -3805,13 +3911,45 @@ func (val *TenantPlatformQuotaDefault) Defaults() *TenantPlatformQuotaDefault {
 		return nil
 	}
 	tmp := *val
+	if tmp.ConfigMaps == nil {
+		configMaps_ := 100
+		tmp.ConfigMaps = &configMaps_
+	}
 	if tmp.Cpu == nil {
 		cpu_ := "4"
 		tmp.Cpu = &cpu_
 	}
+	if tmp.EphemeralStorage == nil {
+		ephemeralStorage_ := "20Gi"
+		tmp.EphemeralStorage = &ephemeralStorage_
+	}
 	if tmp.Memory == nil {
 		memory_ := "8Gi"
 		tmp.Memory = &memory_
+	}
+	if tmp.PersistentVolumeClaims == nil {
+		persistentVolumeClaims_ := 20
+		tmp.PersistentVolumeClaims = &persistentVolumeClaims_
+	}
+	if tmp.Pods == nil {
+		pods_ := 50
+		tmp.Pods = &pods_
+	}
+	if tmp.Secrets == nil {
+		secrets_ := 100
+		tmp.Secrets = &secrets_
+	}
+	if tmp.Services == nil {
+		services_ := 20
+		tmp.Services = &services_
+	}
+	if tmp.ServicesLoadBalancers == nil {
+		servicesLoadBalancers_ := 0
+		tmp.ServicesLoadBalancers = &servicesLoadBalancers_
+	}
+	if tmp.ServicesNodePorts == nil {
+		servicesNodePorts_ := 0
+		tmp.ServicesNodePorts = &servicesNodePorts_
 	}
 	if tmp.Storage == nil {
 		storage_ := "20Gi"
@@ -3833,23 +3971,25 @@ type TenantPlatformQuotaDefaultInput interface {
 
 // What a tenant gets when its request leaves a field out.
 type TenantPlatformQuotaDefaultArgs struct {
-	// ConfigMaps of a tenant that sets no count.
+	// ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
 	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
 	// CPU of a tenant that asks for none.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+	EphemeralStorage pulumi.StringPtrInput `pulumi:"ephemeralStorage"`
 	// Memory of a tenant that asks for none.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
-	// PersistentVolumeClaims of a tenant that sets no count.
+	// PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
 	PersistentVolumeClaims pulumi.IntPtrInput `pulumi:"persistentVolumeClaims"`
-	// Pods of a tenant that sets no count.
+	// Pods of a tenant that sets no count; at most the ceiling, when one is set.
 	Pods pulumi.IntPtrInput `pulumi:"pods"`
-	// Secrets of a tenant that sets no count.
+	// Secrets of a tenant that sets no count; at most the ceiling, when one is set.
 	Secrets pulumi.IntPtrInput `pulumi:"secrets"`
-	// Services of a tenant that sets no count.
+	// Services of a tenant that sets no count; at most the ceiling, when one is set.
 	Services pulumi.IntPtrInput `pulumi:"services"`
-	// Services of type LoadBalancer of a tenant that sets no count.
+	// Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
 	ServicesLoadBalancers pulumi.IntPtrInput `pulumi:"servicesLoadBalancers"`
-	// Services of type NodePort of a tenant that sets no count.
+	// Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
 	ServicesNodePorts pulumi.IntPtrInput `pulumi:"servicesNodePorts"`
 	// Storage of a tenant that asks for none.
 	Storage pulumi.StringPtrInput `pulumi:"storage"`
@@ -3861,11 +4001,35 @@ func (val *TenantPlatformQuotaDefaultArgs) Defaults() *TenantPlatformQuotaDefaul
 		return nil
 	}
 	tmp := *val
+	if tmp.ConfigMaps == nil {
+		tmp.ConfigMaps = pulumi.IntPtr(100)
+	}
 	if tmp.Cpu == nil {
 		tmp.Cpu = pulumi.StringPtr("4")
 	}
+	if tmp.EphemeralStorage == nil {
+		tmp.EphemeralStorage = pulumi.StringPtr("20Gi")
+	}
 	if tmp.Memory == nil {
 		tmp.Memory = pulumi.StringPtr("8Gi")
+	}
+	if tmp.PersistentVolumeClaims == nil {
+		tmp.PersistentVolumeClaims = pulumi.IntPtr(20)
+	}
+	if tmp.Pods == nil {
+		tmp.Pods = pulumi.IntPtr(50)
+	}
+	if tmp.Secrets == nil {
+		tmp.Secrets = pulumi.IntPtr(100)
+	}
+	if tmp.Services == nil {
+		tmp.Services = pulumi.IntPtr(20)
+	}
+	if tmp.ServicesLoadBalancers == nil {
+		tmp.ServicesLoadBalancers = pulumi.IntPtr(0)
+	}
+	if tmp.ServicesNodePorts == nil {
+		tmp.ServicesNodePorts = pulumi.IntPtr(0)
 	}
 	if tmp.Storage == nil {
 		tmp.Storage = pulumi.StringPtr("20Gi")
@@ -3950,7 +4114,7 @@ func (o TenantPlatformQuotaDefaultOutput) ToTenantPlatformQuotaDefaultPtrOutputW
 	}).(TenantPlatformQuotaDefaultPtrOutput)
 }
 
-// ConfigMaps of a tenant that sets no count.
+// ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) ConfigMaps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.ConfigMaps }).(pulumi.IntPtrOutput)
 }
@@ -3960,37 +4124,42 @@ func (o TenantPlatformQuotaDefaultOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+func (o TenantPlatformQuotaDefaultOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.EphemeralStorage }).(pulumi.StringPtrOutput)
+}
+
 // Memory of a tenant that asks for none.
 func (o TenantPlatformQuotaDefaultOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.Memory }).(pulumi.StringPtrOutput)
 }
 
-// PersistentVolumeClaims of a tenant that sets no count.
+// PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.PersistentVolumeClaims }).(pulumi.IntPtrOutput)
 }
 
-// Pods of a tenant that sets no count.
+// Pods of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) Pods() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.Pods }).(pulumi.IntPtrOutput)
 }
 
-// Secrets of a tenant that sets no count.
+// Secrets of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) Secrets() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.Secrets }).(pulumi.IntPtrOutput)
 }
 
-// Services of a tenant that sets no count.
+// Services of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) Services() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.Services }).(pulumi.IntPtrOutput)
 }
 
-// Services of type LoadBalancer of a tenant that sets no count.
+// Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.ServicesLoadBalancers }).(pulumi.IntPtrOutput)
 }
 
-// Services of type NodePort of a tenant that sets no count.
+// Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultOutput) ServicesNodePorts() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *int { return v.ServicesNodePorts }).(pulumi.IntPtrOutput)
 }
@@ -4024,7 +4193,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Elem() TenantPlatformQuotaDefaultOu
 	}).(TenantPlatformQuotaDefaultOutput)
 }
 
-// ConfigMaps of a tenant that sets no count.
+// ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) ConfigMaps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4044,6 +4213,16 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+func (o TenantPlatformQuotaDefaultPtrOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EphemeralStorage
+	}).(pulumi.StringPtrOutput)
+}
+
 // Memory of a tenant that asks for none.
 func (o TenantPlatformQuotaDefaultPtrOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *string {
@@ -4054,7 +4233,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Memory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// PersistentVolumeClaims of a tenant that sets no count.
+// PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4064,7 +4243,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) PersistentVolumeClaims() pulumi.Int
 	}).(pulumi.IntPtrOutput)
 }
 
-// Pods of a tenant that sets no count.
+// Pods of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) Pods() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4074,7 +4253,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Pods() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Secrets of a tenant that sets no count.
+// Secrets of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) Secrets() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4084,7 +4263,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Secrets() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Services of a tenant that sets no count.
+// Services of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) Services() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4094,7 +4273,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Services() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Services of type LoadBalancer of a tenant that sets no count.
+// Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4104,7 +4283,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) ServicesLoadBalancers() pulumi.IntP
 	}).(pulumi.IntPtrOutput)
 }
 
-// Services of type NodePort of a tenant that sets no count.
+// Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
 func (o TenantPlatformQuotaDefaultPtrOutput) ServicesNodePorts() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *int {
 		if v == nil {
@@ -4126,23 +4305,25 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Storage() pulumi.StringPtrOutput {
 
 // What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 type TenantResources struct {
-	// Maximum number of ConfigMaps in the tenant namespace.
+	// Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	ConfigMaps *int `pulumi:"configMaps"`
 	// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
 	Cpu *string `pulumi:"cpu"`
+	// Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
+	EphemeralStorage *string `pulumi:"ephemeralStorage"`
 	// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
 	Memory *string `pulumi:"memory"`
-	// Maximum number of PersistentVolumeClaims in the tenant namespace.
+	// Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	PersistentVolumeClaims *int `pulumi:"persistentVolumeClaims"`
-	// Maximum number of Pods in the tenant namespace.
+	// Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	Pods *int `pulumi:"pods"`
-	// Maximum number of Secrets in the tenant namespace.
+	// Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	Secrets *int `pulumi:"secrets"`
-	// Maximum number of Services in the tenant namespace.
+	// Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	Services *int `pulumi:"services"`
-	// Maximum number of Services of type LoadBalancer in the tenant namespace.
+	// Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	ServicesLoadBalancers *int `pulumi:"servicesLoadBalancers"`
-	// Maximum number of Services of type NodePort in the tenant namespace.
+	// Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	ServicesNodePorts *int `pulumi:"servicesNodePorts"`
 	// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
 	Storage *string `pulumi:"storage"`
@@ -4161,23 +4342,25 @@ type TenantResourcesInput interface {
 
 // What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 type TenantResourcesArgs struct {
-	// Maximum number of ConfigMaps in the tenant namespace.
+	// Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
 	// CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
+	EphemeralStorage pulumi.StringPtrInput `pulumi:"ephemeralStorage"`
 	// Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
-	// Maximum number of PersistentVolumeClaims in the tenant namespace.
+	// Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	PersistentVolumeClaims pulumi.IntPtrInput `pulumi:"persistentVolumeClaims"`
-	// Maximum number of Pods in the tenant namespace.
+	// Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	Pods pulumi.IntPtrInput `pulumi:"pods"`
-	// Maximum number of Secrets in the tenant namespace.
+	// Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	Secrets pulumi.IntPtrInput `pulumi:"secrets"`
-	// Maximum number of Services in the tenant namespace.
+	// Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	Services pulumi.IntPtrInput `pulumi:"services"`
-	// Maximum number of Services of type LoadBalancer in the tenant namespace.
+	// Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	ServicesLoadBalancers pulumi.IntPtrInput `pulumi:"servicesLoadBalancers"`
-	// Maximum number of Services of type NodePort in the tenant namespace.
+	// Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 	ServicesNodePorts pulumi.IntPtrInput `pulumi:"servicesNodePorts"`
 	// Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
 	Storage pulumi.StringPtrInput `pulumi:"storage"`
@@ -4261,7 +4444,7 @@ func (o TenantResourcesOutput) ToTenantResourcesPtrOutputWithContext(ctx context
 	}).(TenantResourcesPtrOutput)
 }
 
-// Maximum number of ConfigMaps in the tenant namespace.
+// Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) ConfigMaps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.ConfigMaps }).(pulumi.IntPtrOutput)
 }
@@ -4271,37 +4454,42 @@ func (o TenantResourcesOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantResources) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
+func (o TenantResourcesOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantResources) *string { return v.EphemeralStorage }).(pulumi.StringPtrOutput)
+}
+
 // Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
 func (o TenantResourcesOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantResources) *string { return v.Memory }).(pulumi.StringPtrOutput)
 }
 
-// Maximum number of PersistentVolumeClaims in the tenant namespace.
+// Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.PersistentVolumeClaims }).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Pods in the tenant namespace.
+// Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) Pods() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.Pods }).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Secrets in the tenant namespace.
+// Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) Secrets() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.Secrets }).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Services in the tenant namespace.
+// Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) Services() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.Services }).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Services of type LoadBalancer in the tenant namespace.
+// Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.ServicesLoadBalancers }).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Services of type NodePort in the tenant namespace.
+// Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesOutput) ServicesNodePorts() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TenantResources) *int { return v.ServicesNodePorts }).(pulumi.IntPtrOutput)
 }
@@ -4335,7 +4523,7 @@ func (o TenantResourcesPtrOutput) Elem() TenantResourcesOutput {
 	}).(TenantResourcesOutput)
 }
 
-// Maximum number of ConfigMaps in the tenant namespace.
+// Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) ConfigMaps() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {
@@ -4355,6 +4543,16 @@ func (o TenantResourcesPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
+func (o TenantResourcesPtrOutput) EphemeralStorage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantResources) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EphemeralStorage
+	}).(pulumi.StringPtrOutput)
+}
+
 // Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
 func (o TenantResourcesPtrOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *string {
@@ -4365,7 +4563,7 @@ func (o TenantResourcesPtrOutput) Memory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Maximum number of PersistentVolumeClaims in the tenant namespace.
+// Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {
@@ -4375,7 +4573,7 @@ func (o TenantResourcesPtrOutput) PersistentVolumeClaims() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Pods in the tenant namespace.
+// Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) Pods() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {
@@ -4385,7 +4583,7 @@ func (o TenantResourcesPtrOutput) Pods() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Secrets in the tenant namespace.
+// Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) Secrets() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {
@@ -4395,7 +4593,7 @@ func (o TenantResourcesPtrOutput) Secrets() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Services in the tenant namespace.
+// Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) Services() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {
@@ -4405,7 +4603,7 @@ func (o TenantResourcesPtrOutput) Services() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Services of type LoadBalancer in the tenant namespace.
+// Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {
@@ -4415,7 +4613,7 @@ func (o TenantResourcesPtrOutput) ServicesLoadBalancers() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Maximum number of Services of type NodePort in the tenant namespace.
+// Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
 func (o TenantResourcesPtrOutput) ServicesNodePorts() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *TenantResources) *int {
 		if v == nil {

@@ -65,7 +65,7 @@ func NewTenant(ctx *pulumi.Context,
 type tenantArgs struct {
 	// How the tenant namespace is fenced off on the host, within the platform's policy.
 	Isolation *TenantIsolation `pulumi:"isolation"`
-	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
 	LimitRange *TenantLimitRange `pulumi:"limitRange"`
 	// Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
 	Owner string `pulumi:"owner"`
@@ -81,7 +81,7 @@ type tenantArgs struct {
 type TenantArgs struct {
 	// How the tenant namespace is fenced off on the host, within the platform's policy.
 	Isolation TenantIsolationPtrInput
-	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
 	LimitRange TenantLimitRangePtrInput
 	// Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
 	Owner pulumi.StringInput

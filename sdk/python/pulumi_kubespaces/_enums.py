@@ -66,7 +66,7 @@ class TenantPlatformPodSecurityAllowed(_builtins.str, Enum):
 @pulumi.type_token("kubespaces:index:TenantPlatformPodSecurityDefault")
 class TenantPlatformPodSecurityDefault(_builtins.str, Enum):
     """
-    Level of a tenant that asks for none.
+    Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
     """
     BASELINE = "baseline"
     RESTRICTED = "restricted"

@@ -152,7 +152,7 @@ class TenantIsolationArgs:
 
 class TenantLimitRangeArgsDict(TypedDict):
     """
-    Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+    Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
     """
     default_limit: NotRequired[pulumi.Input[Optional['TenantLimitRangeDefaultLimitArgsDict']]]
     """
@@ -169,7 +169,7 @@ class TenantLimitRangeArgs:
                  default_limit: pulumi.Input[Optional['TenantLimitRangeDefaultLimitArgs']] = None,
                  default_request: pulumi.Input[Optional['TenantLimitRangeDefaultRequestArgs']] = None):
         """
-        Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+        Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
 
         :param pulumi.Input['TenantLimitRangeDefaultLimitArgs'] default_limit: Limits given to containers that declare none.
         :param pulumi.Input['TenantLimitRangeDefaultRequestArgs'] default_request: Requests given to containers that declare none.
@@ -212,6 +212,10 @@ class TenantLimitRangeDefaultLimitArgsDict(TypedDict):
     """
     CPU.
     """
+    ephemeral_storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Ephemeral storage (`ephemeral-storage`).
+    """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Memory.
@@ -221,17 +225,23 @@ class TenantLimitRangeDefaultLimitArgsDict(TypedDict):
 class TenantLimitRangeDefaultLimitArgs:
     def __init__(__self__, *,
                  cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 ephemeral_storage: pulumi.Input[Optional[_builtins.str]] = None,
                  memory: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Limits given to containers that declare none.
 
         :param pulumi.Input[_builtins.str] cpu: CPU.
+        :param pulumi.Input[_builtins.str] ephemeral_storage: Ephemeral storage (`ephemeral-storage`).
         :param pulumi.Input[_builtins.str] memory: Memory.
         """
         if cpu is None:
             cpu = '1'
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
+        if ephemeral_storage is None:
+            ephemeral_storage = '2Gi'
+        if ephemeral_storage is not None:
+            pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if memory is None:
             memory = '1Gi'
         if memory is not None:
@@ -248,6 +258,18 @@ class TenantLimitRangeDefaultLimitArgs:
     @cpu.setter
     def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ephemeralStorage")
+    def ephemeral_storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Ephemeral storage (`ephemeral-storage`).
+        """
+        return pulumi.get(self, "ephemeral_storage")
+
+    @ephemeral_storage.setter
+    def ephemeral_storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ephemeral_storage", value)
 
     @_builtins.property
     @pulumi.getter
@@ -270,6 +292,10 @@ class TenantLimitRangeDefaultRequestArgsDict(TypedDict):
     """
     CPU.
     """
+    ephemeral_storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Ephemeral storage (`ephemeral-storage`).
+    """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Memory.
@@ -279,17 +305,23 @@ class TenantLimitRangeDefaultRequestArgsDict(TypedDict):
 class TenantLimitRangeDefaultRequestArgs:
     def __init__(__self__, *,
                  cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 ephemeral_storage: pulumi.Input[Optional[_builtins.str]] = None,
                  memory: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Requests given to containers that declare none.
 
         :param pulumi.Input[_builtins.str] cpu: CPU.
+        :param pulumi.Input[_builtins.str] ephemeral_storage: Ephemeral storage (`ephemeral-storage`).
         :param pulumi.Input[_builtins.str] memory: Memory.
         """
         if cpu is None:
             cpu = '100m'
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
+        if ephemeral_storage is None:
+            ephemeral_storage = '256Mi'
+        if ephemeral_storage is not None:
+            pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if memory is None:
             memory = '128Mi'
         if memory is not None:
@@ -306,6 +338,18 @@ class TenantLimitRangeDefaultRequestArgs:
     @cpu.setter
     def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ephemeralStorage")
+    def ephemeral_storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Ephemeral storage (`ephemeral-storage`).
+        """
+        return pulumi.get(self, "ephemeral_storage")
+
+    @ephemeral_storage.setter
+    def ephemeral_storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ephemeral_storage", value)
 
     @_builtins.property
     @pulumi.getter
@@ -362,7 +406,7 @@ class TenantPlatformArgsDict(TypedDict):
     """
     network_policy: NotRequired[_builtins.bool]
     """
-    Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+    Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
     """
     pod_security: NotRequired[pulumi.Input[Optional['TenantPlatformPodSecurityArgsDict']]]
     """
@@ -405,7 +449,7 @@ class TenantPlatformArgs:
         :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
         :param pulumi.Input[_builtins.str] namespace_prefix: Host namespaces are `<namespacePrefix><name>`.
         :param pulumi.Input['TenantPlatformNetworkArgs'] network: The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
-        :param _builtins.bool network_policy: Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+        :param _builtins.bool network_policy: Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
         :param pulumi.Input['TenantPlatformPodSecurityArgs'] pod_security: Pod Security Admission levels of tenant namespaces.
         :param pulumi.Input['TenantPlatformQuotaArgs'] quota: Quota defaults and ceilings.
         :param pulumi.Input[_builtins.int] readiness_timeout_seconds: How long `pulumi up` waits for a virtual cluster to be ready.
@@ -561,7 +605,7 @@ class TenantPlatformArgs:
     @pulumi.getter(name="networkPolicy")
     def network_policy(self) -> Optional[_builtins.bool]:
         """
-        Create a NetworkPolicy that admits ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces, the host API server and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints).
+        Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
         """
         return pulumi.get(self, "network_policy")
 
@@ -1155,7 +1199,7 @@ class TenantPlatformNetworkArgsDict(TypedDict):
     """
     api_server_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+    Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
     """
     api_server_ports: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]]
     """
@@ -1180,7 +1224,7 @@ class TenantPlatformNetworkArgs:
         """
         The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] api_server_cidrs: Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] api_server_cidrs: Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] api_server_ports: Ports the host API server's endpoints listen on.
         :param pulumi.Input[Mapping[str, Any]] gateway_pod_labels: Labels of the gateway's pods, when only they (not every pod of the gateway namespace) may reach tenants.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] internet_except_cidrs: What tenants may not reach on the internet rule: the cluster's, private, link-local and metadata ranges.
@@ -1198,7 +1242,7 @@ class TenantPlatformNetworkArgs:
     @pulumi.getter(name="apiServerCidrs")
     def api_server_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Where the host API server's endpoints are: the vCluster syncer may reach these, on `apiServerPorts`.
+        Where the host API server's endpoints are (the addresses behind the `kubernetes` Service: NetworkPolicies match a connection after the Service's translation). Only the vCluster control plane may reach them, on `apiServerPorts`. The default, the private ranges, is everywhere an endpoint may be; name yours (`kubectl get endpointslices -n default -l kubernetes.io/service-name=kubernetes`) to keep the control plane off every other private address on those ports.
         """
         return pulumi.get(self, "api_server_cidrs")
 
@@ -1253,7 +1297,7 @@ class TenantPlatformPodSecurityArgsDict(TypedDict):
     """
     default: NotRequired[pulumi.Input[Optional['TenantPlatformPodSecurityDefault']]]
     """
-    Level of a tenant that asks for none.
+    Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
     """
 
 @pulumi.input_type
@@ -1265,12 +1309,12 @@ class TenantPlatformPodSecurityArgs:
         Pod Security Admission levels of tenant namespaces.
 
         :param pulumi.Input[Sequence[pulumi.Input['TenantPlatformPodSecurityAllowed']]] allowed: Levels a tenant may ask for.
-        :param pulumi.Input['TenantPlatformPodSecurityDefault'] default: Level of a tenant that asks for none.
+        :param pulumi.Input['TenantPlatformPodSecurityDefault'] default: Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
         """
         if allowed is not None:
             pulumi.set(__self__, "allowed", allowed)
         if default is None:
-            default = 'baseline'
+            default = 'restricted'
         if default is not None:
             pulumi.set(__self__, "default", default)
 
@@ -1290,7 +1334,7 @@ class TenantPlatformPodSecurityArgs:
     @pulumi.getter
     def default(self) -> pulumi.Input[Optional['TenantPlatformPodSecurityDefault']]:
         """
-        Level of a tenant that asks for none.
+        Level of a tenant that asks for none. `restricted` admits only pods that run as non-root, drop every capability and may not escalate privileges; `baseline` lets them run as root.
         """
         return pulumi.get(self, "default")
 
@@ -1365,6 +1409,10 @@ class TenantPlatformQuotaCeilingsArgsDict(TypedDict):
     """
     Most CPU a tenant may ask for.
     """
+    ephemeral_storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Most ephemeral storage a tenant may ask for.
+    """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Most memory a tenant may ask for.
@@ -1403,6 +1451,7 @@ class TenantPlatformQuotaCeilingsArgs:
     def __init__(__self__, *,
                  config_maps: pulumi.Input[Optional[_builtins.int]] = None,
                  cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 ephemeral_storage: pulumi.Input[Optional[_builtins.str]] = None,
                  memory: pulumi.Input[Optional[_builtins.str]] = None,
                  persistent_volume_claims: pulumi.Input[Optional[_builtins.int]] = None,
                  pods: pulumi.Input[Optional[_builtins.int]] = None,
@@ -1416,6 +1465,7 @@ class TenantPlatformQuotaCeilingsArgs:
 
         :param pulumi.Input[_builtins.int] config_maps: Most ConfigMaps a tenant may ask for; a ceiling also applies when the request sets no count.
         :param pulumi.Input[_builtins.str] cpu: Most CPU a tenant may ask for.
+        :param pulumi.Input[_builtins.str] ephemeral_storage: Most ephemeral storage a tenant may ask for.
         :param pulumi.Input[_builtins.str] memory: Most memory a tenant may ask for.
         :param pulumi.Input[_builtins.int] persistent_volume_claims: Most PersistentVolumeClaims a tenant may ask for; a ceiling also applies when the request sets no count.
         :param pulumi.Input[_builtins.int] pods: Most Pods a tenant may ask for; a ceiling also applies when the request sets no count.
@@ -1429,6 +1479,8 @@ class TenantPlatformQuotaCeilingsArgs:
             pulumi.set(__self__, "config_maps", config_maps)
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
+        if ephemeral_storage is not None:
+            pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if memory is not None:
             pulumi.set(__self__, "memory", memory)
         if persistent_volume_claims is not None:
@@ -1439,8 +1491,12 @@ class TenantPlatformQuotaCeilingsArgs:
             pulumi.set(__self__, "secrets", secrets)
         if services is not None:
             pulumi.set(__self__, "services", services)
+        if services_load_balancers is None:
+            services_load_balancers = 0
         if services_load_balancers is not None:
             pulumi.set(__self__, "services_load_balancers", services_load_balancers)
+        if services_node_ports is None:
+            services_node_ports = 0
         if services_node_ports is not None:
             pulumi.set(__self__, "services_node_ports", services_node_ports)
         if storage is not None:
@@ -1469,6 +1525,18 @@ class TenantPlatformQuotaCeilingsArgs:
     @cpu.setter
     def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ephemeralStorage")
+    def ephemeral_storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Most ephemeral storage a tenant may ask for.
+        """
+        return pulumi.get(self, "ephemeral_storage")
+
+    @ephemeral_storage.setter
+    def ephemeral_storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ephemeral_storage", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1573,11 +1641,15 @@ class TenantPlatformQuotaDefaultArgsDict(TypedDict):
     """
     config_maps: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    ConfigMaps of a tenant that sets no count.
+    ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
     """
     cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     CPU of a tenant that asks for none.
+    """
+    ephemeral_storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
     """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1585,27 +1657,27 @@ class TenantPlatformQuotaDefaultArgsDict(TypedDict):
     """
     persistent_volume_claims: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    PersistentVolumeClaims of a tenant that sets no count.
+    PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
     """
     pods: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Pods of a tenant that sets no count.
+    Pods of a tenant that sets no count; at most the ceiling, when one is set.
     """
     secrets: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Secrets of a tenant that sets no count.
+    Secrets of a tenant that sets no count; at most the ceiling, when one is set.
     """
     services: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Services of a tenant that sets no count.
+    Services of a tenant that sets no count; at most the ceiling, when one is set.
     """
     services_load_balancers: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Services of type LoadBalancer of a tenant that sets no count.
+    Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
     """
     services_node_ports: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Services of type NodePort of a tenant that sets no count.
+    Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
     """
     storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1617,6 +1689,7 @@ class TenantPlatformQuotaDefaultArgs:
     def __init__(__self__, *,
                  config_maps: pulumi.Input[Optional[_builtins.int]] = None,
                  cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 ephemeral_storage: pulumi.Input[Optional[_builtins.str]] = None,
                  memory: pulumi.Input[Optional[_builtins.str]] = None,
                  persistent_volume_claims: pulumi.Input[Optional[_builtins.int]] = None,
                  pods: pulumi.Input[Optional[_builtins.int]] = None,
@@ -1628,37 +1701,56 @@ class TenantPlatformQuotaDefaultArgs:
         """
         What a tenant gets when its request leaves a field out.
 
-        :param pulumi.Input[_builtins.int] config_maps: ConfigMaps of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] config_maps: ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
         :param pulumi.Input[_builtins.str] cpu: CPU of a tenant that asks for none.
+        :param pulumi.Input[_builtins.str] ephemeral_storage: Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
         :param pulumi.Input[_builtins.str] memory: Memory of a tenant that asks for none.
-        :param pulumi.Input[_builtins.int] persistent_volume_claims: PersistentVolumeClaims of a tenant that sets no count.
-        :param pulumi.Input[_builtins.int] pods: Pods of a tenant that sets no count.
-        :param pulumi.Input[_builtins.int] secrets: Secrets of a tenant that sets no count.
-        :param pulumi.Input[_builtins.int] services: Services of a tenant that sets no count.
-        :param pulumi.Input[_builtins.int] services_load_balancers: Services of type LoadBalancer of a tenant that sets no count.
-        :param pulumi.Input[_builtins.int] services_node_ports: Services of type NodePort of a tenant that sets no count.
+        :param pulumi.Input[_builtins.int] persistent_volume_claims: PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
+        :param pulumi.Input[_builtins.int] pods: Pods of a tenant that sets no count; at most the ceiling, when one is set.
+        :param pulumi.Input[_builtins.int] secrets: Secrets of a tenant that sets no count; at most the ceiling, when one is set.
+        :param pulumi.Input[_builtins.int] services: Services of a tenant that sets no count; at most the ceiling, when one is set.
+        :param pulumi.Input[_builtins.int] services_load_balancers: Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
+        :param pulumi.Input[_builtins.int] services_node_ports: Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
         :param pulumi.Input[_builtins.str] storage: Storage of a tenant that asks for none.
         """
+        if config_maps is None:
+            config_maps = 100
         if config_maps is not None:
             pulumi.set(__self__, "config_maps", config_maps)
         if cpu is None:
             cpu = '4'
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
+        if ephemeral_storage is None:
+            ephemeral_storage = '20Gi'
+        if ephemeral_storage is not None:
+            pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if memory is None:
             memory = '8Gi'
         if memory is not None:
             pulumi.set(__self__, "memory", memory)
+        if persistent_volume_claims is None:
+            persistent_volume_claims = 20
         if persistent_volume_claims is not None:
             pulumi.set(__self__, "persistent_volume_claims", persistent_volume_claims)
+        if pods is None:
+            pods = 50
         if pods is not None:
             pulumi.set(__self__, "pods", pods)
+        if secrets is None:
+            secrets = 100
         if secrets is not None:
             pulumi.set(__self__, "secrets", secrets)
+        if services is None:
+            services = 20
         if services is not None:
             pulumi.set(__self__, "services", services)
+        if services_load_balancers is None:
+            services_load_balancers = 0
         if services_load_balancers is not None:
             pulumi.set(__self__, "services_load_balancers", services_load_balancers)
+        if services_node_ports is None:
+            services_node_ports = 0
         if services_node_ports is not None:
             pulumi.set(__self__, "services_node_ports", services_node_ports)
         if storage is None:
@@ -1670,7 +1762,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter(name="configMaps")
     def config_maps(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        ConfigMaps of a tenant that sets no count.
+        ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "config_maps")
 
@@ -1691,6 +1783,18 @@ class TenantPlatformQuotaDefaultArgs:
         pulumi.set(self, "cpu", value)
 
     @_builtins.property
+    @pulumi.getter(name="ephemeralStorage")
+    def ephemeral_storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+        """
+        return pulumi.get(self, "ephemeral_storage")
+
+    @ephemeral_storage.setter
+    def ephemeral_storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ephemeral_storage", value)
+
+    @_builtins.property
     @pulumi.getter
     def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -1706,7 +1810,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter(name="persistentVolumeClaims")
     def persistent_volume_claims(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        PersistentVolumeClaims of a tenant that sets no count.
+        PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "persistent_volume_claims")
 
@@ -1718,7 +1822,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter
     def pods(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Pods of a tenant that sets no count.
+        Pods of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "pods")
 
@@ -1730,7 +1834,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter
     def secrets(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Secrets of a tenant that sets no count.
+        Secrets of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "secrets")
 
@@ -1742,7 +1846,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter
     def services(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Services of a tenant that sets no count.
+        Services of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "services")
 
@@ -1754,7 +1858,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter(name="servicesLoadBalancers")
     def services_load_balancers(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Services of type LoadBalancer of a tenant that sets no count.
+        Services of type LoadBalancer of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "services_load_balancers")
 
@@ -1766,7 +1870,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter(name="servicesNodePorts")
     def services_node_ports(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Services of type NodePort of a tenant that sets no count.
+        Services of type NodePort of a tenant that sets no count; at most the ceiling, when one is set.
         """
         return pulumi.get(self, "services_node_ports")
 
@@ -1793,11 +1897,15 @@ class TenantResourcesArgsDict(TypedDict):
     """
     config_maps: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of ConfigMaps in the tenant namespace.
+    Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
+    """
+    ephemeral_storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
     """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1805,27 +1913,27 @@ class TenantResourcesArgsDict(TypedDict):
     """
     persistent_volume_claims: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of PersistentVolumeClaims in the tenant namespace.
+    Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     pods: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of Pods in the tenant namespace.
+    Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     secrets: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of Secrets in the tenant namespace.
+    Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     services: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of Services in the tenant namespace.
+    Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     services_load_balancers: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of Services of type LoadBalancer in the tenant namespace.
+    Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     services_node_ports: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
-    Maximum number of Services of type NodePort in the tenant namespace.
+    Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
     """
     storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1837,6 +1945,7 @@ class TenantResourcesArgs:
     def __init__(__self__, *,
                  config_maps: pulumi.Input[Optional[_builtins.int]] = None,
                  cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 ephemeral_storage: pulumi.Input[Optional[_builtins.str]] = None,
                  memory: pulumi.Input[Optional[_builtins.str]] = None,
                  persistent_volume_claims: pulumi.Input[Optional[_builtins.int]] = None,
                  pods: pulumi.Input[Optional[_builtins.int]] = None,
@@ -1848,21 +1957,24 @@ class TenantResourcesArgs:
         """
         What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 
-        :param pulumi.Input[_builtins.int] config_maps: Maximum number of ConfigMaps in the tenant namespace.
+        :param pulumi.Input[_builtins.int] config_maps: Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         :param pulumi.Input[_builtins.str] cpu: CPU for the whole tenant; becomes both `requests.cpu` and `limits.cpu` of the ResourceQuota. Defaults to `platform.quota.default.cpu`.
+        :param pulumi.Input[_builtins.str] ephemeral_storage: Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
         :param pulumi.Input[_builtins.str] memory: Memory for the whole tenant; becomes both `requests.memory` and `limits.memory` of the ResourceQuota. Defaults to `platform.quota.default.memory`.
-        :param pulumi.Input[_builtins.int] persistent_volume_claims: Maximum number of PersistentVolumeClaims in the tenant namespace.
-        :param pulumi.Input[_builtins.int] pods: Maximum number of Pods in the tenant namespace.
-        :param pulumi.Input[_builtins.int] secrets: Maximum number of Secrets in the tenant namespace.
-        :param pulumi.Input[_builtins.int] services: Maximum number of Services in the tenant namespace.
-        :param pulumi.Input[_builtins.int] services_load_balancers: Maximum number of Services of type LoadBalancer in the tenant namespace.
-        :param pulumi.Input[_builtins.int] services_node_ports: Maximum number of Services of type NodePort in the tenant namespace.
+        :param pulumi.Input[_builtins.int] persistent_volume_claims: Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
+        :param pulumi.Input[_builtins.int] pods: Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
+        :param pulumi.Input[_builtins.int] secrets: Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
+        :param pulumi.Input[_builtins.int] services: Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
+        :param pulumi.Input[_builtins.int] services_load_balancers: Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
+        :param pulumi.Input[_builtins.int] services_node_ports: Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         :param pulumi.Input[_builtins.str] storage: Persistent storage for the whole tenant; becomes `requests.storage` of the ResourceQuota. Defaults to `platform.quota.default.storage`.
         """
         if config_maps is not None:
             pulumi.set(__self__, "config_maps", config_maps)
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
+        if ephemeral_storage is not None:
+            pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if memory is not None:
             pulumi.set(__self__, "memory", memory)
         if persistent_volume_claims is not None:
@@ -1884,7 +1996,7 @@ class TenantResourcesArgs:
     @pulumi.getter(name="configMaps")
     def config_maps(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of ConfigMaps in the tenant namespace.
+        Maximum number of ConfigMaps in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "config_maps")
 
@@ -1905,6 +2017,18 @@ class TenantResourcesArgs:
         pulumi.set(self, "cpu", value)
 
     @_builtins.property
+    @pulumi.getter(name="ephemeralStorage")
+    def ephemeral_storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Ephemeral storage for the whole tenant (containers' writable layers, logs, emptyDir volumes); becomes both `requests.ephemeral-storage` and `limits.ephemeral-storage` of the ResourceQuota. Defaults to `platform.quota.default.ephemeralStorage`.
+        """
+        return pulumi.get(self, "ephemeral_storage")
+
+    @ephemeral_storage.setter
+    def ephemeral_storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ephemeral_storage", value)
+
+    @_builtins.property
     @pulumi.getter
     def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -1920,7 +2044,7 @@ class TenantResourcesArgs:
     @pulumi.getter(name="persistentVolumeClaims")
     def persistent_volume_claims(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of PersistentVolumeClaims in the tenant namespace.
+        Maximum number of PersistentVolumeClaims in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "persistent_volume_claims")
 
@@ -1932,7 +2056,7 @@ class TenantResourcesArgs:
     @pulumi.getter
     def pods(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of Pods in the tenant namespace.
+        Maximum number of Pods in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "pods")
 
@@ -1944,7 +2068,7 @@ class TenantResourcesArgs:
     @pulumi.getter
     def secrets(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of Secrets in the tenant namespace.
+        Maximum number of Secrets in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "secrets")
 
@@ -1956,7 +2080,7 @@ class TenantResourcesArgs:
     @pulumi.getter
     def services(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of Services in the tenant namespace.
+        Maximum number of Services in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "services")
 
@@ -1968,7 +2092,7 @@ class TenantResourcesArgs:
     @pulumi.getter(name="servicesLoadBalancers")
     def services_load_balancers(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of Services of type LoadBalancer in the tenant namespace.
+        Maximum number of Services of type LoadBalancer in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "services_load_balancers")
 
@@ -1980,7 +2104,7 @@ class TenantResourcesArgs:
     @pulumi.getter(name="servicesNodePorts")
     def services_node_ports(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Maximum number of Services of type NodePort in the tenant namespace.
+        Maximum number of Services of type NodePort in the tenant namespace. Defaults to the platform's default for it (`platform.quota.default`), at most its ceiling.
         """
         return pulumi.get(self, "services_node_ports")
 

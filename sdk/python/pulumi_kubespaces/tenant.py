@@ -33,7 +33,7 @@ class TenantArgs:
 
         :param pulumi.Input[_builtins.str] owner: Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
         :param pulumi.Input['TenantIsolationArgs'] isolation: How the tenant namespace is fenced off on the host, within the platform's policy.
-        :param pulumi.Input['TenantLimitRangeArgs'] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+        :param pulumi.Input['TenantLimitRangeArgs'] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
         :param 'TenantPlatformArgs' platform: The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
         :param pulumi.Input['TenantResourcesArgs'] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
         :param pulumi.Input['TenantVclusterArgs'] vcluster: The tenant's own control plane.
@@ -78,7 +78,7 @@ class TenantArgs:
     @pulumi.getter(name="limitRange")
     def limit_range(self) -> pulumi.Input[Optional['TenantLimitRangeArgs']]:
         """
-        Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+        Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
         """
         return pulumi.get(self, "limit_range")
 
@@ -142,7 +142,7 @@ class Tenant(pulumi.ComponentResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']] isolation: How the tenant namespace is fenced off on the host, within the platform's policy.
-        :param pulumi.Input[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits.
+        :param pulumi.Input[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
         :param pulumi.Input[_builtins.str] owner: Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
         :param Union['TenantPlatformArgs', 'TenantPlatformArgsDict'] platform: The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
         :param pulumi.Input[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.

@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import re
+import urllib.parse
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,8 @@ from pulumi import automation as auto
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 CHART_PATH = os.environ.get("KUBESPACES_VCLUSTER_CHART", "")
+# The test bed's API server (https://127.0.0.1:<port>), where its control planes reach the host's.
+API_SERVER = urllib.parse.urlsplit(os.environ.get("KUBESPACES_TESTBED_SERVER", ""))
 PLUGIN_DIR = os.path.join(REPO_ROOT, "dist", "plugin")
 PROJECT = "kubespaces-e2e-python"
 DEFAULT_TENANTS = [{"name": "team-python"}]
@@ -94,9 +97,10 @@ def program():
                     }
                 },
             }),
-            # The platform's policy: the test bed's chart and short timeouts.
+            # The platform's policy: the test bed's chart, its API server and short timeouts.
             platform=without_none({
                 "chart": {"local_path": CHART_PATH},
+                "network": {"api_server_cidrs": [f"{API_SERVER.hostname}/32"], "api_server_ports": [API_SERVER.port]},
                 # The platform's host access, secret as a user would pass it (`hostKubeconfig: true`).
                 "host_kubeconfig": pulumi.Output.secret(read_text(os.environ["KUBECONFIG"])) if t.get("hostKubeconfig") else None,
                 "exposure": snake(t.get("exposure")),
@@ -125,7 +129,7 @@ def fail(message):
 def environment():
     """The test bed's environment, with dist/plugin on PATH; fails naming what is missing."""
     env = dict(os.environ)
-    missing = [k for k in ("KUBESPACES_TESTBED_DIR", "KUBECONFIG") if not env.get(k)]
+    missing = [k for k in ("KUBESPACES_TESTBED_DIR", "KUBECONFIG", "KUBESPACES_TESTBED_SERVER") if not env.get(k)]
     if missing:
         fail(f"{', '.join(missing)} not set: source \"$(test/testbed/testbed.sh env)\" first")
     if os.access(os.path.join(PLUGIN_DIR, "pulumi-resource-kubespaces"), os.X_OK):

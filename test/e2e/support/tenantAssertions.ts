@@ -32,7 +32,7 @@ export async function expectTenantOnHost(tenant: string, owner: string, hard: Re
   const ns = await core.readNamespace({ name: namespace });
   expect(ns.metadata?.labels).toMatchObject({
     "kubespaces.io/tenant": tenant,
-    "pod-security.kubernetes.io/enforce": "baseline",
+    "pod-security.kubernetes.io/enforce": "restricted",
   });
   expect(ns.metadata?.annotations?.["kubespaces.io/owner"]).toBe(owner);
   const quota = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });

@@ -55,6 +55,8 @@ export async function tenantsStack(name: string, tenants: readonly TenantDecl[])
   );
   // The real vCluster chart the test bed packaged from the pinned module.
   await stack.setConfig("chartPath", { value: env.KUBESPACES_VCLUSTER_CHART });
+  // The test bed's API server, which the platform names as the host API server's endpoint.
+  await stack.setConfig("apiServer", { value: env.KUBESPACES_TESTBED_SERVER });
   await setTenants(stack, []);
   await stack.up();
   await setTenants(stack, tenants);

@@ -2,13 +2,16 @@
  * Answers "does this NetworkPolicy let this traffic through" by the Kubernetes NetworkPolicy rules,
  * for tests: no CNI on the test bed enforces policies. It models only the subset the tenant policy
  * uses, and throws on anything else rather than guess: matchLabels (no matchExpressions), numeric
- * ports with optional endPort, ipBlock with except, explicit policyTypes, and the subject pods are assumed selected.
+ * ports with optional endPort, ipBlock with except, explicit policyTypes. `allows` takes the subject
+ * pod as selected; `allowsAmong` asks which policies of its namespace select it.
  *
  * Semantics: a direction not in policyTypes is not isolated (allowed). Otherwise some rule must
  * match; a rule matches when one of its peers matches (no peers: every peer) and one of its ports
  * matches (no ports: every port). Inside one peer, namespaceSelector and podSelector are ANDed; a
  * podSelector alone means the policy's own namespace. An ipBlock matches an address in its CIDR and
  * in none of its excepts (same IP family only); it also matches a pod whose address is given.
+ * Several policies add up: a pod is isolated in a direction when any policy selecting it has that
+ * type, and then any of those policies may admit the connection.
  */
 import { BlockList, isIP } from "node:net";
 import type { Manifest } from "../../../provider/render/manifest";
@@ -102,4 +105,21 @@ export function allows(policy: Manifest, traffic: Traffic): boolean {
     const portOk = !rule.ports?.length || rule.ports.some((port) => portMatches(port, traffic));
     return peerOk && portOk;
   });
+}
+
+/**
+ * True when the policies of one namespace, `policies`, admit `traffic` to or from its pod labelled
+ * `subjectLabels`: only those whose podSelector selects the pod apply.
+ */
+export function allowsAmong(
+  policies: readonly Manifest[],
+  subjectLabels: Record<string, string>,
+  traffic: Traffic,
+): boolean {
+  const applying = policies.filter((policy) => {
+    const spec = policy.spec as { podSelector: LabelSelector; policyTypes?: string[] };
+    if (!spec.policyTypes) throw new Error("a policy without policyTypes is not modelled");
+    return selects(spec.podSelector, subjectLabels) && spec.policyTypes.includes(traffic.direction);
+  });
+  return applying.length === 0 || applying.some((policy) => allows(policy, traffic));
 }

@@ -7,6 +7,9 @@ const { Tenant } = require("@kubespaces/pulumi");
 
 const config = new pulumi.Config();
 const chartPath = config.require("chartPath");
+// The test bed's API server, as its control planes reach it (https://127.0.0.1:<port>): the only
+// address the tenants' NetworkPolicy lets them reach the host API server at.
+const apiServer = new URL(config.require("apiServer"));
 const declared = config.requireObject("tenants");
 
 const tenants = declared.map(
@@ -30,9 +33,10 @@ const tenants = declared.map(
           },
         },
       },
-      // The platform's policy: the test bed's chart and short timeouts.
+      // The platform's policy: the test bed's chart, its API server and short timeouts.
       platform: {
         chart: { localPath: chartPath },
+        network: { apiServerCidrs: [`${apiServer.hostname}/32`], apiServerPorts: [Number(apiServer.port)] },
         exposure: t.exposure,
         helmTimeoutSeconds: 180,
         readinessTimeoutSeconds: t.readinessTimeoutSeconds ?? 180,
