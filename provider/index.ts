@@ -18,3 +18,9 @@ export type { TypeMeta } from "./contracts/typeMeta";
 export { TenantSet, type TenantSetArgs } from "./tenantFiles/tenantSet";
 export { TenantCrd, type TenantCrdArgs } from "./tenantResource/tenantCrdComponent";
 export type { ServerIdentity } from "./tenantResource/installOptions";
+export {
+  KubespacesServer,
+  type KubespacesServerArgs,
+  type KubespacesServerSecrets,
+} from "./serverInstall/kubespacesServerComponent";
+export type { GatewayParentInput, ServerInstallInput } from "./serverInstall/serverInstallOptions";

@@ -1,5 +1,10 @@
-/** `--output table|json|yaml|name` for the commands that read, as kubectl prints them. */
+/**
+ * `--output table|json|yaml|name` for the commands that read, as kubectl prints them. A table and
+ * names show what others wrote with its control characters made visible (terminalText.ts); JSON
+ * and YAML stay the exact data, every control character escaped the format's way.
+ */
 import { stringify } from "yaml";
+import { escapedForSerialized, shownLine } from "./terminalText";
 
 /** The formats `--output` takes (commander refuses any other). */
 export const OUTPUT_FORMATS = ["table", "json", "yaml", "name"] as const;
@@ -28,15 +33,26 @@ export interface Printable<Row> {
 
 /** `printable` in `format`. */
 export function formatted<Row>(printable: Printable<Row>, format: OutputFormat): string {
-  if (format === "json") return `${JSON.stringify(printable.document, null, 2)}\n`;
-  if (format === "yaml") return stringify(printable.document);
-  if (format === "name") return printable.names.map((name) => `${name}\n`).join("");
+  if (format === "json") return jsonText(printable.document);
+  if (format === "yaml") return yamlText(printable.document);
+  if (format === "name") return printable.names.map((name) => `${shownLine(name)}\n`).join("");
   return table(printable.rows, printable.columns);
 }
 
-/** Rows as a table, columns padded to their widest cell. */
+/** `document` as JSON, `\u`-escaping what JSON.stringify leaves raw (DEL, C1). */
+const jsonText = (document: unknown): string =>
+  escapedForSerialized(`${JSON.stringify(document, null, 2)}\n`, (code) => `\\u${code.toString(16).padStart(4, "0")}`);
+
+/** `document` as YAML, `\x`-escaping what the yaml library leaves raw in its double quotes (DEL, C1). */
+export const yamlText = (document: unknown): string =>
+  escapedForSerialized(stringify(document), (code) => `\\x${code.toString(16)}`);
+
+/** Rows as a table, columns padded to their widest cell; each cell one line, its control characters shown. */
 export function table<Row>(rows: readonly Row[], columns: readonly Column<Row>[]): string {
-  const cells = [columns.map((c) => c.heading), ...rows.map((row) => columns.map((c) => c.value(row) ?? "-"))];
+  const cells = [
+    columns.map((c) => c.heading),
+    ...rows.map((row) => columns.map((c) => shownLine(c.value(row) ?? "-"))),
+  ];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
   return (
     cells

@@ -158,8 +158,14 @@ function spawnDex(binary: string, files: DexFiles, secret: string): ChildProcess
   try {
     const child = spawn(binary, ["serve", files.config], {
       stdio: ["ignore", log, log],
-      // Only what Dex needs: nothing of this process's environment changes how it runs.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/", [PORTAL_SECRET_ENV]: secret },
+      // Only what Dex needs: nothing of this process's environment changes how it runs. The test
+      // bed's run dir, which Dex ignores, marks it as the test bed's for `testbed.sh down`.
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/",
+        [PORTAL_SECRET_ENV]: secret,
+        ...(process.env.KUBESPACES_TESTBED_DIR && { KUBESPACES_TESTBED_DIR: process.env.KUBESPACES_TESTBED_DIR }),
+      },
     });
     child.on("error", () => {}); // a failed spawn shows as its exit, in waitUntilServing
     return child;

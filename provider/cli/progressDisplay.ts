@@ -2,11 +2,14 @@
  * Progress while the engine works, on stderr (stdout stays for results, so `--output json` can be
  * piped). On a terminal: a phase change is a line, and one status line below it says what happens
  * now and for how long, redrawn in place. Without a terminal (CI, a pipe, a log file): every phase
- * change and step is a plain line of its own.
+ * change and step is a plain line of its own. Each line is shown with its control characters made
+ * visible (terminalText.ts): tenant names, phases and details come from the engine or a server's
+ * event stream, and may quote what another person wrote.
  */
 import type { TenantEvent } from "../tenants/tenantObject";
 import type { OutputStream } from "./commandEnv";
 import type { ShownTenant } from "./tenantsDoor";
+import { shownLine } from "./terminalText";
 
 /** A tenant event as shown: its phase may also be one only a server's tenant has (AwaitingApproval). */
 export type ShownEvent = Omit<TenantEvent, "phase"> & {
@@ -48,14 +51,16 @@ class PlainDisplay implements ProgressDisplay {
   tenant(event: ShownEvent): void {
     const change = this.memory.change(event);
     if (change)
-      this.stream.write(
-        `${event.name}: ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}\n`,
-      );
-    else if (event.detail) this.stream.write(`${event.name}: ${event.detail}\n`);
+      this.line(`${event.name}: ${change}${event.phase === "Failed" && event.detail ? `: ${event.detail}` : ""}`);
+    else if (event.detail) this.line(`${event.name}: ${event.detail}`);
   }
 
   note(text: string): void {
-    this.stream.write(`${text}\n`);
+    this.line(text);
+  }
+
+  private line(text: string): void {
+    this.stream.write(`${shownLine(text)}\n`);
   }
 
   close(): void {}
@@ -93,7 +98,7 @@ class TerminalDisplay implements ProgressDisplay {
   }
 
   private permanent(line: string): void {
-    this.stream.write(`\r\x1b[2K${line}\n`);
+    this.stream.write(`\r\x1b[2K${shownLine(line)}\n`);
   }
 
   private draw(): void {
@@ -101,7 +106,8 @@ class TerminalDisplay implements ProgressDisplay {
     const seconds = Math.round((Date.now() - this.started) / 1000);
     const elapsed = `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
     const width = (this.stream.columns || 100) - elapsed.length - 6;
-    const text = this.status.length > width ? `${this.status.slice(0, width - 1)}~` : this.status;
+    const status = shownLine(this.status);
+    const text = status.length > width ? `${status.slice(0, width - 1)}~` : status;
     this.stream.write(`\r\x1b[2K${SPINNER[this.frame++ % SPINNER.length]} ${text}  ${elapsed}`);
   }
 }

@@ -23,6 +23,10 @@ export interface ServerDoorOptions {
 const SERVER_INTERRUPT =
   "interrupted: the command stops following; the server goes on with the tenant (Ctrl-C again stops at once)";
 
+/** A lock of a tenant's stack on the server: only the server's admin can remove it. */
+const serverStuckLock = (tenant: string): string =>
+  `if no update of tenant ${tenant} runs on the server any more, its stack's lock stays until the server's admin removes it (\`pulumi cancel\` on the server's state backend)`;
+
 /** The door of the kubespaces server `server`, as the kept sign-in. */
 export async function serverDoor(server: string, options: ServerDoorOptions = {}): Promise<TenantsDoor> {
   const api = new ServerApi(server, bearerTokens(server, { refresh: refreshSignIn, ...options.bearer }));
@@ -31,6 +35,7 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
     tenants: new ServerTenants(api, options.follow),
     actor: { owner: you.owner, groups: [...you.groups], isAdmin: you.isAdmin },
     onInterrupt: SERVER_INTERRUPT,
+    onStuckLock: serverStuckLock,
     server,
   };
 }

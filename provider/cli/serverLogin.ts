@@ -6,12 +6,14 @@
  */
 import { decodeJwt } from "jose";
 import { API_PATHS, type WhoAmI } from "../contracts/tenantsApi";
+import { openableUrl } from "./browserOpen";
 import type { CommandEnv } from "./commandEnv";
 import { readLoginSettings, writeLoginSettings } from "./loginSettings";
 import { ServerApi } from "./serverApi";
 import { signInWithDeviceFlow, type DeviceCodePrompt } from "./serverSignIn";
 import { kubespacesServerUrl } from "./serverUrls";
 import { readSignIn, writeSignIn } from "./signInTokens";
+import { shownLine } from "./terminalText";
 
 /**
  * Signs in to the server `value` names and records it (on top of the recorded local settings,
@@ -44,12 +46,23 @@ export function serverLoginShown(server: string): Record<string, string> {
   return { server, user: String(claims.email ?? claims.sub ?? "-"), "sign-in": state };
 }
 
-/** Tells the person where to confirm the code, and opens that page where a browser can be shown. */
+/**
+ * Tells the person where to confirm the code, and opens that page where a browser can be shown.
+ * The page and the code are the identity provider's words, and the server chose the provider: they
+ * are shown with their control characters visible, and a page that is not an https URL (openableUrl)
+ * is never opened, only shown with a warning, for the person to judge.
+ */
 function showCode(env: CommandEnv, server: string, prompt: DeviceCodePrompt): void {
-  const page = prompt.verificationUriComplete ?? prompt.verificationUri;
+  const given = prompt.verificationUriComplete ?? prompt.verificationUri;
+  const openable = openableUrl(given);
+  const page = "url" in openable ? openable.url : given;
   const minutes = Math.max(1, Math.round(prompt.expiresInSeconds / 60));
+  if ("refused" in openable)
+    env.stderr.write(
+      `kubespaces: warning: the identity provider's sign-in page is not opened, because ${openable.refused}; open it by hand only if you trust it\n`,
+    );
   env.stderr.write(
-    `To sign in to ${server}, open\n  ${page}\n${prompt.verificationUriComplete ? "and check that it shows" : "and enter"} the code ${prompt.userCode} (valid for ${minutes} min). Waiting for the sign-in...\n`,
+    `To sign in to ${server}, open\n  ${shownLine(page)}\n${prompt.verificationUriComplete ? "and check that it shows" : "and enter"} the code ${shownLine(prompt.userCode)} (valid for ${minutes} min). Waiting for the sign-in...\n`,
   );
-  env.openBrowser?.(page);
+  if ("url" in openable) env.openBrowser?.(openable.url);
 }

@@ -1,8 +1,12 @@
-/** How the tenant commands print tenants (the operator's columns) and a run's resource steps. */
+/**
+ * How the tenant commands print tenants (the operator's columns) and a run's resource steps; what
+ * a server or the engine wrote is shown one line per item, its control characters made visible.
+ */
 import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { ResourceStep } from "../tenants/tenantObject";
 import { formatted, type Column, type OutputFormat } from "./formatOutput";
 import type { DeleteOutcome, ShownTenant } from "./tenantsDoor";
+import { shownLine } from "./terminalText";
 
 /** `--output`, on every command that prints tenants. */
 export interface ReadOptions {
@@ -56,9 +60,10 @@ const STEP_SYMBOLS: Readonly<Record<string, string>> = {
 
 /** A preview's steps, one line each, and a count. */
 export function previewText(title: string, steps: readonly ResourceStep[]): string {
-  const lines = steps.map(
-    (s) =>
+  const lines = steps.map((s) =>
+    shownLine(
       `  ${(STEP_SYMBOLS[s.op] ?? "?").padEnd(2)} ${s.op.padEnd(8)} ${s.type.padEnd(44)} ${s.name}${s.diffs.length > 0 ? `  (${s.diffs.join(", ")})` : ""}`,
+    ),
   );
   return `${title}\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}${lines.length} change(s)\n`;
 }
@@ -66,7 +71,7 @@ export function previewText(title: string, steps: readonly ResourceStep[]): stri
 /** What a delete did, for people. */
 export function deletedText(name: string, outcome: DeleteOutcome): string {
   if ("deletedBy" in outcome)
-    return `tenant ${name} deleted by ${outcome.deletedBy}: its namespace and everything in it are removed\n`;
+    return `tenant ${name} deleted by ${shownLine(outcome.deletedBy)}: its namespace and everything in it are removed\n`;
   if (outcome.withdrawn) return `tenant ${name} deleted: it was never provisioned, and its request is removed\n`;
   return removedText(name, outcome.removed);
 }
@@ -74,6 +79,6 @@ export function deletedText(name: string, outcome: DeleteOutcome): string {
 /** What a teardown removed, for people. */
 function removedText(name: string, removed: readonly ResourceStep[]): string {
   if (removed.length === 0) return `tenant ${name} deleted (nothing of it was left to remove)\n`;
-  const lines = removed.map((s) => `  - ${s.type.split(":").pop()} ${s.name}`).join("\n");
+  const lines = removed.map((s) => shownLine(`  - ${s.type.split(":").pop()} ${s.name}`)).join("\n");
   return `tenant ${name} deleted: ${removed.length} resource(s) removed, its namespace and everything in it included:\n${lines}\n`;
 }

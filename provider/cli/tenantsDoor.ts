@@ -52,6 +52,13 @@ export interface TenantsDoor {
   readonly actor: Actor;
   /** What the first Ctrl-C during a create or delete does, for people. */
   readonly onInterrupt: string;
+  /**
+   * How tenant `tenant`'s stack lock is removed when no wait ends it, for people, added to the busy
+   * error's message: for a door whose own error cannot say it. The local tenants service names the
+   * `pulumi cancel` command itself where its backend needs one; the server's state is not the
+   * command's to touch.
+   */
+  readonly onStuckLock?: (tenant: string) => string;
   /** The kubespaces server the tenants are on, in server mode. */
   readonly server?: string;
   /** The local door, in local mode. */

@@ -22,11 +22,14 @@ export const TENANT_CRD_NAME = `${TENANT_PLURAL}.${TENANT_GROUP}`;
 export const TENANT_FINALIZER = "kubespaces.io/finalizer";
 
 /**
- * The annotation by which an admin approves a previewed change: its value is the generation
- * (`metadata.generation`, in decimal) that may be provisioned. Only the admin group may set it
- * (the admission policy refuses it from anyone else).
+ * The annotations by which an admin approves a previewed change, both needed: the generation
+ * (`metadata.generation`, in decimal) and the SHA-256 of the spec (`specSha256`, shown in the
+ * status's plan) that may be provisioned. Only the admins may set them (the admission policy
+ * refuses them from anyone else). Before the digest, the generation alone approved a change.
  */
 export const APPROVED_GENERATION_ANNOTATION = "kubespaces.io/approved-generation";
+/** See APPROVED_GENERATION_ANNOTATION: the approved spec's SHA-256, in lowercase hex. */
+export const APPROVED_SPEC_SHA256_ANNOTATION = "kubespaces.io/approved-spec-sha256";
 
 /** The phase of a Tenant whose change waits for an admin's approval (the approval gate). */
 export const AWAITING_APPROVAL_PHASE = "AwaitingApproval";

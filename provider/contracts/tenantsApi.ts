@@ -4,7 +4,9 @@
  * (provider/cli/serverDoor.ts) both read them from here, so they cannot drift apart.
  *
  * Every tenant route answers for the caller only: a tenant the caller may not see is "not found",
- * the same answer as a tenant that does not exist, so the API never tells who owns what.
+ * the same answer as a tenant that does not exist, so the API never tells who owns what. A `:name`
+ * that no tenant can have (not a DNS-1123 label of at most 63 characters) is "invalid" (400) on
+ * every tenant route, naming `name` and the rule, before anything is looked up.
  */
 
 /** The API's root; every JSON route is below it. */
@@ -24,8 +26,14 @@ export const API_ROUTES = {
   signIn: `${API_ROOT}/sign-in`,
   /** GET: who the caller is (WhoAmI). */
   whoAmI: `${API_ROOT}/whoami`,
-  /** GET, unauthenticated: 200 once the server serves. */
+  /** GET, unauthenticated: 200 once the server serves (liveness). */
   health: "/healthz",
+  /** GET, unauthenticated: 200 once the replica is ready for traffic, else 503 naming what it waits for (readiness). */
+  ready: "/readyz",
+  /** GET, unauthenticated: the server's Prometheus metrics (text exposition format). */
+  metrics: "/metrics",
+  /** GET, unauthenticated: the API's OpenAPI 3.1 document (JSON). */
+  openApi: `${API_ROOT}/openapi.json`,
 } as const;
 
 /** A route's path for tenant `name`. */

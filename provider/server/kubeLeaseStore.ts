@@ -1,5 +1,18 @@
-/** The election's Lease on the host's API server (coordination.k8s.io/v1), through @kubernetes/client-node. */
-import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
+/**
+ * The election's Lease on the host's API server (coordination.k8s.io/v1), through
+ * @kubernetes/client-node. Each call is aborted when its signal aborts (the election bounds every
+ * call by its renew deadline).
+ */
+import {
+  CoordinationV1Api,
+  Observable,
+  V1MicroTime,
+  type ConfigurationOptions,
+  type KubeConfig,
+  type RequestContext,
+  type ResponseContext,
+  type V1Lease,
+} from "@kubernetes/client-node";
 import type { LeaseRecord, LeaseStore } from "./leaseElection";
 import { statusCodeOf } from "./apiErrors";
 
@@ -15,9 +28,12 @@ export class KubeLeaseStore implements LeaseStore {
     this.api = config.makeApiClient(CoordinationV1Api);
   }
 
-  async read(): Promise<LeaseRecord | undefined> {
+  async read(signal?: AbortSignal): Promise<LeaseRecord | undefined> {
     try {
-      const lease = await this.api.readNamespacedLease({ name: this.name, namespace: this.namespace });
+      const lease = await this.api.readNamespacedLease(
+        { name: this.name, namespace: this.namespace },
+        abortedBy(signal),
+      );
       const { acquireTime, renewTime, ...spec } = lease.spec ?? {};
       // Read back as text or as a Date, depending on the client's deserializer: made Dates here.
       return {
@@ -32,9 +48,9 @@ export class KubeLeaseStore implements LeaseStore {
     }
   }
 
-  async create(record: LeaseRecord): Promise<boolean> {
+  async create(record: LeaseRecord, signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.api.createNamespacedLease({ namespace: this.namespace, body: this.lease(record) });
+      await this.api.createNamespacedLease({ namespace: this.namespace, body: this.lease(record) }, abortedBy(signal));
       return true;
     } catch (error) {
       if (statusCodeOf(error) === 409) return false;
@@ -42,9 +58,12 @@ export class KubeLeaseStore implements LeaseStore {
     }
   }
 
-  async replace(record: LeaseRecord): Promise<boolean> {
+  async replace(record: LeaseRecord, signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.api.replaceNamespacedLease({ name: this.name, namespace: this.namespace, body: this.lease(record) });
+      await this.api.replaceNamespacedLease(
+        { name: this.name, namespace: this.namespace, body: this.lease(record) },
+        abortedBy(signal),
+      );
       return true;
     } catch (error) {
       if (statusCodeOf(error) === 409) return false;
@@ -59,6 +78,16 @@ export class KubeLeaseStore implements LeaseStore {
       spec: { ...spec, acquireTime: microTime(acquireTime), renewTime: microTime(renewTime) },
     };
   }
+}
+
+/** Per-call options whose request is aborted by `signal` (the middleware runs after the credentials are applied). */
+function abortedBy(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
+  if (!signal) return undefined;
+  const middleware = {
+    pre: (request: RequestContext) => (request.setSignal(signal), new Observable(Promise.resolve(request))),
+    post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
+  };
+  return { middleware: [middleware], middlewareMergeStrategy: "append" };
 }
 
 const microTime = (date: Date | undefined): V1MicroTime | undefined => date && new V1MicroTime(date.getTime());

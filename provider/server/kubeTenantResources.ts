@@ -9,6 +9,7 @@ import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResource
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import { TENANT_LABEL } from "../model/names";
 import { statusCodeOf } from "./apiErrors";
+import { requireObjectName } from "./nameChecks";
 
 /** The label that marks what the server made for a tenant (its kubeconfig Secret) as the server's own. */
 export const MANAGED_BY = { label: "app.kubernetes.io/managed-by", value: "kubespaces-server" } as const;
@@ -26,6 +27,7 @@ export class KubeTenantResources implements TenantResources {
   }
 
   async get(name: string): Promise<TenantResource | undefined> {
+    requireObjectName(name, "metadata.name");
     try {
       return (await this.custom.getClusterCustomObject({ ...TENANTS, name })) as TenantResource;
     } catch (error) {
@@ -40,6 +42,7 @@ export class KubeTenantResources implements TenantResources {
   }
 
   async create(name: string, spec: TenantRequestInput): Promise<TenantResource | undefined> {
+    requireObjectName(name, "metadata.name");
     const body = { apiVersion: `${TENANT_GROUP}/${TENANT_VERSION}`, kind: "Tenant", metadata: { name }, spec };
     try {
       return (await this.custom.createClusterCustomObject({ ...TENANTS, body })) as TenantResource;
@@ -50,6 +53,7 @@ export class KubeTenantResources implements TenantResources {
   }
 
   async delete(name: string): Promise<void> {
+    requireObjectName(name, "metadata.name");
     try {
       await this.custom.deleteClusterCustomObject({ ...TENANTS, name });
     } catch (error) {
@@ -68,6 +72,7 @@ export class KubeTenantResources implements TenantResources {
   }
 
   async writeStatus(name: string, status: TenantResourceStatus): Promise<void> {
+    requireObjectName(name, "metadata.name");
     // `add` replaces the whole status, so nothing of an earlier write lingers.
     await this.custom.patchClusterCustomObjectStatus({
       ...TENANTS,
@@ -77,6 +82,8 @@ export class KubeTenantResources implements TenantResources {
   }
 
   async writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<void> {
+    requireObjectName(tenant, "tenant");
+    requireSecretRef(ref);
     const body: V1Secret = {
       metadata: {
         name: ref.name,
@@ -108,6 +115,7 @@ export class KubeTenantResources implements TenantResources {
     name: string,
     change: (list: readonly string[]) => readonly string[] | undefined,
   ): Promise<void> {
+    requireObjectName(name, "metadata.name");
     for (let attempt = 0; ; attempt++) {
       const resource = await this.get(name);
       if (!resource) return;
@@ -131,4 +139,10 @@ export class KubeTenantResources implements TenantResources {
       }
     }
   }
+}
+
+/** Refuses a Secret reference whose name or namespace no object can have, before it goes into a path. */
+export function requireSecretRef(ref: SecretKeyRef): void {
+  requireObjectName(ref.namespace, "kubeconfigSecretRef.namespace");
+  requireObjectName(ref.name, "kubeconfigSecretRef.name");
 }

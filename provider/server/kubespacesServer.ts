@@ -4,11 +4,13 @@
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */
-import { KubeConfig } from "@kubernetes/client-node";
-import { parsingSecret } from "../util/redactedErrors";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { loadHostKubeConfig } from "../lifecycle/hostAccess";
 import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
 import { TenantsService } from "../tenants/tenantsService";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { AuditSink } from "./api/auditLog";
+import type { LogLevel } from "./serverLog";
 import { apiErrorText } from "./apiErrors";
 import { KubePeopleHost } from "./api/kubePeopleHost";
 import { OwnedTenants } from "./api/ownedTenants";
@@ -18,6 +20,11 @@ import { buildApiServer } from "./http/apiServer";
 import { KubeLeaseStore } from "./kubeLeaseStore";
 import { KubeTenantResources } from "./kubeTenantResources";
 import { runLeaseElection } from "./leaseElection";
+import { ServerMetrics } from "./metrics/serverMetrics";
+import { timedStacks } from "./metrics/timedStacks";
+import { Readiness } from "./readiness";
+import { KubeTenantEvents } from "./kubeTenantEvents";
+import { TenantEventRecorder } from "./tenantEvents";
 import { MemoryRunJournals } from "./memoryRunJournals";
 import { ReconcileQueue } from "./reconcileQueue";
 import { ResourceRequestStore } from "./resourceRequestStore";
@@ -31,8 +38,12 @@ export interface ServerPorts {
   readonly host: HostPort;
   /** A stack per tenant, in the server's state backend. */
   readonly stacks: TenantStacks;
-  /** Where the server says what it does, a line at a time. */
-  readonly log: (line: string) => void;
+  /** Where the server says what it does, a line at a time, at a level (default info). */
+  readonly log: (line: string, level?: LogLevel) => void;
+  /** The log Fastify logs requests to (none: requests are not logged). */
+  readonly logger?: FastifyBaseLogger;
+  /** Where audit lines go, a stream of their own (none: the log, marked `audit`). */
+  readonly audit?: AuditSink;
   /** The sign-in's parts for a server reached at `publicUrl` (the identity provider may be started first). */
   readonly signIn: (publicUrl: URL) => Promise<SignInParts>;
   /** The keys that seal the portal's cookies. */
@@ -47,20 +58,25 @@ export interface ServerRun {
   readonly signal: AbortSignal;
 }
 
+/** The controller that reports the server's Events on Tenants. */
+const EVENTS_REPORTER = "kubespaces.io/server";
+
 /** The first retry of a failed reconcile, and the longest pause between retries. */
 const BACKOFF = { initialBackoffMs: 5_000, maxBackoffMs: 5 * 60_000 } as const;
 
 /** Runs the server until `run.signal` aborts. */
 export async function runServer(ports: ServerPorts, config: ServerConfig, run: ServerRun): Promise<void> {
   const host = await ports.host.resolve(ports.log, run.signal);
-  const kubeConfig = new KubeConfig();
-  parsingSecret("the host kubeconfig", () => kubeConfig.loadFromString(host.kubeconfig));
+  const kubeConfig = loadHostKubeConfig(host.kubeconfig);
   const resources = new KubeTenantResources(kubeConfig);
+  const metrics = config.metrics
+    ? new ServerMetrics({ tenantPhases: async () => (await resources.list()).map((t) => t.status?.phase) })
+    : undefined;
   const service = new TenantsService(
     {
       requests: new ResourceRequestStore(resources),
       runs: new MemoryRunJournals(),
-      stacks: ports.stacks,
+      stacks: metrics ? timedStacks(ports.stacks, metrics) : ports.stacks,
       host: resolved(host, ports.host),
     },
     { policy: config.platform },
@@ -68,8 +84,18 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const reconciler = new TenantReconciler(service, resources, {
     actor: { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true },
     requireApproval: config.requireApproval,
+    events: new TenantEventRecorder(
+      new KubeTenantEvents(kubeConfig),
+      { controller: EVENTS_REPORTER, instance: run.identity },
+      (error) => ports.log(`event: ${apiErrorText(error)}`, "warn"),
+    ),
   });
-  const http = await serveHttp(ports, config, new OwnedTenants(new KubePeopleHost(kubeConfig), config.platform));
+  // Whether this replica leads, and whether its watch of Tenants has listed them all.
+  const watch: WatchState = { leading: false, synced: false };
+  const http = await serveHttp(ports, config, new OwnedTenants(new KubePeopleHost(kubeConfig), config.platform), {
+    metrics,
+    tenantsSynced: () => (watch.leading ? watch.synced : resources.list().then(() => true)),
+  });
   run.signal.addEventListener("abort", () => void http.close(), { once: true });
   ports.log(
     `replica ${run.identity} on ${host.description}; electing a leader through Lease ${config.namespace}/${config.leaseName}`,
@@ -77,12 +103,16 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   await runLeaseElection(
     new KubeLeaseStore(kubeConfig, config.namespace, config.leaseName),
     {
+      // The renew deadline and the retry period follow from the duration (leaseElection.ts).
       identity: run.identity,
       leaseDurationSeconds: config.leaseDurationSeconds,
-      retryPeriodSeconds: Math.max(1, Math.floor(config.leaseDurationSeconds / 3)),
-      onError: (error) => ports.log(`lease: ${apiErrorText(error)}`),
+      onError: (error) => ports.log(`lease: ${apiErrorText(error)}`, "warn"),
     },
-    (leading) => lead({ kubeConfig, reconciler, resources, config, log: ports.log, identity: run.identity }, leading),
+    (leading) =>
+      lead(
+        { kubeConfig, reconciler, resources, config, log: ports.log, identity: run.identity, metrics, watch },
+        leading,
+      ),
     run.signal,
   );
 }
@@ -93,26 +123,51 @@ interface Leader {
   readonly reconciler: TenantReconciler;
   readonly resources: KubeTenantResources;
   readonly config: ServerConfig;
-  readonly log: (line: string) => void;
+  readonly log: (line: string, level?: LogLevel) => void;
   readonly identity: string;
+  readonly metrics?: ServerMetrics;
+  readonly watch: WatchState;
 }
 
-/** The leader's work: the watch feeds the queue, and a timer resyncs every tenant, until `leading` aborts. */
-function lead({ kubeConfig, reconciler, resources, config, log, identity }: Leader, leading: AbortSignal): void {
+/** Whether this replica leads, and whether its watch has synced (listed every Tenant) since. */
+interface WatchState {
+  leading: boolean;
+  synced: boolean;
+}
+
+/**
+ * The leader's work: the watch feeds the queue, and a timer resyncs every tenant, until `leading`
+ * aborts; then no new reconcile starts and the running ones are told to stop. Settles once they have.
+ */
+function lead(
+  { kubeConfig, reconciler, resources, config, log, identity, metrics, watch }: Leader,
+  leading: AbortSignal,
+): Promise<void> {
   log(`replica ${identity} leads: reconciling Tenants`);
   const queue = new ReconcileQueue(
     async (name, options) => {
       log(`reconciling tenant ${name}${options.resync ? " (resync)" : ""}`);
-      const result = await reconciler.reconcile(name, options);
-      log(`tenant ${name}: ${result.retry ? "will be tried again" : "reconciled"}`);
-      return result;
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
+      try {
+        const result = await reconciler.reconcile(name, options);
+        metrics?.reconciled(result.retry ? "retry" : "done", seconds());
+        log(`tenant ${name}: ${result.retry ? "will be tried again" : "reconciled"}`);
+        return result;
+      } catch (error) {
+        metrics?.reconciled("error", seconds());
+        throw error;
+      }
     },
     {
       concurrency: config.concurrency,
       ...BACKOFF,
-      onError: (name, error) => log(`tenant ${name}: ${apiErrorText(error)}`),
+      onError: (name, error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"),
+      onStart: (_name, waitedMs) => metrics?.queueWaitSeconds.observe(waitedMs / 1000),
     },
   );
+  metrics?.leading(() => queue.size);
+  Object.assign(watch, { leading: true, synced: false });
   watchTenants(
     kubeConfig,
     {
@@ -122,9 +177,10 @@ function lead({ kubeConfig, reconciler, resources, config, log, identity }: Lead
           ? queue.add(name)
           : void reconciler
               .acknowledge(name)
-              .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`))
+              .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"))
               .finally(() => queue.add(name)),
-      onError: (error) => log(`watch: ${apiErrorText(error)}`),
+      onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
+      onSynced: () => (watch.synced = true),
     },
     leading,
   );
@@ -134,29 +190,44 @@ function lead({ kubeConfig, reconciler, resources, config, log, identity }: Lead
       void resources
         .list()
         .then((tenants) => tenants.forEach((t) => queue.add(t.metadata.name, true)))
-        .catch((error) => log(`resync: ${apiErrorText(error)}`));
+        .catch((error) => log(`resync: ${apiErrorText(error)}`, "warn"));
     }, config.resyncSeconds * 1000);
-  leading.addEventListener("abort", () => {
-    if (resync) clearInterval(resync);
-    log(`replica ${identity} no longer leads`);
-    void queue.stop();
-  });
+  return new Promise((resolve) =>
+    leading.addEventListener(
+      "abort",
+      () => {
+        if (resync) clearInterval(resync);
+        metrics?.leading(undefined);
+        watch.leading = false;
+        log(`replica ${identity} no longer leads: its running reconciles are stopping`);
+        void queue.stop().then(resolve);
+      },
+      { once: true },
+    ),
+  );
 }
 
 /**
  * Serves the API and the portal on `config.http.listen` (every replica serves; only the leader
  * reconciles), then starts the sign-in for the address it listens on.
  */
-async function serveHttp(ports: ServerPorts, config: ServerConfig, tenants: OwnedTenants): Promise<FastifyInstance> {
+async function serveHttp(
+  ports: ServerPorts,
+  config: ServerConfig,
+  tenants: OwnedTenants,
+  operations: { readonly metrics?: ServerMetrics; readonly tenantsSynced: () => Promise<boolean> | boolean },
+): Promise<FastifyInstance> {
   let publicUrl = config.http.publicUrl ? new URL(config.http.publicUrl) : undefined;
   let signIn: Promise<SignInParts> | undefined;
   // Made once; a failure (the issuer did not answer) is logged and tried again at the next sign-in.
   const signInParts = (): Promise<SignInParts> =>
     (signIn ??= ports.signIn(publicUrl!).catch((error: unknown) => {
       signIn = undefined;
-      ports.log(`sign-in: ${(error as Error).message}`);
+      ports.log(`sign-in: ${(error as Error).message}`, "error");
       throw error;
     }));
+  const audit = ports.audit ?? ((line: string) => ports.log(`audit ${line}`));
+  const countedAudit = operations.metrics?.countingSignIns(audit) ?? audit;
   const app = await buildApiServer({
     tenants,
     signIn: signInParts,
@@ -166,8 +237,18 @@ async function serveHttp(ports: ServerPorts, config: ServerConfig, tenants: Owne
     adminGroup: config.adminGroup,
     sessionSeconds: Math.round(config.http.sessionHours * 3600),
     createsPerMinute: config.http.createsPerMinute,
-    audit: (line) => ports.log(`audit ${line}`),
-    log: ports.log,
+    audit: countedAudit,
+    log: (line) => ports.log(line, "error"),
+    logger: ports.logger,
+    operations: {
+      metrics: operations.metrics,
+      // Ready once people can sign in, and the leader's watch has listed every Tenant (a replica
+      // that does not lead watches nothing: it must have listed them once, as its API will).
+      readiness: new Readiness({
+        signIn: () => signInParts().then(() => true),
+        tenants: operations.tenantsSynced,
+      }),
+    },
   });
   const [host, port] = splitHostPort(config.http.listen);
   const address = await app.listen({ host, port });

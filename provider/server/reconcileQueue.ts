@@ -21,11 +21,15 @@ export interface ReconcileQueueOptions {
   readonly maxBackoffMs: number;
   /** Called with a reconcile that threw (it is retried like one that asked to be). */
   readonly onError?: (name: string, error: unknown) => void;
+  /** Called as a reconcile starts, with how long its tenant waited since it was asked for (or its retry fell due). */
+  readonly onStart?: (name: string, waitedMs: number) => void;
 }
 
 /** A tenant waiting for its turn. */
 interface Pending {
   resync: boolean;
+  /** When it was first asked for (Date.now()). */
+  since: number;
 }
 
 /** The queue. */
@@ -49,7 +53,7 @@ export class ReconcileQueue {
     const target = this.running.has(name) ? this.again : this.waiting;
     const pending = target.get(name);
     if (pending) pending.resync ||= resync;
-    else target.set(name, { resync });
+    else target.set(name, { resync, since: Date.now() });
     this.pump();
   }
 
@@ -92,6 +96,7 @@ export class ReconcileQueue {
 
   private async run(name: string, pending: Pending): Promise<void> {
     let retry: boolean;
+    this.options.onStart?.(name, Date.now() - pending.since);
     try {
       ({ retry } = await this.work(name, { resync: pending.resync, signal: this.stopping.signal }));
     } catch (error) {

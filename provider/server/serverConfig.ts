@@ -38,7 +38,13 @@ export const serverConfigSchema = z
       .int()
       .min(2)
       .default(15)
-      .describe("How long the leader's renewal holds; a killed leader is replaced after about this long."),
+      .describe(
+        "How long the leader's renewal holds; a killed leader is replaced after about this long. A leader that cannot renew within two thirds of it stops reconciling.",
+      ),
+    metrics: z
+      .boolean()
+      .default(true)
+      .describe("Whether `/metrics` serves the server's Prometheus metrics (and what they count is counted)."),
     http: httpConfigSchema,
     signIn: signInConfigSchema.optional(),
   })

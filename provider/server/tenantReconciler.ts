@@ -4,22 +4,27 @@
  * (reconcileQueue.ts) decides when; this decides what, for one tenant at a time:
  * - a Tenant being deleted is torn down, and its finalizer released only once nothing is left;
  * - otherwise the finalizer goes on first, then (when the platform requires approval and this
- *   generation is not approved) the change is previewed and held, else the stack is brought up.
+ *   generation and spec are not approved) the change is previewed and held, else the stack is
+ *   brought up with the spec read here, never one read again later (see tenantApproval.ts).
  */
-import { TENANT_FINALIZER, APPROVED_GENERATION_ANNOTATION } from "../contracts/tenantResourceNames";
+import { TENANT_FINALIZER } from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
 import { apiErrorText } from "./apiErrors";
 import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
-import { RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
+import { RequestChangedError, RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
 import type { TenantsService } from "../tenants/tenantsService";
+import { approvalCommand, isApproved, specSha256 } from "./tenantApproval";
 import type { SecretKeyRef, TenantPlan, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
+import { failureEventReason, type TenantEvents } from "./tenantEvents";
 
 /** How the reconciler works, as the server's configuration sets it. */
 export interface ReconcilerConfig {
   /** Who the server acts as in the service: the platform's admin (admission already checked the owner). */
   readonly actor: Actor;
-  /** Whether a changed Tenant waits, previewed, until an admin approves its generation. */
+  /** Whether a changed Tenant waits, previewed, until an admin approves its generation and spec. */
   readonly requireApproval: boolean;
+  /** Where the Events of `kubectl describe tenant` are recorded (none: no Events). */
+  readonly events?: TenantEvents;
 }
 
 /** What one reconcile asks of the queue. */
@@ -35,9 +40,6 @@ export interface ReconcileOptions {
   /** Stops the reconcile (the server is stopping or lost the lead). */
   readonly signal?: AbortSignal;
 }
-
-/** The progress of a run whose phases are not written. */
-const QUIET_PROGRESS = { onEvent: () => {}, settled: async () => {} } as const;
 
 /** What a progress status says when its event says nothing. */
 const PROGRESS = { Pending: "a create is about to provision it", Provisioning: "provisioning" } as const;
@@ -86,44 +88,82 @@ export class TenantReconciler {
       name,
       this.statusOf(tenant, "Pending", "Pending", "accepted; waiting for its turn"),
     );
+    await this.config.events?.record(tenant, "Accepted");
   }
 
-  /** Brings the tenant's stack up, writing each phase as it moves, and its kubeconfig once Ready. */
+  /**
+   * Brings the tenant's stack up with the spec read here (the one the approval gate checked),
+   * writing each phase as it moves, and its kubeconfig once Ready.
+   */
   private async provision(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
-    const { name } = tenant.metadata;
+    const { name, generation } = tenant.metadata;
     // A resync of a Ready tenant keeps showing Ready while it runs: only its end is written.
-    const progress = options.resync && isProvisioned(tenant) ? QUIET_PROGRESS : this.progressWriter(tenant);
+    const quiet = options.resync && isProvisioned(tenant);
+    const changes = stepCounter();
+    const progress = quiet ? changes : this.progressWriter(tenant);
+    await this.recordStart(tenant, quiet);
     try {
-      await this.service.create(name, undefined, this.config.actor, {
+      await this.service.create(name, tenant.spec, this.config.actor, {
         onEvent: progress.onEvent,
         signal: options.signal,
         refresh: options.resync,
+        checkedGeneration: generation,
       });
       await progress.settled();
       const status = await this.serviceStatus(tenant);
       const ref = kubeconfigSecretRef(name, status.namespace!);
       await this.resources.writeKubeconfig(name, ref, await this.service.kubeconfig(name, this.config.actor));
       await this.resources.writeStatus(name, { ...status, kubeconfigSecretRef: ref });
+      if (!quiet)
+        await this.config.events?.record(tenant, "Ready", `generation ${tenant.metadata.generation} is ready`);
+      else if (changes.count() > 0)
+        await this.config.events?.record(
+          tenant,
+          "DriftRepaired",
+          `the resync changed ${changes.count()} resource(s) back`,
+        );
       return { retry: false };
     } catch (error) {
       await progress.settled();
+      // The spec changed after it was read here (nothing ran): the new one is reconciled from the
+      // start, so it is held when it is not approved. Each round needs another change of the spec.
+      if (error instanceof RequestChangedError) return this.reconcile(name, options);
       return this.failed(tenant, error);
     }
   }
 
-  /** Previews the change and holds it until an admin approves this generation. */
+  /** Records a provisioning's start: approved first when it leaves the approval gate; nothing for a quiet resync. */
+  private async recordStart(tenant: TenantResource, quiet: boolean | undefined): Promise<void> {
+    if (quiet) return;
+    if (tenant.status?.phase === "AwaitingApproval" && isApproved(tenant))
+      await this.config.events?.record(
+        tenant,
+        "Approved",
+        `an admin approved generation ${tenant.metadata.generation}`,
+      );
+    await this.config.events?.record(tenant, "Provisioning", `provisioning generation ${tenant.metadata.generation}`);
+  }
+
+  /** Previews the change and holds it until an admin approves this generation and spec. */
   private async hold(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
     const { name, generation } = tenant.metadata;
-    if (tenant.status?.phase === "AwaitingApproval" && tenant.status.plan?.generation === generation)
+    const sha256 = specSha256(tenant.spec);
+    const held = tenant.status?.plan;
+    if (tenant.status?.phase === "AwaitingApproval" && held?.generation === generation && held.specSha256 === sha256)
       return { retry: false };
     try {
       const steps = await this.service.preview(name, tenant.spec, this.config.actor, { signal: options.signal });
-      const plan = planOf(generation, steps);
-      const message = `generation ${generation} waits for approval (${planSummary(plan)}): an admin approves it with \`kubectl annotate tenant ${name} ${APPROVED_GENERATION_ANNOTATION}=${generation}\``;
+      const plan = planOf(generation, sha256, steps);
+      const message = `generation ${generation} waits for approval (${planSummary(plan)}): an admin approves it with \`${approvalCommand(name, generation, sha256)}\``;
       await this.resources.writeStatus(name, {
         ...this.statusOf(tenant, "AwaitingApproval", "AwaitingApproval", message),
         plan,
       });
+      await this.config.events?.record(
+        tenant,
+        "AwaitingApproval",
+        `generation ${generation} waits for an admin's approval (${planSummary(plan)})`,
+      );
       return { retry: false };
     } catch (error) {
       return this.failed(tenant, error);
@@ -135,16 +175,21 @@ export class TenantReconciler {
     const { name } = tenant.metadata;
     if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) return { retry: false };
     await this.resources.writeStatus(name, this.statusOf(tenant, "Deleting", "Deleting", "tearing the tenant down"));
+    await this.config.events?.record(tenant, "Deleting");
     try {
       await this.service.delete(name, this.config.actor, { signal: options.signal });
+      // The Tenant is gone now (the service released the finalizer); its Event names it by its UID still.
+      await this.config.events?.record(tenant, "Deleted");
       return { retry: false };
     } catch (error) {
       if (error instanceof TenantNotFoundError) {
+        await this.config.events?.record(tenant, "Deleted");
         await this.resources.removeFinalizer(name, TENANT_FINALIZER);
         return { retry: false };
       }
       const message = `the teardown failed and is tried again: ${errorMessage(error)}`;
       await this.resources.writeStatus(name, this.statusOf(tenant, "Deleting", "Deleting", message));
+      await this.config.events?.record(tenant, "DeleteFailed", message);
       return { retry: true };
     }
   }
@@ -157,12 +202,14 @@ export class TenantReconciler {
         ...this.statusOf(tenant, "Failed", "InvalidRequest", error.message),
         observedGeneration: tenant.metadata.generation,
       });
+      await this.config.events?.record(tenant, "InvalidRequest", error.message);
       return { retry: false };
     }
     const status = await this.serviceStatus(tenant);
     const failed =
       status.phase === "Failed" ? status : this.statusOf(tenant, "Failed", "ProvisioningFailed", errorMessage(error));
     await this.resources.writeStatus(name, { ...failed, message: `${failed.message} (tried again later)` });
+    await this.config.events?.record(tenant, failureEventReason(failed.conditions[0]?.reason), failed.message);
     return { retry: true };
   }
 
@@ -225,6 +272,20 @@ export class TenantReconciler {
   }
 }
 
+/** The progress of a run whose phases are not written (a resync of a Ready tenant): it counts the steps that change something, the drift it repairs. */
+function stepCounter(): {
+  readonly onEvent: (event: TenantEvent) => void;
+  readonly settled: () => Promise<void>;
+  readonly count: () => number;
+} {
+  let steps = 0;
+  return {
+    onEvent: (event: TenantEvent) => void (event.phase === "Provisioning" && event.detail && steps++),
+    settled: async () => {},
+    count: () => steps,
+  };
+}
+
 /** What a status keeps across the reconciler's own writes: where the tenant was provisioned. */
 function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceStatus> {
   if (!status) return {};
@@ -240,16 +301,13 @@ function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceS
 const isProvisioned = (tenant: TenantResource): boolean =>
   tenant.status?.phase === "Ready" && tenant.status.observedGeneration === tenant.metadata.generation;
 
-/** Whether an admin approved the tenant's current generation. */
-const isApproved = (tenant: TenantResource): boolean =>
-  tenant.metadata.annotations?.[APPROVED_GENERATION_ANNOTATION] === String(tenant.metadata.generation);
-
-/** The plan of `steps`: what changes, counted by kind. */
-export function planOf(generation: number, steps: readonly ResourceStep[]): TenantPlan {
+/** The plan of `steps` for the spec of `generation` whose digest is `specSha256`: what changes, counted by kind. */
+export function planOf(generation: number, specSha256: string, steps: readonly ResourceStep[]): TenantPlan {
   const changing = steps.filter((s) => s.op !== "same" && s.op !== "read");
   const count = (...ops: string[]) => changing.filter((s) => ops.includes(s.op)).length;
   return {
     generation,
+    specSha256,
     creates: count("create"),
     updates: count("update"),
     replaces: count("replace", "create-replacement", "delete-replaced"),

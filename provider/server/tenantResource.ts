@@ -19,6 +19,8 @@ export type SecretKeyRef = NonNullable<TenantResourceStatus["kubeconfigSecretRef
 export interface TenantResourceMetadata {
   /** The tenant's name. */
   readonly name: string;
+  /** The object's UID, which Events name it by (kubectl describe finds them by it). */
+  readonly uid?: string;
   /** Bumped by the API server at each change of the spec. */
   readonly generation: number;
   /** The object's version, for updates that must not overwrite a newer one. */

@@ -18,6 +18,8 @@ export interface TenantWatchOptions {
   readonly onTenant: (name: string, hasStatus: boolean) => void;
   /** A broken watch, before it starts again. */
   readonly onError: (error: unknown) => void;
+  /** The watch listed every Tenant and watches for changes (at its start, and at each restart). */
+  readonly onSynced?: () => void;
   /** The pause before a broken watch starts again. @default 5000 */
   readonly restartDelayMs?: number;
 }
@@ -50,7 +52,7 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
   let restart: NodeJS.Timeout | undefined;
   const start = (): void => {
     if (signal.aborted) return;
-    informer.start().catch((error) => {
+    informer.start().then(options.onSynced, (error) => {
       options.onError(error);
       startLater();
     });

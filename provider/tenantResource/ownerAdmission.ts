@@ -4,7 +4,8 @@
  * admins (the admin group, and admin users such as a GitOps controller) and the server itself:
  * - CREATE: `spec.owner` must be the requesting user;
  * - UPDATE and DELETE: only the tenant's owner may, and an update may not give it another owner;
- * - no one approves their own change: the approval annotation is the admins' alone;
+ * - no one approves their own change: the approval annotations (generation and spec digest) are
+ *   the admins' alone;
  * - the server's finalizer stays until the server removes it, after the teardown.
  * This holds for the cluster's own superusers too (system:masters): they act as admins with
  * `--as-group` of the admin group, or remove the binding.
@@ -24,6 +25,7 @@ import { serverUsername, type InstallOptions } from "./installOptions";
 import { PART_OF_KUBESPACES, type InstalledObject, type KubeObject } from "./kubeObject";
 import {
   APPROVED_GENERATION_ANNOTATION,
+  APPROVED_SPEC_SHA256_ANNOTATION,
   TENANT_FINALIZER,
   TENANT_GROUP,
   TENANT_PLURAL,
@@ -43,9 +45,15 @@ const GARBAGE_COLLECTORS = [
 /** Text as a CEL string literal (JSON's escapes are CEL's). */
 const cel = (text: string): string => JSON.stringify(text);
 
-/** The annotation's value on `object`, "" when absent. */
-const approval = (object: string): string =>
-  `has(${object}.metadata.annotations) && ${cel(APPROVED_GENERATION_ANNOTATION)} in ${object}.metadata.annotations ? ${object}.metadata.annotations[${cel(APPROVED_GENERATION_ANNOTATION)}] : ""`;
+/** The approval annotations, each with the stem of the CEL variables that hold its value before and after a write. */
+const APPROVALS = [
+  { annotation: APPROVED_GENERATION_ANNOTATION, variable: "approvedGeneration" },
+  { annotation: APPROVED_SPEC_SHA256_ANNOTATION, variable: "approvedSpec" },
+] as const;
+
+/** Annotation `annotation`'s value on `object`, "" when absent. */
+const annotationOf = (object: string, annotation: string): string =>
+  `has(${object}.metadata.annotations) && ${cel(annotation)} in ${object}.metadata.annotations ? ${object}.metadata.annotations[${cel(annotation)}] : ""`;
 
 /** Whether `object` carries the server's finalizer. */
 const finalized = (object: string): string =>
@@ -108,10 +116,12 @@ function validations(adminGroup: string): Validation[] {
         `) ${unless}`,
       ),
     ),
-    rule(
-      `request.operation == "DELETE" || variables.approvedNow == (request.operation == "CREATE" ? "" : variables.approvedBefore)`,
-      message(
-        `metadata.annotations[${APPROVED_GENERATION_ANNOTATION}]: approves a change, which only group ${adminGroup} may; leave it as it was`,
+    ...APPROVALS.map(({ annotation, variable }) =>
+      rule(
+        `request.operation == "DELETE" || variables.${variable}Now == (request.operation == "CREATE" ? "" : variables.${variable}Before)`,
+        message(
+          `metadata.annotations[${annotation}]: approves a change, which only group ${adminGroup} may; leave it as it was`,
+        ),
       ),
     ),
     rule(
@@ -159,10 +169,10 @@ export function ownerAdmission(options: InstallOptions): InstalledObject[] {
         },
       ],
       // Evaluated only where a rule reads them (CEL variables are lazy), so never on a DELETE's null object.
-      variables: [
-        { name: "approvedNow", expression: approval("object") },
-        { name: "approvedBefore", expression: approval("oldObject") },
-      ],
+      variables: APPROVALS.flatMap(({ annotation, variable }) => [
+        { name: `${variable}Now`, expression: annotationOf("object", annotation) },
+        { name: `${variable}Before`, expression: annotationOf("oldObject", annotation) },
+      ]),
       validations: validations(options.adminGroup),
     },
   };

@@ -52,8 +52,15 @@ const planStep = z
 const plan = z
   .strictObject({
     generation: generation().describe(
-      "The generation the plan was made for; approving it means annotating the Tenant with this generation.",
+      "The generation the plan was made for; an admin approves it by annotating the Tenant with it and with specSha256.",
     ),
+    specSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional()
+      .describe(
+        "The SHA-256 of the spec the plan was made for (compact JSON, keys sorted); an admin approves the plan by annotating the Tenant with it and with generation.",
+      ),
     creates: count("creates"),
     updates: count("updates"),
     replaces: count("replaces"),

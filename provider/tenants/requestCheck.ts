@@ -36,6 +36,7 @@ export function checkRequest(
       throw new RequestInvalidError(
         error.message,
         error.problems.map((p) => `${labelOf(p)}: ${p.message}`),
+        error.problems,
       );
     throw error;
   }

@@ -3,6 +3,7 @@
  * command to exit codes, the server to HTTP statuses). Messages say what happened and what to do
  * in words that fit every door; they never carry a flag, a kubeconfig or a token.
  */
+import type { InputProblem } from "../model/validationError";
 import type { ReadyReason, TenantPhase } from "./tenantObject";
 
 /** The kinds a front end maps. */
@@ -26,10 +27,13 @@ export class RequestInvalidError extends TenantsError {
   /**
    * @param message the whole explanation (the component's text for a request).
    * @param problems each broken rule, naming its field.
+   * @param inputProblems the same rules as the component's checks found them (path, rule, and the
+   *   values of a bound), when they did: for a door that words them for its own fields.
    */
   constructor(
     message: string,
     readonly problems: readonly string[] = [],
+    readonly inputProblems: readonly InputProblem[] = [],
   ) {
     super(message);
   }
@@ -38,6 +42,23 @@ export class RequestInvalidError extends TenantsError {
 /** The tenant is already requested with another request; nothing was changed. */
 export class RequestConflictError extends TenantsError {
   readonly kind = "conflict";
+}
+
+/**
+ * The stored request is no longer the one the caller checked (it changed, or is gone, since the
+ * caller read its generation); nothing was run.
+ */
+export class RequestChangedError extends TenantsError {
+  readonly kind = "conflict";
+  constructor(
+    readonly tenant: string,
+    readonly checkedGeneration: number,
+    readonly storedGeneration: number | undefined,
+  ) {
+    super(
+      `tenant ${tenant}'s request changed since generation ${checkedGeneration} was checked (${storedGeneration === undefined ? "it is gone" : `it is at generation ${storedGeneration}`}); nothing was run`,
+    );
+  }
 }
 
 /** No tenant of that name that the actor may see. */
@@ -75,13 +96,18 @@ export class TenantFailedError extends TenantsError {
 /** Another update of the tenant's stack held its lock for longer than the caller would wait. */
 export class StackBusyError extends TenantsError {
   readonly kind = "busy";
+  /**
+   * @param holders the lock's holders, for people.
+   * @param recovery how to remove the lock by hand, when this door cannot tell whether its holder is gone.
+   */
   constructor(
     readonly tenant: string,
     readonly waitedMs: number,
     holders: string,
+    recovery?: string,
   ) {
     super(
-      `tenant ${tenant}'s stack is still locked by another update after ${Math.round(waitedMs / 1000)}s (${holders}); try again later`,
+      `tenant ${tenant}'s stack is still locked by another update after ${Math.round(waitedMs / 1000)}s (${holders}); try again later${recovery ? `, or ${recovery}` : ""}`,
     );
   }
 }

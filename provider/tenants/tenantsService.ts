@@ -26,6 +26,7 @@ import type { ReadyReason, ResourceStep, TenantEvent, TenantObject } from "./ten
 import {
   InterruptedError,
   OperationRefusedError,
+  RequestChangedError,
   RequestConflictError,
   RequestInvalidError,
   TenantFailedError,
@@ -71,6 +72,13 @@ export interface OperationOptions {
    * is put back (a server's periodic resync); default off.
    */
   readonly refresh?: boolean;
+  /**
+   * For a create whose `request` is a stored request the caller checked (the server's approval
+   * gate): that request's generation. The create then runs exactly `request` and records this
+   * generation; a stored request at another generation, or none, is refused with
+   * RequestChangedError and nothing is run. Without it, the stored request is read and run.
+   */
+  readonly checkedGeneration?: number;
 }
 
 /** What a delete did. */
@@ -146,6 +154,7 @@ export class TenantsService {
   ): Promise<TenantObject> {
     const existing = await this.ports.requests.get(name);
     if (existing && !mayUse(actor, existing)) throw new TenantNotFoundError(name);
+    refuseChanged(name, existing, options.checkedGeneration);
     if (!request && !existing)
       throw new RequestInvalidError(`tenant ${name} has no stored request to resume: give its request`, [
         "spec: required",
@@ -156,6 +165,7 @@ export class TenantsService {
     // Stored first, so that the tenant can be read from its first step on; a create beside this
     // one that stored a different request first wins, and this one changes nothing.
     const { stored, added } = await this.ports.requests.add(name, wanted);
+    refuseChanged(name, stored, options.checkedGeneration);
     if (!added) refuseDifferent(name, stored, wanted);
     // The host is reached before the run is recorded: a host that is not there changes nothing of
     // the tenant's status (the request waits, Pending, for the next create).
@@ -367,7 +377,14 @@ export class TenantsService {
 /** Whether `name` can be a tenant's (a DNS label, at most 63 characters): anything else names no tenant and reaches no port. */
 const isTenantName = (name: string): boolean => name.length <= DNS_LABEL_MAX_LENGTH && DNS_LABEL.test(name);
 
-/** Whether `actor` may see and change the tenant of `request`. */
+/**
+ * Refuses a create whose caller checked generation `checked` of the stored request, when the
+ * store holds another one (or none): what runs is what was checked, or nothing.
+ */
+function refuseChanged(name: string, stored: StoredRequest | undefined, checked: number | undefined): void {
+  if (checked === undefined || stored?.generation === checked) return;
+  throw new RequestChangedError(name, checked, stored?.generation);
+}
 
 /** Refuses a request that differs from the stored one. */
 function refuseDifferent(name: string, stored: StoredRequest, wanted: TenantRequestInput): void {

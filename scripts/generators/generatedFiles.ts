@@ -5,14 +5,19 @@ import { REFERENCE_DOC, withGeneratedBlocks } from "./referenceBlocks";
 import { minimumQuota } from "./minimumQuota";
 import { TENANT_TOKEN } from "../../provider/model/tokens";
 import { deployFiles } from "./deployFiles";
+import { serverDeployFile } from "./serverDeployFile";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
+import { tenantsApiDocument } from "../../provider/server/http/openApiDocument";
 
 /** A generated file: path relative to the repository root, and content. */
 export interface GeneratedFile {
   readonly path: string;
   readonly content: string;
 }
+
+/** The API's OpenAPI document, as the server serves it at /api/v1/openapi.json, for front ends written without a server. */
+export const OPENAPI_DOC = "docs/openapi.json";
 
 /** Every generated file, for the repository at `root`. */
 export function generatedFiles(root: string): GeneratedFile[] {
@@ -24,6 +29,8 @@ export function generatedFiles(root: string): GeneratedFile[] {
     { path: "provider/generated/defaultMinimumQuota.ts", content: minimumQuotaModule() },
     { path: REFERENCE_DOC, content: withGeneratedBlocks(readFileSync(path.join(root, REFERENCE_DOC), "utf8")) },
     ...deployFiles(),
+    serverDeployFile(version),
+    { path: OPENAPI_DOC, content: `${JSON.stringify(tenantsApiDocument(), null, 2)}\n` },
   ];
 }
 

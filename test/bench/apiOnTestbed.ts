@@ -2,7 +2,10 @@
  * `npm run bench:api`: the latency of `kubespaces server`'s list API (`GET /api/v1/tenants`) with
  * 20 tenants, on the local test bed, beside a baseline measured in the same run: the same number
  * of lists of the Tenant resources straight from the API server (the test bed's admin, with
- * @kubernetes/client-node), which is what each API list does underneath.
+ * @kubernetes/client-node), which is what each API list does underneath. And the cost of the
+ * server's metrics: list and get (`GET /api/v1/tenants/NAME`) on the replica that leads, metrics on
+ * (the default), beside a second replica with `metrics: false` running at the same time (it does
+ * not lead; the API's reads are the same on both), alternating request by request.
  *
  * The server runs with `requireApproval: true`, so the 20 Tenants (created through the API as one
  * person, signed in with the device flow at the local Dex in headless Chromium) are previewed and
@@ -17,6 +20,7 @@ import { promisify } from "node:util";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../provider/contracts/tenantResourceNames";
 import { DEFAULT_MINIMUM_QUOTA } from "../../provider/generated/defaultMinimumQuota";
+import type { Browser } from "playwright-core";
 import { launchBrowser } from "../e2e/support/browser";
 import { hostClients } from "../e2e/support/hostCluster";
 import { newCliUser } from "../e2e/support/kubespacesCli";
@@ -51,6 +55,36 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await action();
   return performance.now() - started;
+}
+
+/** The two replicas whose API answers are compared: metrics on (the leader) and off. */
+interface Replicas {
+  readonly on: { readonly served: ServedKubespaces; readonly token: string };
+  readonly off: { readonly served: ServedKubespaces; readonly token: string };
+}
+
+/** List and get on each replica, alternating one of each per round; each answer is checked. */
+async function measureMetricsCost(replicas: Replicas): Promise<Record<string, number[]>> {
+  const list = (replica: Replicas["on"]) => async () => {
+    const answer = await callApi(replica.served.url, replica.token, "GET", API_PATHS.tenants);
+    if (answer.status !== 200 || (answer.body as { items?: unknown[] }).items?.length !== TENANTS)
+      throw new Error(`list: HTTP ${answer.status}`);
+  };
+  const get = (replica: Replicas["on"], i: number) => async () => {
+    const answer = await callApi(replica.served.url, replica.token, "GET", API_PATHS.tenant(names[i % TENANTS]));
+    if (answer.status !== 200) throw new Error(`get: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+  };
+  const samples: Record<string, number[]> = { listOn: [], listOff: [], getOn: [], getOff: [] };
+  for (let i = 0; i < WARM_UP + LISTS; i++) {
+    const round = {
+      listOn: await timed(list(replicas.on)),
+      listOff: await timed(list(replicas.off)),
+      getOn: await timed(get(replicas.on, i)),
+      getOff: await timed(get(replicas.off, i)),
+    };
+    if (i >= WARM_UP) for (const [key, ms] of Object.entries(round)) samples[key].push(ms);
+  }
+  return samples;
 }
 
 /** Creates the tenants through the API, one after another, and waits until each waits for approval. */
@@ -114,22 +148,38 @@ async function measureLists(served: ServedKubespaces, token: string): Promise<{ 
   return samples;
 }
 
+/** Starts a replica with `config` and signs PERSON in to it; resolves to it and the bearer token. */
+async function signedInReplica(
+  browser: Browser,
+  id: string,
+  config: object,
+  leads: boolean,
+): Promise<{ served: ServedKubespaces; token?: string }> {
+  const served = await startServedKubespaces(newCliUser(), id, config, { leads });
+  const person = newCliUser();
+  const login = await loginThroughDevice(browser, person, served.url, PERSON);
+  if (login.code !== 0) return { served };
+  return { served, token: keptIdToken(person) };
+}
+
 async function main(): Promise<void> {
   testbed("up");
   const browser = await launchBrowser();
-  let served: ServedKubespaces | undefined;
-  let token: string | undefined;
+  const config = { requireApproval: true, http: { createsPerMinute: TENANTS } };
+  let on: { served: ServedKubespaces; token?: string } | undefined;
+  let off: { served: ServedKubespaces; token?: string } | undefined;
   try {
-    served = await startServedKubespaces(newCliUser(), "bench-api", {
-      requireApproval: true,
-      http: { createsPerMinute: TENANTS },
+    on = await signedInReplica(browser, "bench-api", config, true);
+    if (!on.token) throw new Error("kubespaces login at the metrics-on replica failed");
+    // A second replica, metrics off, beside the leader: it serves the same API over the same Tenants.
+    off = await signedInReplica(browser, "bench-api-off", { ...config, metrics: false }, false);
+    if (!off.token) throw new Error("kubespaces login at the metrics-off replica failed");
+    await createTenants(on.served, on.token);
+    const { api, direct } = await measureLists(on.served, on.token);
+    const cost = await measureMetricsCost({
+      on: { served: on.served, token: on.token },
+      off: { served: off.served, token: off.token },
     });
-    const person = newCliUser();
-    const login = await loginThroughDevice(browser, person, served.url, PERSON);
-    if (login.code !== 0) throw new Error(`kubespaces login failed:\n${login.stderr}`);
-    token = keptIdToken(person);
-    await createTenants(served, token);
-    const { api, direct } = await measureLists(served, token);
     const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(9);
     const row = (what: string, samples: number[], base: number[]) =>
       `${what.padEnd(44)} p50 ${ms(percentile(samples, 50))}  p95 ${ms(percentile(samples, 95))}  (${(percentile(samples, 50) / percentile(base, 50)).toFixed(2)}x p50, ${(percentile(samples, 95) / percentile(base, 95)).toFixed(2)}x p95)`;
@@ -139,9 +189,17 @@ async function main(): Promise<void> {
     console.log(`${LISTS} lists of each, alternating, after ${WARM_UP} of each not counted:`);
     console.log(row("API server, Tenant resources listed directly:", direct, direct));
     console.log(row("kubespaces list API (GET /api/v1/tenants):", api, direct));
+    console.log(
+      `Metrics on (the leader) against off (a second replica, metrics: false), ${LISTS} rounds of list, list, get, get, after ${WARM_UP} not counted:`,
+    );
+    console.log(row("list, metrics off:", cost.listOff, cost.listOff));
+    console.log(row("list, metrics on:", cost.listOn, cost.listOff));
+    console.log(row("get, metrics off:", cost.getOff, cost.getOff));
+    console.log(row("get, metrics on:", cost.getOn, cost.getOff));
   } finally {
-    if (served && token) await deleteTenants(served, token);
-    await stopServedKubespaces(served);
+    if (on?.token) await deleteTenants(on.served, on.token);
+    await stopServedKubespaces(off?.served);
+    await stopServedKubespaces(on?.served);
     await browser.close();
   }
 }

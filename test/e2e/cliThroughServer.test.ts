@@ -160,8 +160,13 @@ describe("the command through a kubespaces server, signed in with the device flo
 
     const owners = await kubectl("get", "tenants", BOBS, ALICES, "-o", "jsonpath={range .items[*]}{.spec.owner} ");
     expect(owners.stdout.trim().split(" ")).toEqual([BOB.email, ALICE.email]);
-    expect(served.running.stderr).toMatch(new RegExp(`audit .*${BOB.email}.*create.*${BOBS}`));
-    expect(served.running.stderr).toMatch(new RegExp(`audit .*${ALICE.email}.*create.*${ALICES}`));
+    // The audit log is the server's stdout, a stream of its own.
+    expect(served.running.stdout).toMatch(
+      new RegExp(`"actor":"${BOB.email}".*"action":"tenant.create","tenant":"${BOBS}"`),
+    );
+    expect(served.running.stdout).toMatch(
+      new RegExp(`"actor":"${ALICE.email}".*"action":"tenant.create","tenant":"${ALICES}"`),
+    );
   });
 
   it("get --wait and list go through the server; each person lists only their own tenant", async () => {

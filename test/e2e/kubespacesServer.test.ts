@@ -82,6 +82,39 @@ async function startServer(user: CliUser, id: string, configFile: string): Promi
   return server;
 }
 
+/** The Events `kubectl describe tenant NAME` shows: its output from the `Events:` heading on. */
+async function describedEvents(name: string): Promise<string> {
+  const { stdout } = await kubectl(undefined, "describe", "tenant", name);
+  expect(stdout).toContain("\nEvents:");
+  return stdout.slice(stdout.indexOf("\nEvents:"));
+}
+
+/** The reasons of the Events on Tenant `name` (it may be gone: Events outlive it), oldest first. */
+async function eventReasons(name: string): Promise<string[]> {
+  const { stdout } = await kubectl(
+    undefined,
+    "get",
+    "events",
+    "--all-namespaces",
+    `--field-selector=involvedObject.kind=Tenant,involvedObject.name=${name}`,
+    "--sort-by=.eventTime",
+    "-o",
+    "jsonpath={range .items[*]}{.reason} {end}",
+  );
+  return stdout.trim().split(/\s+/).filter(Boolean);
+}
+
+/** Where a replica serves its API, portal and metrics, from its log. */
+const servedAt = (server: Running): string =>
+  /API and portal at (http:\/\/\S+?)\/? \(listening/.exec(server.stderr)![1];
+
+/** The value of `series` (a metric's name and labels, as prom-client writes them) in a scrape of `server`'s /metrics; 0 when absent. */
+async function scraped(server: Running, series: string): Promise<number> {
+  const text = await (await fetch(`${servedAt(server)}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
 async function stopServer(server: Running | undefined): Promise<void> {
   if (!server || server.child.exitCode !== null) return;
   server.child.kill("SIGTERM");
@@ -143,8 +176,24 @@ describe("kubespaces server: the kubectl door", () => {
   });
 
   it("makes the docs' Tenant Ready: kubectl wait, the columns, the kubeconfig Secret opens the virtual cluster", async () => {
+    const RECONCILED = 'kubespaces_reconciles_total{result="done"}';
+    const UPS = 'kubespaces_pulumi_operation_duration_seconds_count{operation="up",outcome="ok"}';
+    const before = { reconciled: await scraped(server(), RECONCILED), ups: await scraped(server(), UPS) };
     await kubectl({ user: ALICE }, "apply", "-f", DOCS_TENANT);
     await waitFor("team-atlas", "condition=Ready", 600);
+
+    // What operators' tools read: ready, the counters moved, the tenant counted Ready, this replica leads.
+    expect((await fetch(`${servedAt(server())}/readyz`)).status).toBe(200);
+    expect(await scraped(server(), RECONCILED)).toBeGreaterThan(before.reconciled);
+    expect(await scraped(server(), UPS)).toBeGreaterThan(before.ups);
+    expect(await scraped(server(), 'kubespaces_tenants{phase="Ready"}')).toBeGreaterThanOrEqual(1);
+    expect(await scraped(server(), "kubespaces_leader")).toBe(1);
+    // What kubectl describe shows of its history.
+    const events = await describedEvents("team-atlas");
+    expect(events).toMatch(/Normal\s+Accepted\s+.*kubespaces\.io\/server\s+accepted; waiting for its turn/);
+    expect(events).toMatch(/Normal\s+Provisioning\s+.*provisioning generation 1/);
+    expect(events).toMatch(/Normal\s+Ready\s+.*generation 1 is ready/);
+    expect(events).not.toContain(ALICE);
 
     const { stdout: table } = await kubectl(undefined, "get", "tenants");
     const [header, ...rows] = table.trim().split("\n");
@@ -191,15 +240,19 @@ describe("kubespaces server: the kubectl door", () => {
     const status = (await tenant("team-tiny"))!.status!;
     expect(status.conditions[0]).toMatchObject({ type: "Ready", status: "False", reason: "InvalidRequest" });
     expect(status.message).toMatch(/resources\.cpu/);
+    expect(await describedEvents("team-tiny")).toMatch(/Warning\s+InvalidRequest\s+[\s\S]*resources\.cpu/);
     const { core } = hostClients();
     expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-tiny") }))).toBeUndefined();
     await kubectl({ user: ALICE }, "delete", "tenant", "team-tiny", "--wait=true", "--timeout=120s");
+    expect(await eventReasons("team-tiny")).toEqual(expect.arrayContaining(["InvalidRequest", "Deleting", "Deleted"]));
   });
 
   it("kubectl delete tears the tenant down and the Tenant goes only when nothing is left", async () => {
     await kubectl({ user: ALICE }, "delete", "-f", DOCS_TENANT, "--wait=true", "--timeout=600s");
     expect(await tenant("team-atlas")).toBeUndefined();
     await expectNothingLeft("team-atlas");
+    // Its Events outlive it: the teardown's are the last.
+    expect((await eventReasons("team-atlas")).slice(-2)).toEqual(["Deleting", "Deleted"]);
   });
 });
 
@@ -219,7 +272,7 @@ function serverConfig(config: object): string {
 describe("kubespaces server: the approval gate", () => {
   serverForBlock("gate", { requireApproval: true });
 
-  it("holds a Tenant AwaitingApproval with its plan until an admin approves its generation; the owner cannot approve", async () => {
+  it("holds a Tenant AwaitingApproval with its plan until an admin approves its generation and spec; the owner cannot approve", async () => {
     await applyTenant({ user: ALICE }, "team-gated");
     await waitFor("team-gated", "jsonpath={.status.phase}=AwaitingApproval", 300);
     const held = (await tenant("team-gated"))!.status!;
@@ -240,9 +293,16 @@ describe("kubespaces server: the approval gate", () => {
     );
     expect(selfApproval).toMatch(/approved-generation/);
 
-    await kubectl(AS_ADMIN, "annotate", "tenant", "team-gated", "kubespaces.io/approved-generation=1");
+    const digest = `kubespaces.io/approved-spec-sha256=${held.plan.specSha256}`;
+    expect(await refusal({ user: ALICE }, "annotate", "tenant", "team-gated", digest)).toMatch(/approved-spec-sha256/);
+
+    await kubectl(AS_ADMIN, "annotate", "tenant", "team-gated", "kubespaces.io/approved-generation=1", digest);
     await waitFor("team-gated", "condition=Ready", 600);
     expect((await tenant("team-gated"))!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
+    const events = await describedEvents("team-gated");
+    expect(events).toMatch(/Normal\s+AwaitingApproval\s+.*generation 1 waits for an admin's approval/);
+    expect(events).toMatch(/Normal\s+Approved\s+.*an admin approved generation 1/);
+    expect(events).toMatch(/Normal\s+Ready\s+/);
   });
 });
 
@@ -259,7 +319,10 @@ describe("kubespaces server: two replicas", () => {
   });
 
   it("a killed leader's Provisioning is taken over by the other replica, and the tenant becomes Ready", async () => {
-    const config = serverConfig({ leaseDurationSeconds: 6 });
+    // The server's default lease (15 s: a 10 s renew deadline, 3 s between rounds). A shorter one
+    // made the live leader give the lead up on a loaded 2-core machine, its renewals slower than
+    // the renew deadline, before it was killed.
+    const config = serverConfig({ leaseDurationSeconds: 15 });
     const [first, second] = [newCliUser(), newCliUser()];
     // One backend for both replicas, as replicas of one Deployment share theirs.
     second.env.KUBESPACES_HOME = first.env.KUBESPACES_HOME;

@@ -16,7 +16,8 @@ import type { TenantsDoor } from "../../provider/cli/tenantsDoor";
 import { runCli } from "../../provider/cli/runCli";
 import { FileRequestStore } from "../../provider/tenants/local/fileRequestStore";
 import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
-import { HostUnavailableError } from "../../provider/tenants/tenantsErrors";
+import type { LoginSettings } from "../../provider/cli/loginSettings";
+import { HostUnavailableError, StackBusyError } from "../../provider/tenants/tenantsErrors";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeHost, FakeTenantStacks } from "./support/fakeTenantStacks";
 import { temporaryFolderEach } from "./support/temporaryFolder";
@@ -37,11 +38,13 @@ const home = temporaryFolderEach("kubespaces-cli-");
 let stacks: FakeTenantStacks;
 let host: FakeHost;
 let doorsOpened: number;
+let settings: LoginSettings;
 
 beforeEach(() => {
   stacks = new FakeTenantStacks();
   host = new FakeHost();
   doorsOpened = 0;
+  settings = { context: "stand-in" };
 });
 
 /** The door the binary would open in local mode, over stand-ins for the stack and the host. */
@@ -53,7 +56,7 @@ async function door(): Promise<TenantsDoor> {
     { policy: { quota: { ceilings: { cpu: "16" } } } },
   );
   return localTenantsDoor({
-    settings: { context: "stand-in" },
+    settings,
     service,
     actor: { owner: OWNER, groups: [], isAdmin: true },
     requests,
@@ -129,6 +132,20 @@ describe("the walkthrough over stand-ins", () => {
     expect((await kubespaces("tenant", "list", "-o", "name")).stdout).toBe("tenant/team-atlas\n");
   });
 
+  it("get of a Ready tenant that is not exposed says on stderr how to reach it, beside the table only", async () => {
+    await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
+    const got = await kubespaces("tenant", "get", "team-atlas");
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(/team-atlas\s+Ready\s+https:\/\/team-atlas\.kubespaces-tenant-team-atlas\.svc:443/);
+    expect(got.stderr).toBe(
+      "tenant team-atlas is not exposed outside the host cluster: its API server answers only inside it, at the URL its kubeconfig names. To reach it from this machine, forward a port to its Service (this needs access to its host namespace):\n" +
+        "  kubectl port-forward -n kubespaces-tenant-team-atlas svc/team-atlas 8443:443\n" +
+        "then, while it runs, use the kubeconfig through that port (TLS still checks team-atlas.kubespaces-tenant-team-atlas.svc):\n" +
+        "  kubespaces tenant kubeconfig team-atlas --merge --server https://127.0.0.1:8443\n",
+    );
+    expect((await kubespaces("tenant", "get", "team-atlas", "-o", "json")).stderr).toBe("");
+  });
+
   it("delete tears the stack down and lists what went; get is then exit 4", async () => {
     await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
     const deleted = await kubespaces("tenant", "delete", "team-atlas");
@@ -173,6 +190,25 @@ describe("the walkthrough over stand-ins", () => {
     const run = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
     expect(run.code).toBe(EXIT.error);
     expect(run.stderr).toContain("kubespaces: the local test bed did not come up");
+  });
+
+  it("a lock that outlasts --lock-timeout is exit 5, with the service's word on how to remove it, said once", async () => {
+    const cancel =
+      "PULUMI_BACKEND_URL='s3://tenants-state' pulumi cancel --stack organization/kubespaces-self-service/team-atlas";
+    host.failWith(
+      new StackBusyError(
+        "team-atlas",
+        600_000,
+        'pid 4242 of "bob@build-7" since 2025-01-01T00:00:00Z',
+        `remove it with \`${cancel}\``,
+      ),
+    );
+    const run = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
+    expect(run.code).toBe(EXIT.busy);
+    expect(run.stderr).toContain(
+      `kubespaces: tenant team-atlas's stack is still locked by another update after 600s (pid 4242 of "bob@build-7" since 2025-01-01T00:00:00Z); try again later, or remove it with \`${cancel}\`\n`,
+    );
+    expect(run.stderr.split("pulumi cancel")).toHaveLength(2);
   });
 
   it("a stack this door did not make is refused by delete with exit 2, and not destroyed", async () => {

@@ -9,6 +9,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { openBrowser } from "../../provider/cli/browserOpen";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT } from "../../provider/cli/exitCodes";
 import { openDoor } from "../../provider/cli/openDoor";
@@ -50,11 +51,21 @@ afterEach(async () => {
     else process.env[name] = value;
 });
 
+/** What a run of the command showed. */
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
 /** Runs `kubespaces ...args` in-process, with the binary's door and a "browser" that confirms sign-in codes. */
-async function kubespaces(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const kubespaces = (...args: string[]): Promise<Run> => kubespacesOpening((url) => void fetch(url), ...args);
+
+/** Runs `kubespaces ...args` in-process, with the binary's door and `openBrowser` as the machine's opener. */
+async function kubespacesOpening(openBrowser: (url: string) => void, ...args: string[]): Promise<Run> {
   const stdout = new Captured();
   const stderr = new Captured();
-  const env: CommandEnv = { stdout, stderr, door: openDoor, openBrowser: (url) => void fetch(url) };
+  const env: CommandEnv = { stdout, stderr, door: openDoor, openBrowser };
   const code = await runCli("0.0.0-test", ["node", "kubespaces", ...args], env);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
@@ -143,11 +154,60 @@ describe("login --server", () => {
       `you are signed in to ${server.url}: switch to local mode with --backend URL or --context NAME`,
     );
 
-    const local = await kubespaces("login", "--backend", "file:///tmp/kubespaces-state");
+    const local = await kubespaces("login", "--backend", `file://${home()}`);
     expect(local.code, local.stderr).toBe(0);
     expect(local.stderr).toContain(`local mode: signed out of ${server.url}`);
-    expect(JSON.parse(readFileSync(settingsFile(), "utf8"))).toEqual({ backendUrl: "file:///tmp/kubespaces-state" });
+    expect(JSON.parse(readFileSync(settingsFile(), "utf8"))).toEqual({ backendUrl: `file://${home()}` });
     expect(() => statSync(signInFile())).toThrow(/ENOENT/);
+  });
+});
+
+describe("the identity provider's sign-in page", () => {
+  it.each([
+    ["a file", "file:///etc/passwd", "only https pages are opened, and it is a file: URL"],
+    ["a share", "smb://attacker.example.com/share/run.desktop", "only https pages are opened, and it is a smb: URL"],
+    [
+      "a custom scheme",
+      "x-terminal-handler://run?cmd=id",
+      "only https pages are opened, and it is a x-terminal-handler: URL",
+    ],
+    ["script", "javascript:alert(1)", "only https pages are opened, and it is a javascript: URL"],
+    ["an option", "--help", "it is not a URL"],
+    ["an option and a URL", "-a Terminal https://idp.example.com/device", "it is not a URL"],
+    [
+      "plain http to another host",
+      "http://idp.example.com/device",
+      "it is plain http to a host that is not this machine",
+    ],
+    ["a line break", "https://idp.example.com/device\n--new-window", "it holds control characters"],
+    ["an escape", "https://idp.example.com/\x1b]8;;file:///etc\x07device", "it holds control characters"],
+    ["a C1 control", "https://idp.example.com/\x9bdevice", "it holds control characters"],
+  ])("%s is shown with a warning, never opened, and the sign-in still works", async (_, page, why) => {
+    idp.verificationPage = page;
+    const opened: string[] = [];
+    const run = await kubespacesOpening((url) => opened.push(url), "login", "--server", server.url);
+    expect(run.code, run.stderr).toBe(0);
+    expect(opened).toEqual([]);
+    expect(run.stderr).toContain(
+      `kubespaces: warning: the identity provider's sign-in page is not opened, because ${why}; open it by hand only if you trust it\n`,
+    );
+    // eslint-disable-next-line no-control-regex -- the characters to find
+    expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it("an https page is opened as the URL parser writes it, with no warning", async () => {
+    idp.verificationPage = "https://IDP.example.com:443/device?user_code=AB CD";
+    const opened: string[] = [];
+    const run = await kubespacesOpening((url) => opened.push(url), "login", "--server", server.url);
+    expect(run.code, run.stderr).toBe(0);
+    expect(opened).toEqual(["https://idp.example.com/device?user_code=AB%20CD"]);
+    expect(run.stderr).toContain("open\n  https://idp.example.com/device?user_code=AB%20CD\n");
+    expect(run.stderr).not.toContain("warning");
+  });
+
+  it("the machine's opener itself never starts for a page the check refuses", () => {
+    for (const page of ["file:///etc/passwd", "--help", "http://idp.example.com/device"])
+      expect(openBrowser(page, { DISPLAY: ":0" }, "linux")).toBe(false);
   });
 });
 
@@ -263,6 +323,17 @@ describe("tenant commands through the server", () => {
     expect(statSync(process.env.KUBECONFIG!).mode & 0o777).toBe(0o600);
   });
 
+  it("a stack lock the server waited out is exit 5, and says only the server's admin can remove it", async () => {
+    const message =
+      "tenant team-atlas's stack is still locked by another update after 600s (holder unknown); try again later";
+    server.nextError = { status: 409, kind: "busy", message };
+    const run = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8");
+    expect(run.code).toBe(EXIT.busy);
+    expect(run.stderr).toBe(
+      `kubespaces: ${message}\nif no update of tenant team-atlas runs on the server any more, its stack's lock stays until the server's admin removes it (\`pulumi cancel\` on the server's state backend)\n`,
+    );
+  });
+
   it("a sign-in the server does not accept says to log in again (exit 1)", async () => {
     const kept = keptSignIn();
     const forged = `${String(kept.idToken).slice(0, -6)}AAAAAA`;
@@ -273,6 +344,47 @@ describe("tenant commands through the server", () => {
       `does not accept your sign-in (the ID token is missing, forged or expired): run \`kubespaces login --server ${server.url}\` again`,
     );
     expect(run.stderr).not.toContain(forged);
+  });
+});
+
+describe("what the server or another person wrote reaches the terminal inert", () => {
+  beforeEach(signIn);
+
+  const OSC52 = "\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07";
+  const TITLE = "\x1b]0;you are root\x07";
+  const CLEAR = "\x1b[2J";
+  const CSI = "\x9b2J";
+  /** Any character a terminal acts on, line breaks aside. */
+  // eslint-disable-next-line no-control-regex -- the characters to find
+  const ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+  it("a tenant's events, status and reason: shown as escapes by get --wait, exact in -o yaml", async () => {
+    const message = `quota ${OSC52}${CLEAR} exceeded ${CSI}`;
+    server.nextScript = [
+      { phase: "Provisioning", reason: "Provisioning", message: "provisioning" },
+      { phase: "Provisioning", reason: "Provisioning", message: `provisioning ${TITLE}` },
+      { phase: "Failed", reason: `QuotaFailed${TITLE}`, message },
+    ];
+    server.seed("team-evil", OWNER);
+    const run = await kubespaces("tenant", "get", "team-evil", "--wait");
+    expect(run.code).toBe(EXIT.failed);
+    for (const text of [run.stdout, run.stderr]) expect(text).not.toMatch(ACTIVE);
+    expect(run.stderr).toContain("team-evil: provisioning \\x1b]0;you are root\\x07\n");
+    expect(run.stderr).toContain(
+      "kubespaces: tenant team-evil failed (QuotaFailed\\x1b]0;you are root\\x07): quota \\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07\\x1b[2J exceeded \\x9b2J\n",
+    );
+
+    const yaml = await kubespaces("tenant", "get", "team-evil", "-o", "yaml");
+    expect(yaml.stdout).not.toMatch(ACTIVE);
+    expect(parse(yaml.stdout).status).toMatchObject({ phase: "Failed", message });
+  });
+
+  it("an error the server's answers carry: shown as escapes", async () => {
+    server.issuer = `https://dex.example.com/${TITLE}${CSI}`;
+    const run = await kubespaces("login", "--server", server.url);
+    expect(run.code).toBe(EXIT.error);
+    expect(run.stderr).not.toMatch(ACTIVE);
+    expect(run.stderr).toContain("dex.example.com/\\x1b]0;you are root\\x07\\x9b2J");
   });
 });
 

@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["tenants"],
   ["tenantResource"],
   ["server"],
+  ["serverInstall"],
   ["cli"],
   ["."],
 ];

@@ -95,7 +95,7 @@ describe("runLeaseElection", () => {
     const running = runLeaseElection(
       store,
       { identity: "a", retryPeriodSeconds: 5 },
-      (s) => leads.push(s),
+      (s) => void leads.push(s),
       stop.signal,
     );
     await vi.advanceTimersByTimeAsync(20_000);
@@ -107,7 +107,7 @@ describe("runLeaseElection", () => {
     expect(store.lease?.holderIdentity).toBeUndefined();
   });
 
-  it("stops leading when a renewal fails", async () => {
+  it("goes on leading through a renewal that failed, and stops at once when another replica holds the Lease", async () => {
     vi.useFakeTimers();
     const store = new FakeLeaseStore();
     const stop = new AbortController();
@@ -116,18 +116,110 @@ describe("runLeaseElection", () => {
     const running = runLeaseElection(
       store,
       { identity: "a", retryPeriodSeconds: 5, onError: (e) => errors.push(e) },
-      (s) => leads.push(s),
+      (s) => void leads.push(s),
       stop.signal,
     );
     await vi.advanceTimersByTimeAsync(1);
     expect(leads).toHaveLength(1);
+    const { replace } = store;
     store.replace = async () => {
       throw new Error("API server unreachable");
     };
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(leads[0].aborted).toBe(true);
     expect(errors).toHaveLength(1);
+    expect(leads[0].aborted).toBe(false);
+
+    store.replace = replace;
+    store.lease = { ...store.lease, holderIdentity: "b", renewTime: new Date() };
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(leads[0].aborted).toBe(true);
     stop.abort();
     await running;
+  });
+
+  it("stops leading at the renew deadline, before the lease duration, when its Lease calls hang; the hung call is aborted", async () => {
+    vi.useFakeTimers();
+    const store = new FakeLeaseStore();
+    const stop = new AbortController();
+    const lost: number[] = [];
+    const start = Date.now();
+    const running = runLeaseElection(
+      store,
+      { identity: "a", leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2 },
+      (leading) => leading.addEventListener("abort", () => lost.push(Date.now() - start)),
+      stop.signal,
+    );
+    await vi.advanceTimersByTimeAsync(1);
+    expect(store.lease?.holderIdentity).toBe("a");
+    // From now on every call hangs, and takes no notice of its signal.
+    const hung: AbortSignal[] = [];
+    store.read = (signal?: AbortSignal) => {
+      if (signal) hung.push(signal);
+      return new Promise(() => {});
+    };
+    await vi.advanceTimersByTimeAsync(10_000 - 2);
+    expect(lost).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(lost).toEqual([10_000]);
+    expect(hung.length).toBeGreaterThan(0);
+    expect(hung.every((signal) => signal.aborted)).toBe(true);
+    stop.abort();
+    await running;
+  });
+
+  it("tries again only once the work it led has stopped, and leads again when it wins", async () => {
+    vi.useFakeTimers();
+    const store = new FakeLeaseStore();
+    const stop = new AbortController();
+    const leads: AbortSignal[] = [];
+    let workStopped!: () => void;
+    const running = runLeaseElection(
+      store,
+      { identity: "a", leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2 },
+      (leading) => {
+        leads.push(leading);
+        return new Promise<void>((resolve) => (workStopped = resolve));
+      },
+      stop.signal,
+    );
+    await vi.advanceTimersByTimeAsync(1);
+    const { read } = store;
+    let calls = 0;
+    store.read = () => (calls++, new Promise(() => {}));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(leads[0].aborted).toBe(true);
+    // The Lease answers again, but the work has not stopped: no call, no new lead.
+    store.read = (...args) => (calls++, read.apply(store, args));
+    calls = 0;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect([calls, leads.length]).toEqual([0, 1]);
+    workStopped();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(leads).toHaveLength(2);
+    expect(leads[1].aborted).toBe(false);
+    stop.abort();
+    workStopped();
+    await running;
+  });
+
+  it.each<[string, object, RegExp]>([
+    [
+      "a renew deadline as long as the lease",
+      { leaseDurationSeconds: 15, renewDeadlineSeconds: 15 },
+      /renewDeadlineSeconds \(15\) must be shorter than leaseDurationSeconds \(15\)/,
+    ],
+    [
+      "a retry period as long as the renew deadline",
+      { renewDeadlineSeconds: 4, retryPeriodSeconds: 4 },
+      /retryPeriodSeconds \(4\) must be shorter than renewDeadlineSeconds \(4\)/,
+    ],
+  ])("refuses %s", async (_, timing, message) => {
+    const election = runLeaseElection(
+      new FakeLeaseStore(),
+      { identity: "a", ...timing },
+      () => {},
+      new AbortController().signal,
+    );
+    await expect(election).rejects.toThrow(message);
   });
 });

@@ -174,6 +174,25 @@ describe("the New tenant form", () => {
     expect(tenants.created).toEqual([]);
   });
 
+  it("blames no field it does not show: a CPU too small for the defaults is worded beside CPU", async () => {
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, {
+      name: "team-small",
+      cpu: "500m",
+      memory: "4Gi",
+      storage: "10Gi",
+    });
+    expect(answer.statusCode).toBe(422);
+    const body = markup(answer);
+    expect(body).not.toMatch(/limitRange|controlPlaneResources/);
+    const cpuErrors = /<div class="field-error" id="tenant-cpu-error">([\s\S]*?)<\/div>/.exec(body)?.[1] ?? "";
+    expect(cpuErrors).toContain(
+      "with 500m CPU, the tenant&#39;s own control plane needs 1 CPU, more than the whole tenant has",
+    );
+    expect(cpuErrors).toContain("with 500m CPU, each container that sets no limit of its own is given 1 CPU");
+    expect(body).toContain('<a href="#tenant-cpu">with 500m CPU, the tenant&#39;s own control plane needs 1 CPU');
+    expect(tenants.created).toEqual([]);
+  });
+
   it("says the name is taken when the port refuses it as a conflict", async () => {
     const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, { name: "team-borealis" });
     expect(answer.statusCode).toBe(409);
@@ -232,11 +251,16 @@ describe("the tenant page", () => {
     expect(body).toContain(
       '<code data-field="namespace" data-empty="not yet known">kubespaces-tenant-team-atlas</code>',
     );
-    expect(body).toMatch(/<th scope="row"><code>limits\.cpu<\/code><\/th>\s*<td>3<\/td>\s*<td>4<\/td>\s*<td>75%<\/td>/);
-    expect(body).toMatch(
-      /<th scope="row"><code>requests\.storage<\/code><\/th>\s*<td>0<\/td>\s*<td>10Gi<\/td>\s*<td>0%<\/td>/,
+    expect(body).toContain(
+      '<th scope="row"><code>limits.cpu</code></th><td data-quota-used="limits.cpu">3</td><td data-quota-hard="limits.cpu">4</td><td data-quota-share="limits.cpu">75%</td>',
     );
+    expect(body).toContain(
+      '<td data-quota-used="requests.storage">0</td><td data-quota-hard="requests.storage">10Gi</td><td data-quota-share="requests.storage">0%</td>',
+    );
+    expect(body).toContain(`<section aria-labelledby="quota-title" data-quota="${PORTAL_PATHS.quota("team-atlas")}">`);
     expect(body).toContain("When pods in the tenant stay Pending, check this first");
+    expect(body).toContain("<table data-quota-table>");
+    expect(body).toMatch(/<p data-quota-none hidden>/);
     expect(body).toMatch(/<p data-show-phases="Ready"><a class="button" href="\/tenants\/team-atlas\/kubeconfig"/);
     expect(body).toContain('<form method="post" action="/tenants/team-atlas/delete" novalidate>');
     expect(body).toContain(`<script type="module" src="${PORTAL_PATHS.script}"></script>`);
@@ -261,7 +285,7 @@ describe("the tenant page", () => {
     );
     expect(body).toMatch(/data-show-reasons="QuotaFailed" hidden>/);
     expect(body).toMatch(/<p data-show-phases="Ready" hidden><a class="button"/);
-    expect(body).toContain("The tenant's namespace did not exist yet when this page was loaded");
+    expect(body).toContain("<p data-quota-none> The tenant's namespace has no quota yet");
   });
 
   it("offers a tenant's kubeconfig to its owner only", async () => {
@@ -269,6 +293,73 @@ describe("the tenant page", () => {
     expect(admin.statusCode).toBe(200);
     expect(markup(admin)).not.toContain("/tenants/team-atlas/kubeconfig");
     expect(markup(admin)).toContain("Only the tenant's owner can download its kubeconfig.");
+  });
+});
+
+describe("the tenant page's way in", () => {
+  it("says a Ready tenant without exposure is not exposed, and how to connect through a port-forward", async () => {
+    tenants.put(
+      tenantView("team-inside", alice, {
+        ...readyStatus("team-inside"),
+        apiServerUrl: "https://team-inside.kubespaces-tenant-team-inside.svc:443",
+      }),
+    );
+    const body = markup(await portal.get("/tenants/team-inside", alice));
+    expect(body).toContain(
+      '<code data-field="appsDomain" data-empty="not yet known" data-show-reach="unknown exposed" hidden>not yet known</code>',
+    );
+    expect(body).toContain('<span data-show-reach="inCluster">none: not exposed outside the host cluster</span>');
+    expect(body).toContain('<div class="hint-box" data-show-reach="inCluster"><p><strong>How to connect:</strong>');
+    expect(body).toContain(
+      '<pre><code>kubectl port-forward -n <span data-field="namespace">kubespaces-tenant-team-inside</span> svc/team-inside 8443:443</code></pre>',
+    );
+    expect(body).toContain(
+      "kubectl --kubeconfig team-inside-kubeconfig.yaml --server https://127.0.0.1:8443 --tls-server-name team-inside.<span",
+    );
+    expect(body).toContain(
+      "<code>kubespaces tenant kubeconfig team-inside --merge --server https://127.0.0.1:8443</code>",
+    );
+    expect(body).toMatch(/<p data-show-reach="exposed" hidden> This tenant is published through the platform/);
+  });
+
+  it("says an exposed tenant is reached through the gateway, and hides the port-forward", async () => {
+    const body = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(body).toContain('<div class="hint-box" data-show-reach="inCluster" hidden>');
+    expect(body).toMatch(/<p data-show-reach="exposed"> This tenant is published through the platform/);
+    expect(body).toContain('data-show-reach="inCluster" hidden>none: not exposed');
+  });
+});
+
+describe("the tenant page's host quota", () => {
+  it("says there is none yet without asking for a reload, its table hidden for the script to fill", async () => {
+    const body = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(body).toContain("<p data-quota-none> The tenant's namespace has no quota yet");
+    expect(body).not.toMatch(/[Rr]eload/);
+    expect(body).toContain("<table data-quota-table hidden>");
+  });
+
+  it("is the quota route's JSON for the page's script: the rows as the page shows them, or none yet, never cached", async () => {
+    const none = await portal.get(PORTAL_PATHS.quota("team-atlas"), alice);
+    expect(none.statusCode).toBe(200);
+    expect(none.headers["cache-control"]).toBe("no-store");
+    expect(none.json()).toEqual({ rows: null });
+
+    tenants.quotas.set("team-atlas", { hard: { "limits.cpu": "4" }, used: { "limits.cpu": "1" } });
+    const rows = (await portal.get(PORTAL_PATHS.quota("team-atlas"), alice)).json().rows;
+    expect(rows).toHaveLength(5);
+    expect(rows[1]).toEqual({ resource: "limits.cpu", used: "1", hard: "4", share: "25%" });
+    expect(rows[0]).toEqual({ resource: "requests.cpu", used: "0", hard: "no ceiling", share: "not applicable" });
+  });
+
+  it("is not found for another person, the same as a tenant that does not exist, and needs a sign-in", async () => {
+    tenants.quotas.set("team-borealis", { hard: { "limits.cpu": "4" }, used: { "limits.cpu": "1" } });
+    for (const url of [PORTAL_PATHS.quota("team-borealis"), PORTAL_PATHS.quota("team-nowhere")]) {
+      const answer = await portal.get(url, alice);
+      expect(answer.statusCode).toBe(404);
+      expect(answer.body).not.toContain("limits.cpu");
+    }
+    const anonymous = await portal.get(PORTAL_PATHS.quota("team-atlas"));
+    expect(anonymous.statusCode).toBe(303);
   });
 });
 
@@ -432,6 +523,7 @@ describe("failures", () => {
     expect(answer.statusCode).toBe(500);
     expect(markup(answer)).toContain("<h1>Something went wrong</h1>");
     expect(answer.body).not.toContain("token=abc");
+    expect(portal.failures).toEqual(["/: token=abc at https://10.0.0.1:6443"]);
   });
 
   it("and the service's refusals are pages in its words", async () => {
@@ -448,7 +540,12 @@ describe("registering the portal", () => {
   it("fails, naming what the app must register first, on an app without the cookie, CSRF and form plugins", async () => {
     const app = Fastify();
     await expect(
-      app.register(portalRoutes, { tenants: new StandInTenantsForPeople(), actorOf: () => undefined }),
+      app.register(portalRoutes, {
+        tenants: new StandInTenantsForPeople(),
+        actorOf: () => undefined,
+        csrfBinding: () => "",
+        logFailure: () => {},
+      }),
     ).rejects.toThrow(
       "portalRoutes needs these registered on the app first: @fastify/csrf-protection (reply.generateCsrf), @fastify/csrf-protection (app.csrfProtection), @fastify/formbody",
     );

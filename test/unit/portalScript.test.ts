@@ -10,6 +10,8 @@ import vm from "node:vm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { API_PATHS, TENANT_EVENTS } from "../../provider/contracts/tenantsApi";
 import type { TenantView } from "../../provider/server/api/tenantView";
+import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
+import { quotaRows, type QuotaRowsBody } from "../../provider/server/portal/quotaTable";
 import { portalHarness } from "./support/portalHarness";
 import { readyStatus, StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
 
@@ -54,7 +56,7 @@ const camel = (name: string): string => name.replace(/-([a-z])/g, (_m, c: string
 
 /** The page's elements that carry the script's `data-*` attributes, as stand-ins. */
 function elementsOf(page: string): StandInElement[] {
-  const tags = page.matchAll(/<([a-z0-9]+)\s([^>]*\bdata-(?:field|show-phases|show-reasons|events)=[^>]*)>([^<]*)/g);
+  const tags = page.matchAll(/<([a-z0-9]+)\s([^>]*\bdata-(?:field|show-[a-z-]+|events|quota[a-z-]*)\b[^>]*)>([^<]*)/g);
   return [...tags].map(([, tag, attributes, text]) => {
     const pairs = [...attributes!.matchAll(/([a-z-]+)(?:="([^"]*)")?/g)];
     const dataset = Object.fromEntries(
@@ -66,6 +68,22 @@ function elementsOf(page: string): StandInElement[] {
   });
 }
 
+/** What the script asked of the page's quota route, what the route answers, and the script's timer. */
+const quotaRoute = {
+  /** The URLs asked for, in order. */
+  asked: [] as string[],
+  /** The answer to the next asks. */
+  answer: { rows: null } as QuotaRowsBody,
+  /** The interval the script set: its callback and period, and whether it was cleared. */
+  interval: undefined as { readonly tick: () => void; readonly ms: number; cleared: boolean } | undefined,
+};
+
+/** Whether the page is hidden (a background tab). */
+let pageHidden = false;
+
+/** Lets the script's pending promises (its asks of the quota route) settle. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 /** Runs the script over `elements`, as the browser would once the page loaded. */
 function runScript(elements: StandInElement[]): void {
   const has = (element: StandInElement, selector: string) =>
@@ -73,8 +91,18 @@ function runScript(elements: StandInElement[]): void {
   const document = {
     querySelector: (selector: string) => elements.find((e) => has(e, selector)) ?? null,
     querySelectorAll: (selector: string) => elements.filter((e) => has(e, selector)),
+    get hidden() {
+      return pageHidden;
+    },
   };
-  vm.runInNewContext(SCRIPT, { document, EventSource: StandInEventSource });
+  const fetch = async (url: string) => {
+    quotaRoute.asked.push(url);
+    const body = quotaRoute.answer;
+    return { ok: true, json: async () => body };
+  };
+  const setInterval = (tick: () => void, ms: number) => (quotaRoute.interval = { tick, ms, cleared: false });
+  const clearInterval = (timer: { cleared: boolean }) => (timer.cleared = true);
+  vm.runInNewContext(SCRIPT, { document, EventSource: StandInEventSource, fetch, setInterval, clearInterval });
 }
 
 const field = (elements: StandInElement[], name: string) =>
@@ -94,6 +122,8 @@ let stream: StandInEventSource;
 
 beforeEach(async () => {
   StandInEventSource.opened = [];
+  Object.assign(quotaRoute, { asked: [], answer: { rows: null }, interval: undefined });
+  pageHidden = false;
   const portal = await portalHarness(new StandInTenantsForPeople().put(provisioning));
   const page = (await portal.get("/tenants/team-atlas", "alice@example.com")).body.replace(/\s+/g, " ");
   elements = elementsOf(page);
@@ -143,5 +173,86 @@ describe("the live-status script", () => {
     expect(shownFor(elements, "Deleted")).toEqual([true]);
     expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval")).toEqual([false, false]);
     expect(stream.closed).toBe(true);
+  });
+});
+
+describe("the live way in", () => {
+  const shownReach = (reach: string) => elements.filter((e) => e.dataset.showReach === reach).map((e) => !e.hidden);
+
+  it("says how to connect once the tenant turns Ready without exposure, its namespace filled in", () => {
+    expect(shownReach("inCluster")).toEqual([false, false]);
+    expect(shownReach("unknown exposed")).toEqual([true]);
+
+    stream.emit(TENANT_EVENTS.tenant, ready);
+    expect(shownReach("inCluster")).toEqual([true, true]);
+    expect(shownReach("unknown exposed")).toEqual([false]);
+    expect(new Set(field(elements, "namespace"))).toEqual(new Set(["kubespaces-tenant-team-atlas"]));
+
+    stream.emit(TENANT_EVENTS.tenant, {
+      ...ready,
+      status: { ...ready.status, appsDomain: "team-atlas.apps.example.com" },
+    });
+    expect(shownReach("inCluster")).toEqual([false, false]);
+    expect(shownReach("exposed")).toEqual([true]);
+    expect(field(elements, "appsDomain")).toEqual(["team-atlas.apps.example.com"]);
+  });
+});
+
+describe("the live host quota", () => {
+  const quota = {
+    hard: { "requests.cpu": "4", "limits.cpu": "4", "requests.memory": "8Gi", "limits.memory": "8Gi" },
+    used: { "requests.cpu": "1", "limits.cpu": "3", "requests.memory": "2Gi", "limits.memory": "4Gi" },
+  };
+  const cells = (column: "quotaUsed" | "quotaHard" | "quotaShare") =>
+    Object.fromEntries(elements.filter((e) => column in e.dataset).map((e) => [e.dataset[column], e.textContent]));
+  const shown = (marker: string) => elements.filter((e) => marker in e.dataset).map((e) => !e.hidden);
+
+  it("shows used against the ceiling once the tenant turns Ready, without a reload", async () => {
+    expect(shown("quotaNone")).toEqual([true]);
+    expect(shown("quotaTable")).toEqual([false]);
+    stream.emit(TENANT_EVENTS.tenant, provisioning);
+    await settled();
+    expect(shown("quotaNone")).toEqual([true]);
+
+    quotaRoute.answer = { rows: quotaRows(quota) };
+    stream.emit(TENANT_EVENTS.tenant, ready);
+    await settled();
+
+    expect(shown("quotaNone")).toEqual([false]);
+    expect(shown("quotaTable")).toEqual([true]);
+    expect(cells("quotaUsed")).toEqual({
+      "requests.cpu": "1",
+      "limits.cpu": "3",
+      "requests.memory": "2Gi",
+      "limits.memory": "4Gi",
+      "requests.storage": "0",
+    });
+    expect(cells("quotaHard")["limits.cpu"]).toBe("4");
+    expect(cells("quotaShare")["limits.cpu"]).toBe("75%");
+    expect(cells("quotaHard")["requests.storage"]).toBe("no ceiling");
+  });
+
+  it("asks the page's quota route at the first event and at each new phase, and every 10 s while shown", async () => {
+    const url = PORTAL_PATHS.quota("team-atlas");
+    stream.emit(TENANT_EVENTS.tenant, provisioning);
+    stream.emit(TENANT_EVENTS.tenant, provisioning);
+    stream.emit(TENANT_EVENTS.tenant, ready);
+    expect(quotaRoute.asked).toEqual([url, url]);
+
+    quotaRoute.answer = { rows: quotaRows({ ...quota, used: { ...quota.used, "limits.cpu": "4" } }) };
+    expect(quotaRoute.interval?.ms).toBe(10_000);
+    quotaRoute.interval!.tick();
+    await settled();
+    expect(quotaRoute.asked).toEqual([url, url, url]);
+    expect(cells("quotaShare")["limits.cpu"]).toBe("100%");
+
+    pageHidden = true;
+    quotaRoute.interval!.tick();
+    expect(quotaRoute.asked).toHaveLength(3);
+  });
+
+  it("stops asking once the tenant is gone", () => {
+    stream.emit(TENANT_EVENTS.deleted, { name: "team-atlas" });
+    expect(quotaRoute.interval?.cleared).toBe(true);
   });
 });

@@ -6,8 +6,9 @@ import * as api from "../../provider/index";
 
 const root = path.resolve(__dirname, "../..");
 
-it("exports the Tenant, the TenantCrd and the pure validation and rendering, and keeps the children internal", () => {
+it("exports the Tenant, the TenantCrd, the KubespacesServer and the pure validation and rendering, and keeps the children internal", () => {
   expect(Object.keys(api).sort()).toEqual([
+    "KubespacesServer",
     "SAFE_OVERRIDE_PATHS",
     "Tenant",
     "TenantCrd",

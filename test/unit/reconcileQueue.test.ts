@@ -102,4 +102,23 @@ describe("ReconcileQueue", () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(runs.map((r) => r.name)).toEqual(["a"]);
   });
+
+  it("tells how long each tenant waited for a worker, from being asked for to its run starting", async () => {
+    const waits: [string, number][] = [];
+    const { runs, queue } = scriptedQueue({
+      concurrency: 1,
+      maxBackoffMs: 8000,
+      onStart: (name, waitedMs) => waits.push([name, waitedMs]),
+    });
+    queue.add("a");
+    queue.add("b");
+    await flush();
+    await vi.advanceTimersByTimeAsync(3000);
+    runs[0].done.resolve({ retry: false });
+    await flush();
+    expect(waits).toEqual([
+      ["a", 0],
+      ["b", 3000],
+    ]);
+  });
 });

@@ -3,7 +3,8 @@
  * host and issuer): who may call it, what it refuses and with which words, and that it never
  * lets one person at another's tenant.
  */
-import { formSessionOf } from "./support/portalHarness";
+import { request as httpRequest } from "node:http";
+import { formSessionOf, type FormSession } from "./support/portalHarness";
 import { describe, expect, it } from "vitest";
 import { API_PATHS, CSRF_HEADER } from "../../provider/contracts/tenantsApi";
 import { checkRequest } from "../../provider/tenants/requestCheck";
@@ -15,6 +16,25 @@ const BOB = "bob@example.com";
 const SMALL = { resources: { cpu: "4", memory: "8Gi", storage: "20Gi" } };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Sends a change as a browser with `session` and the CSRF state `csrf`: the token as a header, or as a form field beside `form`. */
+function sendWithCsrf(
+  h: ApiServerHarness,
+  method: "DELETE" | "POST",
+  url: string,
+  session: string,
+  csrf: FormSession,
+  form: string,
+) {
+  const cookie = `${session}; ${csrf.cookie}`;
+  if (form === "header") return h.app.inject({ method, url, headers: { cookie, [CSRF_HEADER]: csrf.token } });
+  return h.app.inject({
+    method,
+    url,
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+    payload: `_csrf=${encodeURIComponent(csrf.token)}&${form}`,
+  });
+}
 
 async function create(h: ApiServerHarness, email: string, name: string, spec: object = SMALL) {
   return h.app.inject({
@@ -64,6 +84,30 @@ describe("who may call the API", () => {
     expect(answer.statusCode).toBe(401);
     expect(answer.json().error.message).toContain(words);
     expect(answer.body).not.toContain(token);
+  });
+
+  // As Kubernetes' OIDC authenticator does: with the email as the identity, an email_verified
+  // claim that is present must be the boolean true.
+  it.each([["false"], [0], [null], ["true"], [false], [{}]])(
+    "refuses an email whose email_verified is %j",
+    async (emailVerified) => {
+      const h = await apiServerHarness();
+      const token = await h.token(ALICE, { claims: { email_verified: emailVerified as never } });
+      const answer = await h.app.inject({ method: "GET", url: API_PATHS.whoAmI, headers: bearer(token) });
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json().error.message).toContain("email_verified");
+    },
+  );
+
+  it.each([
+    ["true", true],
+    ["absent", undefined],
+  ])("accepts an email whose email_verified is %s", async (_what, emailVerified) => {
+    const h = await apiServerHarness();
+    const token = await h.token(ALICE, { claims: { email_verified: emailVerified } });
+    const answer = await h.app.inject({ method: "GET", url: API_PATHS.whoAmI, headers: bearer(token) });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().owner).toBe(ALICE);
   });
 
   it("answers whoami from the verified token, with admin from the admin group", async () => {
@@ -250,6 +294,71 @@ describe("another person's tenant", () => {
   });
 });
 
+describe("a name no tenant can have", () => {
+  // Sent as they are on the wire (node:http, no URL normalization), as curl --path-as-is would:
+  // in a Kubernetes client's path, "" or "." names the collection and ".." the API group.
+  const names = ["", ".", "%2E", "..", "%2E%2E", "Atlas", "a".repeat(64)];
+  const routes = [
+    ["the API's get", "GET", (name: string) => `/api/v1/tenants/${name}`],
+    ["the API's delete", "DELETE", (name: string) => `/api/v1/tenants/${name}`],
+    ["the API's kubeconfig", "GET", (name: string) => `/api/v1/tenants/${name}/kubeconfig`],
+    ["the API's events", "GET", (name: string) => `/api/v1/tenants/${name}/events`],
+    ["the portal's tenant page", "GET", (name: string) => `/tenants/${name}`],
+    ["the portal's kubeconfig", "GET", (name: string) => `/tenants/${name}/kubeconfig`],
+    ["the portal's delete form", "POST", (name: string) => `/tenants/${name}/delete`],
+  ] as const;
+
+  it.each(routes)(
+    "is refused by %s with 400, naming the field and the rule, before the host is asked",
+    async (_route, method, path) => {
+      const h = await apiServerHarness();
+      await create(h, ALICE, "atlas");
+      // An admin, who may see every tenant: the collection read as one tenant was theirs to see.
+      const session = await h.sessionCookie("admin@example.com", [ADMIN_GROUP]);
+      const csrf = formSessionOf(await h.app.inject({ method: "GET", url: "/", headers: { cookie: session } }));
+      const headers = path("x").startsWith("/api")
+        ? bearer(await h.token("admin@example.com", { groups: [ADMIN_GROUP] }))
+        : { cookie: `${session}; ${csrf.cookie}`, "content-type": "application/x-www-form-urlencoded" };
+      const base = await h.app.listen({ host: "127.0.0.1", port: 0 });
+      try {
+        h.host.asked.length = 0;
+        const answers: Record<string, { status: number; words: boolean }> = {};
+        for (const name of names) {
+          const body = method === "POST" ? `_csrf=${encodeURIComponent(csrf.token)}&confirm=${name}` : undefined;
+          const answer = await onTheWire(base, method, path(name), headers, body);
+          const text = answer.body.replaceAll("&#39;", "'");
+          answers[name] = {
+            status: answer.status,
+            words: /name: must be (a DNS-1123 label|at most 63 characters)/.test(text),
+          };
+        }
+        expect(answers).toEqual(Object.fromEntries(names.map((name) => [name, { status: 400, words: true }])));
+        expect(h.host.asked).toEqual([]);
+        expect(h.host.deleted).toEqual([]);
+      } finally {
+        await h.app.close();
+      }
+    },
+  );
+
+  it("is refused in the API's words, with its problems", async () => {
+    const h = await apiServerHarness();
+    const answer = await h.app.inject({
+      method: "GET",
+      url: API_PATHS.tenant("Atlas"),
+      headers: bearer(await h.token(ALICE)),
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toEqual({
+      kind: "invalid",
+      message: expect.stringContaining('no tenant can be named "Atlas"'),
+      problems: [
+        `name: must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit (got "Atlas")`,
+      ],
+    });
+  });
+});
+
 describe("a browser's session", () => {
   it("must send its CSRF token to delete; with it, the delete is asked for", async () => {
     const h = await apiServerHarness();
@@ -271,12 +380,111 @@ describe("a browser's session", () => {
     expect(h.host.deleted).toEqual(["atlas"]);
   });
 
+  // Whoever can set a cookie for the portal's site (a sibling subdomain, another port on the same
+  // host) can plant their own CSRF cookie in a victim's browser, beside the victim's session.
+  const changes = [
+    ["the API's delete", "DELETE", API_PATHS.tenant("atlas"), "header"],
+    ["the portal's delete form", "POST", "/tenants/atlas/delete", "confirm=atlas"],
+    ["the portal's New tenant form", "POST", "/tenants", "name=planted&cpu=4&memory=8Gi&storage=20Gi"],
+  ] as const;
+
+  it.each(changes)(
+    "refuses %s with another person's CSRF cookie and token beside the victim's session",
+    async (_what, method, url, form) => {
+      const h = await apiServerHarness();
+      await create(h, ALICE, "atlas");
+      const mallory = await h.sessionCookie("mallory@example.com");
+      const planted = formSessionOf(
+        await h.app.inject({ method: "GET", url: "/tenants/new", headers: { cookie: mallory } }),
+      );
+      const answer = await sendWithCsrf(h, method, url, await h.sessionCookie(ALICE), planted, form);
+      expect(answer.statusCode).toBe(403);
+      expect(h.host.deleted).toEqual([]);
+      expect((await h.host.tenants.list()).map((t) => t.metadata.name)).toEqual(["atlas"]);
+    },
+  );
+
+  it("refuses the CSRF token of an earlier session of the same person", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const earlier = await h.sessionCookie(ALICE);
+    const token = formSessionOf(await h.app.inject({ method: "GET", url: "/", headers: { cookie: earlier } }));
+    const answer = await sendWithCsrf(
+      h,
+      "DELETE",
+      API_PATHS.tenant("atlas"),
+      await h.sessionCookie(ALICE),
+      token,
+      "header",
+    );
+    expect(answer.statusCode).toBe(403);
+    expect(h.host.deleted).toEqual([]);
+  });
+
   it("is not a session when its cookie was changed", async () => {
     const h = await apiServerHarness();
     const session = await h.sessionCookie(ALICE);
     const tampered = session.slice(0, -4) + (session.endsWith("AAAA") ? "BBBB" : "AAAA");
     const answer = await h.app.inject({ method: "GET", url: API_PATHS.whoAmI, headers: { cookie: tampered } });
     expect(answer.statusCode).toBe(401);
+  });
+});
+
+describe("a failure the server did not foresee", () => {
+  /** A harness whose host fails as @kubernetes/client-node does: a message of several lines, the response's headers among them, and the HTTP status as `code`. */
+  async function failingHost() {
+    const h = await apiServerHarness();
+    const thrown = Object.assign(
+      new Error(
+        'HTTP-Code: 500\nMessage: Unknown API Status Code!\nBody: {"message":"etcdserver: request timed out"}\nHeaders: {"audit-id":"x"}',
+      ),
+      { code: 500, body: { kind: "Status", message: "etcdserver: request timed out" } },
+    );
+    h.host.tenants.get = async () => Promise.reject(thrown);
+    const answer = await h.app.inject({
+      method: "GET",
+      url: API_PATHS.tenant("atlas"),
+      headers: bearer(await h.token(ALICE)),
+    });
+    return { h, answer };
+  }
+
+  it("is a bare 500 in the API's error shape", async () => {
+    const { answer } = await failingHost();
+    expect(answer.statusCode).toBe(500);
+    expect(answer.json().error).toEqual({ kind: "internal", message: "the server failed; its log says why" });
+  });
+
+  it("is one line in the server's log: the API server's words, not client-node's dump", async () => {
+    const { h } = await failingHost();
+    expect(h.logLines).toEqual(["GET /api/v1/tenants/atlas: etcdserver: request timed out (HTTP 500)"]);
+  });
+
+  it("is in the server's log when a portal page fails too", async () => {
+    const { h } = await failingHost();
+    const page = await h.app.inject({
+      method: "GET",
+      url: "/tenants/atlas",
+      headers: { cookie: await h.sessionCookie(ALICE) },
+    });
+    expect(page.statusCode).toBe(500);
+    expect(h.logLines.at(-1)).toBe("GET /tenants/atlas: etcdserver: request timed out (HTTP 500)");
+  });
+
+  it("is in the server's log when a tenant's event stream breaks", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    h.host.watchTenant = async function* () {
+      yield* [];
+      throw new Error("the watch broke");
+    };
+    const answer = await h.app.inject({
+      method: "GET",
+      url: API_PATHS.tenantEvents("atlas"),
+      headers: bearer(await h.token(ALICE)),
+    });
+    expect(answer.body).toContain("event: tenant");
+    expect(h.logLines).toEqual(["GET /api/v1/tenants/atlas/events: the watch broke"]);
   });
 });
 
@@ -387,9 +595,49 @@ describe("a tenant's event stream", () => {
       await h.app.close();
     }
   });
+
+  it("ends for the old owner once an admin gives the tenant to someone else", async () => {
+    const h = await apiServerHarness();
+    await create(h, BOB, "atlas");
+    const base = await h.app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const url = `${base}${API_PATHS.tenantEvents("atlas")}`;
+      const events = readEvents(url, bearer(await h.token(BOB)), (e) => e.length === 2);
+      await waitForStreams(h);
+      h.host.editSpec("atlas", { ...SMALL, owner: "carol@example.com" });
+      h.host.writeStatus("atlas", { phase: "Ready", conditions: [], message: "carol's now" });
+      expect((await events).map((e) => [e.event, e.data])).toEqual([
+        ["tenant", expect.stringContaining(BOB)],
+        ["deleted", "{}"],
+      ]);
+      await expect.poll(() => h.host.watchers()).toBe(0);
+    } finally {
+      await h.app.close();
+    }
+  });
 });
 
 /** Waits until the stand-in host has a watcher (a stream is following). */
 async function waitForStreams(h: ApiServerHarness): Promise<void> {
   await expect.poll(() => h.host.watchers()).toBeGreaterThan(0);
+}
+
+/** A request sent as it is written, path included (node:http does not normalize `.` or `..`). */
+function onTheWire(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(new URL(base), { method, path, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
 }

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  cancelCommand,
   describeLocks,
   isStale,
   listLocks,
@@ -82,9 +83,13 @@ const staleLock = (name: string, extra?: object) =>
   writeLock(name, { pid: deadPid, hostname: here, timestamp: now() }, extra);
 const liveLock = (name: string) => writeLock(name, { pid: process.pid, hostname: here, timestamp: now() });
 
+/** What the wait's error names as the way to remove a lock by hand. */
+const CANCEL = "PULUMI_BACKEND_URL=s3://bucket pulumi cancel --stack organization/kubespaces/atlas";
+
 const waitFor = (timeoutMs: number, options: Partial<LockWait> = {}): LockWait => ({
   tenant: "atlas",
   folder: folder(),
+  cancelCommand: CANCEL,
   isLocked: (error) => error instanceof EngineLockedError,
   note: (text) => notes.push(text),
   timeoutMs,
@@ -198,6 +203,27 @@ describe("describeLocks", () => {
   });
 });
 
+describe("cancelCommand", () => {
+  it.each<[string, string]>([
+    ["file:///var/state", "PULUMI_BACKEND_URL=file:///var/state pulumi cancel --stack organization/tenants/atlas"],
+    ["s3://bucket/state", "PULUMI_BACKEND_URL=s3://bucket/state pulumi cancel --stack organization/tenants/atlas"],
+    [
+      "s3://bucket?region=eu-west-1&awssdk=v2",
+      "PULUMI_BACKEND_URL='s3://bucket?region=eu-west-1&awssdk=v2' pulumi cancel --stack organization/tenants/atlas",
+    ],
+    [
+      "postgres://kube:s3cret@db.example.com/state",
+      "PULUMI_BACKEND_URL=postgres://kube:PASSWORD@db.example.com/state pulumi cancel --stack organization/tenants/atlas",
+    ],
+    [
+      "https://api.pulumi.com",
+      "PULUMI_BACKEND_URL=https://api.pulumi.com pulumi cancel --stack <organization>/tenants/atlas",
+    ],
+  ])("for %s is %s", (url, expected) => {
+    expect(cancelCommand(url, "tenants", "atlas")).toBe(expected);
+  });
+});
+
 describe("withStackLock", () => {
   it("removes the lock file of a gone holder on this machine, that file only, says so, and runs again at once", async () => {
     const dead = staleLock("dead.json");
@@ -209,6 +235,49 @@ describe("withStackLock", () => {
     expect([existsSync(dead), existsSync(other)]).toEqual([false, true]);
     expect(notes).toEqual([`removing the lock of an update that is gone (${describeLocks([deadLock])})`]);
     expect(clock.pauses).toEqual([]);
+  });
+
+  it.each<[string, number, () => void]>([
+    ["with no wait at all (--lock-timeout 0)", 0, () => {}],
+    ["when the deadline was spent before the refusal", 60_000, () => vi.setSystemTime(Date.now() + 61_000)],
+  ])("tries again after removing a dead holder's lock, %s", async (_, timeoutMs, slowAttempt) => {
+    const dead = staleLock("dead.json");
+    const operation = refusedTimes(1, slowAttempt);
+    expect(await withStackLock(waitFor(timeoutMs), operation)).toBe("done");
+    expect(operation).toHaveBeenCalledTimes(2);
+    expect(existsSync(dead)).toBe(false);
+  });
+
+  it("names only a live holder when it gives up, never the lock it removed", async () => {
+    const dead = staleLock("dead.json");
+    const [deadLock] = listLocks(folder());
+    const live = liveLock("live.json");
+    const liveHolder = describeLocks(listLocks(folder()).filter((l) => l.file === live));
+    const operation = refusedTimes(Infinity);
+    const error = (await withStackLock(waitFor(0), operation).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(StackBusyError);
+    expect(operation).toHaveBeenCalledTimes(2);
+    expect(error.message).toContain(`(${liveHolder})`);
+    expect(error.message).not.toContain(describeLocks([deadLock]));
+    expect(error.message).not.toContain("pulumi cancel");
+    expect(existsSync(dead)).toBe(false);
+  });
+
+  it.each<[string, () => Partial<LockWait>]>([
+    ["in a remote backend, where no lock can be listed", () => ({ folder: undefined })],
+    [
+      "for another machine's lock, which cannot be judged from here",
+      () => (writeLock("theirs.json", { pid: deadPid, hostname: `not-${here}`, timestamp: now() }), {}),
+    ],
+  ])("says how to remove the lock by hand %s, and removes nothing", async (_, setUp) => {
+    const options = setUp();
+    const before = readdirSync(folder());
+    const error = (await withStackLock(waitFor(1000, options), refusedTimes(Infinity)).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(error).toBeInstanceOf(StackBusyError);
+    expect(error.message).toContain(`\`${CANCEL}\``);
+    expect(readdirSync(folder())).toEqual(before);
   });
 
   it("never follows a path a lock file names: only the listed file is removed", async () => {

@@ -8,7 +8,13 @@ import type { TenantRequestInput } from "../../provider/model/tenantRequestSchem
 import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
 import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
 import { planOf, TenantReconciler } from "../../provider/server/tenantReconciler";
-import { APPROVED_GENERATION_ANNOTATION, TENANT_FINALIZER } from "../../provider/contracts/tenantResourceNames";
+import {
+  APPROVED_GENERATION_ANNOTATION,
+  APPROVED_SPEC_SHA256_ANNOTATION,
+  TENANT_FINALIZER,
+} from "../../provider/contracts/tenantResourceNames";
+import { specSha256 } from "../../provider/server/tenantApproval";
+import type { RequestStore } from "../../provider/tenants/ports";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";
 import { FakeHost, FakeTenantStacks, kubeconfigOf } from "./support/fakeTenantStacks";
@@ -20,10 +26,38 @@ let resources: FakeTenantResources;
 let stacks: FakeTenantStacks;
 let reconciler: TenantReconciler;
 
-const reconcilerWith = (requireApproval: boolean) =>
+/** The approval annotations an admin sets for `generation` of `spec`. */
+const approvalOf = (generation: number, spec: TenantRequestInput) => ({
+  [APPROVED_GENERATION_ANNOTATION]: String(generation),
+  [APPROVED_SPEC_SHA256_ANNOTATION]: specSha256(spec),
+});
+
+/** `store`, with `patch` applied just before its first read. */
+function patchedBeforeFirstRead(store: RequestStore, patch: () => void): RequestStore {
+  let patched = false;
+  return {
+    get: async (name) => {
+      if (!patched) {
+        patched = true;
+        patch();
+      }
+      return store.get(name);
+    },
+    list: () => store.list(),
+    add: (name, spec) => store.add(name, spec),
+    remove: (name) => store.remove(name),
+  };
+}
+
+const reconcilerWith = (requireApproval: boolean, requests = (store: RequestStore): RequestStore => store) =>
   new TenantReconciler(
     new TenantsService(
-      { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+      {
+        requests: requests(new ResourceRequestStore(resources)),
+        runs: new MemoryRunJournals(),
+        stacks,
+        host: new FakeHost(),
+      },
       { policy: {} },
     ),
     resources,
@@ -219,13 +253,51 @@ describe("with the approval gate", () => {
     await reconciler.reconcile("team-atlas");
     expect(stacks.callsOf("preview")).toHaveLength(1);
 
-    resources.apply("team-atlas", atlas, { [APPROVED_GENERATION_ANNOTATION]: "1" });
+    expect(held.plan?.specSha256).toBe(specSha256(atlas));
+    expect(held.message).toContain(`${APPROVED_SPEC_SHA256_ANNOTATION}=${specSha256(atlas)}`);
+    resources.apply("team-atlas", atlas, approvalOf(1, atlas));
     await reconciler.reconcile("team-atlas");
     expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
   });
 
+  it("holds a spec whose digest is not the approved one, and a generation approved without a digest (the old form)", async () => {
+    const otherSpec = { ...atlas, resources: { cpu: "6", memory: "8Gi" } } as TenantRequestInput;
+    resources.apply("team-atlas", atlas, {
+      [APPROVED_GENERATION_ANNOTATION]: "1",
+      [APPROVED_SPEC_SHA256_ANNOTATION]: specSha256(otherSpec),
+    });
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "AwaitingApproval", plan: { generation: 1 } });
+
+    resources.apply("team-borealis", { ...atlas, owner: "bob@example.com" } as TenantRequestInput, {
+      [APPROVED_GENERATION_ANNOTATION]: "1",
+    });
+    await reconciler.reconcile("team-borealis");
+    expect(resources.peek("team-borealis")!.status).toMatchObject({ phase: "AwaitingApproval" });
+    expect(stacks.callsOf("up")).toEqual([]);
+  });
+
+  it("provisions only the spec it checked: an owner's patch that lands right after the approval is held, not brought up", async () => {
+    const patched = { ...atlas, resources: { cpu: "16", memory: "64Gi" } } as TenantRequestInput;
+    // The owner's patch lands between the reconciler's read of the Tenant and the service's.
+    reconciler = reconcilerWith(true, (store) =>
+      patchedBeforeFirstRead(store, () => resources.apply("team-atlas", patched)),
+    );
+    resources.apply("team-atlas", atlas, approvalOf(1, atlas));
+    await reconciler.reconcile("team-atlas");
+
+    expect(stacks.callsOf("up").map((c) => c.program?.request)).not.toContainEqual(patched);
+    const held = resources.peek("team-atlas")!.status!;
+    expect(held).toMatchObject({
+      phase: "AwaitingApproval",
+      plan: { generation: 2, specSha256: specSha256(patched) },
+    });
+    expect(held.message).toContain(`${APPROVED_SPEC_SHA256_ANNOTATION}=${specSha256(patched)}`);
+    expect(stacks.callsOf("preview").at(-1)?.program?.request).toEqual(patched);
+  });
+
   it("holds a change to an approved Tenant until its new generation is approved", async () => {
-    resources.apply("team-atlas", atlas, { [APPROVED_GENERATION_ANNOTATION]: "1" });
+    resources.apply("team-atlas", atlas, approvalOf(1, atlas));
     await reconciler.reconcile("team-atlas");
     resources.apply("team-atlas", { ...atlas, resources: { cpu: "6", memory: "8Gi" } } as TenantRequestInput);
     await reconciler.reconcile("team-atlas");
@@ -239,11 +311,31 @@ describe("with the approval gate", () => {
   });
 });
 
+describe("specSha256", () => {
+  it("is the SHA-256 of the spec as compact JSON with its keys sorted at every level (what `jq -cjS .spec` prints)", () => {
+    const spec = { resources: { memory: "8Gi", cpu: "4" }, owner: "alice@example.com" } as TenantRequestInput;
+    expect(specSha256(spec)).toBe("43ae2d2a7c86d80a3d3228086659c080d212654ad7274cd0ded54e18f639ca1b");
+    expect(specSha256({ ...spec, resources: { cpu: "4", memory: "8Gi" } } as TenantRequestInput)).toBe(
+      specSha256(spec),
+    );
+    expect(specSha256({ ...spec, resources: { cpu: "5", memory: "8Gi" } } as TenantRequestInput)).not.toBe(
+      specSha256(spec),
+    );
+  });
+});
+
 describe("planOf", () => {
   it("counts each kind of change and leaves out what stays the same", () => {
     const step = (op: string) => ({ op, type: "t", name: op, diffs: [] });
-    const plan = planOf(3, ["create", "update", "same", "replace", "delete", "read"].map(step));
-    expect(plan).toMatchObject({ generation: 3, creates: 1, updates: 1, replaces: 1, deletes: 1 });
+    const plan = planOf(3, "ab".repeat(32), ["create", "update", "same", "replace", "delete", "read"].map(step));
+    expect(plan).toMatchObject({
+      generation: 3,
+      specSha256: "ab".repeat(32),
+      creates: 1,
+      updates: 1,
+      replaces: 1,
+      deletes: 1,
+    });
     expect(plan.steps.map((s) => s.op)).toEqual(["create", "update", "replace", "delete"]);
   });
 });

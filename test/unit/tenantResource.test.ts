@@ -170,6 +170,7 @@ describe("the Tenant CRD", () => {
       kubeconfigSecretRef: { name: "a-kubeconfig", namespace: "kubespaces-system", key: "config" },
       plan: {
         generation: 3,
+        specSha256: "0f".repeat(32),
         creates: 0,
         updates: 1,
         replaces: 0,
@@ -179,6 +180,7 @@ describe("the Tenant CRD", () => {
     };
     expect(validateStatus(status), JSON.stringify(validateStatus.errors)).toBe(true);
     expect(validateStatus({ ...status, plan: { ...status.plan, creates: -1 } })).toBe(false);
+    expect(validateStatus({ ...status, plan: { ...status.plan, specSha256: "0F".repeat(32) } })).toBe(false);
     expect(validateStatus({ ...status, phase: "Sleeping" })).toBe(false);
     expect(validateStatus({ ...status, notes: "x" })).toBe(false);
   });
@@ -272,8 +274,25 @@ describe("the admission policy", () => {
       expect.stringMatching(/^"spec\.owner: tenant " .* only its owner may .* unless you are in group platform/),
       expect.stringMatching(/^"spec\.owner: may not be changed .* unless you are in group platform"$/),
       "metadata.annotations[kubespaces.io/approved-generation]: approves a change, which only group platform may; leave it as it was",
+      "metadata.annotations[kubespaces.io/approved-spec-sha256]: approves a change, which only group platform may; leave it as it was",
       expect.stringMatching(/^metadata\.finalizers: kubespaces\.io\/finalizer is removed by the kubespaces server/),
     ]);
+  });
+
+  it("keeps both approval annotations the admins': anyone else leaves each as it was, and sets neither on a create", () => {
+    const [policy] = policyOf();
+    const variables = Object.fromEntries(policy.spec.variables.map((v: any) => [v.name, v.expression]));
+    const expressions = policy.spec.validations.map((v: any) => v.expression);
+    for (const [annotation, stem] of [
+      ["kubespaces.io/approved-generation", "approvedGeneration"],
+      ["kubespaces.io/approved-spec-sha256", "approvedSpec"],
+    ]) {
+      expect(variables[`${stem}Now`]).toContain(`object.metadata.annotations["${annotation}"] : ""`);
+      expect(variables[`${stem}Before`]).toContain(`oldObject.metadata.annotations["${annotation}"] : ""`);
+      expect(expressions).toContain(
+        `request.operation == "DELETE" || variables.${stem}Now == (request.operation == "CREATE" ? "" : variables.${stem}Before)`,
+      );
+    }
   });
 
   it("writes names into CEL as string literals, quotes and backslashes escaped", () => {

@@ -200,6 +200,27 @@ describe("create", () => {
     expect((await service.get("atlas", alice)).status.phase).toBe("Ready");
   });
 
+  it("with the generation its caller checked, runs that request only: a stored one at another generation, or none, is refused and nothing runs or is stored", async () => {
+    const first = await service.create("atlas", asked(), alice);
+    later();
+    const checked = { checkedGeneration: first.metadata.generation };
+    expect((await service.create("atlas", first.spec, alice, checked)).status.phase).toBe("Ready");
+
+    const changed = await rejection(
+      service.create("atlas", first.spec, alice, { checkedGeneration: first.metadata.generation + 1 }),
+    );
+    expect(changed).toBeInstanceOf(errors.RequestChangedError);
+    expect(changed.message).toMatch(
+      /changed since generation 2 was checked \(it is at generation 1\); nothing was run/,
+    );
+    expect(stacks.callsOf("up")).toHaveLength(2);
+
+    const gone = await rejection(service.create("borealis", asked(), alice, { checkedGeneration: 1 }));
+    expect(gone).toBeInstanceOf(errors.RequestChangedError);
+    expect(await store.get("borealis")).toBeUndefined();
+    expect(stacks.callsOf("up", "borealis")).toEqual([]);
+  });
+
   it("refuses its request when a caller beside it stored another one first, running nothing", async () => {
     const theirs = { ...asked({ cpu: "8", memory: "16Gi" }), owner: alice.owner };
     const beside = new FileRequestStore(store.dir);

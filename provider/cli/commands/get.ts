@@ -1,12 +1,14 @@
 /**
  * `kubespaces tenant get NAME`: the tenant's NAME / PHASE / API; a Failed tenant exits 3 with its
- * reason. `--wait` follows its running run until it is Ready or Failed; `-w/--watch` prints it again at each phase change until
+ * reason, and a Ready one that is not exposed says on stderr how to reach it (tenants/tenantReach.ts). `--wait` follows its running run until it is Ready or Failed; `-w/--watch` prints it again at each phase change until
  * no run is going, as `kubectl get -w` does; Ctrl-C ends either, and the run goes on.
  */
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { progressDisplay } from "../progressDisplay";
+import { reachHint } from "../../tenants/tenantReach";
 import { tenantText, type ReadOptions } from "../tenantPrint";
+import { onLocalTestbed } from "../testbedHost";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 
 /** `get`'s options. */
@@ -43,10 +45,14 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
     }
   }
   env.stdout.write(tenantText(tenant, options.output));
-  if (tenant.status.phase === "Failed") {
-    env.stderr.write(`tenant ${name} failed (${tenant.status.conditions[0].reason}): ${tenant.status.message}\n`);
-    return EXIT.failed;
-  }
+  // Hints go to stderr, and only beside the table: its API column is an unexposed tenant's in-cluster URL.
+  if (options.output === "table") env.stderr.write(reachHint(name, tenant.status, onLocalTestbed(door)));
+  // Its reason is printed, and mapped to its exit code, as every error is (runCli.ts).
+  if (tenant.status.phase === "Failed")
+    throw new CliError(
+      `tenant ${name} failed (${tenant.status.conditions[0].reason}): ${tenant.status.message}`,
+      EXIT.failed,
+    );
   return EXIT.ok;
 }
 

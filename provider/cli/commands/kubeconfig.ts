@@ -5,12 +5,12 @@
  * mode), whose tenants' API names do not resolve on this machine, the server is the test bed's
  * loopback port for the tenant, and TLS still checks the name.
  */
-import { stringify } from "yaml";
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
+import { yamlText } from "../formatOutput";
 import { retargeted, userKubeconfigFile } from "../kubeconfigMerge";
 import { mergeTenantContext } from "../mergedContexts";
-import { hasTestbed, testbedEndpoint } from "../testbedHost";
+import { onLocalTestbed, testbedEndpoint } from "../testbedHost";
 
 /** `kubeconfig`'s options. */
 export interface KubeconfigOptions {
@@ -24,15 +24,16 @@ export interface KubeconfigOptions {
 
 /** Runs `kubeconfig`. */
 export async function tenantKubeconfig(env: CommandEnv, name: string, options: KubeconfigOptions): Promise<number> {
-  const { tenants, actor, local } = await env.door();
+  const door = await env.door();
+  const { tenants, actor } = door;
   const kubeconfig = await tenants.kubeconfig(name, actor);
   const { status } = await tenants.get(name, actor);
-  const onTestbed = local !== undefined && !local.settings.context && hasTestbed();
+  const onTestbed = onLocalTestbed(door);
   const server =
     options.server ?? (onTestbed && status.namespace ? testbedEndpoint(status.namespace, name) : undefined);
   if (!options.merge) {
     env.stdout.write(
-      stringify(
+      yamlText(
         retargeted(kubeconfig, {
           contextName: options.context ?? name,
           server,

@@ -3,6 +3,7 @@ import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
 import { legacyNote } from "../legacyLayout";
 import { tenantsText, type ReadOptions } from "../tenantPrint";
+import { shownLine } from "../terminalText";
 
 /** `list`'s options. */
 export interface ListOptions extends ReadOptions {
@@ -18,7 +19,9 @@ export async function listTenants(env: CommandEnv, options: ListOptions): Promis
   const note = door.local && legacyNote(door.local.settings);
   if (note) env.stderr.write(`${note}\n`);
   if (tenants.length === 0 && options.output === "table") {
-    env.stderr.write(options.all ? "no tenants\n" : `no tenants owned by ${actor.owner} (--all shows every tenant)\n`);
+    env.stderr.write(
+      options.all ? "no tenants\n" : `no tenants owned by ${shownLine(actor.owner)} (--all shows every tenant)\n`,
+    );
   } else {
     env.stdout.write(tenantsText(tenants, options.output));
   }

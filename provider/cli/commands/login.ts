@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { fileBackendFolder, isFileBackend, missingBackendFolder } from "../../tenants/automation/fileBackend";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
 import { formatted, type Column } from "../formatOutput";
@@ -60,6 +61,26 @@ function policyOfFile(file: string): unknown {
   return parsePlatformPolicy(file, value);
 }
 
+/**
+ * `--backend URL`, refused when it is a file backend the engine cannot use: a relative folder (the
+ * engine would read it from its own working folder) or one that does not exist. A missing folder is
+ * not made here: a mistyped path would become an empty backend, where the tenants' stacks look gone.
+ */
+function checkedBackend(url: string): string {
+  if (isFileBackend(url) && fileBackendFolder(url) === undefined)
+    throw new CliError(
+      `--backend ${url}: a file backend names an absolute folder (file:///path, or file://~/path in your home)`,
+      EXIT.invalid,
+    );
+  const missing = missingBackendFolder(url);
+  if (missing !== undefined)
+    throw new CliError(
+      `--backend ${url}: there is no folder ${missing}; create it first (mkdir -p ${missing}), or name the backend you meant`,
+      EXIT.invalid,
+    );
+  return url;
+}
+
 const SETTING_COLUMNS: readonly Column<{ setting: string; value: string }>[] = [
   { heading: "SETTING", value: (r) => r.setting },
   { heading: "VALUE", value: (r) => r.value },
@@ -104,7 +125,7 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
   }
   const { server: _server, ...before } = options.reset ? {} : recorded;
   const changes: LoginSettings = {
-    ...(options.backend !== undefined && { backendUrl: options.backend }),
+    ...(options.backend !== undefined && { backendUrl: checkedBackend(options.backend) }),
     ...(options.kubeconfig !== undefined && { kubeconfig: options.kubeconfig }),
     ...(options.context !== undefined && { context: options.context }),
     ...(options.project !== undefined && { project: options.project }),

@@ -3,18 +3,21 @@
  * `--context` it reaches that host with that context's credentials (give it the server's
  * ServiceAccount); with none, in a checkout, it uses the local test bed: it installs the Tenant API
  * there with the test bed's admin credentials and then runs as the server's ServiceAccount, holding
- * only the RBAC it installed. Tenants live in stacks of project `kubespaces-server` in its backend.
+ * only the RBAC it installed; with none in a pod, the cluster it runs in, as the pod's
+ * ServiceAccount. Tenants live in stacks of project `kubespaces-server` in its backend.
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { parse } from "yaml";
 import { AutomationStacks } from "../../tenants/automation/automationStacks";
 import { runServer } from "../../server/kubespacesServer";
+import { serverLogger, type LogLevel } from "../../server/serverLog";
 import { MIN_SESSION_KEY_BYTES, sessionKeys, type SessionKeys } from "../../server/auth/sessionSeal";
 import { CALLBACK_PATH, discoverSignIn, type SignInParts } from "../../server/auth/signInParts";
 import { signInConfigSchema } from "../../server/auth/signInConfig";
 import { startLocalDex } from "../localDex";
 import { serverConfigSchema, type ServerConfig } from "../../server/serverConfig";
+import { inClusterHost } from "../../server/inClusterHost";
 import { serviceAccountHost } from "../../server/serviceAccountHost";
 import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../server/tenantApiInstall";
 import { homeDir, passphraseFile } from "../cliHome";
@@ -22,6 +25,7 @@ import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT, readingUserFile } from "../exitCodes";
 import { chooseHost, hostKind } from "../hostChoice";
 import { parsePlatformPolicy, problemLines } from "../loginSettings";
+import { shownText } from "../terminalText";
 
 /** `server`'s options. */
 export interface ServerOptions {
@@ -48,16 +52,22 @@ export async function runServerCommand(env: CommandEnv, options: ServerOptions):
   const identity = options.id ?? `${os.hostname()}-${process.pid}`;
   const naming = { context: options.context, kubeconfig: options.kubeconfig };
   const kind = hostKind(naming);
-  if (kind === "none")
-    throw new CliError("no host cluster: pass --context NAME (a context of your kubeconfig)", EXIT.invalid);
+  // In a pod (no checkout, no test bed there): the cluster it runs in, as its own ServiceAccount.
+  const inCluster = kind === "none" ? inClusterHost() : undefined;
+  if (kind === "none" && !inCluster)
+    throw new CliError(
+      "no host cluster: pass --context NAME (a context of your kubeconfig), or run it in a pod of the host",
+      EXIT.invalid,
+    );
   const host =
-    kind === "testbed"
+    inCluster ??
+    (kind === "testbed"
       ? serviceAccountHost(
           chooseHost(naming),
           { namespace: config.namespace, name: SERVER_SERVICE_ACCOUNT },
           (admin, say) => installTenantApi(admin, config, say),
         )
-      : chooseHost(naming);
+      : chooseHost(naming));
   const stacks = new AutomationStacks({
     backendUrl: options.backend ?? `file://${homeDir("server", "state")}`,
     project: SERVER_PROJECT,
@@ -72,9 +82,13 @@ export async function runServerCommand(env: CommandEnv, options: ServerOptions):
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    const log = (line: string) => env.stderr.write(`kubespaces server: ${line}\n`);
+    const logger = serverLogger(env.stderr, { replica: identity });
+    // The reconciler's lines quote tenants' names and statuses, which other people wrote.
+    const log = (line: string, level: LogLevel = "info") => logger[level](shownText(line));
+    // The audit log, a stream of its own: one JSON line per action on stdout.
+    const audit = (line: string) => void env.stdout.write(`${line}\n`);
     const signIn = signInOf(config, kind === "testbed", { identity, signal: stop.signal, log });
-    await runServer({ host, stacks, log, signIn, sessionKeys: sessionKeysOf(config, log) }, config, {
+    await runServer({ host, stacks, log, logger, audit, signIn, sessionKeys: sessionKeysOf(config, log) }, config, {
       identity,
       signal: stop.signal,
     });

@@ -2,14 +2,16 @@
  * The people's door's view of the host through @kubernetes/client-node, with the server's own
  * credentials: the Tenant resources, a tenant's kubeconfig Secret and ResourceQuota, and a watch
  * of one Tenant. A watch that the API server ends, or refuses because its version is too old,
- * simply ends: ownedTenants.ts reads the tenant again and watches on.
+ * simply ends: ownedTenants.ts reads the tenant again and watches on. Names are checked before they
+ * reach a path or a field selector (nameChecks.ts).
  */
 import { EventEmitter, on } from "node:events";
 import { CoreV1Api, Watch, type KubeConfig } from "@kubernetes/client-node";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
 import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
 import { statusCodeOf } from "../apiErrors";
-import { KubeTenantResources } from "../kubeTenantResources";
+import { KubeTenantResources, requireSecretRef } from "../kubeTenantResources";
+import { requireObjectName } from "../nameChecks";
 import type { SecretKeyRef, TenantResource } from "../tenantResource";
 import type { PeopleHost, TenantWatchEvent } from "./ownedTenants";
 import type { QuotaUsage } from "./tenantView";
@@ -28,6 +30,7 @@ export class KubePeopleHost implements PeopleHost {
   }
 
   async readSecret(ref: SecretKeyRef): Promise<string | undefined> {
+    requireSecretRef(ref);
     const secret = await this.core
       .readNamespacedSecret({ name: ref.name, namespace: ref.namespace })
       .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
@@ -36,6 +39,7 @@ export class KubePeopleHost implements PeopleHost {
   }
 
   async readQuota(namespace: string): Promise<QuotaUsage | undefined> {
+    requireObjectName(namespace, "namespace");
     const quota = await this.core
       .readNamespacedResourceQuota({ name: RESOURCE_QUOTA_NAME, namespace })
       .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
@@ -44,6 +48,8 @@ export class KubePeopleHost implements PeopleHost {
   }
 
   async *watchTenant(name: string, after: string, signal: AbortSignal): AsyncGenerator<TenantWatchEvent> {
+    // Checked before the field selector is written: a comma in a name would add a condition.
+    requireObjectName(name, "metadata.name");
     // The watch's callbacks feed an emitter; node's `on` drains it as an iteration until "end".
     const events = new EventEmitter();
     // Listening before the watch starts, so no early change is missed.

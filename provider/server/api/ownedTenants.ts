@@ -2,7 +2,8 @@
  * The tenants as signed-in people see and change them, over the Tenant resources on the host: the
  * API's and the portal's one core. It creates and deletes Tenant resources on a person's behalf
  * (the owner is always the caller's identity), and the reconciler does the rest. What a person may
- * not see is "not found", never "forbidden", so nobody learns who owns what.
+ * not see is "not found", never "forbidden", so nobody learns who owns what. A name no tenant can
+ * have is refused (RequestInvalidError) before the host is asked anything.
  */
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
@@ -16,6 +17,7 @@ import {
   TenantNotReadyError,
 } from "../../tenants/tenantsErrors";
 import { tenantStatus } from "../../tenants/tenantStatus";
+import { requireTenantName } from "../nameChecks";
 import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "../tenantResource";
 import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "./tenantView";
 
@@ -112,7 +114,9 @@ export class OwnedTenants implements TenantsForPeople {
       if (version !== lastId) yield { id: (lastId = version), tenant: tenantViewOf(current) };
       for await (const event of this.host.watchTenant(name, version, options.signal)) {
         const id = event.object.metadata.resourceVersion ?? version;
-        if (event.type === "DELETED") {
+        // Checked at every change, not only when the stream began: a tenant given to someone else
+        // is, to its old owner, gone, and nothing of it after that is theirs to see.
+        if (event.type === "DELETED" || !mayUse(actor, event.object)) {
           yield { id, deleted: true };
           return;
         }
@@ -129,8 +133,9 @@ export class OwnedTenants implements TenantsForPeople {
     }
   }
 
-  /** Tenant `name` if `actor` may see it; TenantNotFoundError otherwise. */
+  /** Tenant `name` if `actor` may see it; TenantNotFoundError otherwise, RequestInvalidError for a name no tenant can have. */
   private async visible(name: string, actor: Actor): Promise<TenantResource> {
+    requireTenantName(name);
     const tenant = await this.host.tenants.get(name);
     if (!tenant || !mayUse(actor, tenant)) throw new TenantNotFoundError(name);
     return tenant;

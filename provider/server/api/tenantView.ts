@@ -63,8 +63,9 @@ export interface TenantsForPeople {
   /** The tenant's host quota, once its namespace exists. */
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined>;
   /**
-   * The tenant now, then each change, until it is deleted or `signal` aborts. With `after` (an
-   * event id a client saw last), changes after it only.
+   * The tenant now, then each change, until it is deleted, the caller may no longer see it (it was
+   * given to someone else: to them it is deleted), or `signal` aborts. With `after` (an event id a
+   * client saw last), changes after it only.
    */
   follow(
     name: string,

@@ -17,7 +17,7 @@ export interface SignInTransaction {
   readonly state: string;
   /** The nonce the ID token must carry. */
   readonly nonce: string;
-  /** The portal path to go back to. */
+  /** The portal path to go back to (checked by the caller, http/localPath.ts, before it is kept and again before it is followed). */
   readonly returnTo: string;
 }
 
@@ -43,7 +43,7 @@ export async function discoverPortalClient(
   return { config, redirectUri, scopes };
 }
 
-/** Where the browser goes to sign in, and the transaction to keep until it comes back. */
+/** Where the browser goes to sign in, and the transaction to keep until it comes back to `returnTo`. */
 export async function startSignIn(
   client: PortalClient,
   returnTo: string,
@@ -52,7 +52,7 @@ export async function startSignIn(
     verifier: oidc.randomPKCECodeVerifier(),
     state: oidc.randomState(),
     nonce: oidc.randomNonce(),
-    returnTo: safeReturnPath(returnTo),
+    returnTo,
   };
   const url = oidc.buildAuthorizationUrl(client.config, {
     redirect_uri: client.redirectUri,
@@ -86,11 +86,6 @@ export async function finishSignIn(
   }
   if (!idToken) throw new UnauthenticatedError("the identity provider returned no ID token");
   return verifier.verify(idToken);
-}
-
-/** A path of this site to return to: anything else (another origin, `//host`) becomes `/`. */
-export function safeReturnPath(path: string | undefined): string {
-  return path && /^\/(?![/\\])/.test(path) ? path : "/";
 }
 
 /** Why openid-client refused, in words that carry no code or token. */

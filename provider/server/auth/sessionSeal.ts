@@ -2,9 +2,10 @@
  * Sealed cookies: what the server keeps in a browser (a session, a sign-in under way) is an
  * encrypted JWT (jose, `dir` + A256GCM), so the browser can neither read nor change it, and the
  * server keeps no session store. Each seal names its purpose, so a cookie made for one purpose is
- * refused for another. One key seals for every replica that shares it.
+ * refused for another, and carries an id of its own (`jti`): a session's CSRF tokens are bound to
+ * it. One key seals for every replica that shares it.
  */
-import { hkdfSync, randomBytes } from "node:crypto";
+import { hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { EncryptJWT, jwtDecrypt, type JWTPayload } from "jose";
 
 /** What a seal is for. */
@@ -16,6 +17,8 @@ export interface SessionKeys {
   readonly sealKey: Uint8Array;
   /** Signs @fastify/cookie's signed cookies (the CSRF secret's). */
   readonly cookieSecret: string;
+  /** The HMAC key of CSRF tokens, which binds each token to its session (@fastify/csrf's `hmacKey`). */
+  readonly csrfKey: Uint8Array;
 }
 
 /** The shortest session key the server accepts. */
@@ -29,6 +32,7 @@ export function sessionKeys(material: Uint8Array = randomBytes(MIN_SESSION_KEY_B
   return {
     sealKey: derive("seal"),
     cookieSecret: Buffer.from(derive("cookie-signing")).toString("base64url"),
+    csrfKey: derive("csrf-tokens"),
   };
 }
 
@@ -36,10 +40,11 @@ export function sessionKeys(material: Uint8Array = randomBytes(MIN_SESSION_KEY_B
 export class SessionSeal {
   constructor(private readonly key: Uint8Array) {}
 
-  /** `payload`, sealed for `purpose` until `expiresAt` (seconds since the epoch). */
+  /** `payload`, sealed for `purpose` until `expiresAt` (seconds since the epoch), with a fresh id (`jti`). */
   seal(payload: JWTPayload, purpose: SealPurpose, expiresAt: number): Promise<string> {
     return new EncryptJWT(payload)
       .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+      .setJti(randomUUID())
       .setAudience(purpose)
       .setIssuedAt()
       .setExpirationTime(expiresAt)

@@ -2,8 +2,10 @@
  * Who a token says someone is, once it is proven: the ID token's signature against the issuer's
  * published keys, its issuer, its audience (one of the server's clients) and its expiry, all
  * checked by jose. The identity claim (email by default) becomes the owner, the groups claim the
- * groups, and membership of the admin group makes an admin. Refusals name what was wrong, never
- * the token.
+ * groups, and membership of the admin group makes an admin. An email is the owner only if the
+ * issuer does not say otherwise: `email_verified`, when present, must be the boolean true, as
+ * Kubernetes' OIDC authenticator requires (the string "true" is not). Refusals name what was
+ * wrong, never the token.
  */
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import type { Actor } from "../../tenants/ports";
@@ -60,8 +62,10 @@ export function actorOfClaims(claims: JWTPayload, rules: Omit<IdentityRules, "is
   const owner = claims[rules.identityClaim];
   if (typeof owner !== "string" || owner.length === 0)
     throw new UnauthenticatedError(`the token has no ${rules.identityClaim} claim, which names who you are`);
-  if (rules.identityClaim === "email" && claims.email_verified === false)
-    throw new UnauthenticatedError(`the token's email ${owner} is not verified by the identity provider`);
+  if (rules.identityClaim === "email" && "email_verified" in claims && claims.email_verified !== true)
+    throw new UnauthenticatedError(
+      `the token's email ${owner} is not verified by the identity provider: its email_verified claim must be true when present, not ${JSON.stringify(claims.email_verified)}`,
+    );
   const listed = claims[rules.groupsClaim];
   const groups = Array.isArray(listed) ? listed.filter((g): g is string => typeof g === "string") : [];
   return { owner, groups, isAdmin: groups.includes(rules.adminGroup) };

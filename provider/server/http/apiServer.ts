@@ -1,15 +1,15 @@
 /**
  * The server's HTTP front: one Fastify app with the JSON API, the browser's sign-in and the
  * portal, behind a strict Content-Security-Policy (scripts and styles from the server only),
- * sealed HTTP-only cookies, CSRF tokens on every change a browser makes, and a per-person limit
- * on creates. Errors are answered through the one mapping of httpErrors.ts.
+ * sealed HTTP-only cookies, CSRF tokens bound to their session on every change a browser makes,
+ * and a per-person limit on creates. Errors are answered through the one mapping of httpErrors.ts.
  */
 import fastifyCookie from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
 import { API_ROOT, CSRF_HEADER } from "../../contracts/tenantsApi";
 import type { TenantsForPeople } from "../api/tenantView";
 import type { SignInParts } from "../auth/signInParts";
@@ -17,10 +17,14 @@ import { portalRoutes } from "../portal/portalRoutes";
 import { SessionSeal, type SessionKeys } from "../auth/sessionSeal";
 import { AuditedTenants } from "../api/auditedTenants";
 import type { AuditSink } from "../api/auditLog";
+import { apiErrorText } from "../apiErrors";
 import { ApiError, errorAnswer, isUnforeseen } from "./httpErrors";
-import { actorHook } from "./requestActor";
-import { COOKIE_OPTIONS, signInRoutes } from "./signInRoutes";
+import { actorHook, csrfBinding } from "./requestActor";
+import { COOKIE_OPTIONS, serverCookies } from "./serverCookies";
+import { signInRoutes } from "./signInRoutes";
 import { createsLimit, tenantApiRoutes } from "./tenantApiRoutes";
+import { operationsRoutes, type OperationsDeps } from "./operationsRoutes";
+import { echoRequestId, fastifyLogging } from "../serverLog";
 
 /** What the HTTP front runs on. */
 export interface ApiServerDeps {
@@ -44,12 +48,18 @@ export interface ApiServerDeps {
   readonly audit: AuditSink;
   /** Where the server logs what went wrong. */
   readonly log: (line: string) => void;
+  /** The server's log, which Fastify logs each request to with its id (none: requests are not logged). */
+  readonly logger?: FastifyBaseLogger;
+  /** Readiness and metrics, for `/readyz` and `/metrics` (none: always ready, no metrics). */
+  readonly operations?: OperationsDeps;
 }
 
 /** The HTTP front, ready to listen. */
 export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, trustProxy: false });
+  const app = Fastify({ ...fastifyLogging(deps.logger), trustProxy: false });
+  if (deps.logger) echoRequestId(app);
   const { plainHttp } = deps;
+  const cookies = serverCookies(!plainHttp);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -69,7 +79,11 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   await app.register(fastifyFormbody);
   await app.register(fastifyCsrf, {
     sessionPlugin: "@fastify/cookie",
+    cookieKey: cookies.csrf,
     cookieOpts: { ...COOKIE_OPTIONS, signed: true },
+    // Each token carries its session's id under this HMAC key: planted beside another session, it fails.
+    getUserInfo: csrfBinding,
+    csrfOpts: { userInfo: true, hmacKey: Buffer.from(deps.keys.csrfKey) },
     getToken: (request) =>
       (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers[CSRF_HEADER] as string | undefined),
   });
@@ -78,13 +92,24 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     errorResponseBuilder: (_request, context) =>
       new ApiError("rateLimited", `too many creates: at most ${context.max} a minute; try again in ${context.after}`),
   });
+  // First, so that its hook counts every answer, the refused ones too.
+  await operationsRoutes(app, deps.operations ?? {});
   const seal = new SessionSeal(deps.keys.sealKey);
   app.addHook(
     "onRequest",
-    actorHook({ verifier: async () => (await deps.signIn()).verifier, seal, adminGroup: deps.adminGroup }),
+    actorHook({
+      verifier: async () => (await deps.signIn()).verifier,
+      seal,
+      sessionCookie: cookies.session,
+      adminGroup: deps.adminGroup,
+    }),
   );
+  // Fastify's own logger is off: every failure goes to the server's log, one line each, as its other
+  // logs (client-node's own message spans lines and dumps the response's headers).
+  const logFailure = (request: FastifyRequest, error: unknown) =>
+    deps.log(`${request.method} ${request.url.split("?")[0]}: ${apiErrorText(error)}`);
   app.setErrorHandler((error, request, reply) => {
-    if (isUnforeseen(error)) deps.log(`${request.method} ${request.url.split("?")[0]}: ${(error as Error).message}`);
+    if (isUnforeseen(error)) logFailure(request, error);
     const { status, body } = errorAnswer(error);
     return reply.code(status).send(body);
   });
@@ -96,10 +121,12 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     signInInfo: async () => (await deps.signIn()).info,
     createsPerMinute: deps.createsPerMinute,
     csrfProtection,
+    logFailure,
   });
   await signInRoutes(app, {
     signIn: deps.signIn,
     seal,
+    cookies,
     sessionSeconds: deps.sessionSeconds,
     publicUrl: deps.publicUrl,
     audit: deps.audit,
@@ -108,6 +135,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
   await app.register(portalRoutes, {
     tenants,
     actorOf: (request) => request.actor,
+    csrfBinding,
+    logFailure,
     createRouteConfig: { rateLimit: createsLimit(deps.createsPerMinute) },
   });
   app.setNotFoundHandler((request, reply) => {

@@ -19,12 +19,14 @@ export function eventText(change: TenantChange): string {
 
 /**
  * Streams `changes(signal)` to the client until they end or the client goes; `signal` aborts when
- * the client goes. Check what may be refused (not found) before: the answer starts at once.
+ * the client goes. Check what may be refused (not found) before: the answer starts at once. When
+ * the changes fail (not because the client went), the stream ends and `broke` gets why.
  */
 export async function streamChanges(
   request: FastifyRequest,
   reply: FastifyReply,
   changes: (signal: AbortSignal) => AsyncIterable<TenantChange>,
+  broke: (error: unknown) => void,
 ): Promise<void> {
   const gone = new AbortController();
   reply.hijack();
@@ -40,7 +42,7 @@ export async function streamChanges(
   try {
     for await (const change of changes(gone.signal)) raw.write(eventText(change));
   } catch (error) {
-    if (!gone.signal.aborted) request.log.warn({ err: error }, "a tenant's event stream broke");
+    if (!gone.signal.aborted) broke(error);
   } finally {
     clearInterval(heartbeat);
     raw.end();

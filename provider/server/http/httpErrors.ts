@@ -50,7 +50,8 @@ function describe(error: unknown): { kind: ApiErrorKind; message: string; proble
   if (error instanceof TenantsError || error instanceof ApiError || error instanceof UnauthenticatedError)
     return { kind: error.kind, message: error.message };
   const fastify = error as Partial<FastifyError>;
-  if (fastify.code?.startsWith("FST_CSRF_"))
+  // Only Fastify's codes are text: @kubernetes/client-node's errors carry the HTTP status as `code`.
+  if (typeof fastify.code === "string" && fastify.code.startsWith("FST_CSRF_"))
     return { kind: "csrf", message: "the request carries no valid CSRF token; reload the page and try again" };
   if (fastify.statusCode === 429) return { kind: "rateLimited", message: fastify.message ?? "too many requests" };
   if (fastify.statusCode !== undefined && fastify.statusCode >= 400 && fastify.statusCode < 500)

@@ -2,13 +2,16 @@
  * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, follow and the
  * kubeconfig of the caller's tenants, over the people's door. The owner of a new tenant is the
  * caller, never the body; creates are rate-limited per person; a request signed in by cookie must
- * carry its CSRF token to change anything.
+ * carry its CSRF token to change anything. A tenant's route checks, in this order, who asks, that
+ * a change was meant (CSRF), and that the name in its path can be a tenant's.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from "fastify";
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import { API_ROUTES, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
+import { createTenantBodySchema, jsonSchemaOf } from "./tenantsApiSchemas";
 import type { TenantsForPeople } from "../api/tenantView";
 import { streamChanges } from "./eventStream";
-import { requireActor } from "./requestActor";
+import { csrfForSessions, requireActor } from "./requestActor";
+import { tenantNameParam } from "./tenantNameParam";
 
 /** What the API runs on. */
 export interface TenantApiDeps {
@@ -20,14 +23,15 @@ export interface TenantApiDeps {
   readonly createsPerMinute: number;
   /** The CSRF check (@fastify/csrf-protection's), applied to requests signed in by cookie. */
   readonly csrfProtection: onRequestHookHandler;
+  /** Writes a failure of `request` the server did not foresee into its log. */
+  readonly logFailure: (request: FastifyRequest, error: unknown) => void;
 }
 
 type NameParams = { Params: { name: string } };
 
 /** The API's routes. */
 export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps): Promise<void> {
-  const csrfForSessions = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) =>
-    request.signedInBy === "session" ? deps.csrfProtection.call(app, request, reply, done) : done();
+  const csrfCheck = csrfForSessions(deps.csrfProtection);
   app.get(API_ROUTES.health, async () => ({ ok: true }));
   app.get(API_ROUTES.signIn, async () => deps.signInInfo());
   app.get(API_ROUTES.whoAmI, async (request): Promise<WhoAmI> => requireActor(request));
@@ -40,7 +44,7 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     API_ROUTES.tenants,
     {
       schema: { body: CREATE_BODY_SCHEMA },
-      preHandler: [mustSignIn, csrfForSessions],
+      preHandler: [mustSignIn, csrfCheck],
       config: { rateLimit: createsLimit(deps.createsPerMinute) },
     },
     async (request, reply) => {
@@ -50,27 +54,33 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     },
   );
 
-  app.get<NameParams>(API_ROUTES.tenant, async (request) =>
+  const read = { preHandler: [mustSignIn, tenantNameParam] };
+  const change = { preHandler: [mustSignIn, csrfCheck, tenantNameParam] };
+
+  app.get<NameParams>(API_ROUTES.tenant, read, async (request) =>
     deps.tenants.get(request.params.name, requireActor(request)),
   );
 
-  app.delete<NameParams>(API_ROUTES.tenant, { preHandler: [mustSignIn, csrfForSessions] }, async (request, reply) => {
+  app.delete<NameParams>(API_ROUTES.tenant, change, async (request, reply) => {
     reply.code(202);
     return deps.tenants.delete(request.params.name, requireActor(request));
   });
 
-  app.get<NameParams>(API_ROUTES.tenantKubeconfig, async (request, reply) => {
+  app.get<NameParams>(API_ROUTES.tenantKubeconfig, read, async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
     return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
   });
 
-  app.get<NameParams>(API_ROUTES.tenantEvents, async (request, reply) => {
+  app.get<NameParams>(API_ROUTES.tenantEvents, read, async (request, reply) => {
     const actor = requireActor(request);
     const { name } = request.params;
     await deps.tenants.get(name, actor);
     const after = request.headers["last-event-id"];
-    await streamChanges(request, reply, (signal) =>
-      deps.tenants.follow(name, actor, { after: typeof after === "string" ? after : undefined, signal }),
+    await streamChanges(
+      request,
+      reply,
+      (signal) => deps.tenants.follow(name, actor, { after: typeof after === "string" ? after : undefined, signal }),
+      (error) => deps.logFailure(request, error),
     );
   });
 }
@@ -90,13 +100,5 @@ async function mustSignIn(request: FastifyRequest): Promise<void> {
   requireActor(request);
 }
 
-/** The create body's shape (its spec is checked by the component's rules, with their messages). */
-const CREATE_BODY_SCHEMA = {
-  type: "object",
-  required: ["name"],
-  additionalProperties: false,
-  properties: {
-    name: { type: "string", minLength: 1, maxLength: 63 },
-    spec: { type: "object" },
-  },
-} as const;
+/** The create body's shape, from its zod schema, which the OpenAPI document shows (its spec is checked by the component's rules, with their messages). */
+const CREATE_BODY_SCHEMA = jsonSchemaOf(createTenantBodySchema);

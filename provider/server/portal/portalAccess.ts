@@ -29,10 +29,11 @@ export interface PortalAccess {
   ): { readonly preValidation: preValidationHookHandler[] };
 }
 
-/** The access rules over `actorOf`, with `app`'s CSRF check. */
+/** The access rules over `actorOf`, with `app`'s CSRF check and its tokens bound to `csrfBinding`. */
 export function portalAccess(
   app: FastifyInstance,
   actorOf: (request: FastifyRequest) => Actor | undefined,
+  csrfBinding: (request: FastifyRequest) => string,
 ): PortalAccess {
   return {
     signedIn(request) {
@@ -41,7 +42,10 @@ export function portalAccess(
       if (!actor) throw new Error(`portal route ${request.url} reached without a signed-in person`);
       return actor;
     },
-    frame: (request, reply) => ({ actor: actorOf(request), csrfToken: reply.generateCsrf() }),
+    frame: (request, reply) => ({
+      actor: actorOf(request),
+      csrfToken: reply.generateCsrf({ userInfo: csrfBinding(request) }),
+    }),
     page: {
       onRequest: async (request, reply) => {
         if (!actorOf(request)) return reply.redirect(signInPath(request.url), 303);

@@ -20,6 +20,8 @@ export const PORTAL_PATHS = {
   kubeconfig: (name: string) => `${tenant(name)}/kubeconfig`,
   /** POST: delete the tenant, with its name typed as confirmation. */
   delete: (name: string) => `${tenant(name)}/delete`,
+  /** GET: the tenant's host quota as the page's rows (JSON, quotaTable.ts's QuotaRowsBody), for its script. */
+  quota: (name: string) => `${tenant(name)}/quota`,
   /** GET: the portal's stylesheet. */
   stylesheet: "/portal/static/portal.css",
   /** GET: the portal's one script (live status on the tenant page). */
@@ -38,6 +40,8 @@ export const PORTAL_ROUTES = {
   kubeconfig: "/tenants/:name/kubeconfig",
   /** POST: the delete form. */
   delete: "/tenants/:name/delete",
+  /** GET: the quota's rows, for the page's script. */
+  quota: "/tenants/:name/quota",
 } as const;
 
 /** The sign-in page's address that comes back to `path` (a path of this server) after signing in. */

@@ -3,19 +3,22 @@
  * port, with forms that work without script. The app registers it after @fastify/cookie,
  * @fastify/csrf-protection and @fastify/formbody (checked when it registers), and gives it who is
  * signed in (the auth layer's session); who may use which route is portalAccess.ts. A tenant the
- * person may not see is not found, the same page as a tenant that does not exist.
+ * person may not see is not found, the same page as a tenant that does not exist; a name no tenant
+ * can have is refused (400) before anything is asked (http/tenantNameParam.ts).
  */
 import type {} from "@fastify/csrf-protection";
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../tenants/ports";
 import { RequestConflictError, RequestInvalidError, TenantNotFoundError } from "../../tenants/tenantsErrors";
 import type { TenantsForPeople } from "../api/tenantView";
+import { tenantNameParam } from "../http/tenantNameParam";
 import { messagePage, notFoundPage } from "./messagePages";
 import { newTenantPage } from "./newTenantPage";
 import { portalAccess, sendPage, type PortalAccess } from "./portalAccess";
 import { loadPortalAssets } from "./portalAssets";
 import { errorAnswer } from "./portalErrors";
 import { PORTAL_PATHS, PORTAL_ROUTES } from "./portalPaths";
+import { quotaRows, type QuotaRowsBody } from "./quotaTable";
 import { formProblems, requestOfForm, tenantFormValues, type TenantFormValues } from "./tenantForm";
 import { tenantListPage } from "./tenantListPage";
 import { tenantPage, type TenantPageView } from "./tenantPage";
@@ -27,6 +30,10 @@ export interface PortalDeps {
   readonly tenants: TenantsForPeople;
   /** Who sent the request (the auth layer reads the session cookie); undefined when no one is signed in. */
   readonly actorOf: (request: FastifyRequest) => Actor | undefined;
+  /** What a page's CSRF token is bound to: what the app's @fastify/csrf-protection `getUserInfo` returns for the request. */
+  readonly csrfBinding: (request: FastifyRequest) => string;
+  /** Writes a failure (not a refusal) of `request` into the server's log. */
+  readonly logFailure: (request: FastifyRequest, error: unknown) => void;
   /** The config of the route that creates tenants, e.g. @fastify/rate-limit's `rateLimit`; none by default. */
   readonly createRouteConfig?: FastifyContextConfig;
 }
@@ -53,12 +60,12 @@ function assetRoutes(app: FastifyInstance): void {
 }
 
 /** Every failure of a portal route as a page: not found, or the one mapping of portalErrors.ts. */
-function errorPages(app: FastifyInstance, access: PortalAccess): void {
+function errorPages(app: FastifyInstance, access: PortalAccess, logFailure: PortalDeps["logFailure"]): void {
   app.setErrorHandler((error, request, reply) => {
     const frame = access.frame(request, reply);
     if (error instanceof TenantNotFoundError) return sendPage(reply, 404, notFoundPage(frame, error.tenant));
     const answer = errorAnswer(error);
-    if (answer.logged) request.log.error({ err: error }, "portal request failed");
+    if (answer.logged) logFailure(request, error);
     return sendPage(reply, answer.status, messagePage(frame, answer.title, answer.message));
   });
 }
@@ -81,7 +88,7 @@ function createRoutes(app: FastifyInstance, deps: PortalDeps, access: PortalAcce
   const hooks = { ...access.form(() => PORTAL_PATHS.newTenant), config: deps.createRouteConfig ?? {} };
   app.post(PORTAL_PATHS.create, hooks, async (request, reply) => {
     const values = tenantFormValues(request.body);
-    const refused = (status: number, problems: readonly string[]) =>
+    const refused = (status: number, problems: Parameters<typeof formProblems>[0]) =>
       sendPage(
         reply,
         status,
@@ -91,15 +98,18 @@ function createRoutes(app: FastifyInstance, deps: PortalDeps, access: PortalAcce
       const created = await deps.tenants.create(values.name, requestOfForm(values), access.signedIn(request));
       return reply.redirect(PORTAL_PATHS.tenant(created.metadata.name), 303);
     } catch (error) {
-      if (error instanceof RequestInvalidError)
-        return refused(422, error.problems.length > 0 ? error.problems : [error.message]);
+      if (error instanceof RequestInvalidError) {
+        // The component's problems when it found them, placed and worded for the form; else the service's words.
+        const words = error.problems.length > 0 ? error.problems : [error.message];
+        return refused(422, error.inputProblems.length > 0 ? error.inputProblems : words);
+      }
       if (error instanceof RequestConflictError) return refused(409, [nameTaken(values)]);
       throw error;
     }
   });
 }
 
-/** The tenant page, its kubeconfig download and its delete form. */
+/** The tenant page, its kubeconfig download, its quota for the page's script, and its delete form. */
 function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
   const showTenant = async (
     request: FastifyRequest<NameParams>,
@@ -114,9 +124,10 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
     return sendPage(reply, status, tenantPage(access.frame(request, reply), view));
   };
 
-  app.get<NameParams>(PORTAL_ROUTES.tenant, access.page, (request, reply) => showTenant(request, reply, 200));
+  const page = { ...access.page, preHandler: tenantNameParam };
+  app.get<NameParams>(PORTAL_ROUTES.tenant, page, (request, reply) => showTenant(request, reply, 200));
 
-  app.get<NameParams>(PORTAL_ROUTES.kubeconfig, access.page, async (request, reply) => {
+  app.get<NameParams>(PORTAL_ROUTES.kubeconfig, page, async (request, reply) => {
     const { name } = request.params;
     const kubeconfig = await tenants.kubeconfig(name, access.signedIn(request));
     return reply
@@ -126,7 +137,17 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
       .send(kubeconfig);
   });
 
-  const deleteHooks = access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name));
+  // The page's script asks for the quota while the page is open; a tenant the person may not see is not found.
+  app.get<NameParams>(PORTAL_ROUTES.quota, page, async (request, reply) => {
+    const quota = await tenants.quota(request.params.name, access.signedIn(request));
+    const body: QuotaRowsBody = { rows: quota ? quotaRows(quota) : null };
+    return reply.header("cache-control", "no-store").send(body);
+  });
+
+  const deleteHooks = {
+    ...access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name)),
+    preHandler: tenantNameParam,
+  };
   app.post<NameParams>(PORTAL_ROUTES.delete, deleteHooks, async (request, reply) => {
     const actor = access.signedIn(request);
     // Looked up first, so that another person's tenant is not found whatever was typed.
@@ -145,9 +166,9 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
 /** The portal's pages and forms; register with `app.register(portalRoutes, deps)`. */
 export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Promise<void> {
   requireAppPlugins(app);
-  const access = portalAccess(app, deps.actorOf);
+  const access = portalAccess(app, deps.actorOf, deps.csrfBinding);
   assetRoutes(app);
-  errorPages(app, access);
+  errorPages(app, access, deps.logFailure);
   listRoute(app, deps.tenants, access);
   createRoutes(app, deps, access);
   tenantRoutes(app, deps.tenants, access);

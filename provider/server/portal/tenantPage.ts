@@ -10,6 +10,7 @@
 import { API_PATHS } from "../../contracts/tenantsApi";
 import { AWAITING_APPROVAL_PHASE } from "../../contracts/tenantResourceNames";
 import { TENANT_PHASES } from "../../tenants/tenantObject";
+import { inClusterReach, NOT_EXPOSED, reachKind, type ReachKind } from "../../tenants/tenantReach";
 import type { QuotaUsage, TenantView } from "../api/tenantView";
 import { csrfField, errorSummary, textField } from "./formParts";
 import { html, type Html } from "./html";
@@ -40,19 +41,22 @@ export interface TenantPageView {
   readonly refusedDelete?: { readonly typed: string; readonly problem: string };
 }
 
-/** When an element shows: in these phases, for these reasons (an empty list: always). */
+/** When an element shows: in these phases, for these reasons, when the tenant is reached so (an empty list: always). */
 interface ShownWhen {
   readonly phases: readonly string[];
   readonly reasons?: readonly string[];
+  readonly reach?: readonly ReachKind[];
 }
 
-/** The element's `data-show-*` attributes, and `hidden` unless the tenant's phase and reason call for it. */
-function shownWhen(when: ShownWhen, phase: string, reason: string | undefined): Html {
+/** The element's `data-show-*` attributes, and `hidden` unless the tenant's phase, reason and reach call for it. */
+function shownWhen(when: ShownWhen, phase: string, reason: string | undefined, reach?: ReachKind): Html {
   const reasons = when.reasons ?? [];
+  const reaches = when.reach ?? [];
   const shown =
     (when.phases.length === 0 || when.phases.includes(phase)) &&
-    (reasons.length === 0 || (reason !== undefined && reasons.includes(reason)));
-  return html`${when.phases.length > 0 && html` data-show-phases="${when.phases.join(" ")}"`}${reasons.length > 0 && html` data-show-reasons="${reasons.join(" ")}"`}${!shown && html` hidden`}`;
+    (reasons.length === 0 || (reason !== undefined && reasons.includes(reason))) &&
+    (reaches.length === 0 || (reach !== undefined && reaches.includes(reach)));
+  return html`${when.phases.length > 0 && html` data-show-phases="${when.phases.join(" ")}"`}${reasons.length > 0 && html` data-show-reasons="${reasons.join(" ")}"`}${reaches.length > 0 && html` data-show-reach="${reaches.join(" ")}"`}${!shown && html` hidden`}`;
 }
 
 const readyOf = (tenant: TenantView) => tenant.status.conditions.find((condition) => condition.type === "Ready");
@@ -102,19 +106,63 @@ function kubeconfigSection(tenant: TenantView, isOwner: boolean): Html {
   </section>`;
 }
 
-function endpoint(label: string, field: "apiServerUrl" | "appsDomain" | "namespace", value: string | undefined): Html {
-  return html`<dt>${label}</dt>
-    <dd><code data-field="${field}" data-empty="${NOT_YET}">${value ?? NOT_YET}</code></dd>`;
+/** A value the script keeps up to date: `not yet known` until the status has it. */
+const liveValue = (field: "apiServerUrl" | "appsDomain" | "namespace", value: string | undefined, shown = html``) =>
+  html`<code data-field="${field}" data-empty="${NOT_YET}" ${shown}>${value ?? NOT_YET}</code>`;
+
+/** A marker that stands for the host namespace in a command, where the page puts the live namespace. */
+const NAMESPACE_MARK = "\u0000";
+
+/** `command` built for the namespace mark, each place of the namespace a live `namespace` field holding `namespace`. */
+function withLiveNamespace(command: string, namespace: string | undefined): Html {
+  return html`${command
+    .split(NAMESPACE_MARK)
+    .map((part, i) => (i === 0 ? part : html`<span data-field="namespace">${namespace ?? ""}</span>${part}`))}`;
+}
+
+/**
+ * How to connect to an unexposed tenant, shown once its status says so: the port-forward and the
+ * kubeconfig through it (tenants/tenantReach.ts's words), its namespace filled in live.
+ */
+function connectHint(tenant: TenantView, reach: ReachKind): Html {
+  const { name } = tenant.metadata;
+  const commands = inClusterReach(name, NAMESPACE_MARK);
+  const when = (kinds: ReachKind[]) => shownWhen({ phases: [], reach: kinds }, tenant.status.phase, undefined, reach);
+  return html`<div class="hint-box" ${when(["inCluster"])}>
+      <p>
+        <strong>How to connect:</strong> This tenant ${NOT_EXPOSED}. To reach it from your machine, someone with access
+        to its host namespace forwards a port to its Service:
+      </p>
+      <pre><code>${withLiveNamespace(commands.portForward, tenant.status.namespace)}</code></pre>
+      <p>Then, while that runs, use the kubeconfig through the port; TLS still checks the Service's name:</p>
+      <pre><code>${withLiveNamespace(commands.kubectl(`${name}-kubeconfig.yaml`), tenant.status.namespace)}</code></pre>
+      <p>or merge it with the command: <code>${commands.merge}</code></p>
+    </div>
+    <p ${when(["exposed"])}>
+      This tenant is published through the platform's gateway: its kubeconfig reaches the API server URL above wherever
+      the gateway is reachable, and its apps are served under the apps domain.
+    </p>`;
 }
 
 function endpointsSection(tenant: TenantView): Html {
   const { apiServerUrl, appsDomain, namespace } = tenant.status;
+  const reach = reachKind(tenant.status);
+  const whenReach = (kinds: ReachKind[]) =>
+    shownWhen({ phases: [], reach: kinds }, tenant.status.phase, undefined, reach);
   return html`<section aria-labelledby="endpoints-title">
     <h2 id="endpoints-title">Endpoints</h2>
     <dl>
-      ${endpoint("API server URL", "apiServerUrl", apiServerUrl)} ${endpoint("Apps domain", "appsDomain", appsDomain)}
-      ${endpoint("Host namespace", "namespace", namespace)}
+      <dt>API server URL</dt>
+      <dd>${liveValue("apiServerUrl", apiServerUrl)}</dd>
+      <dt>Apps domain</dt>
+      <dd>
+        ${liveValue("appsDomain", appsDomain, whenReach(["unknown", "exposed"]))}
+        <span ${whenReach(["inCluster"])}>none: not exposed outside the host cluster</span>
+      </dd>
+      <dt>Host namespace</dt>
+      <dd>${liveValue("namespace", namespace)}</dd>
     </dl>
+    ${connectHint(tenant, reach)}
   </section>`;
 }
 
@@ -187,6 +235,7 @@ export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: Ten
       ${refusedDelete && errorSummary([{ text: refusedDelete.problem, fieldId: CONFIRM_FIELD_ID }])}
       <p>Owner: ${ownerOf(tenant) ?? "unknown"}. Created: ${timeText(creationTimestamp)}.</p>
       ${statusSection(tenant)} ${kubeconfigSection(tenant, view.isOwner)} ${endpointsSection(tenant)}
-      ${conditionsSection(tenant)} ${quotaSection(view.quota)} ${deleteSection(view, frame.csrfToken ?? "")}`,
+      ${conditionsSection(tenant)} ${quotaSection(view.tenant.metadata.name, view.quota)}
+      ${deleteSection(view, frame.csrfToken ?? "")}`,
   );
 }

@@ -21,7 +21,8 @@ import { writeAtomically } from "../../util/atomicFile";
 import type { DeployedOutputs, StackProgram, StackRun, TenantStacks } from "../ports";
 import type { ResourceStep } from "../tenantObject";
 import { resourceStepOf, tenantEventOf } from "./engineEvents";
-import { lockFolder, withStackLock } from "./stackLock";
+import { assertBackendFolder } from "./fileBackend";
+import { cancelCommand, lockFolder, withStackLock } from "./stackLock";
 import { emptyProgram, tenantProgram } from "./tenantProgram";
 
 /** The Automation API module, loaded on first use (reads and `--help` never need it). */
@@ -148,6 +149,7 @@ export class AutomationStacks implements TenantStacks {
     const wait = {
       tenant: name,
       folder: lockFolder(this.config.backendUrl, this.config.project, name),
+      cancelCommand: cancelCommand(this.config.backendUrl, this.config.project, name),
       isLocked: (error: unknown) => error instanceof ConcurrentUpdateError,
       note: run.onNote,
       timeoutMs: run.lockTimeoutMs,
@@ -207,6 +209,8 @@ export class AutomationStacks implements TenantStacks {
     name: string,
     engineEnv: Readonly<Record<string, string>>,
   ): Promise<LocalWorkspaceOptions> {
+    // Before every engine call: a file backend's folder removed since it was chosen is named, not the engine's text.
+    assertBackendFolder(this.config.backendUrl);
     const key = createHash("sha256")
       .update(`${this.config.backendUrl}\n${this.config.project}\n${name}`)
       .digest("hex")

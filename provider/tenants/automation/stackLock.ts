@@ -3,7 +3,9 @@
  * a growing pause (a lock in a remote backend cannot be watched). In a file backend, the locks are
  * found by listing the stack's own lock folder, never by reading the engine's message (it quotes
  * what whoever wrote the lock put in it); a lock whose process is gone from this machine is
- * removed, that file only.
+ * removed, that file only, and the operation is tried again at once, even past the deadline. A
+ * lock this machine cannot judge (a remote backend's, another machine's) is never removed: the
+ * error says how to remove it by hand.
  */
 import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -86,10 +88,49 @@ function lockAt(file: string): StackLock[] {
  * belongs to a process that started after the lock was taken).
  */
 export function isStale(lock: StackLock, hostname = os.hostname()): boolean {
-  if (lock.hostname !== hostname || lock.pid === undefined || lock.timestamp === undefined) return false;
-  const takenAt = Date.parse(lock.timestamp);
-  return Number.isFinite(takenAt) && !couldHaveWritten(lock.pid, takenAt);
+  const holder = holderHere(lock, hostname);
+  return holder !== undefined && !couldHaveWritten(holder.pid, holder.takenAt);
 }
+
+/** Whether `lock` is live: taken on this machine by a process that is still running. */
+function isLive(lock: StackLock): boolean {
+  const holder = holderHere(lock, os.hostname());
+  return holder !== undefined && couldHaveWritten(holder.pid, holder.takenAt);
+}
+
+/** The holder of `lock` when the lock says it was taken on this machine, with a pid and a time; else undefined (not judged here). */
+function holderHere(lock: StackLock, hostname: string): { pid: number; takenAt: number } | undefined {
+  if (lock.hostname !== hostname || lock.pid === undefined || lock.timestamp === undefined) return undefined;
+  const takenAt = Date.parse(lock.timestamp);
+  return Number.isFinite(takenAt) ? { pid: lock.pid, takenAt } : undefined;
+}
+
+/**
+ * The command that removes the lock of stack `stack` of `project` in backend `backendUrl` by hand:
+ * `pulumi cancel` with the backend, the stack fully qualified (a self-managed backend's
+ * organization is always `organization`; a Pulumi Cloud one's is the user's own), and the
+ * backend's password, if its URL holds one, left out.
+ */
+export function cancelCommand(backendUrl: string, project: string, stack: string): string {
+  const organization = /^https?:\/\//.test(backendUrl) ? "<organization>" : "organization";
+  return `PULUMI_BACKEND_URL=${shellWord(withoutPassword(backendUrl))} pulumi cancel --stack ${organization}/${project}/${stack}`;
+}
+
+/** `url` with the password of its user info, if any, replaced by PASSWORD. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = "PASSWORD";
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+/** `text` as one shell word: as it is when it holds nothing the shell reads, else single-quoted. */
+const shellWord = (text: string): string =>
+  /^[\w@%+=:,./~-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** The holders for people; what the files say is quoted as data, never acted on. */
 export function describeLocks(locks: readonly StackLock[]): string {
@@ -108,6 +149,8 @@ export interface LockWait {
   readonly tenant: string;
   /** The stack's lock folder (file backends), listed on each refusal. */
   readonly folder: string | undefined;
+  /** The command that removes the stack's lock by hand (`cancelCommand`), for a lock that cannot be judged here. */
+  readonly cancelCommand: string;
   /** Whether an error is the engine's "stack is locked" refusal. */
   readonly isLocked: (error: unknown) => boolean;
   /** Progress of the wait. */
@@ -123,6 +166,7 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
   const deadline = Date.now() + wait.timeoutMs;
   let pauseMs = 250;
   let told = false;
+  let triedPastDeadline = false;
   for (;;) {
     try {
       return await operation();
@@ -134,15 +178,34 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
         wait.note(`removing the lock of an update that is gone (${describeLocks([lock])})`);
         rmSync(lock.file, { force: true });
       }
-      if (Date.now() >= deadline) throw new StackBusyError(wait.tenant, wait.timeoutMs, describeLocks(locks));
-      if (stale.length > 0) continue;
+      const past = Date.now() >= deadline;
+      // A removed lock is followed by a try at once, past the deadline too; but by one try only
+      // past it, so that locks that keep coming back do not keep the wait going.
+      if (stale.length > 0 && !(past && triedPastDeadline)) {
+        triedPastDeadline = past;
+        continue;
+      }
+      const holders = locks.filter((lock) => !stale.includes(lock));
+      if (past) throw busy(wait, holders);
       if (!told)
-        wait.note(`waiting for another update of tenant ${wait.tenant}'s stack to finish (${describeLocks(locks)})`);
+        wait.note(`waiting for another update of tenant ${wait.tenant}'s stack to finish (${describeLocks(holders)})`);
       told = true;
       if (!(await paused(Math.min(pauseMs, Math.max(0, deadline - Date.now())), wait.signal))) throw error;
       pauseMs = Math.min(pauseMs * 2, 2000);
     }
   }
+}
+
+/**
+ * The error of a wait that ran out, naming the holders left (never a lock it removed). When one of
+ * them, or the backend, cannot be judged from here, it says how to remove the lock by hand instead.
+ */
+function busy(wait: LockWait, holders: readonly StackLock[]): StackBusyError {
+  const judged = wait.folder !== undefined && holders.length > 0 && holders.every(isLive);
+  const recovery = judged
+    ? undefined
+    : `if that update is gone (this machine cannot tell), remove its lock with \`${wait.cancelCommand}\`; it removes every lock of the stack, so first make sure no update of tenant ${wait.tenant} runs`;
+  return new StackBusyError(wait.tenant, wait.timeoutMs, describeLocks(holders), recovery);
 }
 
 /** Pauses `ms`; false when `signal` ended the pause (its listener goes with it). */

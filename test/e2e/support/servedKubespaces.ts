@@ -44,14 +44,20 @@ function configFile(config: object): string {
 
 /**
  * Starts `kubespaces server --id ID --listen 127.0.0.1:0` for `user` with `config`; resolves once it
- * serves its API and portal and leads (so that it reconciles what people create).
+ * serves its API and portal and leads (so that it reconciles what people create), or, with
+ * `leads: false` (a second replica beside a leader), once it serves.
  */
-export async function startServedKubespaces(user: CliUser, id: string, config: object = {}): Promise<ServedKubespaces> {
+export async function startServedKubespaces(
+  user: CliUser,
+  id: string,
+  config: object = {},
+  options: { readonly leads?: boolean } = {},
+): Promise<ServedKubespaces> {
   const args = ["server", "--id", id, "--config", configFile(config), "--listen", "127.0.0.1:0"];
   const running = startKubespaces(user, args);
   const served = /API and portal at (http:\/\/\S+?)\/? \(listening/;
   await running.printed(served);
-  await running.printed(new RegExp(`replica ${id} leads`));
+  if (options.leads !== false) await running.printed(new RegExp(`replica ${id} leads`));
   return { running, url: served.exec(running.stderr)![1] };
 }
 

@@ -105,7 +105,7 @@ const keyOf = (step: ResourceStep) => `${step.type}::${step.name}`;
  * changes nothing; `kubeconfig` returns one once an `up` succeeded. Like the real adapter, a
  * cancelled engine (`engineSignal`, else `signal`) makes a running operation reject.
  *
- * Scriptable per tenant: `failNextUp` (a Failed event with a reason, then an engine error),
+ * Scriptable per tenant: `failNextUp` (a Failed event with a reason, then an engine error), `drift`,
  * `blockNext` (the next `up` or `destroy` waits half way until the test releases it). Every call
  * is recorded in `calls`.
  */
@@ -139,6 +139,13 @@ export class FakeTenantStacks implements TenantStacks {
     const stack = this.stacks.get(name);
     if (!stack) throw new Error(`stand-in: tenant ${name} has no stack`);
     stack.kubeconfig = kubeconfig;
+  }
+
+  /** Drift: the resources of tenant `name`'s stack but its Tenant removed by hand, as a refresh finds them gone. */
+  drift(name: string): void {
+    const stack = this.stacks.get(name);
+    if (!stack) throw new Error(`stand-in: tenant ${name} has no stack`);
+    for (const [key, step] of stack.resources) if (step.type !== TENANT_TOKEN) stack.resources.delete(key);
   }
 
   /** The next `up` of tenant `name` reports Failed with `failure.reason` and rejects as the engine would. */

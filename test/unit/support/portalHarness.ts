@@ -1,6 +1,7 @@
 /**
  * The portal's routes in a Fastify app as the server's app registers them: the real
- * @fastify/cookie, @fastify/csrf-protection and @fastify/formbody, the portal plugin over a
+ * @fastify/cookie, @fastify/csrf-protection (its tokens bound to the signed-in person, as the app
+ * binds them to the session) and @fastify/formbody, the portal plugin over a
  * StandInTenantsForPeople, and a stand-in for the auth layer that reads who is signed in from a
  * test header (`x-stand-in-actor: <email>`, `x-stand-in-admin: true`). Requests go through
  * `app.inject`; forms are sent as a browser would, with the CSRF cookie and token a page gave.
@@ -9,6 +10,7 @@ import cookie from "@fastify/cookie";
 import csrfProtection from "@fastify/csrf-protection";
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyRequest, type LightMyRequestResponse } from "fastify";
+import { serverCookies } from "../../../provider/server/http/serverCookies";
 import { portalRoutes } from "../../../provider/server/portal/portalRoutes";
 import type { Actor } from "../../../provider/tenants/ports";
 import { StandInTenantsForPeople } from "./standInTenantsForPeople";
@@ -25,6 +27,12 @@ function standInActorOf(request: FastifyRequest): Actor | undefined {
   return { owner, groups: [], isAdmin: request.headers[ADMIN_HEADER] === "true" };
 }
 
+/** What the stand-in binds CSRF tokens to: the signed-in person (the app binds them to the session). */
+const standInCsrfBinding = (request: FastifyRequest): string => standInActorOf(request)?.owner ?? "";
+
+/** The CSRF cookie's name, as the server names it on plain http. */
+const CSRF_COOKIE = serverCookies(false).csrf;
+
 /** The headers that sign `owner` in (as an admin with `admin`). */
 export const signedInAs = (owner: string, admin = false): Record<string, string> => ({
   [ACTOR_HEADER]: owner,
@@ -39,16 +47,18 @@ export interface FormSession {
 
 /** The CSRF cookie and the form token of a page's answer. */
 export function formSessionOf(page: LightMyRequestResponse): FormSession {
-  const secret = page.cookies.find((c) => c.name === "_csrf");
+  const secret = page.cookies.find((c) => c.name === CSRF_COOKIE);
   const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
   if (!secret || !token) throw new Error(`the page (status ${page.statusCode}) gave no CSRF cookie and token`);
-  return { cookie: `_csrf=${secret.value}`, token };
+  return { cookie: `${CSRF_COOKIE}=${secret.value}`, token };
 }
 
 /** The portal app and its stand-in tenants. */
 export interface PortalHarness {
   readonly app: FastifyInstance;
   readonly tenants: StandInTenantsForPeople;
+  /** The failures the portal handed to the server's log: `<url>: <message>`. */
+  readonly failures: string[];
   /** GETs `url` as `owner` (no one: not signed in). */
   get(url: string, owner?: string, admin?: boolean): Promise<LightMyRequestResponse>;
   /** Loads `formPage` as `owner`, then posts `fields` (with its CSRF token, unless `withToken` is false) to `action`. */
@@ -64,15 +74,26 @@ export interface PortalHarness {
 export async function portalHarness(tenants = new StandInTenantsForPeople()): Promise<PortalHarness> {
   const app = Fastify();
   await app.register(cookie);
-  await app.register(csrfProtection);
+  await app.register(csrfProtection, {
+    cookieKey: CSRF_COOKIE,
+    getUserInfo: standInCsrfBinding,
+    csrfOpts: { userInfo: true, hmacKey: "stand-in-csrf-key" },
+  });
   await app.register(formbody);
-  await app.register(portalRoutes, { tenants, actorOf: standInActorOf });
+  const failures: string[] = [];
+  await app.register(portalRoutes, {
+    tenants,
+    actorOf: standInActorOf,
+    csrfBinding: standInCsrfBinding,
+    logFailure: (request, error) => failures.push(`${request.url}: ${(error as Error).message}`),
+  });
   await app.ready();
   const get = (url: string, owner?: string, admin = false) =>
     app.inject({ method: "GET", url, headers: owner ? signedInAs(owner, admin) : {} });
   return {
     app,
     tenants,
+    failures,
     get,
     async submit(formPage, action, fields, options = {}) {
       const { owner = "alice@example.com", as = owner, withToken = true } = options;

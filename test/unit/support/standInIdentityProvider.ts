@@ -32,6 +32,11 @@ export class StandInIdentityProvider {
   idTokenSeconds = 3600;
   /** Whether the refresh tokens it issued are still honoured. */
   refreshTokensValid = true;
+  /**
+   * A sign-in page to name in place of its own (a page the command must not open): each code is
+   * then confirmed as soon as it is issued, as no browser of the test visits it.
+   */
+  verificationPage?: string;
 
   private readonly server: Server = createServer((request, response) => void this.route(request, response));
   private keys!: { publicKey: CryptoKey; privateKey: CryptoKey };
@@ -84,12 +89,13 @@ export class StandInIdentityProvider {
     if (url.pathname === "/device/code" && form.get("client_id") === STAND_IN_CLIENT_ID) {
       const deviceCode = randomBytes(8).toString("hex");
       const userCode = `${randomBytes(2).toString("hex")}-${randomBytes(2).toString("hex")}`.toUpperCase();
-      this.devices.set(deviceCode, { userCode });
+      const page = this.verificationPage;
+      this.devices.set(deviceCode, { userCode, ...(page !== undefined && { confirmedBy: this.person }) });
       return json(response, 200, {
         device_code: deviceCode,
         user_code: userCode,
-        verification_uri: `${this.issuer}/device`,
-        verification_uri_complete: `${this.issuer}/device?user_code=${userCode}`,
+        verification_uri: page ?? `${this.issuer}/device`,
+        verification_uri_complete: page ?? `${this.issuer}/device?user_code=${userCode}`,
         expires_in: 300,
         // Seconds between polls: the smallest the client takes (it must be above 0), so tests do not wait.
         interval: 0.01,

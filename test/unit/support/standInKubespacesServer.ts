@@ -70,6 +70,8 @@ export class StandInKubespacesServer {
   droppedAfter?: string;
   /** The issuer its sign-in names (the stand-in provider's, unless a test names another). */
   issuer?: string;
+  /** An error to answer the next request about tenants with (a kind the scripts do not reach). */
+  nextError?: { readonly status: number; readonly kind: ApiErrorKind; readonly message: string };
 
   private readonly server: Server = createServer((request, response) => void this.route(request, response));
   private readonly tenants = new Map<string, StandInTenant>();
@@ -117,6 +119,9 @@ export class StandInKubespacesServer {
     const [, name, sub] = /^\/api\/v1\/tenants(?:\/([^/]+)(?:\/(\w+))?)?$/.exec(url.pathname) ?? [];
     if (url.pathname === API_PATHS.whoAmI)
       return json(response, 200, { owner: owner.email, groups: owner.groups, isAdmin: false });
+    const error = this.nextError;
+    this.nextError = undefined;
+    if (error) return refuse(response, error.status, error.kind, error.message);
     if (url.pathname === API_PATHS.tenants && request.method === "GET") return this.list(response, owner.email);
     if (url.pathname === API_PATHS.tenants && request.method === "POST")
       return this.create(response, owner.email, body as { name: string; spec?: Record<string, unknown> });

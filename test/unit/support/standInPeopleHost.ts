@@ -21,9 +21,14 @@ export class StandInPeopleHost implements PeopleHost {
   readonly quotas = new Map<string, QuotaUsage>();
   /** The names deleted through `tenants.delete`, in order. */
   readonly deleted: string[] = [];
+  /** Every name the door asked about (get, delete, watch), in order. */
+  readonly asked: string[] = [];
 
   readonly tenants = {
-    get: async (name: string) => this.objects.get(name),
+    get: async (name: string) => {
+      this.asked.push(name);
+      return this.objects.get(name);
+    },
     list: async () => [...this.objects.values()],
     create: async (name: string, spec: TenantRequestInput) => {
       if (this.objects.has(name)) return undefined;
@@ -33,6 +38,7 @@ export class StandInPeopleHost implements PeopleHost {
       });
     },
     delete: async (name: string) => {
+      this.asked.push(name);
       const object = this.objects.get(name);
       if (!object) return;
       this.deleted.push(name);
@@ -49,6 +55,17 @@ export class StandInPeopleHost implements PeopleHost {
     const object = this.objects.get(name);
     if (!object) throw new Error(`stand-in host: no Tenant ${name}`);
     this.write("MODIFIED", { ...object, status });
+  }
+
+  /** An admin's edit of Tenant `name`'s spec (`kubectl edit`): an owner given away, say. */
+  editSpec(name: string, spec: TenantRequestInput): void {
+    const object = this.objects.get(name);
+    if (!object) throw new Error(`stand-in host: no Tenant ${name}`);
+    this.write("MODIFIED", {
+      ...object,
+      metadata: { ...object.metadata, generation: object.metadata.generation + 1 },
+      spec,
+    });
   }
 
   /** The finalizer released: Tenant `name` is gone. */
@@ -73,6 +90,7 @@ export class StandInPeopleHost implements PeopleHost {
   }
 
   async *watchTenant(name: string, after: string, signal: AbortSignal): AsyncGenerator<TenantWatchEvent> {
+    this.asked.push(name);
     const changes = on(this.changes, "change", { signal });
     try {
       for await (const [event] of changes) {

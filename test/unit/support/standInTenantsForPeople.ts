@@ -1,19 +1,17 @@
 /**
  * A stand-in for the TenantsForPeople port (the real one is the lead's ownedTenants.ts over Tenant
  * resources): tenants in memory, seen by their owner (and by admins who ask for all), refused with
- * the tenants service's own error classes. A create is checked with the component's rules and
- * worded as TenantsService.check words them (`<field>: <rule>`), so pages show real messages.
+ * the tenants service's own error classes. A create is checked as the people's door checks it
+ * (requestCheck.ts, under the default policy), so pages show real messages.
  * Every create and delete is recorded for tests to read.
  */
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
-import { validateRequest } from "../../../provider/model/validateTenant";
-import { labelOf, TenantValidationError } from "../../../provider/model/validationError";
 import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "../../../provider/server/api/tenantView";
 import type { Actor } from "../../../provider/tenants/ports";
+import { checkRequest } from "../../../provider/tenants/requestCheck";
 import {
   OperationRefusedError,
   RequestConflictError,
-  RequestInvalidError,
   TenantNotFoundError,
   TenantNotReadyError,
 } from "../../../provider/tenants/tenantsErrors";
@@ -89,16 +87,7 @@ export class StandInTenantsForPeople implements TenantsForPeople {
   }
 
   async create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
-    const owned = { ...request, owner: actor.owner } as TenantRequestInput;
-    try {
-      validateRequest(name, owned);
-    } catch (error) {
-      if (!(error instanceof TenantValidationError)) throw error;
-      throw new RequestInvalidError(
-        error.message,
-        error.problems.map((p) => `${labelOf(p)}: ${p.message}`),
-      );
-    }
+    const owned = checkRequest(name, { ...request, owner: actor.owner } as TenantRequestInput, actor, {});
     if (this.tenants.has(name)) throw new RequestConflictError(`tenant ${name} exists already`);
     this.created.push({ name, request: owned });
     const tenant = tenantView(name, actor.owner);

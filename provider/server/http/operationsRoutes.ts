@@ -1,0 +1,36 @@
+/**
+ * The routes and hook that operators' tools use: `/readyz` for the readiness probe, `/metrics` for
+ * Prometheus (with every answer counted by route pattern and status), and the API's OpenAPI
+ * document. None needs a sign-in, and none says anything of a tenant or a person.
+ */
+import type { FastifyInstance } from "fastify";
+import { API_ROUTES } from "../../contracts/tenantsApi";
+import type { ServerMetrics } from "../metrics/serverMetrics";
+import type { Readiness } from "../readiness";
+import { tenantsApiDocument } from "./openApiDocument";
+
+/** What the operations routes run on. */
+export interface OperationsDeps {
+  /** The replica's readiness (none: ready as soon as it serves). */
+  readonly readiness?: Readiness;
+  /** The server's metrics (none: metrics are off, `/metrics` answers 404 and nothing is counted). */
+  readonly metrics?: ServerMetrics;
+}
+
+/** Registers the operations routes, and the hook that counts every answer when metrics are on. */
+export async function operationsRoutes(app: FastifyInstance, deps: OperationsDeps): Promise<void> {
+  const { metrics, readiness } = deps;
+  app.get(API_ROUTES.ready, async (_request, reply) => {
+    const waitingFor = (await readiness?.unmet()) ?? [];
+    return reply.code(waitingFor.length === 0 ? 200 : 503).send({ ready: waitingFor.length === 0, waitingFor });
+  });
+  const document = JSON.stringify(tenantsApiDocument());
+  app.get(API_ROUTES.openApi, async (_request, reply) => reply.type("application/json; charset=utf-8").send(document));
+  if (!metrics) return;
+  app.get(API_ROUTES.metrics, async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  app.addHook("onResponse", async (request, reply) => {
+    metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * The bodies of `kubespaces server`'s API as zod schemas, written once: the create route validates
+ * its body with `createTenantBodySchema`'s JSON Schema, the OpenAPI document
+ * (openApiDocument.ts) is generated from all of them, and the unit tier checks the
+ * API's answers against that document. The TypeScript types of tenantsApi.ts are checked against
+ * them (test/unit/openApiDocument.test.ts).
+ */
+import { z } from "zod";
+import { tenantRequestSchema } from "../../model/tenantRequestSchema";
+import { tenantResourceStatusSchema } from "../../tenantResource/tenantResourceStatus";
+import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
+import { API_ERROR_KINDS } from "../../contracts/tenantsApi";
+
+/** The body of `POST /api/v1/tenants`. */
+export const createTenantBodySchema = z
+  .strictObject({
+    name: z.string().min(1).max(63).describe("The tenant's name (a DNS label); the component's rules check it."),
+    spec: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "The request, as in a Tenant manifest's spec, without `owner` (the caller is the owner). Checked by the Tenant component's rules, whose messages a refusal carries.",
+      ),
+  })
+  .describe("A new tenant: its name and the team's request.");
+
+/** A tenant as the API answers with it. */
+export const tenantViewSchema = z
+  .strictObject({
+    apiVersion: z.literal(TENANT_MANIFEST.apiVersion),
+    kind: z.literal(TENANT_MANIFEST.kind),
+    metadata: z.strictObject({
+      name: z.string().describe("The tenant's name."),
+      generation: z.int().nonnegative().describe("Bumped each time the request changes."),
+      creationTimestamp: z.string().optional().describe("When the request was first stored (RFC 3339)."),
+      resourceVersion: z
+        .string()
+        .optional()
+        .describe("The Tenant resource's resourceVersion: the id of the event that showed this state."),
+      deletionTimestamp: z.string().optional().describe("Set once a deletion was asked for."),
+    }),
+    spec: tenantRequestSchema.describe("The team's request, as stored."),
+    status: tenantResourceStatusSchema
+      .omit({ kubeconfigSecretRef: true })
+      .describe("The status the reconciler wrote (Pending before it wrote any)."),
+  })
+  .describe("A tenant: the Tenant resource's request and status, without where its secrets are kept.");
+
+/** The list answer. */
+export const tenantListSchema = z
+  .strictObject({ items: z.array(tenantViewSchema).describe("The tenants, by name.") })
+  .describe("The caller's tenants (every tenant, for an admin who asked for all).");
+
+/** The body of every error answer. */
+export const apiErrorBodySchema = z
+  .strictObject({
+    error: z.strictObject({
+      kind: z.enum(API_ERROR_KINDS).describe("The error's kind, for machines."),
+      message: z.string().describe("For people: what was refused and why, naming the field and the rule."),
+      problems: z.array(z.string()).optional().describe("Each problem of an invalid request, `field: rule`."),
+    }),
+  })
+  .describe("An error.");
+
+/** How the command signs in. */
+export const signInInfoSchema = z
+  .strictObject({
+    issuer: z.string().describe("The OpenID Connect issuer URL."),
+    clientId: z.string().describe("The public client the command uses (device flow)."),
+    scopes: z.array(z.string()).describe("The scopes to ask for."),
+  })
+  .describe("The identity provider and the client the server trusts for the command's sign-in.");
+
+/** Who the caller is. */
+export const whoAmISchema = z
+  .strictObject({
+    owner: z.string().describe("The owner identity (the configured claim, email by default)."),
+    groups: z.array(z.string()).describe("The caller's groups."),
+    isAdmin: z.boolean().describe("Whether the caller is one of the platform's admins."),
+  })
+  .describe("Who the caller is, as the server sees them.");
+
+/** Every schema of the API, by the name the OpenAPI document gives it under `components.schemas`. */
+export const API_SCHEMAS = {
+  CreateTenantBody: createTenantBodySchema,
+  Tenant: tenantViewSchema,
+  TenantList: tenantListSchema,
+  Error: apiErrorBodySchema,
+  SignInInfo: signInInfoSchema,
+  WhoAmI: whoAmISchema,
+} as const;
+
+/** The name of one of them. */
+export type ApiSchemaName = keyof typeof API_SCHEMAS;
+
+/**
+ * `schema` as a JSON Schema (draft 2020-12, OpenAPI 3.1's dialect), as a request is written
+ * (`io: "input"`: a stored request's defaults are not filled in, so they are not required).
+ */
+export const jsonSchemaOf = (schema: z.ZodType): Record<string, unknown> => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" });
+  return rest;
+};

@@ -1,0 +1,194 @@
+/**
+ * The server's Prometheus metrics (prom-client), one registry per server so that two servers in
+ * one process (tests) never share counts. Every label takes its values from a fixed list or a
+ * route pattern, never from a tenant's or a person's name: the series a scrape returns stay few
+ * whatever the number of tenants and people. docs/self-service.md lists each metric.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { TENANT_PHASES } from "../../tenants/tenantObject";
+import type { AuditSink } from "../api/auditLog";
+
+/** How a reconcile ended: done, asked to be tried again, or threw (also tried again). */
+export const RECONCILE_RESULTS = ["done", "retry", "error"] as const;
+/** One of them. */
+export type ReconcileResultLabel = (typeof RECONCILE_RESULTS)[number];
+
+/** The Pulumi operations a reconcile runs on a tenant's stack. */
+export const STACK_OPERATIONS = ["up", "preview", "destroy"] as const;
+/** One of them. */
+export type StackOperation = (typeof STACK_OPERATIONS)[number];
+
+/** The phases `kubespaces_tenants` counts: the service's, the approval gate's, and none written yet. */
+export const COUNTED_PHASES = [...TENANT_PHASES, "AwaitingApproval", "None"] as const;
+
+/** The HTTP methods counted by name; any other is counted as `other`. */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The route label of a request that matched no route (its path is never a label: anyone can make up paths). */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/** How long reconciles and Pulumi operations take: from a Ready tenant left alone to a slow first `up`. */
+const LONG_BUCKETS = [0.05, 0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1200];
+/** How long an API request or a wait in the queue takes. */
+const SHORT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** What the gauges read when scraped. */
+export interface MetricsSources {
+  /** The phase of every Tenant resource (undefined: no status yet), read from the host at each scrape. */
+  readonly tenantPhases?: () => Promise<readonly (string | undefined)[]>;
+}
+
+/** The server's metrics. */
+export class ServerMetrics {
+  /** The registry `/metrics` serves. */
+  readonly registry = new Registry();
+
+  /** Reconciles, by how they ended. */
+  readonly reconciles = new Counter({
+    name: "kubespaces_reconciles_total",
+    help: "Reconciles of Tenant resources, by result: done, retry (asked to be tried again), error (threw).",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+
+  /** How long reconciles take, by how they ended. */
+  readonly reconcileSeconds = new Histogram({
+    name: "kubespaces_reconcile_duration_seconds",
+    help: "How long one reconcile of one Tenant took, by result.",
+    labelNames: ["result"] as const,
+    buckets: LONG_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** How long Pulumi operations on tenants' stacks take. */
+  readonly stackSeconds = new Histogram({
+    name: "kubespaces_pulumi_operation_duration_seconds",
+    help: "How long a Pulumi operation on a tenant's stack took (up, preview, destroy), by outcome (ok, failed).",
+    labelNames: ["operation", "outcome"] as const,
+    buckets: LONG_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** Tenants by phase, read from the host at each scrape. */
+  readonly tenants: Gauge<"phase">;
+
+  /** The work queue's tenants, by state. */
+  readonly queueDepth: Gauge<"state">;
+
+  /** How long tenants wait in the queue before their reconcile starts. */
+  readonly queueWaitSeconds = new Histogram({
+    name: "kubespaces_reconcile_queue_wait_seconds",
+    help: "How long a Tenant waited in the work queue, from being asked for (or its retry falling due) to its reconcile starting.",
+    buckets: SHORT_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** Whether this replica leads. */
+  readonly leader = new Gauge({
+    name: "kubespaces_leader",
+    help: "1 while this replica holds the Lease and reconciles, else 0.",
+    registers: [this.registry],
+  });
+
+  /** API, portal and sign-in requests. */
+  readonly httpRequests = new Counter({
+    name: "kubespaces_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern (unmatched: no route) and status code.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [this.registry],
+  });
+
+  /** How long HTTP requests take. */
+  readonly httpSeconds = new Histogram({
+    name: "kubespaces_http_request_duration_seconds",
+    help: "How long an HTTP request took to answer, by method and route pattern.",
+    labelNames: ["method", "route"] as const,
+    buckets: SHORT_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** The portal's sign-ins. */
+  readonly signIns = new Counter({
+    name: "kubespaces_sign_ins_total",
+    help: "The portal's sign-ins at their callback, by outcome: ok, refused.",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+
+  /** Requests the rate limit refused. */
+  readonly rateLimited = new Counter({
+    name: "kubespaces_rate_limited_total",
+    help: "Requests refused by the per-person limit on creates (HTTP 429), by route pattern.",
+    labelNames: ["route"] as const,
+    registers: [this.registry],
+  });
+
+  /** The leader's queue, while it leads. */
+  private queue: (() => { running: number; waiting: number; retrying: number }) | undefined;
+
+  constructor(sources: MetricsSources = {}) {
+    collectDefaultMetrics({ register: this.registry });
+    const tenantPhases = sources.tenantPhases;
+    this.tenants = new Gauge({
+      name: "kubespaces_tenants",
+      help: "Tenant resources on the host, by phase (None: no status written yet); read from the host at each scrape.",
+      labelNames: ["phase"] as const,
+      registers: [this.registry],
+      async collect() {
+        if (!tenantPhases) return;
+        // A failed read leaves the last counts: a scrape must not fail for the host's hiccup.
+        const phases = await tenantPhases().catch(() => undefined);
+        if (!phases) return;
+        const counts = new Map<string, number>(COUNTED_PHASES.map((phase) => [phase, 0]));
+        for (const phase of phases) {
+          const counted = phase !== undefined && counts.has(phase) ? phase : "None";
+          counts.set(counted, counts.get(counted)! + 1);
+        }
+        for (const [phase, count] of counts) this.set({ phase }, count);
+      },
+    });
+    const queueSize = () => this.queue?.() ?? { running: 0, waiting: 0, retrying: 0 };
+    this.queueDepth = new Gauge({
+      name: "kubespaces_reconcile_queue_depth",
+      help: "Tenants in the leader's work queue, by state: running, waiting (for a worker), retrying (waiting out a backoff). 0 on a replica that does not lead.",
+      labelNames: ["state"] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [state, count] of Object.entries(queueSize())) this.set({ state }, count);
+      },
+    });
+    this.leader.set(0);
+  }
+
+  /** Counts a reconcile that ended with `result` after `seconds`. */
+  reconciled(result: ReconcileResultLabel, seconds: number): void {
+    this.reconciles.inc({ result });
+    this.reconcileSeconds.observe({ result }, seconds);
+  }
+
+  /** Marks this replica leading (with its queue's size) or not. */
+  leading(queue: (() => { running: number; waiting: number; retrying: number }) | undefined): void {
+    this.queue = queue;
+    this.leader.set(queue ? 1 : 0);
+  }
+
+  /** Counts an HTTP answer. `route` is the matched route's pattern, undefined when none matched. */
+  answered(method: string, route: string | undefined, status: number, seconds: number): void {
+    const labels = { method: METHODS.has(method) ? method : "other", route: route ?? UNMATCHED_ROUTE };
+    this.httpRequests.inc({ ...labels, status: String(status) });
+    this.httpSeconds.observe(labels, seconds);
+    if (status === 429) this.rateLimited.inc({ route: labels.route });
+  }
+
+  /**
+   * The audit sink `sink` with the portal's sign-ins counted: the sign-in routes already record
+   * each one's outcome in the audit log, so it is read there rather than said twice.
+   */
+  countingSignIns(sink: AuditSink): AuditSink {
+    return (line) => {
+      const record = JSON.parse(line) as { action?: string; outcome?: string };
+      if (record.action === "sign-in") this.signIns.inc({ outcome: record.outcome === "ok" ? "ok" : "refused" });
+      sink(line);
+    };
+  }
+}

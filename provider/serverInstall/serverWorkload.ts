@@ -1,0 +1,204 @@
+/**
+ * The server's Deployment and PodDisruptionBudget. The pods meet Pod Security `restricted`: no
+ * root, no privilege escalation, no capabilities, the runtime's seccomp profile, and a read-only
+ * root file system with two emptyDirs for what the server and the Pulumi engine write. They run as
+ * the installation's ServiceAccount, whose token the kubelet mounts and rotates: the server reads
+ * that file (provider/server/inClusterHost.ts), never a copy.
+ */
+import { createHash } from "node:crypto";
+import { API_ROUTES } from "../contracts/tenantsApi";
+import type { KubeObject } from "../tenantResource/kubeObject";
+import type { ServerInstallOptions } from "./serverInstallOptions";
+import {
+  CONFIG_DIGEST_ANNOTATION,
+  SERVER_SECRET_KEYS,
+  SERVER_CONFIG_MAP_NAME,
+  SERVER_LABELS,
+  SERVER_SELECTOR,
+  SERVER_WORKLOAD_NAME,
+} from "./serverObjectNames";
+import {
+  CONFIG_DIR,
+  CONFIG_FILE,
+  KUBESPACES_HOME,
+  PASSPHRASE_DIR,
+  PULUMI_HOME,
+  SERVER_UID,
+  SIGN_IN_SECRETS_DIR,
+  WORK_DIR,
+} from "./serverPodLayout";
+
+/**
+ * The readiness route: it fails until the replica has synced its watches. (Served by the server's
+ * HTTP front once its /readyz lands; liveness is API_ROUTES.health.)
+ */
+export const READINESS_PATH = "/readyz";
+
+/** The container port's name, which the probes and the Service target. */
+const HTTP_PORT = "http";
+
+/** Owner and group may read the Secret's files: the pod's fsGroup is the server's group. */
+const SECRET_FILE_MODE = 0o440;
+
+const RUNTIME_DEFAULT_SECCOMP = { type: "RuntimeDefault" } as const;
+
+/** Every container's security context: what Pod Security `restricted` asks, and a read-only root. */
+export const CONTAINER_SECURITY_CONTEXT = {
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  runAsNonRoot: true,
+  capabilities: { drop: ["ALL"] },
+  seccompProfile: RUNTIME_DEFAULT_SECCOMP,
+} as const;
+
+/** The pod's security context: the image's user, which owns what it writes in the emptyDirs. */
+export const POD_SECURITY_CONTEXT = {
+  runAsNonRoot: true,
+  runAsUser: SERVER_UID,
+  runAsGroup: SERVER_UID,
+  fsGroup: SERVER_UID,
+  seccompProfile: RUNTIME_DEFAULT_SECCOMP,
+} as const;
+
+const VOLUMES = { config: "config", signIn: "sign-in", passphrase: "state-passphrase", work: "work", tmp: "tmp" };
+
+/**
+ * The home's init container: the stacks' passphrase copied from the Secret into `$KUBESPACES_HOME`,
+ * owned by the server's user with mode 0600, as the home's trust check requires (a Secret's files
+ * belong to root). Every replica gets the same passphrase, so each can read every stack's secrets.
+ */
+const HOME_SCRIPT = [
+  "umask 077",
+  'mkdir -p "$KUBESPACES_HOME"',
+  `cp ${PASSPHRASE_DIR}/${SERVER_SECRET_KEYS.statePassphrase} "$KUBESPACES_HOME/passphrase"`,
+].join(" && ");
+
+/** The SHA-256 of the configuration file, in hex. */
+export const configDigest = (configText: string): string => createHash("sha256").update(configText).digest("hex");
+
+/** The Deployment of `options`, started with the configuration file `configText` (its digest rolls the pods). */
+export function serverDeployment(options: ServerInstallOptions, configText: string): KubeObject {
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: SERVER_WORKLOAD_NAME, namespace: options.installation.namespace, labels: SERVER_LABELS },
+    spec: {
+      replicas: options.replicas,
+      selector: { matchLabels: SERVER_SELECTOR },
+      template: {
+        metadata: { labels: SERVER_LABELS, annotations: { [CONFIG_DIGEST_ANNOTATION]: configDigest(configText) } },
+        spec: podSpec(options),
+      },
+    },
+  };
+}
+
+function podSpec(options: ServerInstallOptions): Record<string, unknown> {
+  return {
+    serviceAccountName: serviceAccountOf(options),
+    // The server reaches its host with this token (the kubelet rotates it).
+    automountServiceAccountToken: true,
+    enableServiceLinks: false,
+    terminationGracePeriodSeconds: options.terminationGracePeriodSeconds,
+    securityContext: POD_SECURITY_CONTEXT,
+    // A preference, not a rule: a cluster with fewer schedulable nodes than replicas still runs them all.
+    topologySpreadConstraints: [
+      {
+        maxSkew: 1,
+        topologyKey: "kubernetes.io/hostname",
+        whenUnsatisfiable: "ScheduleAnyway",
+        labelSelector: { matchLabels: SERVER_SELECTOR },
+      },
+    ],
+    initContainers: [homeContainer(options)],
+    containers: [serverContainer(options)],
+    volumes: [
+      { name: VOLUMES.config, configMap: { name: SERVER_CONFIG_MAP_NAME } },
+      secretVolume(VOLUMES.signIn, options.secretName, [
+        SERVER_SECRET_KEYS.portalClientSecret,
+        SERVER_SECRET_KEYS.sessionKey,
+      ]),
+      secretVolume(VOLUMES.passphrase, options.secretName, [SERVER_SECRET_KEYS.statePassphrase]),
+      { name: VOLUMES.work, emptyDir: {} },
+      { name: VOLUMES.tmp, emptyDir: {} },
+    ],
+  };
+}
+
+/** The ServiceAccount the RBAC binds (installOptions refuses a user identity for a pod). */
+function serviceAccountOf(options: ServerInstallOptions): string {
+  const { server } = options.installation;
+  if (!("serviceAccount" in server)) throw new Error("kubespaces: the server's pods need a ServiceAccount");
+  return server.serviceAccount;
+}
+
+function homeContainer(options: ServerInstallOptions): Record<string, unknown> {
+  return {
+    name: "home",
+    image: options.image,
+    imagePullPolicy: options.imagePullPolicy,
+    command: ["sh", "-c", HOME_SCRIPT],
+    env: [{ name: "KUBESPACES_HOME", value: KUBESPACES_HOME }],
+    resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { memory: "64Mi" } },
+    securityContext: CONTAINER_SECURITY_CONTEXT,
+    volumeMounts: [
+      { name: VOLUMES.passphrase, mountPath: PASSPHRASE_DIR, readOnly: true },
+      { name: VOLUMES.work, mountPath: WORK_DIR },
+    ],
+  };
+}
+
+function serverContainer(options: ServerInstallOptions): Record<string, unknown> {
+  const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({
+    httpGet: { path, port: HTTP_PORT },
+    periodSeconds,
+    timeoutSeconds: 5,
+    failureThreshold,
+  });
+  const { credentialsSecret } = options.stateBackend;
+  return {
+    name: "server",
+    image: options.image,
+    imagePullPolicy: options.imagePullPolicy,
+    command: ["kubespaces"],
+    // $(POD_NAME): each replica's identity in the leader election is its pod's name.
+    args: ["server", "--config", CONFIG_FILE, "--backend", options.stateBackend.url, "--id", "$(POD_NAME)"],
+    env: [
+      { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+      { name: "HOME", value: WORK_DIR },
+      { name: "KUBESPACES_HOME", value: KUBESPACES_HOME },
+      { name: "PULUMI_HOME", value: PULUMI_HOME },
+    ],
+    ...(credentialsSecret && { envFrom: [{ secretRef: { name: credentialsSecret } }] }),
+    ports: [{ name: HTTP_PORT, containerPort: options.port, protocol: "TCP" }],
+    // Liveness waits for the start (the host reached, the HTTP front up): at most 5 minutes.
+    startupProbe: probe(API_ROUTES.health, 5, 60),
+    livenessProbe: probe(API_ROUTES.health, 10, 3),
+    readinessProbe: probe(READINESS_PATH, 5, 3),
+    resources: options.resources,
+    securityContext: CONTAINER_SECURITY_CONTEXT,
+    volumeMounts: [
+      { name: VOLUMES.config, mountPath: CONFIG_DIR, readOnly: true },
+      { name: VOLUMES.signIn, mountPath: SIGN_IN_SECRETS_DIR, readOnly: true },
+      { name: VOLUMES.work, mountPath: WORK_DIR },
+      { name: VOLUMES.tmp, mountPath: "/tmp" },
+    ],
+  };
+}
+
+function secretVolume(name: string, secretName: string, keys: readonly string[]): Record<string, unknown> {
+  return {
+    name,
+    secret: { secretName, items: keys.map((key) => ({ key, path: key })), defaultMode: SECRET_FILE_MODE },
+  };
+}
+
+/** At most one pod of the server away at a time in a voluntary disruption (a drain): the others serve. */
+export function serverDisruptionBudget(options: ServerInstallOptions): KubeObject {
+  return {
+    apiVersion: "policy/v1",
+    kind: "PodDisruptionBudget",
+    metadata: { name: SERVER_WORKLOAD_NAME, namespace: options.installation.namespace, labels: SERVER_LABELS },
+    spec: { maxUnavailable: 1, selector: { matchLabels: SERVER_SELECTOR } },
+  };
+}

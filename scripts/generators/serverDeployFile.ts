@@ -1,0 +1,53 @@
+/**
+ * `kubespaces server` as plain YAML (`deploy/server/server.yaml`): the render of
+ * provider/serverInstall/ with the defaults and placeholders its header names, written by
+ * `npm run generate` and checked for staleness by a unit test. It sits in a folder of its own so
+ * that `kubectl apply -f deploy/` stays what it was, the Tenant resource alone, applicable as it
+ * is; this file is applied once its placeholders are replaced and its Secret exists.
+ */
+import { INSTALL_DEFAULTS } from "../../provider/tenantResource/installOptions";
+import { serverInstallation } from "../../provider/serverInstall/serverInstallation";
+import { SERVER_INSTALL_DEFAULTS, type ServerInstallInput } from "../../provider/serverInstall/serverInstallOptions";
+import { SERVER_SECRET_KEYS } from "../../provider/serverInstall/serverObjectNames";
+import { yamlFile } from "./deployFiles";
+
+/** Where it is written. */
+export const SERVER_DEPLOY_FILE = "deploy/server/server.yaml";
+
+/** The values to replace before applying, each where the header names it. */
+export const SERVER_PLACEHOLDERS = {
+  imageRepository: "registry.example.com/kubespaces-server",
+  stateBackend: "s3://kubespaces-state",
+  issuer: "https://login.example.com",
+  publicUrl: "https://kubespaces.example.com",
+} as const;
+
+/** The installation the file is rendered with: the defaults, and the placeholders. */
+export function placeholderInstall(version: string): ServerInstallInput {
+  return {
+    image: `${SERVER_PLACEHOLDERS.imageRepository}:${version}`,
+    stateBackend: { url: SERVER_PLACEHOLDERS.stateBackend },
+    config: {
+      signIn: { issuer: SERVER_PLACEHOLDERS.issuer },
+      http: { publicUrl: SERVER_PLACEHOLDERS.publicUrl },
+    },
+  };
+}
+
+/** The file for package version `version` (the image's tag). */
+export function serverDeployFile(version: string): { readonly path: string; readonly content: string } {
+  const install = placeholderInstall(version);
+  const { options, objects } = serverInstallation(install);
+  const { namespace } = options.installation;
+  const keys = Object.values(SERVER_SECRET_KEYS).join(", ");
+  const header = `# kubespaces server in the host cluster: its configuration, Deployment (${SERVER_INSTALL_DEFAULTS.replicas} replicas), PodDisruptionBudget and Service.
+# It runs as ServiceAccount ${INSTALL_DEFAULTS.serviceAccount} of namespace ${INSTALL_DEFAULTS.namespace}: apply deploy/*.yaml (the Tenant resource and that RBAC) first.
+# Before applying, replace the placeholders:
+#   ${install.image}  the image you built from deploy/image/Containerfile
+#   ${SERVER_PLACEHOLDERS.stateBackend}  a state backend every replica shares (its credentials: stateBackend.credentialsSecret of the component)
+#   ${SERVER_PLACEHOLDERS.issuer}  your OpenID Connect issuer (signIn in the configuration)
+#   ${SERVER_PLACEHOLDERS.publicUrl}  the URL people reach the server at, through your Gateway or Ingress
+# and create Secret ${options.secretName} in namespace ${namespace} with the keys ${keys} (docs/self-service.md).
+# For other values, install with the Pulumi component KubespacesServer (@kubespaces/pulumi), or change a copy of this file.`;
+  return { path: SERVER_DEPLOY_FILE, content: yamlFile(header, objects, "provider/serverInstall/") };
+}

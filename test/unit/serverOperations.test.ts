@@ -1,0 +1,224 @@
+/**
+ * What operators' tools read of the server: `/readyz` (failing until its conditions are met),
+ * `/healthz` (liveness, always), and `/metrics` (prom-client), whose counters move with the
+ * requests, reconciles and Pulumi operations, and whose labels never carry a tenant's or a
+ * person's name.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { API_PATHS } from "../../provider/contracts/tenantsApi";
+import { audit } from "../../provider/server/api/auditLog";
+import { ServerMetrics } from "../../provider/server/metrics/serverMetrics";
+import { timedStacks } from "../../provider/server/metrics/timedStacks";
+import { Readiness } from "../../provider/server/readiness";
+import { apiServerHarness } from "./support/apiServerHarness";
+import type { TenantStacks } from "../../provider/tenants/ports";
+
+const ALICE = "alice@example.com";
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The value of the sample `name{labels}` in a Prometheus text exposition, 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  const wanted = Object.entries(labels)
+    .map(([key, value]) => `${key}="${value}"`)
+    .sort();
+  for (const line of text.split("\n")) {
+    const match = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? "").split(",").filter(Boolean).sort();
+    if (wanted.every((pair) => present.includes(pair)) && present.length === wanted.length) return Number(match[3]);
+  }
+  return 0;
+}
+
+describe("/readyz", () => {
+  it("fails, naming what it waits for, until the watch synced and the sign-in is made; /healthz answers throughout", async () => {
+    let synced = false;
+    let signInMade = false;
+    const readiness = new Readiness({
+      signIn: async () => {
+        if (!signInMade) throw new Error("the issuer did not answer");
+        return true;
+      },
+      tenants: () => synced,
+    });
+    const h = await apiServerHarness({ operations: { readiness } });
+
+    const before = await h.app.inject({ method: "GET", url: API_PATHS.ready });
+    expect(before.statusCode).toBe(503);
+    expect(before.json()).toEqual({ ready: false, waitingFor: ["signIn", "tenants"] });
+    expect((await h.app.inject({ method: "GET", url: API_PATHS.health })).statusCode).toBe(200);
+
+    synced = true;
+    expect((await h.app.inject({ method: "GET", url: API_PATHS.ready })).json()).toEqual({
+      ready: false,
+      waitingFor: ["signIn"],
+    });
+    signInMade = true;
+    const after = await h.app.inject({ method: "GET", url: API_PATHS.ready });
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toEqual({ ready: true, waitingFor: [] });
+
+    // Once met, a condition stays met: readiness gates the first traffic only.
+    synced = false;
+    expect((await h.app.inject({ method: "GET", url: API_PATHS.ready })).statusCode).toBe(200);
+  });
+
+  it("takes a condition marked met by whoever saw it happen", async () => {
+    const readiness = new Readiness({ tenants: () => false });
+    readiness.markMet("tenants");
+    expect(await readiness.unmet()).toEqual([]);
+  });
+});
+
+describe("/metrics", () => {
+  it("counts API answers by route pattern and status, and the rate limit's refusals, naming no tenant or person", async () => {
+    const metrics = new ServerMetrics();
+    const h = await apiServerHarness({ createsPerMinute: 1, operations: { metrics } });
+    const headers = bearer(await h.token(ALICE));
+    const create = (name: string) =>
+      h.app.inject({ method: "POST", url: API_PATHS.tenants, headers, payload: { name, spec: {} } });
+    expect((await create("atlas")).statusCode).toBe(201);
+    expect((await create("borealis")).statusCode).toBe(429);
+    await h.app.inject({ method: "GET", url: API_PATHS.tenant("atlas"), headers });
+    await h.app.inject({ method: "GET", url: API_PATHS.tenant("no-such-tenant"), headers });
+    await h.app.inject({ method: "GET", url: "/made/up/path-of-alice" });
+
+    const scrape = await h.app.inject({ method: "GET", url: API_PATHS.metrics });
+    expect(scrape.statusCode).toBe(200);
+    expect(scrape.headers["content-type"]).toContain("text/plain");
+    const text = scrape.body;
+    const requests = (method: string, route: string, status: string) =>
+      sample(text, "kubespaces_http_requests_total", { method, route, status });
+    expect(requests("POST", "/api/v1/tenants", "201")).toBe(1);
+    expect(requests("POST", "/api/v1/tenants", "429")).toBe(1);
+    expect(requests("GET", "/api/v1/tenants/:name", "200")).toBe(1);
+    expect(requests("GET", "/api/v1/tenants/:name", "404")).toBe(1);
+    expect(requests("GET", "unmatched", "404")).toBe(1);
+    expect(sample(text, "kubespaces_rate_limited_total", { route: "/api/v1/tenants" })).toBe(1);
+    expect(
+      sample(text, "kubespaces_http_request_duration_seconds_count", { method: "GET", route: "/api/v1/tenants/:name" }),
+    ).toBe(2);
+    for (const name of ["atlas", "borealis", "no-such-tenant", "alice", "path-of"]) expect(text).not.toContain(name);
+  });
+
+  it("is not served, and nothing is counted, with metrics off", async () => {
+    const h = await apiServerHarness();
+    expect((await h.app.inject({ method: "GET", url: API_PATHS.metrics })).statusCode).toBe(404);
+  });
+
+  it("labels every kubespaces metric from fixed lists and route patterns only", async () => {
+    const metrics = new ServerMetrics();
+    const labels = (await metrics.registry.getMetricsAsJSON())
+      .filter((metric) => metric.name.startsWith("kubespaces_"))
+      .map((metric) => [
+        metric.name,
+        (metrics.registry.getSingleMetric(metric.name) as unknown as { labelNames: string[] }).labelNames,
+      ]);
+    expect(Object.fromEntries(labels)).toEqual({
+      kubespaces_reconciles_total: ["result"],
+      kubespaces_reconcile_duration_seconds: ["result"],
+      kubespaces_pulumi_operation_duration_seconds: ["operation", "outcome"],
+      kubespaces_tenants: ["phase"],
+      kubespaces_reconcile_queue_depth: ["state"],
+      kubespaces_reconcile_queue_wait_seconds: [],
+      kubespaces_leader: [],
+      kubespaces_http_requests_total: ["method", "route", "status"],
+      kubespaces_http_request_duration_seconds: ["method", "route"],
+      kubespaces_sign_ins_total: ["outcome"],
+      kubespaces_rate_limited_total: ["route"],
+    });
+  });
+
+  it("counts Tenants by phase at each scrape, a phase it does not know as None, and keeps the counts when the read fails", async () => {
+    let phases: (string | undefined)[] | Error = ["Ready", "Ready", "AwaitingApproval", undefined, "Sideways"];
+    const metrics = new ServerMetrics({
+      tenantPhases: async () => {
+        if (phases instanceof Error) throw phases;
+        return phases;
+      },
+    });
+    const counts = async () => {
+      const text = await metrics.registry.metrics();
+      return Object.fromEntries(
+        ["Ready", "AwaitingApproval", "None", "Failed"].map((phase) => [
+          phase,
+          sample(text, "kubespaces_tenants", { phase }),
+        ]),
+      );
+    };
+    expect(await counts()).toEqual({ Ready: 2, AwaitingApproval: 1, None: 2, Failed: 0 });
+    phases = new Error("the API server did not answer");
+    expect(await counts()).toEqual({ Ready: 2, AwaitingApproval: 1, None: 2, Failed: 0 });
+  });
+
+  it("shows the leader and its queue while it leads, and 0 once it no longer does", async () => {
+    const metrics = new ServerMetrics();
+    metrics.leading(() => ({ running: 2, waiting: 5, retrying: 1 }));
+    let text = await metrics.registry.metrics();
+    expect(sample(text, "kubespaces_leader", {})).toBe(1);
+    expect(sample(text, "kubespaces_reconcile_queue_depth", { state: "waiting" })).toBe(5);
+    metrics.leading(undefined);
+    text = await metrics.registry.metrics();
+    expect(sample(text, "kubespaces_leader", {})).toBe(0);
+    expect(sample(text, "kubespaces_reconcile_queue_depth", { state: "waiting" })).toBe(0);
+  });
+
+  it("counts reconciles by result, and Pulumi operations by outcome", async () => {
+    const metrics = new ServerMetrics();
+    metrics.reconciled("done", 0.2);
+    metrics.reconciled("retry", 30);
+    const stacks = {
+      preview: async () => [],
+      destroy: async () => {
+        throw new Error("the stack is locked");
+      },
+    } as unknown as TenantStacks;
+    const timed = timedStacks(stacks, metrics);
+    await timed.preview("atlas", undefined, {} as never);
+    await expect(timed.destroy("atlas", {} as never)).rejects.toThrow("the stack is locked");
+    const text = await metrics.registry.metrics();
+    expect(sample(text, "kubespaces_reconciles_total", { result: "done" })).toBe(1);
+    expect(sample(text, "kubespaces_reconciles_total", { result: "retry" })).toBe(1);
+    expect(sample(text, "kubespaces_reconcile_duration_seconds_bucket", { result: "retry", le: "30" })).toBe(1);
+    const operations = (operation: string, outcome: string) =>
+      sample(text, "kubespaces_pulumi_operation_duration_seconds_count", { operation, outcome });
+    expect(operations("preview", "ok")).toBe(1);
+    expect(operations("destroy", "failed")).toBe(1);
+    expect(text).not.toContain("atlas");
+  });
+
+  it("counts the portal's sign-ins from the audit log, passing every line on as it is", async () => {
+    const metrics = new ServerMetrics();
+    const lines: string[] = [];
+    const sink = metrics.countingSignIns((line) => lines.push(line));
+    audit(sink, { actor: ALICE, action: "sign-in", outcome: "ok" });
+    audit(sink, { actor: "anonymous", action: "sign-in", outcome: "refused" });
+    audit(sink, { actor: ALICE, action: "tenant.create", tenant: "atlas", outcome: "ok" });
+    const text = await metrics.registry.metrics();
+    expect(sample(text, "kubespaces_sign_ins_total", { outcome: "ok" })).toBe(1);
+    expect(sample(text, "kubespaces_sign_ins_total", { outcome: "refused" })).toBe(1);
+    expect(lines).toHaveLength(3);
+    expect(text).not.toContain(ALICE);
+  });
+});
+
+describe("the metrics' documentation", () => {
+  const doc = (file: string) => readFileSync(path.join(__dirname, "../..", file), "utf8");
+
+  it("lists every kubespaces metric in docs/self-service.md, and the example rules use only metrics that exist", async () => {
+    const names = (await new ServerMetrics().registry.getMetricsAsJSON())
+      .map((metric) => metric.name)
+      .filter((name) => name.startsWith("kubespaces_"));
+    const table = [...doc("docs/self-service.md").matchAll(/^\| `(kubespaces_\w+)` \|/gm)].map(([, name]) => name);
+    expect(table.sort()).toEqual([...names].sort());
+    const used = new Set(
+      [...doc("docs/prometheus-rules.yaml").matchAll(/\b(kubespaces_\w+)/g)].map(([, name]) =>
+        name.replace(/_(bucket|count|sum)$/, ""),
+      ),
+    );
+    expect(used.size).toBeGreaterThan(3);
+    for (const name of used) expect(names, name).toContain(name);
+  });
+});
