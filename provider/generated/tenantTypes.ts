@@ -526,9 +526,10 @@ export interface TenantPlatformQuotaDefaultArgs {
    */
   readonly storage?: pulumi.Input<string>;
   /**
-   * Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own
-   * limit (10Gi in the chart) and CoreDNS's.
-   * @default "20Gi"
+   * Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a
+   * rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps
+   * no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
+   * @default "32Gi"
    */
   readonly ephemeralStorage?: pulumi.Input<string>;
   /**

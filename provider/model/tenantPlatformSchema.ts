@@ -162,8 +162,8 @@ const quota = z
         memory: quantity("Memory of a tenant that asks for none.").default("8Gi"),
         storage: quantity("Storage of a tenant that asks for none.").default("20Gi"),
         ephemeralStorage: quantity(
-          "Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.",
-        ).default("20Gi"),
+          "Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).",
+        ).default("32Gi"),
         ...objectCountFields(
           (resource) => `${resource} of a tenant that sets no count; at most the ceiling, when one is set.`,
           DEFAULT_OBJECT_COUNTS,

@@ -22,9 +22,20 @@ export const CHART_DEFAULTS = {
 /** Revisions of the release Helm keeps, each a Secret in the namespace. */
 export const HELM_MAX_HISTORY = 3;
 
-/** What the vCluster's own pods and objects take. */
+/** CPU and memory in cores and bytes, ephemeral storage in bytes. */
+export interface FootprintLimits {
+  readonly cpu: number;
+  readonly memory: number;
+  readonly ephemeralStorage: number;
+}
+
+/**
+ * What the vCluster's own pods and objects take at most: its pods as they run, and for a moment
+ * beside them the pods a rolling update starts before it stops the old ones, which the quota must
+ * admit too or the release's upgrade waits until it times out.
+ */
 export interface VclusterFootprint {
-  /** Pods: control-plane replicas and CoreDNS replicas. */
+  /** Pods: control-plane replicas and CoreDNS replicas, with the rolling update's new ones. */
   readonly pods: number;
   /** Services: the API Service, its headless Service, and the synced DNS Service. */
   readonly services: number;
@@ -37,12 +48,22 @@ export interface VclusterFootprint {
   /** ConfigMaps: kube-root-ca.crt (every namespace has it) and CoreDNS's configuration. */
   readonly configMaps: number;
   /**
-   * The sum of the limits of its pods. Ephemeral storage counts the containers that declare none
+   * The sum of the limits of its pods, the rolling update's new ones included. Ephemeral storage counts the containers that declare none
    * (CoreDNS, the control plane's init container) at the LimitRange's default limit, as the host
    * gives them; a pod's limit is the larger of its containers' sum and its largest init container.
    */
-  readonly limits: { readonly cpu: number; readonly memory: number; readonly ephemeralStorage: number };
+  readonly limits: FootprintLimits;
+  /**
+   * What a rolling update adds while it runs: the pods each Deployment starts before it stops old
+   * ones (maxSurge, 25% rounded up, as the chart leaves it). The control plane is a Deployment when
+   * it keeps no volume; as a StatefulSet it replaces pods one at a time and adds none. Counted in
+   * `pods` and `limits`; here to say why they are what they are.
+   */
+  readonly rolloutSurge: { readonly pods: number; readonly limits: FootprintLimits };
 }
+
+/** The pods a Deployment of `replicas` starts before stopping old ones: the default maxSurge, 25% rounded up. */
+const surgeOf = (replicas: number): number => Math.ceil(replicas * 0.25);
 
 /** The footprint of the tenant's vCluster, with its overrides applied; they must keep their rules (overrideValueProblems). */
 export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
@@ -73,19 +94,24 @@ export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
     corednsLimits["ephemeral-storage"] === undefined
       ? defaultEphemeralLimit
       : quantityValue(String(corednsLimits["ephemeral-storage"]));
+  // The chart renders a Deployment for a control plane without a volume (vcluster.kind).
+  const controlPlaneSurge = persistent ? 0 : surgeOf(replicas);
+  const corednsSurge = surgeOf(corednsReplicas);
+  const limitsOf = (controlPlanePods: number, corednsPods: number): FootprintLimits => ({
+    cpu: controlPlanePods * quantityValue(controlPlane.cpu) + corednsPods * quantityValue(String(corednsLimits.cpu)),
+    memory:
+      controlPlanePods * quantityValue(controlPlane.memory) + corednsPods * quantityValue(String(corednsLimits.memory)),
+    ephemeralStorage: controlPlanePods * controlPlaneEphemeral + corednsPods * corednsEphemeral,
+  });
   return {
-    pods: replicas + corednsReplicas,
+    pods: replicas + controlPlaneSurge + corednsReplicas + corednsSurge,
     services: 2 + (coredns ? 1 : 0),
     persistentVolumeClaims: persistent ? replicas : 0,
     storageBytes: persistent ? replicas * quantityValue(size) : 0,
     secrets: 3 + HELM_MAX_HISTORY,
     configMaps: 1 + (coredns ? 1 : 0),
-    limits: {
-      cpu: replicas * quantityValue(controlPlane.cpu) + corednsReplicas * quantityValue(String(corednsLimits.cpu)),
-      memory:
-        replicas * quantityValue(controlPlane.memory) + corednsReplicas * quantityValue(String(corednsLimits.memory)),
-      ephemeralStorage: replicas * controlPlaneEphemeral + corednsReplicas * corednsEphemeral,
-    },
+    limits: limitsOf(replicas + controlPlaneSurge, corednsReplicas + corednsSurge),
+    rolloutSurge: { pods: controlPlaneSurge + corednsSurge, limits: limitsOf(controlPlaneSurge, corednsSurge) },
   };
 }
 
@@ -113,23 +139,26 @@ export function footprintProblems(spec: TenantSpec): InputProblem[] {
   if (quantityValue(resources.cpu) < footprint.limits.cpu) {
     problems.push({
       path: "resources.cpu",
-      message: `${resources.cpu} is less than the limits of the vCluster's own containers (${footprint.limits.cpu} cores: control plane and CoreDNS replicas)`,
+      message: `${resources.cpu} is less than the limits of the vCluster's own containers (${footprint.limits.cpu} cores: control plane and CoreDNS replicas${SURGE_NOTE})`,
     });
   }
   if (quantityValue(resources.ephemeralStorage) < footprint.limits.ephemeralStorage) {
     problems.push({
       path: "resources.ephemeralStorage",
-      message: `${resources.ephemeralStorage} is less than the ephemeral-storage limits of the vCluster's own containers (${gibibytes(footprint.limits.ephemeralStorage)}: control plane and CoreDNS replicas, those that declare none at limitRange.defaultLimit.ephemeralStorage)`,
+      message: `${resources.ephemeralStorage} is less than the ephemeral-storage limits of the vCluster's own containers (${gibibytes(footprint.limits.ephemeralStorage)}: control plane and CoreDNS replicas${SURGE_NOTE}, those that declare none at limitRange.defaultLimit.ephemeralStorage)`,
     });
   }
   if (quantityValue(resources.memory) < footprint.limits.memory) {
     problems.push({
       path: "resources.memory",
-      message: `${resources.memory} is less than the limits of the vCluster's own containers (${(footprint.limits.memory / 2 ** 20).toFixed(0)}Mi: control plane and CoreDNS replicas)`,
+      message: `${resources.memory} is less than the limits of the vCluster's own containers (${(footprint.limits.memory / 2 ** 20).toFixed(0)}Mi: control plane and CoreDNS replicas${SURGE_NOTE})`,
     });
   }
   return problems;
 }
+
+/** How the limits in a message are made up beyond the replicas. */
+const SURGE_NOTE = ", with the pods a rolling update adds";
 
 /** Bytes as Gi, rounded up: the unit a quota of ephemeral storage is written in. */
 const gibibytes = (bytes: number): string => `${Math.ceil(bytes / 2 ** 30)}Gi`;

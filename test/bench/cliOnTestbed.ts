@@ -19,7 +19,7 @@ import { testbed } from "../e2e/support/testbed";
 
 const OTHERS = (process.env.BENCH_CLI_OTHERS ?? "0,5,10").split(",").map(Number);
 const STARTUP_RUNS = Number(process.env.BENCH_CLI_STARTUP_RUNS ?? 10);
-const REQUEST = ["--cpu", "2", "--memory", "4Gi"];
+const REQUEST = ["--cpu", "3", "--memory", "4Gi"];
 
 /** Runs a command to its end; fails the bench when it fails. */
 async function must(user: CliUser, ...args: string[]): Promise<void> {

@@ -88,7 +88,7 @@ function declareRawTenant(name: string, options: ProgramOptions): void {
           cpu: "4",
           memory: "8Gi",
           storage: "20Gi",
-          ephemeralStorage: "20Gi",
+          ephemeralStorage: "32Gi",
           pods: 50,
           services: 20,
           persistentVolumeClaims: 20,

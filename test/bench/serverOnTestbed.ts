@@ -43,7 +43,7 @@ function manifests(names: readonly string[]): string {
       apiVersion: "kubespaces.io/v1alpha1",
       kind: "Tenant",
       metadata: { name },
-      spec: { owner: "bench@example.com", resources: { cpu: "2", memory: "4Gi" } },
+      spec: { owner: "bench@example.com", resources: { cpu: "3", memory: "4Gi" } },
     };
     writeFileSync(path.join(dir, `${name}.yaml`), stringify(tenant));
   }

@@ -25,7 +25,7 @@ import { removeStack, tenantsStack, type TenantDecl } from "./support/tenantsSta
 
 const TENANT: TenantDecl = {
   name: "e2e-gateway",
-  resources: { cpu: "2", memory: "4Gi" },
+  resources: { cpu: "4", memory: "5Gi" },
   persistence: false,
   exposure: { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } },
 };

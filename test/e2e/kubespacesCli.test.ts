@@ -222,7 +222,7 @@ describe("a host cluster named by login", () => {
     );
     expect(login.stdout).toContain(`host      context ${context} of ${hostKubeconfig}`);
 
-    const created = await kubespaces(user, "tenant", "create", "cli-ctx", "--cpu", "2", "--memory", "4Gi");
+    const created = await kubespaces(user, "tenant", "create", "cli-ctx", "--cpu", "3", "--memory", "4Gi");
     expect(created.code, created.stderr).toBe(0);
     expect(created.stderr).toContain(`provisioning on context ${context} of ${hostKubeconfig}`);
     expect(created.stderr).not.toContain("local test bed");
@@ -242,8 +242,8 @@ describe("concurrency", () => {
   it("two creates at once both end Ready, and get --wait in a third terminal follows one of them live", async () => {
     const user = cliUser();
     await kubespaces(user, "login", "--user", OWNER);
-    const one = startKubespaces(user, ["tenant", "create", "cli-one", "--cpu", "2", "--memory", "4Gi"]);
-    const two = startKubespaces(user, ["tenant", "create", "cli-two", "--cpu", "2", "--memory", "4Gi"]);
+    const one = startKubespaces(user, ["tenant", "create", "cli-one", "--cpu", "3", "--memory", "4Gi"]);
+    const two = startKubespaces(user, ["tenant", "create", "cli-two", "--cpu", "3", "--memory", "4Gi"]);
     // The create's journal is open once it shows Pending: from then on, get --wait can follow it.
     await one.printed(/cli-one: Pending\n/);
     const follower = startKubespaces(user, ["tenant", "get", "cli-one", "--wait"]);
@@ -272,7 +272,7 @@ describe("a stack per tenant", () => {
     const user = cliUser();
     await kubespaces(user, "login", "--user", OWNER);
     for (const name of ["cli-first", "cli-second"]) {
-      const created = await kubespaces(user, "tenant", "create", name, "--cpu", "2", "--memory", "4Gi");
+      const created = await kubespaces(user, "tenant", "create", name, "--cpu", "3", "--memory", "4Gi");
       expect(created.code, created.stderr).toBe(0);
     }
     const stacks = readdirSync(path.join(user.home, "state", ".pulumi", "stacks", PROJECT))
@@ -410,7 +410,7 @@ describe("interruptions", () => {
   it("Ctrl-C during a create keeps the request; the next create clears a dead update's lock and finishes it", async () => {
     const user = cliUser();
     await kubespaces(user, "login", "--user", OWNER);
-    const run = inTerminal(user, "kubespaces tenant create cli-int --cpu 2 --memory 4Gi");
+    const run = inTerminal(user, "kubespaces tenant create cli-int --cpu 3 --memory 4Gi");
     await run.printed(/creating Release cli-int-vcluster/);
     run.child.stdin?.write("\x03");
     const interrupted = await run.finished;

@@ -55,7 +55,7 @@ function manifest(name: string, spec: object): string {
 }
 
 /** The smallest request the default policy takes, for tenants the tests make of their own. */
-const SMALL = { cpu: "2", memory: "4Gi" };
+const SMALL = { cpu: "3", memory: "4Gi" };
 
 /** `as` applies a Tenant `name` owned by ALICE asking for `resources`. */
 const applyTenant = (as: { user: string; groups?: string[] }, name: string, resources: object = SMALL) =>
@@ -223,7 +223,7 @@ describe("kubespaces server: the kubectl door", () => {
       { user: ALICE },
       "apply",
       "-f",
-      manifest("team-unknown", { owner: ALICE, resources: { cpu: "2" }, colour: "blue" }),
+      manifest("team-unknown", { owner: ALICE, resources: { cpu: "3" }, colour: "blue" }),
     );
     expect(unknown).toMatch(/unknown field "spec\.colour"/);
     const forged = await refusal({ user: BOB }, "apply", "-f", manifest("team-forged", { owner: ALICE }));

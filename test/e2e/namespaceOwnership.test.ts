@@ -12,7 +12,7 @@ import { hostClients, readOrUndefined } from "./support/hostCluster";
 import { readWorkload, tenantNamespace } from "./support/tenantAssertions";
 import { removeStack, stepRecorder, tenantsStack, type Step, type TenantDecl } from "./support/tenantsStack";
 
-const TENANT: TenantDecl = { name: "e2e-owned", resources: { cpu: "2", memory: "4Gi" }, persistence: false };
+const TENANT: TenantDecl = { name: "e2e-owned", resources: { cpu: "4", memory: "5Gi" }, persistence: false };
 const NAMESPACE = tenantNamespace(TENANT.name);
 const OWNER_ID = "kubespaces.io/owner-id";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

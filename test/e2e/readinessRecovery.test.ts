@@ -22,7 +22,7 @@ let stack: Stack;
 
 const withheld = (name: string, readinessTimeoutSeconds: number): TenantDecl => ({
   name,
-  resources: { cpu: "2", memory: "4Gi" },
+  resources: { cpu: "4", memory: "5Gi" },
   persistence: false,
   statefulSetAnnotations: { [HOLD_CONTROL_PLANE]: "true" },
   readinessTimeoutSeconds,

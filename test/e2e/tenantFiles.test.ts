@@ -41,7 +41,7 @@ beforeAll(async () => {
     vclusterChartPath: { value: env.KUBESPACES_VCLUSTER_CHART },
     tenantsDir: { value: tenantsDir },
   });
-  write("files-a.yaml", manifest("files-a", "2"));
+  write("files-a.yaml", manifest("files-a", "3"));
   await stack.up();
 });
 
@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 it("adds a tenant for an added file, and its preview shows only that tenant's creates", async () => {
-  write("files-b.yaml", manifest("files-b", "2"));
+  write("files-b.yaml", manifest("files-b", "3"));
   const previewed = await previewChanges();
   expect(previewed.length).toBeGreaterThan(5);
   expect(previewed.every((change) => change.startsWith("create files-b"))).toBe(true);
@@ -63,14 +63,14 @@ it("adds a tenant for an added file, and its preview shows only that tenant's cr
 });
 
 it("updates only the quota of a tenant whose file asks for more CPU", async () => {
-  write("files-a.yaml", manifest("files-a", "3"));
+  write("files-a.yaml", manifest("files-a", "4"));
   expect(await previewChanges()).toEqual(["update files-a-quota"]);
   await stack.up();
   const quota = await hostClients().core.readNamespacedResourceQuota({
     namespace: "kubespaces-tenant-files-a",
     name: "kubespaces-quota",
   });
-  expect(quota.spec?.hard?.["limits.cpu"]).toBe("3");
+  expect(quota.spec?.hard?.["limits.cpu"]).toBe("4");
 });
 
 it("refuses a bad file at preview, naming the file, the document and the field, and changes nothing", async () => {

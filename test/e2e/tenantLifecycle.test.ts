@@ -34,7 +34,7 @@ const atlas: TenantDecl = {
   exposure,
 };
 // Persistence off: the chart's Deployment variant (atlas has the default StatefulSet).
-const borealis: TenantDecl = { name: "e2e-borealis", resources: { cpu: "2", memory: "4Gi" }, persistence: false };
+const borealis: TenantDecl = { name: "e2e-borealis", resources: { cpu: "4", memory: "5Gi" }, persistence: false };
 const atlasNs = "kubespaces-tenant-e2e-atlas";
 const borealisNs = "kubespaces-tenant-e2e-borealis";
 
@@ -87,8 +87,8 @@ describe("tenant lifecycle", () => {
       "requests.memory": "8Gi",
       "limits.memory": "8Gi",
       "requests.storage": "10Gi",
-      "requests.ephemeral-storage": "20Gi",
-      "limits.ephemeral-storage": "20Gi",
+      "requests.ephemeral-storage": "32Gi",
+      "limits.ephemeral-storage": "32Gi",
       pods: "10",
       services: "20",
       persistentvolumeclaims: "20",

@@ -130,7 +130,7 @@ describe("the Tenant resource", () => {
 
   it("lets an admin create a tenant for someone else, and the owner create their own", () => {
     expectOk(apply(tenant("e2e-crd-bob", { owner: "bob@example.com" }), admin));
-    expectOk(apply(tenant("e2e-crd-alice", { owner: alice.as, resources: { cpu: "2" } }), alice));
+    expectOk(apply(tenant("e2e-crd-alice", { owner: alice.as, resources: { cpu: "3" } }), alice));
   });
 
   it("keeps a user to the tenants they own: no change to another's, no new owner, no approval", () => {
@@ -146,7 +146,7 @@ describe("the Tenant resource", () => {
       "metadata.annotations[kubespaces.io/approved-generation]: approves a change, which only group kubespaces-admins may",
     );
     expectOk(mergePatch("e2e-crd-alice", approve, admin));
-    expectOk(mergePatch("e2e-crd-alice", { spec: { resources: { cpu: "3" } } }, alice));
+    expectOk(mergePatch("e2e-crd-alice", { spec: { resources: { cpu: "4" } } }, alice));
   });
 
   it("lets the server add its finalizer and write the status, which kubectl get tenants shows", () => {

@@ -91,7 +91,7 @@ describe("help and usage", () => {
   it("create --help names the smallest tenant of the default policy", async () => {
     const run = await kubespaces("tenant", "create", "--help");
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("at least --cpu 2 --memory 2218Mi --storage 5Gi");
+    expect(run.stdout).toContain("at least --cpu 3 --memory 2388Mi --storage 5Gi");
   });
 
   it.each([
@@ -249,7 +249,7 @@ describe("refusals before anything is stored", () => {
     [
       "a quota below the vCluster's own limits, naming them",
       () => ["tenant", "create", "ok-name", "--cpu", "1", "--memory", "1Gi"],
-      ["resources.memory: 1Gi is less than the limits of the vCluster's own containers (2218Mi"],
+      ["resources.memory: 1Gi is less than the limits of the vCluster's own containers (2388Mi"],
     ],
     [
       "a manifest of another apiVersion",

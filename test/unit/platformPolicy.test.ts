@@ -9,7 +9,7 @@ import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 const platform = {
   namespacePrefix: "teams-",
   podSecurity: { default: "restricted" as const },
-  quota: { default: { cpu: "2", memory: "4Gi", storage: "10Gi", secrets: 50 }, ceilings: { cpu: "8", pods: 30 } },
+  quota: { default: { cpu: "3", memory: "4Gi", storage: "10Gi", secrets: 50 }, ceilings: { cpu: "8", pods: 30 } },
   controlPlaneDefaults: { limits: { cpu: "500m", memory: "1Gi" } },
 };
 
@@ -18,10 +18,10 @@ describe("a request under the platform's policy", () => {
 
   it("gets the platform's quota defaults for what it leaves out", () => {
     expect(spec.resources).toEqual({
-      cpu: "2",
+      cpu: "3",
       memory: "4Gi",
       storage: "10Gi",
-      ephemeralStorage: "20Gi",
+      ephemeralStorage: "32Gi",
       pods: 30, // the default of 50, held to the ceiling
       services: 20,
       persistentVolumeClaims: 20,

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { validateTenant } from "../../provider/index";
+import { valueAt } from "../../provider/model/overridesGuard";
 import { CHART_DEFAULTS, vclusterFootprint } from "../../provider/model/vclusterFootprint";
 import { quantityValue } from "../../provider/model/quantity";
 import type { TenantSpec } from "../../provider/model/tenantSpec";
@@ -44,14 +45,20 @@ function vclusterPods(spec: TenantSpec): PodResources[] {
 const bareTeamPod: PodResources = { containers: [{}], initContainers: [{}] };
 
 const spec = validateTenant("team-atlas", { owner: "alice@example.com" });
+const ephemeralSpec = validateTenant("team-atlas", {
+  owner: "alice@example.com",
+  vcluster: {
+    valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
+  },
+});
 const quota = renderResourceQuota(spec);
 const limitRange = renderLimitRange(spec);
 
 describe("the default quota and LimitRange under the host's admission", () => {
   it("cap ephemeral storage as requests and limits", () => {
     expect((quota.spec as { hard: Record<string, string> }).hard).toMatchObject({
-      "requests.ephemeral-storage": "20Gi",
-      "limits.ephemeral-storage": "20Gi",
+      "requests.ephemeral-storage": "32Gi",
+      "limits.ephemeral-storage": "32Gi",
     });
   });
 
@@ -70,22 +77,45 @@ describe("the default quota and LimitRange under the host's admission", () => {
     expect(missingForQuota(coredns, quota)).toEqual(["requests.ephemeral-storage", "limits.ephemeral-storage"]);
   });
 
-  it("count the vCluster's pods as the footprint rule does, within the quota", () => {
-    const used = vclusterPods(spec)
-      .map((pod) => quotaUsage(withLimitRangeDefaults(pod, limitRange), quota))
-      .reduce((total, usage) => {
-        for (const [key, value] of Object.entries(usage)) total[key] = (total[key] ?? 0) + value;
-        return total;
-      }, {});
-    const footprint = vclusterFootprint(spec).limits;
-    expect(used["limits.cpu"]).toBe(footprint.cpu);
-    expect(used["limits.memory"]).toBe(footprint.memory);
-    expect(used["limits.ephemeral-storage"]).toBe(footprint.ephemeralStorage);
-    expect(footprint.ephemeralStorage).toBe(quantityValue("12Gi")); // 10Gi control plane, 2Gi CoreDNS
-    const hard = (quota.spec as { hard: Record<string, string> }).hard;
-    for (const [key, value] of Object.entries(used)) expect(value).toBeLessThanOrEqual(quantityValue(hard[key]));
-  });
+  it.each([
+    ["with its data volume (a StatefulSet: no new control plane during an update)", spec, "14Gi"],
+    ["without a data volume (a Deployment: a second control plane during an update)", ephemeralSpec, "24Gi"],
+  ])(
+    "admit the vCluster's pods at a rolling update's peak %s, counted as the footprint rule counts them",
+    (_, tenant, ephemeralStorage) => {
+      const quotaOfTenant = renderResourceQuota(tenant);
+      const limitRangeOfTenant = renderLimitRange(tenant);
+      const used = rolloutPeakPods(tenant)
+        .map((pod) => quotaUsage(withLimitRangeDefaults(pod, limitRangeOfTenant), quotaOfTenant))
+        .reduce((total, usage) => {
+          for (const [key, value] of Object.entries(usage)) total[key] = (total[key] ?? 0) + value;
+          return total;
+        }, {});
+      const footprint = vclusterFootprint(tenant).limits;
+      expect(used["limits.cpu"]).toBe(footprint.cpu);
+      expect(used["limits.memory"]).toBe(footprint.memory);
+      expect(used["limits.ephemeral-storage"]).toBe(footprint.ephemeralStorage);
+      // 10Gi each control plane, 2Gi each CoreDNS
+      expect(footprint.ephemeralStorage).toBe(quantityValue(ephemeralStorage));
+      const hard = (quotaOfTenant.spec as { hard: Record<string, string> }).hard;
+      for (const [key, value] of Object.entries(used)) expect(value).toBeLessThanOrEqual(quantityValue(hard[key]));
+    },
+  );
 });
+
+/**
+ * The pods a rolling update of the release has at once: the running ones and, beside each
+ * Deployment's, one new pod (maxSurge 25% of one replica, rounded up). The control plane is a
+ * Deployment when it keeps no volume.
+ */
+function rolloutPeakPods(tenant: TenantSpec): PodResources[] {
+  const [controlPlane, coredns] = vclusterPods(tenant);
+  const persistent = valueAt(
+    tenant.vcluster.valuesOverrides,
+    "controlPlane.statefulSet.persistence.volumeClaim.enabled",
+  );
+  return persistent === false ? [controlPlane, controlPlane, coredns, coredns] : [controlPlane, coredns, coredns];
+}
 
 /** `limitRange` without its ephemeral-storage defaults, as it was rendered before they were added. */
 function stripEphemeral(limitRange: Manifest): Manifest {

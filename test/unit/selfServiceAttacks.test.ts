@@ -171,7 +171,7 @@ const attacks: readonly Attack[] = [
   quota(
     "a pod count too small for the vCluster",
     { pods: 1 },
-    "resources.pods: 1 is less than the vCluster itself needs (2)",
+    "resources.pods: 1 is less than the vCluster itself needs (3)",
   ),
   quota(
     "a Secret count too small for the vCluster and its release history",
@@ -181,19 +181,19 @@ const attacks: readonly Attack[] = [
   quota(
     "ephemeral storage below the control plane's own limit",
     { ephemeralStorage: "5Gi" },
-    "resources.ephemeralStorage: 5Gi is less than the ephemeral-storage limits of the vCluster's own containers (12Gi",
+    "resources.ephemeralStorage: 5Gi is less than the ephemeral-storage limits of the vCluster's own containers (14Gi",
   ),
   refuses(
     "a CoreDNS ephemeral-storage limit beyond the quota",
     overrides({
       controlPlane: { coredns: { deployment: { resources: { limits: { "ephemeral-storage": "64Gi" } } } } },
     }),
-    "resources.ephemeralStorage: 20Gi is less than the ephemeral-storage limits of the vCluster's own containers (74Gi",
+    "resources.ephemeralStorage: 32Gi is less than the ephemeral-storage limits of the vCluster's own containers (138Gi",
   ),
   refuses(
     "a default ephemeral-storage limit above the quota",
     { owner, limitRange: { defaultLimit: { ephemeralStorage: "1Ti" } } },
-    "limitRange.defaultLimit.ephemeralStorage: 1Ti must not exceed resources.ephemeralStorage (20Gi)",
+    "limitRange.defaultLimit.ephemeralStorage: 1Ti must not exceed resources.ephemeralStorage (32Gi)",
   ),
   refuses(
     "control-plane replicas beyond the CPU quota",

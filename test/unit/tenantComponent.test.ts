@@ -94,14 +94,14 @@ describe("Tenant graph", () => {
   });
 
   it("passes the rendered objects as inputs", async () => {
-    new Tenant("team-atlas", { owner: "alice@example.com", resources: { cpu: "2" } });
+    new Tenant("team-atlas", { owner: "alice@example.com", resources: { cpu: "3" } });
     await settle();
     // The owner id is the host check's (the mocks'), not rendered: its flow has a test of its own.
     expect(byName("team-atlas-namespace")?.inputs.metadata.annotations).toEqual({
       "kubespaces.io/owner": "alice@example.com",
       "kubespaces.io/owner-id": expect.any(String),
     });
-    expect(byName("team-atlas-quota")?.inputs.spec.hard["limits.cpu"]).toBe("2");
+    expect(byName("team-atlas-quota")?.inputs.spec.hard["limits.cpu"]).toBe("3");
     const release = byName("team-atlas-vcluster")?.inputs;
     expect(release).toMatchObject({
       name: "team-atlas",
@@ -237,7 +237,7 @@ describe("a Tenant whose invalid input arrives as an Output", () => {
   // With a host kubeconfig, the Tenant would also create its own provider: a child like the others.
   const args = {
     owner: pulumi.output("   "),
-    resources: { cpu: "2" },
+    resources: { cpu: "3" },
     platform: { hostKubeconfig: "apiVersion: v1\nkind: Config\n" },
   };
 

@@ -148,15 +148,15 @@ describe("create", () => {
   });
 
   it("refuses a request below the vCluster's own footprint, naming the minimum it needs", async () => {
-    const error = await rejection(service.create("atlas", asked({ cpu: "2", memory: "2Gi" }), alice));
+    const error = await rejection(service.create("atlas", asked({ cpu: "3", memory: "2Gi" }), alice));
     expect(error).toBeInstanceOf(errors.RequestInvalidError);
     const problem = (error as errors.RequestInvalidError).problems.find((p) => p.startsWith("resources.memory:"));
     const minimumMi = Number(problem?.match(/vCluster's own containers \((\d+)Mi/)?.[1]);
     expect(minimumMi).toBeGreaterThan(2048);
     expect(await nothingStored()).toBe(true);
     // The minimum named is the one that holds.
-    expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi}Mi` }), alice)).not.toThrow();
-    expect(() => service.check("atlas", asked({ cpu: "2", memory: `${minimumMi - 1}Mi` }), alice)).toThrow(
+    expect(() => service.check("atlas", asked({ cpu: "3", memory: `${minimumMi}Mi` }), alice)).not.toThrow();
+    expect(() => service.check("atlas", asked({ cpu: "3", memory: `${minimumMi - 1}Mi` }), alice)).toThrow(
       errors.RequestInvalidError,
     );
   });

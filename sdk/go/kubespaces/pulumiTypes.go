@@ -3885,7 +3885,7 @@ type TenantPlatformQuotaDefault struct {
 	ConfigMaps *int `pulumi:"configMaps"`
 	// CPU of a tenant that asks for none.
 	Cpu *string `pulumi:"cpu"`
-	// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+	// Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
 	EphemeralStorage *string `pulumi:"ephemeralStorage"`
 	// Memory of a tenant that asks for none.
 	Memory *string `pulumi:"memory"`
@@ -3920,7 +3920,7 @@ func (val *TenantPlatformQuotaDefault) Defaults() *TenantPlatformQuotaDefault {
 		tmp.Cpu = &cpu_
 	}
 	if tmp.EphemeralStorage == nil {
-		ephemeralStorage_ := "20Gi"
+		ephemeralStorage_ := "32Gi"
 		tmp.EphemeralStorage = &ephemeralStorage_
 	}
 	if tmp.Memory == nil {
@@ -3975,7 +3975,7 @@ type TenantPlatformQuotaDefaultArgs struct {
 	ConfigMaps pulumi.IntPtrInput `pulumi:"configMaps"`
 	// CPU of a tenant that asks for none.
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
-	// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+	// Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
 	EphemeralStorage pulumi.StringPtrInput `pulumi:"ephemeralStorage"`
 	// Memory of a tenant that asks for none.
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
@@ -4008,7 +4008,7 @@ func (val *TenantPlatformQuotaDefaultArgs) Defaults() *TenantPlatformQuotaDefaul
 		tmp.Cpu = pulumi.StringPtr("4")
 	}
 	if tmp.EphemeralStorage == nil {
-		tmp.EphemeralStorage = pulumi.StringPtr("20Gi")
+		tmp.EphemeralStorage = pulumi.StringPtr("32Gi")
 	}
 	if tmp.Memory == nil {
 		tmp.Memory = pulumi.StringPtr("8Gi")
@@ -4124,7 +4124,7 @@ func (o TenantPlatformQuotaDefaultOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
-// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+// Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
 func (o TenantPlatformQuotaDefaultOutput) EphemeralStorage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatformQuotaDefault) *string { return v.EphemeralStorage }).(pulumi.StringPtrOutput)
 }
@@ -4213,7 +4213,7 @@ func (o TenantPlatformQuotaDefaultPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+// Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
 func (o TenantPlatformQuotaDefaultPtrOutput) EphemeralStorage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantPlatformQuotaDefault) *string {
 		if v == nil {

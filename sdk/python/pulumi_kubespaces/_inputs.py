@@ -1649,7 +1649,7 @@ class TenantPlatformQuotaDefaultArgsDict(TypedDict):
     """
     ephemeral_storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+    Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
     """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1703,7 +1703,7 @@ class TenantPlatformQuotaDefaultArgs:
 
         :param pulumi.Input[_builtins.int] config_maps: ConfigMaps of a tenant that sets no count; at most the ceiling, when one is set.
         :param pulumi.Input[_builtins.str] cpu: CPU of a tenant that asks for none.
-        :param pulumi.Input[_builtins.str] ephemeral_storage: Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+        :param pulumi.Input[_builtins.str] ephemeral_storage: Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
         :param pulumi.Input[_builtins.str] memory: Memory of a tenant that asks for none.
         :param pulumi.Input[_builtins.int] persistent_volume_claims: PersistentVolumeClaims of a tenant that sets no count; at most the ceiling, when one is set.
         :param pulumi.Input[_builtins.int] pods: Pods of a tenant that sets no count; at most the ceiling, when one is set.
@@ -1722,7 +1722,7 @@ class TenantPlatformQuotaDefaultArgs:
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
         if ephemeral_storage is None:
-            ephemeral_storage = '20Gi'
+            ephemeral_storage = '32Gi'
         if ephemeral_storage is not None:
             pulumi.set(__self__, "ephemeral_storage", ephemeral_storage)
         if memory is None:
@@ -1786,7 +1786,7 @@ class TenantPlatformQuotaDefaultArgs:
     @pulumi.getter(name="ephemeralStorage")
     def ephemeral_storage(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Ephemeral storage of a tenant that asks for none: at least the vCluster control plane's own limit (10Gi in the chart) and CoreDNS's.
+        Ephemeral storage of a tenant that asks for none. It must hold the vCluster's own limits while a rolling update runs: 10Gi for each control plane (the chart's limit; two at once when it keeps no volume) and CoreDNS's, twice; the default leaves 8Gi beside the most that takes (24Gi).
         """
         return pulumi.get(self, "ephemeral_storage")
 
