@@ -5,9 +5,9 @@
  * `deploy/server/server.yaml`, for other options). It runs as the ServiceAccount of the Tenant
  * resource's installation: install TenantCrd with the same `installation` options first.
  */
-import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { indexToken } from "../model/tokens";
+import { installedObjectChild } from "../tenantResource/installedObjectChild";
 import type { InstalledObject, KubeObject } from "../tenantResource/kubeObject";
 import { serverInstallation, serverSecretShell } from "./serverInstallation";
 import type { ServerInstallInput } from "./serverInstallOptions";
@@ -31,21 +31,6 @@ export interface KubespacesServerArgs extends ServerInstallInput {
   /** The Secret's values: the component makes Secret `secretName` of them. None: the platform makes that Secret. */
   readonly secrets?: KubespacesServerSecrets;
 }
-
-type ObjectClass = new (
-  name: string,
-  args: Record<string, unknown>,
-  opts: pulumi.CustomResourceOptions,
-) => pulumi.CustomResource;
-
-// Each kind's SDK class, so that each child has its Kubernetes type; the HTTPRoute, a CRD's kind, is a CustomResource.
-const SDK_CLASSES: Record<string, ObjectClass> = {
-  ConfigMap: k8s.core.v1.ConfigMap as unknown as ObjectClass,
-  Secret: k8s.core.v1.Secret as unknown as ObjectClass,
-  Service: k8s.core.v1.Service as unknown as ObjectClass,
-  Deployment: k8s.apps.v1.Deployment as unknown as ObjectClass,
-  PodDisruptionBudget: k8s.policy.v1.PodDisruptionBudget as unknown as ObjectClass,
-};
 
 /** `kubespaces server` running in a host cluster. */
 export class KubespacesServer extends pulumi.ComponentResource {
@@ -82,11 +67,6 @@ export class KubespacesServer extends pulumi.ComponentResource {
   }
 
   private child(name: string, installed: InstalledObject, opts: pulumi.CustomResourceOptions = {}) {
-    const childOpts = { ...opts, parent: this };
-    const childName = `${name}-${installed.role}`;
-    const { apiVersion, kind, ...fields }: KubeObject = installed.object;
-    const sdkClass = SDK_CLASSES[kind];
-    if (sdkClass) return new sdkClass(childName, fields, childOpts);
-    return new k8s.apiextensions.CustomResource(childName, { apiVersion, kind, ...fields }, childOpts);
+    return installedObjectChild(this, name, installed, opts);
   }
 }

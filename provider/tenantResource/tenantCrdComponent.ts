@@ -8,35 +8,15 @@
  * with them (through the server's finalizer) every tenant's virtual cluster. Remove it by hand
  * (`kubectl delete crd tenants.kubespaces.io`) when that is what you mean.
  */
-import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { indexToken } from "../model/tokens";
 import { installOptions, serverUsername, type InstallOptionsInput } from "./installOptions";
-import type { InstalledObject, KubeObject } from "./kubeObject";
+import { installedObjectChild } from "./installedObjectChild";
+import type { InstalledObject } from "./kubeObject";
 import { tenantResourceInstallation } from "./tenantResourceInstallation";
 
 /** Arguments of a TenantCrd: who the server is, its namespace and the admin group; each has a default. */
 export type TenantCrdArgs = InstallOptionsInput;
-
-type ObjectClass = new (
-  name: string,
-  args: Record<string, unknown>,
-  opts: pulumi.CustomResourceOptions,
-) => pulumi.CustomResource;
-
-// Each kind's SDK class, so that each child has its Kubernetes type (`kubernetes:rbac.authorization.k8s.io/v1:Role`, ...).
-const SDK_CLASSES: Record<string, ObjectClass> = {
-  CustomResourceDefinition: k8s.apiextensions.v1.CustomResourceDefinition as unknown as ObjectClass,
-  Namespace: k8s.core.v1.Namespace as unknown as ObjectClass,
-  ServiceAccount: k8s.core.v1.ServiceAccount as unknown as ObjectClass,
-  ClusterRole: k8s.rbac.v1.ClusterRole as unknown as ObjectClass,
-  ClusterRoleBinding: k8s.rbac.v1.ClusterRoleBinding as unknown as ObjectClass,
-  Role: k8s.rbac.v1.Role as unknown as ObjectClass,
-  RoleBinding: k8s.rbac.v1.RoleBinding as unknown as ObjectClass,
-  ValidatingAdmissionPolicy: k8s.admissionregistration.v1.ValidatingAdmissionPolicy as unknown as ObjectClass,
-  ValidatingAdmissionPolicyBinding: k8s.admissionregistration.v1
-    .ValidatingAdmissionPolicyBinding as unknown as ObjectClass,
-};
 
 /** The Tenant custom resource, its admission policy and its RBAC on a host cluster. */
 export class TenantCrd extends pulumi.ComponentResource {
@@ -68,9 +48,6 @@ export class TenantCrd extends pulumi.ComponentResource {
   }
 
   private child(name: string, installed: InstalledObject, opts: pulumi.CustomResourceOptions = {}) {
-    const { apiVersion: _apiVersion, kind, ...fields }: KubeObject = installed.object;
-    const sdkClass = SDK_CLASSES[kind];
-    if (!sdkClass) throw new Error(`kubespaces: no SDK class for ${kind}`);
-    return new sdkClass(`${name}-${installed.role}`, fields, { ...opts, parent: this });
+    return installedObjectChild(this, name, installed, opts);
   }
 }
