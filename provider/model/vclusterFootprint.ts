@@ -48,21 +48,18 @@ export interface VclusterFootprint {
   /** ConfigMaps: kube-root-ca.crt (every namespace has it) and CoreDNS's configuration. */
   readonly configMaps: number;
   /**
-   * The sum of the limits of its pods, the rolling update's new ones included. Ephemeral storage counts the containers that declare none
-   * (CoreDNS, the control plane's init container) at the LimitRange's default limit, as the host
-   * gives them; a pod's limit is the larger of its containers' sum and its largest init container.
+   * The sum of the limits of its pods, the rolling update's new ones included. Ephemeral storage
+   * counts the containers that declare none (CoreDNS, the control plane's init container) at the
+   * LimitRange's default limit, as the host gives them; a pod's limit is the larger of its
+   * containers' sum and its largest init container.
    */
   readonly limits: FootprintLimits;
-  /**
-   * What a rolling update adds while it runs: the pods each Deployment starts before it stops old
-   * ones (maxSurge, 25% rounded up, as the chart leaves it). The control plane is a Deployment when
-   * it keeps no volume; as a StatefulSet it replaces pods one at a time and adds none. Counted in
-   * `pods` and `limits`; here to say why they are what they are.
-   */
-  readonly rolloutSurge: { readonly pods: number; readonly limits: FootprintLimits };
 }
 
-/** The pods a Deployment of `replicas` starts before stopping old ones: the default maxSurge, 25% rounded up. */
+/**
+ * The pods a Deployment of `replicas` starts before it stops old ones: the default maxSurge, 25%
+ * rounded up (the chart sets no strategy). A StatefulSet replaces its pods one at a time and adds none.
+ */
 const surgeOf = (replicas: number): number => Math.ceil(replicas * 0.25);
 
 /** The footprint of the tenant's vCluster, with its overrides applied; they must keep their rules (overrideValueProblems). */
@@ -111,7 +108,6 @@ export function vclusterFootprint(spec: TenantSpec): VclusterFootprint {
     secrets: 3 + HELM_MAX_HISTORY,
     configMaps: 1 + (coredns ? 1 : 0),
     limits: limitsOf(replicas + controlPlaneSurge, corednsReplicas + corednsSurge),
-    rolloutSurge: { pods: controlPlaneSurge + corednsSurge, limits: limitsOf(controlPlaneSurge, corednsSurge) },
   };
 }
 
