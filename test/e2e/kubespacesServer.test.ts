@@ -12,7 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { hostClients, readOrUndefined } from "./support/hostCluster";
+import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
 import { REPO_ROOT, testbedEnv } from "./support/testbed";
@@ -184,7 +184,12 @@ describe("kubespaces server: the kubectl door", () => {
 
     // What operators' tools read: ready, the counters moved, the tenant counted Ready, this replica leads.
     expect((await fetch(`${servedAt(server())}/readyz`)).status).toBe(200);
-    expect(await scraped(server(), RECONCILED)).toBeGreaterThan(before.reconciled);
+    // The reconcile is counted when it returns, just after it wrote Ready: wait for that, not for Ready.
+    await eventually(
+      async () => (await scraped(server(), RECONCILED)) > before.reconciled,
+      30_000,
+      `${RECONCILED} to count the reconcile that made team-atlas Ready`,
+    );
     expect(await scraped(server(), UPS)).toBeGreaterThan(before.ups);
     expect(await scraped(server(), 'kubespaces_tenants{phase="Ready"}')).toBeGreaterThanOrEqual(1);
     expect(await scraped(server(), "kubespaces_leader")).toBe(1);
