@@ -1,5 +1,6 @@
 /** Building blocks shared by the platform's policy and a team's request: one rule each. */
 import { z } from "zod";
+import { checkedByApiServerToo } from "./apiServerRules";
 import { isFiniteQuantity, isQuantity, quantityValue } from "./quantity";
 
 /** RFC 1123 label: what Kubernetes accepts as a namespace or Helm release name. */
@@ -12,37 +13,64 @@ export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 /** The most characters an RFC 1123 subdomain (a DNS name) may have. */
 export const DNS_SUBDOMAIN_MAX_LENGTH = 253;
 
-/** A Kubernetes quantity above zero, of a size a number can hold (so that comparisons with it mean something). */
+/** The most characters a quantity may have: more than any real one needs, and a bound on the API server's rules. */
+export const QUANTITY_MAX_LENGTH = 64;
+/** What a quantity must look like. */
+const QUANTITY_GRAMMAR = "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi";
+/** What a quantity's size must be. */
+const QUANTITY_ABOVE_ZERO = "must be greater than zero";
+
+/**
+ * A Kubernetes quantity above zero, of a size a number can hold (so that comparisons with it mean
+ * something). The API server checks the grammar and the sign too; the finite size stays the code's.
+ */
 export const quantity = (description: string) =>
-  z
-    .string()
-    .refine(isQuantity, { error: "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 512Mi", abort: true })
-    .refine(isFiniteQuantity, {
-      error: "must be a quantity of finite size such as 64Gi or 1e3: its digits or exponent overflow",
-      abort: true,
-    })
-    .refine((text) => quantityValue(text) > 0, { error: "must be greater than zero" })
-    .describe(description);
+  checkedByApiServerToo(
+    z
+      .string()
+      .max(QUANTITY_MAX_LENGTH, { error: `must be at most ${QUANTITY_MAX_LENGTH} characters`, abort: true })
+      .refine(isQuantity, { error: QUANTITY_GRAMMAR, abort: true })
+      .refine(isFiniteQuantity, {
+        error: "must be a quantity of finite size such as 64Gi or 1e3: its digits or exponent overflow",
+        abort: true,
+      })
+      .refine((text) => quantityValue(text) > 0, { error: QUANTITY_ABOVE_ZERO })
+      .describe(description),
+    [
+      { rule: "isQuantity(self)", message: QUANTITY_GRAMMAR },
+      { rule: "!isQuantity(self) || quantity(self).isGreaterThan(quantity('0'))", message: QUANTITY_ABOVE_ZERO },
+    ],
+  );
+
+/** What text that must name something must not be. */
+const NOT_BLANK = "must not be blank: it holds only whitespace";
 
 /**
  * Text a value is required in: not empty, and not only whitespace, which names nothing (an owner
- * of "  ", an issuer of " ") yet passes a length check.
+ * of "  ", an issuer of " ") yet passes a length check; at most `maxLength` characters when given.
  */
-export const requiredText = (description: string) =>
-  z
-    .string()
-    .min(1, { error: "must not be empty", abort: true })
-    .refine((text) => text.trim() !== "", { error: "must not be blank: it holds only whitespace" })
-    .describe(description);
+export const requiredText = (description: string, maxLength?: number) => {
+  const text = z.string().min(1, { error: "must not be empty", abort: true });
+  const bounded =
+    maxLength === undefined ? text : text.max(maxLength, { error: `must be at most ${maxLength} characters` });
+  return checkedByApiServerToo(
+    bounded.refine((value) => value.trim() !== "", { error: NOT_BLANK }).describe(description),
+    [{ rule: "self.trim() != ''", message: NOT_BLANK }],
+  );
+};
+
+/** What a DNS-1123 label must look like. */
+export const DNS_LABEL_GRAMMAR =
+  "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit";
+/** How long a DNS-1123 label may be. */
+export const DNS_LABEL_TOO_LONG = `must be at most ${DNS_LABEL_MAX_LENGTH} characters`;
 
 /** A DNS-1123 label. */
 export const dnsLabel = (description: string) =>
   z
     .string()
-    .max(DNS_LABEL_MAX_LENGTH, { error: `must be at most ${DNS_LABEL_MAX_LENGTH} characters` })
-    .regex(DNS_LABEL, {
-      error: "must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit",
-    })
+    .max(DNS_LABEL_MAX_LENGTH, { error: DNS_LABEL_TOO_LONG })
+    .regex(DNS_LABEL, { error: DNS_LABEL_GRAMMAR })
     .describe(description);
 
 /** A whole number of things, zero included. */

@@ -90,9 +90,7 @@ const vcluster = z
 
 /** Fields of a team's request. */
 export const tenantRequestShape = {
-  owner: requiredText("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.").max(253, {
-    error: "must be at most 253 characters",
-  }),
+  owner: requiredText("Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.", 253),
   resources: resources.prefault({}),
   limitRange: limitRange.prefault({}),
   isolation: isolation.prefault({}),

@@ -9,8 +9,8 @@
  * - the Kubernetes adapters refuse any name that Kubernetes could not have given an object (a
  *   DNS-1123 subdomain, the rule the API server holds custom resources' names to), so that no
  *   caller, whatever it checked, can reach a collection. They do not hold names to the door's
- *   stricter rule: a Tenant applied with kubectl may be named `team.atlas`, and the reconciler
- *   must still be able to read it and say why it is refused.
+ *   stricter rule: the CRD's rule refuses `team.atlas` now, but a Tenant stored under an older
+ *   CRD may be named so, and the reconciler must still be able to read it and say why it is refused.
  *
  * Both refuse with RequestInvalidError (400, kind `invalid`), naming the field and the rule.
  */

@@ -13,11 +13,14 @@
  * - `default` is dropped: the API server would write defaults into the stored object, and a
  *   request is stored as the team wrote it (its defaults are the validation's, at each run).
  * - `x-kubernetes-*` keys given with zod's `.meta()` pass through.
+ * - The CEL rules registered for a zod schema (model/apiServerRules.ts) become its
+ *   `x-kubernetes-validations`.
  *
  * The request's quantities are strings (zod refuses `cpu: 2`), so no field needs
  * `x-kubernetes-int-or-string`; a union (`anyOf`) throws here rather than guess one.
  */
 import { z } from "zod";
+import { apiServerRules, type ApiServerRule } from "../model/apiServerRules";
 
 /** The OpenAPI v3 schema of a CRD (the fields of apiextensions.k8s.io/v1 JSONSchemaProps used here). */
 export interface StructuralSchema {
@@ -57,6 +60,8 @@ export interface StructuralSchema {
   readonly "x-kubernetes-list-type"?: string;
   /** The keys of a `map` list. */
   readonly "x-kubernetes-list-map-keys"?: readonly string[];
+  /** CEL rules the API server holds the value to. */
+  readonly "x-kubernetes-validations"?: readonly ApiServerRule[];
 }
 
 /** A JSON Schema node as zod writes it. */
@@ -92,7 +97,14 @@ const isKept = (key: string): boolean => KEPT.has(key) || key.startsWith("x-kube
 
 /** The structural schema of `schema`: what a team writes (`io: "input"`) or what code writes (`"output"`). */
 export function structuralSchemaOf(schema: z.ZodType, io: "input" | "output" = "input"): StructuralSchema {
-  return structural(z.toJSONSchema(schema, { io }) as JsonNode, "");
+  const withRules = z.toJSONSchema(schema, {
+    io,
+    override({ zodSchema, jsonSchema }) {
+      const rules = apiServerRules.get(zodSchema)?.rules;
+      if (rules) Object.assign(jsonSchema, { "x-kubernetes-validations": rules });
+    },
+  });
+  return structural(withRules as JsonNode, "");
 }
 
 function structural(node: JsonNode, at: string): StructuralSchema {

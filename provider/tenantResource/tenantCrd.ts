@@ -4,10 +4,14 @@
  * schema is the team's request, generated from the zod schema every door checks
  * (`model/tenantRequestSchema.ts`); its status schema is the server's (`tenantResourceStatus.ts`).
  * The API server's structural schema refuses what the request's types refuse and, under strict
- * field validation (kubectl's default), any field the request does not have; the rules zod checks
- * in code (quantities, the platform's ceilings, the overrides allowlist) stay the server's to
- * check, and it reports them in the status.
+ * field validation (kubectl's default), any field the request does not have; CEL rules refuse a
+ * name that is not a DNS-1123 label and what the schema parts register (model/apiServerRules.ts:
+ * quantities, blank text). The rules that need the platform's policy (its ceilings, the overrides
+ * allowlist, the namespace's length with its prefix) stay the server's to check, and it reports
+ * them in the status.
  */
+import { celString } from "../model/apiServerRules";
+import { DNS_LABEL, DNS_LABEL_GRAMMAR, DNS_LABEL_MAX_LENGTH, DNS_LABEL_TOO_LONG } from "../model/schemaParts";
 import { tenantRequestSchema } from "../model/tenantRequestSchema";
 import { PART_OF_KUBESPACES, type KubeObject } from "./kubeObject";
 import { structuralSchemaOf, type StructuralSchema } from "./structuralSchema";
@@ -29,14 +33,24 @@ export function tenantObjectSchema(): StructuralSchema {
     properties: {
       apiVersion: { type: "string", description: "`kubespaces.io/v1alpha1`." },
       kind: { type: "string", description: "`Tenant`." },
-      // Only `type` (or rules on name and generateName) is allowed here: the API server owns metadata.
-      metadata: { type: "object" },
+      // Only rules on name and generateName are allowed here: the API server owns the rest of metadata.
+      metadata: { type: "object", properties: { name: { type: "string", "x-kubernetes-validations": NAME_RULES } } },
       spec: structuralSchemaOf(tenantRequestSchema, "input"),
       status: structuralSchemaOf(tenantResourceStatusSchema, "output"),
     },
     required: ["spec"],
   };
 }
+
+/**
+ * A Tenant's name is a DNS-1123 label, the rule every other door holds it to (model/schemaParts.ts):
+ * the API server alone would take a subdomain such as `team.atlas`, which names no namespace. CEL
+ * rules rather than `pattern`, so that the answer is the other doors' message, not the expression.
+ */
+const NAME_RULES = [
+  { rule: `size(self) <= ${DNS_LABEL_MAX_LENGTH}`, message: DNS_LABEL_TOO_LONG },
+  { rule: `self.matches(${celString(DNS_LABEL.source)})`, message: DNS_LABEL_GRAMMAR },
+];
 
 /** The Tenant CRD. */
 export function tenantCrd(): KubeObject {

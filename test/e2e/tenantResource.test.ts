@@ -1,8 +1,8 @@
 /**
  * The Tenant custom resource on the test bed's real API server (1.36), installed from the generated
- * YAML under deploy/: kubectl's strict field validation, the admission policy on owners, the
- * printer columns, the server's and the requesters' RBAC, each exercised with kubectl's
- * impersonation (`--as`, `--as-group`) from the test bed's admin kubeconfig. Last, a tenant is
+ * YAML under deploy/: kubectl's strict field validation, the CRD's CEL rules, the admission
+ * policy on owners, the printer columns, the server's and the requesters' RBAC, each exercised with
+ * kubectl's impersonation (`--as`, `--as-group`) from the test bed's admin kubeconfig. Last, a tenant is
  * provisioned and torn down by the Tenant component under the server's identity alone, which
  * shows its ClusterRole holds what the component, its lifecycle and the vCluster chart need.
  * The tests run in order.
@@ -68,7 +68,15 @@ const mergePatch = (name: string, patch: object, who: Who, subresource?: string)
     who,
   );
 
-const NAMES = ["e2e-crd-alice", "e2e-crd-bob", "e2e-crd-probe", "e2e-crd-unknown", "e2e-crd-number"];
+const NAMES = [
+  "e2e-crd-alice",
+  "e2e-crd-bob",
+  "e2e-crd-probe",
+  "e2e-crd-unknown",
+  "e2e-crd-number",
+  "e2e.crd.dotted",
+  "e2e-crd-quantities",
+];
 let stack: Stack | undefined;
 
 beforeAll(async () => {
@@ -118,6 +126,20 @@ describe("the Tenant resource", () => {
     expect(number.stderr).toMatch(
       /spec\.resources\.cpu: Invalid value: "integer": spec\.resources\.cpu in body must be of type string/,
     );
+  });
+
+  it("refuses at once a name that is no DNS label, a blank owner and a bad quantity, with the other doors' messages", () => {
+    const bad = apply(tenant("e2e.crd.dotted", { owner: " ", resources: { cpu: "ä8", memory: "0" } }), alice);
+    expect(bad.ok).toBe(false);
+    expect(bad.stderr).toContain('metadata.name: Invalid value: "e2e.crd.dotted": must be a DNS-1123 label');
+    expect(bad.stderr).toContain('spec.owner: Invalid value: " ": must not be blank: it holds only whitespace');
+    expect(bad.stderr).toContain('spec.resources.cpu: Invalid value: "ä8": must be a Kubernetes quantity such as 500m');
+    expect(bad.stderr).toContain('spec.resources.memory: Invalid value: "0": must be greater than zero');
+    const good = apply(
+      tenant("e2e-crd-quantities", { owner: alice.as, resources: { cpu: "2500m", memory: "1.5Gi" } }),
+      alice,
+    );
+    expectOk(good);
   });
 
   it("refuses a Tenant owned by another user, naming the field and the rule", () => {

@@ -100,9 +100,9 @@ const cases: Case[] = [
     '(got "1e999")',
   ),
   invalidQuota(
-    "memory whose digits overflow",
+    "memory of 400 digits, longer than any quantity needs",
     { memory: "9".repeat(400) },
-    "resources.memory: must be a quantity of finite size",
+    "resources.memory: must be at most 64 characters",
   ),
   invalidPolicy(
     "a ceiling that overflows",

@@ -151,7 +151,7 @@ const attacks: readonly Attack[] = [
   quota(
     "a storage quota of 400 digits",
     { storage: `${"9".repeat(400)}Gi` },
-    "resources.storage: must be a quantity of finite size",
+    "resources.storage: must be at most 64 characters",
   ),
   refuses(
     "a zero default limit",

@@ -9,6 +9,8 @@ import Ajv from "ajv";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { celString } from "../../provider/model/apiServerRules";
+import { tenantRequestSchema } from "../../provider/model/tenantRequestSchema";
 import { validateTenant } from "../../provider/model/validateTenant";
 import { renderTenant } from "../../provider/render/renderTenant";
 import {
@@ -88,6 +90,35 @@ describe("the Tenant CRD", () => {
     expect(nodes.filter(([, node]) => node["x-kubernetes-preserve-unknown-fields"]).map(([at]) => at)).toEqual([
       ".spec.vcluster.valuesOverrides",
     ]);
+  });
+
+  it("has the API server check each quantity, the owner and the name with the messages the other doors give", () => {
+    const nodes = [...nodesOf(version.schema.openAPIV3Schema)];
+    const ruled = nodes.filter(([, node]) => node["x-kubernetes-validations"]);
+    const quantities = ruled.filter(([, node]) => node["x-kubernetes-validations"]![0].rule === "isQuantity(self)");
+    expect(quantities.map(([at]) => at)).toEqual(
+      expect.arrayContaining([".spec.resources.cpu", ".spec.resources.memory", ".spec.resources.storage"]),
+    );
+    expect(quantities.length).toBe(14); // resources 4, limitRange 6, the control plane 4
+    expect(ruled.map(([at]) => at).filter((at) => !quantities.some(([q]) => q === at))).toEqual([
+      ".metadata.name",
+      ".spec.owner",
+    ]);
+    // Each rule's message is the one the request's own check gives for the same field.
+    const { error } = tenantRequestSchema.safeParse({ owner: " ", resources: { cpu: "ä8", memory: "0" } });
+    const zodSays = Object.fromEntries(error!.issues.map((issue) => [`.spec.${issue.path.join(".")}`, issue.message]));
+    const celSays = (at: string) => nodes.find(([path]) => path === at)![1]["x-kubernetes-validations"]!;
+    expect(celSays(".spec.owner").map((r) => r.message)).toContain(zodSays[".spec.owner"]);
+    expect(celSays(".spec.resources.cpu")[0].message).toBe(zodSays[".spec.resources.cpu"]);
+    expect(celSays(".spec.resources.memory")[1].message).toBe(zodSays[".spec.resources.memory"]);
+    expect(celSays(".metadata.name").map((r) => r.rule)).toEqual([
+      "size(self) <= 63",
+      "self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+    ]);
+  });
+
+  it("keeps the CEL rules out of the other JSON Schemas made from the request", () => {
+    expect(JSON.stringify(z.toJSONSchema(tenantRequestSchema, { io: "input" }))).not.toContain("x-kubernetes");
   });
 
   it("requires a spec, and of it what the request requires", () => {
@@ -193,6 +224,12 @@ describe("structuralSchemaOf", () => {
     ["a literal", z.strictObject({ a: z.literal(1) }), /a: it uses const/],
   ])("refuses %s, which no structural schema says", (_, schema, message) => {
     expect(() => structuralSchemaOf(schema)).toThrow(message);
+  });
+
+  it("writes plain patterns into CEL as string literals and refuses text a literal would need escapes for", () => {
+    expect(celString("^[a-z]$")).toBe("'^[a-z]$'");
+    expect(() => celString("it's")).toThrow(/no plain CEL string literal/);
+    expect(() => celString("\\d")).toThrow(/no plain CEL string literal/);
   });
 
   it("types a map's values and keeps a map of anything open", () => {
