@@ -11,6 +11,7 @@ import { childName } from "../contracts/childRoles";
 import type { TypeMeta } from "../contracts/typeMeta";
 import type { Manifest, ManifestMetadata } from "../render/manifest";
 import { NAMESPACE_TYPE, withOwnerId, type OwnedNamespaceMetadata } from "../render/namespace";
+import { ROLE_BINDING_TYPE } from "../render/namespaceAccess";
 import { NETWORK_POLICY_TYPE } from "../render/networkPolicy";
 import { RESOURCE_QUOTA_TYPE } from "../render/resourceQuota";
 import type { ObjectSlot, RenderedTenant } from "../render/renderTenant";
@@ -31,6 +32,8 @@ export interface KubernetesChildContext {
 type ObjectArgs = {
   metadata: pulumi.Input<ManifestMetadata | OwnedNamespaceMetadata<pulumi.Input<string>>>;
   spec?: pulumi.Input<Manifest["spec"]>;
+  roleRef?: pulumi.Input<Manifest["roleRef"]>;
+  subjects?: pulumi.Input<Manifest["subjects"]>;
 };
 type ObjectClass = new (name: string, args: ObjectArgs, opts: pulumi.CustomResourceOptions) => pulumi.CustomResource;
 
@@ -42,6 +45,7 @@ const SDK_CLASSES: Record<string, ObjectClass> = {
   [typeKey(RESOURCE_QUOTA_TYPE)]: k8s.core.v1.ResourceQuota as ObjectClass,
   [typeKey(LIMIT_RANGE_TYPE)]: k8s.core.v1.LimitRange as ObjectClass,
   [typeKey(NETWORK_POLICY_TYPE)]: k8s.networking.v1.NetworkPolicy as ObjectClass,
+  [typeKey(ROLE_BINDING_TYPE)]: k8s.rbac.v1.RoleBinding as ObjectClass,
 };
 
 const withProvider = (
@@ -67,11 +71,14 @@ export function registerObject(
     if (!found) throw new Error(`kubespaces: no ${slot.role} was rendered for tenant ${context.name}`);
     return found.manifest;
   };
-  const metadata = mapPlainOrOutput(context.rendered, (r) => manifest(r).metadata);
-  const spec = mapPlainOrOutput(context.rendered, (r) => manifest(r).spec);
+  const field = <K extends keyof Manifest>(key: K) => mapPlainOrOutput(context.rendered, (r) => manifest(r)[key]);
+  const metadata = field("metadata");
   const args: ObjectArgs = {
     metadata: slot.role === "namespace" ? namespaceMetadata(context, metadata, ownerId) : metadata,
-    spec,
+    // A RoleBinding has no spec: its role and subjects are top-level fields.
+    ...(slot.kind === ROLE_BINDING_TYPE.kind
+      ? { roleRef: field("roleRef"), subjects: field("subjects") }
+      : { spec: field("spec") }),
   };
   const name = childName(context.name, slot.role);
   const sdkClass = SDK_CLASSES[typeKey(slot)];

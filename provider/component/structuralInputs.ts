@@ -9,13 +9,15 @@ import { isUnresolved } from "./unresolvedInputs";
 
 /** The tenant's structure; throws when a structural input is an Output or a Promise, or breaks its rule. */
 export function structureOfArgs(name: string, args: TenantArgs): TenantStructure {
-  const platform = args.platform as { exposure?: { tlsRouteVersion?: unknown }; networkPolicy?: unknown } | undefined;
+  const platform = args.platform as
+    { exposure?: { tlsRouteVersion?: unknown }; networkPolicy?: unknown; namespaceAccess?: unknown } | undefined;
   const exposure = platform?.exposure;
   const fields: [string, unknown][] = [
     ["platform", platform],
     ["platform.exposure", exposure],
     ["platform.exposure.tlsRouteVersion", exposure?.tlsRouteVersion],
     ["platform.networkPolicy", platform?.networkPolicy],
+    ["platform.namespaceAccess", platform?.namespaceAccess],
   ];
   const unresolved = fields.filter(([, value]) => isUnresolved(value));
   if (unresolved.length > 0) {
@@ -31,5 +33,6 @@ export function structureOfArgs(name: string, args: TenantArgs): TenantStructure
     exposed: exposure !== undefined,
     tlsRouteVersion: exposure?.tlsRouteVersion,
     networkPolicy: platform?.networkPolicy,
+    namespaceAccess: platform?.namespaceAccess !== undefined,
   });
 }

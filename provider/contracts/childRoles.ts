@@ -6,6 +6,7 @@
 /** The role of a Kubernetes object in a tenant; its Pulumi child is named `<tenant>-<role>`. */
 export type ObjectRole =
   | "namespace"
+  | "namespace-access"
   | "quota"
   | "limit-range"
   | "network-policy"

@@ -40,6 +40,15 @@ export const TENANT_RESOURCE_OBJECTS = {
   ownerPolicy: "kubespaces-tenant-owner",
   /** The server's ClusterRole and ClusterRoleBinding. */
   serverClusterRole: "kubespaces-server",
+  /**
+   * The server's rights on what lives in a tenant namespace: a ClusterRole bound in each tenant
+   * namespace alone, by the RoleBinding each tenant's stack makes (`platform.namespaceAccess`).
+   */
+  serverTenantClusterRole: "kubespaces-server-tenant",
+  /** The server's Role and RoleBinding in the gateway namespace (a tenant's route, listener and certificate). */
+  serverGatewayRole: "kubespaces-server-gateway",
+  /** The ValidatingAdmissionPolicy that fences the server's own writes, and its binding. */
+  serverFencePolicy: "kubespaces-server-fence",
   /** The server's Role and RoleBinding in its own namespace (its leader-election Lease). */
   serverLeaderElectionRole: "kubespaces-server-leader-election",
   /** The ClusterRole of people who request tenants; the platform binds it. */

@@ -29,6 +29,11 @@ export type TenantPlatformPodSecurityDefault = "baseline" | "restricted";
 export type TenantPlatformPodSecurityAllowed = "baseline" | "restricted";
 
 /**
+ * The subject's kind.
+ */
+export type TenantPlatformNamespaceAccessSubjectKind = "ServiceAccount" | "User" | "Group";
+
+/**
  * Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does
  * not become ready fails the update instead, so the operator's earlier phases (Pending,
  * Provisioning) and Failed are never an output.
@@ -327,6 +332,13 @@ export interface TenantPlatformArgs {
    * Resources of a tenant's control plane when its request sets none.
    */
   readonly controlPlaneDefaults?: pulumi.Input<TenantPlatformControlPlaneDefaultsArgs>;
+  /**
+   * A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after
+   * the namespace, before anything in it, and goes with the namespace. This is how kubespaces server
+   * holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see
+   * docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+   */
+  readonly namespaceAccess?: TenantPlatformNamespaceAccessArgs;
   /**
    * Let an update move tenants to another namespace (a new `namespacePrefix`). A move replaces the
    * namespace, and deleting the old one deletes everything in it, the virtual clusters' data
@@ -669,6 +681,41 @@ export interface TenantPlatformControlPlaneDefaultsRequestsArgs {
    * @default "256Mi"
    */
   readonly memory?: pulumi.Input<string>;
+}
+
+/**
+ * A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after
+ * the namespace, before anything in it, and goes with the namespace. This is how kubespaces server
+ * holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see
+ * docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+ */
+export interface TenantPlatformNamespaceAccessArgs {
+  /**
+   * The ClusterRole bound in the namespace.
+   */
+  readonly clusterRole: pulumi.Input<string>;
+  /**
+   * Who the role is bound to.
+   */
+  readonly subject: pulumi.Input<TenantPlatformNamespaceAccessSubjectArgs>;
+}
+
+/**
+ * Who the role is bound to.
+ */
+export interface TenantPlatformNamespaceAccessSubjectArgs {
+  /**
+   * The subject's kind.
+   */
+  readonly kind: pulumi.Input<TenantPlatformNamespaceAccessSubjectKind>;
+  /**
+   * The subject's name.
+   */
+  readonly name: pulumi.Input<string>;
+  /**
+   * The ServiceAccount's namespace; only for a ServiceAccount.
+   */
+  readonly namespace?: pulumi.Input<string>;
 }
 
 /**

@@ -25,7 +25,12 @@ type Rule = Omit<ChildEdges, "parent">;
 // Why each edge exists:
 // - namespace: the host check refuses a namespace that is not this stack's tenant's before it is
 //   created (the namespace also carries the owner id the check recorded).
-// - quota, LimitRange, NetworkPolicies: live in the namespace, so they need it and go with it.
+// - namespace-access (the RoleBinding of platform.namespaceAccess): whoever runs the stack may hold
+//   its rights in the namespace through it alone (kubespaces server does), so everything in the
+//   namespace waits for it, and it goes only with the namespace: the engine never deletes it while
+//   something in the namespace is still to be deleted.
+// - quota, LimitRange, NetworkPolicies: live in the namespace, so they need it (and its access)
+//   and go with it.
 // - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
 // - cleanup: created after the namespace, deleted before it; the release and the certificate
 //   depend on it, so its delete (removing what they leave) runs after theirs.
@@ -33,31 +38,40 @@ type Rule = Omit<ChildEdges, "parent">;
 //   plane's lets it reach the host API server once the namespace's fences it).
 // - readiness: waits for the release; it also depends on the other leaves (the Gateway objects), so
 //   that a destroy deletes it first and its check of the host stops a destroy on the wrong cluster.
+/** What an object in the namespace waits for: the access binding, which stands for the namespace when absent. */
+const IN_NAMESPACE: readonly ChildRole[] = ["namespace-access"];
+/** The child an edge to an absent child goes to instead; edges to other absent children are dropped. */
+const STANDS_FOR: Partial<Record<ChildRole, ChildRole>> = { "namespace-access": "namespace" };
 const RULES: Record<ChildRole, Rule> = {
   "host-check": { dependsOn: [] },
   namespace: { dependsOn: ["host-check"] },
-  quota: { dependsOn: ["namespace"], deletedWith: "namespace" },
-  "limit-range": { dependsOn: ["namespace"], deletedWith: "namespace" },
-  "network-policy": { dependsOn: ["namespace"], deletedWith: "namespace" },
-  "control-plane-network-policy": { dependsOn: ["namespace"], deletedWith: "namespace" },
-  "api-reference-grant": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "namespace-access": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  quota: { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
+  "limit-range": { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
+  "network-policy": { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
+  "control-plane-network-policy": { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
+  "api-reference-grant": { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
   "api-route": { dependsOn: ["api-reference-grant"] },
-  cleanup: { dependsOn: ["namespace"] },
+  cleanup: { dependsOn: IN_NAMESPACE },
   "apps-certificate": { dependsOn: ["cleanup"] },
   "apps-listener-set": { dependsOn: ["apps-certificate"] },
   vcluster: { dependsOn: ["quota", "limit-range", "network-policy", "control-plane-network-policy", "cleanup"] },
   readiness: { dependsOn: ["vcluster", "api-route", "apps-listener-set"] },
 };
 
-/** The edge table of a tenant whose children are `roles`; edges to absent children are dropped. */
+/**
+ * The edge table of a tenant whose children are `roles`: an edge to the absent access binding goes
+ * to the namespace, edges to other absent children are dropped.
+ */
 export function childEdges(roles: readonly ChildRole[]): EdgeTable {
   const present = new Set(roles);
   const table: EdgeTable = {};
   for (const role of roles) {
     const rule = RULES[role];
+    const targets = rule.dependsOn.map((target) => (present.has(target) ? target : STANDS_FOR[target]));
     table[role] = {
       parent: "tenant",
-      dependsOn: rule.dependsOn.filter((target) => present.has(target)),
+      dependsOn: targets.filter((target): target is ChildRole => target !== undefined && present.has(target)),
       ...(rule.deletedWith && present.has(rule.deletedWith) && { deletedWith: rule.deletedWith }),
     };
   }

@@ -18,12 +18,17 @@ import {
 } from "./schemaParts";
 import { VCLUSTER_CHART_VERSION } from "./vclusterChart";
 
+/** Where tenant namespaces are made, by default: `<prefix><name>`. */
+export const DEFAULT_NAMESPACE_PREFIX = "kubespaces-tenant-";
+/** The shared Gateway's namespace, by default. */
+export const DEFAULT_GATEWAY_NAMESPACE = "kubespaces-gateway";
+
 const gatewayRef = z
   .strictObject({
     name: dnsLabel("Name of the shared Gateway.").default("shared"),
     namespace: dnsLabel(
       "Namespace of the shared Gateway; the TLSRoute, apps listener and certificate live here.",
-    ).default("kubespaces-gateway"),
+    ).default(DEFAULT_GATEWAY_NAMESPACE),
     sectionName: dnsLabel(
       "Listener of the Gateway with `protocol: TLS` and `tls.mode: Passthrough` that the API TLSRoute attaches to.",
     ).default("tls-passthrough"),
@@ -40,6 +45,33 @@ const issuerRef = z
     group: z.string().default("cert-manager.io").describe("API group of the issuer."),
   })
   .describe("The cert-manager issuer that signs the apps certificate.");
+
+const accessSubject = z
+  .strictObject({
+    kind: z
+      .enum(["ServiceAccount", "User", "Group"], { error: "must be one of: ServiceAccount, User, Group" })
+      .describe("The subject's kind."),
+    name: requiredText("The subject's name."),
+    namespace: dnsLabel("The ServiceAccount's namespace; only for a ServiceAccount.").optional(),
+  })
+  .refine((subject) => (subject.kind === "ServiceAccount") === (subject.namespace !== undefined), {
+    error: "namespace is required for a ServiceAccount and only for one",
+    path: ["namespace"],
+  })
+  .describe("Who the role is bound to.");
+
+/**
+ * A ClusterRole bound in each tenant namespace; its presence decides whether the RoleBinding
+ * exists, so it must be plain when the Tenant is constructed.
+ */
+export const namespaceAccessSchema = z
+  .strictObject({
+    clusterRole: dnsLabel("The ClusterRole bound in the namespace."),
+    subject: accessSubject,
+  })
+  .describe(
+    "A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.",
+  );
 
 /** Gateway API exposure; its presence and `tlsRouteVersion` decide which Gateway children exist. */
 export const exposureSchema = z
@@ -198,7 +230,7 @@ export const tenantPlatformSchema = namedType(
       .regex(/^[a-z0-9]([-a-z0-9]*)$/, {
         error: "must be lower-case letters, digits and '-', starting with a letter or digit",
       })
-      .default("kubespaces-tenant-")
+      .default(DEFAULT_NAMESPACE_PREFIX)
       .describe("Host namespaces are `<namespacePrefix><name>`."),
     chart: chart.prefault({}),
     helmTimeoutSeconds: z
@@ -231,6 +263,8 @@ export const tenantPlatformSchema = namedType(
       })
       .prefault({})
       .describe("Resources of a tenant's control plane when its request sets none."),
+    // Plain: it decides whether the RoleBinding exists.
+    namespaceAccess: namespaceAccessSchema.optional().meta({ plain: true }),
     allowNamespaceMoves: z
       .boolean()
       .default(false)

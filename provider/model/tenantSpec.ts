@@ -42,6 +42,8 @@ export interface TenantSpec {
   };
   /** What the NetworkPolicy lets through: the platform's ranges and gateway pods. */
   readonly network: TenantPlatform["network"];
+  /** The RoleBinding in the namespace, when the platform asks for one (the server does). */
+  readonly namespaceAccess?: NonNullable<TenantPlatform["namespaceAccess"]>;
   /** Gateway API exposure, when the platform publishes tenants. */
   readonly exposure?: NonNullable<TenantPlatform["exposure"]>;
   /** The vCluster release. */

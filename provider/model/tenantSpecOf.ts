@@ -38,6 +38,7 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
       podSecurity: args.isolation.podSecurity ?? platform.podSecurity.default,
     },
     ...(platform.exposure && { exposure: platform.exposure }),
+    ...(platform.namespaceAccess && { namespaceAccess: platform.namespaceAccess }),
     vcluster: {
       chart: platform.chart,
       kubernetesVersion: vcluster.kubernetesVersion,

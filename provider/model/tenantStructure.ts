@@ -18,11 +18,17 @@ export interface TenantStructure {
   readonly tlsRouteVersion?: TlsRouteVersion;
   /** Whether the NetworkPolicy exists. */
   readonly networkPolicy: boolean;
+  /** Whether the RoleBinding of `platform.namespaceAccess` exists (absent: it does not). */
+  readonly namespaceAccess?: boolean;
 }
 
 /** The structure of a validated tenant. */
 export function structureOfSpec(spec: TenantSpec): TenantStructure {
-  return { tlsRouteVersion: spec.exposure?.tlsRouteVersion, networkPolicy: spec.isolation.networkPolicy };
+  return {
+    tlsRouteVersion: spec.exposure?.tlsRouteVersion,
+    networkPolicy: spec.isolation.networkPolicy,
+    namespaceAccess: spec.namespaceAccess !== undefined,
+  };
 }
 
 /** The raw structural inputs: whether exposure is set, and the two fields that decide types. */
@@ -33,6 +39,8 @@ export interface StructuralInputs {
   readonly tlsRouteVersion: unknown;
   /** `platform.networkPolicy` as given. */
   readonly networkPolicy: unknown;
+  /** Whether `platform.namespaceAccess` is set at all (its fields are checked with the rest). */
+  readonly namespaceAccess: boolean;
 }
 
 /** The structure from raw inputs; throws TenantValidationError naming a structural field that breaks its rule. */
@@ -47,5 +55,9 @@ export function structureOfInputs(tenant: string, inputs: StructuralInputs): Ten
   if (!networkPolicy.success)
     problems.push(...networkPolicy.error.issues.map((issue) => toProblem(issue, ["platform", "networkPolicy"])));
   if (problems.length > 0) throw new TenantValidationError(tenant, problems);
-  return { tlsRouteVersion: inputs.exposed ? tlsRoute.data : undefined, networkPolicy: networkPolicy.data as boolean };
+  return {
+    tlsRouteVersion: inputs.exposed ? tlsRoute.data : undefined,
+    networkPolicy: networkPolicy.data as boolean,
+    namespaceAccess: inputs.namespaceAccess,
+  };
 }

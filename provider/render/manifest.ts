@@ -9,6 +9,15 @@ export interface Manifest extends TypeMeta {
   readonly metadata: ManifestMetadata;
   /** The desired state, when the kind has one. */
   readonly spec?: Record<string, unknown>;
+  /** The role a RoleBinding grants. */
+  readonly roleRef?: { readonly apiGroup: string; readonly kind: string; readonly name: string };
+  /** Whom a RoleBinding grants its role to. */
+  readonly subjects?: readonly {
+    readonly kind: string;
+    readonly name: string;
+    readonly namespace?: string;
+    readonly apiGroup?: string;
+  }[];
 }
 
 /** The metadata fields the component sets. */

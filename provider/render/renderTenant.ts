@@ -22,6 +22,7 @@ import type { ChildRole, ObjectRole } from "../contracts/childRoles";
 import type { TypeMeta } from "../contracts/typeMeta";
 import type { Manifest } from "./manifest";
 import { NAMESPACE_TYPE, renderNamespace } from "./namespace";
+import { renderNamespaceAccess, ROLE_BINDING_TYPE } from "./namespaceAccess";
 import { NETWORK_POLICY_TYPE, renderControlPlaneNetworkPolicy, renderNetworkPolicy } from "./networkPolicy";
 import { renderResourceQuota, RESOURCE_QUOTA_TYPE } from "./resourceQuota";
 import { renderOutputs, type RenderedOutputs } from "./tenantOutputs";
@@ -74,6 +75,13 @@ const whenExposed = (render: (spec: ExposedTenantSpec) => Manifest) => (spec: Te
 /** Every kind of object a tenant can have, in creation order. */
 const OBJECT_KINDS: readonly ObjectKind[] = [
   { role: "namespace", present: always, type: () => NAMESPACE_TYPE, fromCrd: false, render: renderNamespace },
+  {
+    role: "namespace-access",
+    present: (s) => s.namespaceAccess === true,
+    type: () => ROLE_BINDING_TYPE,
+    fromCrd: false,
+    render: renderNamespaceAccess,
+  },
   { role: "quota", present: always, type: () => RESOURCE_QUOTA_TYPE, fromCrd: false, render: renderResourceQuota },
   { role: "limit-range", present: always, type: () => LIMIT_RANGE_TYPE, fromCrd: false, render: renderLimitRange },
   {

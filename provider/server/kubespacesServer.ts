@@ -29,6 +29,7 @@ import { MemoryRunJournals } from "./memoryRunJournals";
 import { ReconcileQueue } from "./reconcileQueue";
 import { ResourceRequestStore } from "./resourceRequestStore";
 import type { ServerConfig } from "./serverConfig";
+import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
 import { TenantReconciler } from "./tenantReconciler";
 import { watchTenants } from "./tenantWatch";
 
@@ -68,6 +69,9 @@ const BACKOFF = { initialBackoffMs: 5_000, maxBackoffMs: 5 * 60_000 } as const;
 export async function runServer(ports: ServerPorts, config: ServerConfig, run: ServerRun): Promise<void> {
   const host = await ports.host.resolve(ports.log, run.signal);
   const kubeConfig = loadHostKubeConfig(host.kubeconfig);
+  const self = await ownSubject(kubeConfig);
+  const platform = withServerAccess(config.platform, self);
+  ports.log(`tenant namespaces bind ClusterRole ${platform.namespaceAccess!.clusterRole} to ${self.kind} ${self.name}`);
   const resources = new KubeTenantResources(kubeConfig);
   const metrics = config.metrics
     ? new ServerMetrics({ tenantPhases: async () => (await resources.list()).map((t) => t.status?.phase) })
@@ -79,7 +83,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       stacks: metrics ? timedStacks(ports.stacks, metrics) : ports.stacks,
       host: resolved(host, ports.host),
     },
-    { policy: config.platform },
+    { policy: platform },
   );
   const reconciler = new TenantReconciler(service, resources, {
     actor: { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true },
@@ -92,7 +96,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   });
   // Whether this replica leads, and whether its watch of Tenants has listed them all.
   const watch: WatchState = { leading: false, synced: false };
-  const http = await serveHttp(ports, config, new OwnedTenants(new KubePeopleHost(kubeConfig), config.platform), {
+  const http = await serveHttp(ports, config, new OwnedTenants(new KubePeopleHost(kubeConfig), platform), {
     metrics,
     tenantsSynced: () => (watch.leading ? watch.synced : resources.list().then(() => true)),
   });

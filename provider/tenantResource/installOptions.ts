@@ -5,12 +5,15 @@
  */
 import { z } from "zod";
 import { dnsLabel, requiredText } from "../model/schemaParts";
+import { DEFAULT_GATEWAY_NAMESPACE, DEFAULT_NAMESPACE_PREFIX } from "../model/tenantPlatformSchema";
 
 /** The defaults, named once: the generated YAML's header quotes them. */
 export const INSTALL_DEFAULTS = {
   namespace: "kubespaces-system",
   serviceAccount: "kubespaces-server",
   adminGroup: "kubespaces-admins",
+  tenantNamespacePrefix: DEFAULT_NAMESPACE_PREFIX,
+  gatewayNamespace: DEFAULT_GATEWAY_NAMESPACE,
 } as const;
 
 // Documented on InstallOptionsInput below; the descriptions here only name the fields.
@@ -26,6 +29,14 @@ export const installOptionsSchema = z.strictObject({
   server: serverIdentity.default({ serviceAccount: INSTALL_DEFAULTS.serviceAccount }),
   adminGroup: requiredText("The admins' group.").default(INSTALL_DEFAULTS.adminGroup),
   adminUsers: z.array(requiredText("An admin's user name.")).readonly().default([]),
+  tenantNamespacePrefix: z
+    .string()
+    .regex(/^[a-z0-9][-a-z0-9]*-$/, {
+      error: "must be lower-case letters, digits and '-', starting with a letter or digit and ending with '-'",
+    })
+    .max(40, { error: "must be at most 40 characters" })
+    .default(INSTALL_DEFAULTS.tenantNamespacePrefix),
+  gatewayNamespace: dnsLabel("The gateway namespace.").default(INSTALL_DEFAULTS.gatewayNamespace),
 });
 
 /** Who the server is: a ServiceAccount of the server's namespace, or a user. */
@@ -70,6 +81,19 @@ export interface InstallOptionsInput {
    * @default []
    */
   readonly adminUsers?: readonly string[];
+  /**
+   * The start of every tenant namespace's name: the platform's `namespacePrefix`. The server may
+   * write only namespaces named so, and RoleBindings only in them (serverFence.ts). It ends with
+   * '-', so that no namespace of another name merely begins with it by chance.
+   * @default "kubespaces-tenant-"
+   */
+  readonly tenantNamespacePrefix?: string;
+  /**
+   * The namespace of the platform's shared Gateway (`platform.exposure.gateway.namespace`), where
+   * the server makes each exposed tenant's TLSRoute, ListenerSet and Certificate. It must exist.
+   * @default "kubespaces-gateway"
+   */
+  readonly gatewayNamespace?: string;
 }
 
 /** Options with the defaults filled in. */

@@ -22,7 +22,8 @@
  * policy stays the final word.
  */
 import { serverUsername, type InstallOptions } from "./installOptions";
-import { PART_OF_KUBESPACES, type InstalledObject, type KubeObject } from "./kubeObject";
+import { admissionPolicy, celLiteral } from "./admissionPolicy";
+import type { InstalledObject } from "./kubeObject";
 import {
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
@@ -42,8 +43,7 @@ const GARBAGE_COLLECTORS = [
   "system:kube-controller-manager",
 ];
 
-/** Text as a CEL string literal (JSON's escapes are CEL's). */
-const cel = (text: string): string => JSON.stringify(text);
+const cel = celLiteral;
 
 /** The approval annotations, each with the stem of the CEL variables that hold its value before and after a write. */
 const APPROVALS = [
@@ -142,48 +142,30 @@ function notAnAdmin(options: InstallOptions): string {
 
 /** The policy and its binding. */
 export function ownerAdmission(options: InstallOptions): InstalledObject[] {
-  const name = TENANT_RESOURCE_OBJECTS.ownerPolicy;
-  const metadata = { name, labels: PART_OF_KUBESPACES };
-  const policy: KubeObject = {
-    apiVersion: "admissionregistration.k8s.io/v1",
-    kind: "ValidatingAdmissionPolicy",
-    metadata,
-    spec: {
-      failurePolicy: "Fail",
-      matchConstraints: {
-        resourceRules: [
-          {
-            apiGroups: [TENANT_GROUP],
-            apiVersions: ["*"],
-            operations: ["CREATE", "UPDATE", "DELETE"],
-            resources: [TENANT_PLURAL],
-          },
-        ],
-      },
-      matchConditions: [
-        { name: "not-the-server", expression: `request.userInfo.username != ${cel(serverUsername(options))}` },
-        { name: "not-an-admin", expression: notAnAdmin(options) },
+  return admissionPolicy("owner-policy", TENANT_RESOURCE_OBJECTS.ownerPolicy, {
+    matchConstraints: {
+      resourceRules: [
         {
-          name: "not-the-garbage-collector",
-          expression: `!(request.userInfo.username in [${GARBAGE_COLLECTORS.map(cel).join(", ")}])`,
+          apiGroups: [TENANT_GROUP],
+          apiVersions: ["*"],
+          operations: ["CREATE", "UPDATE", "DELETE"],
+          resources: [TENANT_PLURAL],
         },
       ],
-      // Evaluated only where a rule reads them (CEL variables are lazy), so never on a DELETE's null object.
-      variables: APPROVALS.flatMap(({ annotation, variable }) => [
-        { name: `${variable}Now`, expression: annotationOf("object", annotation) },
-        { name: `${variable}Before`, expression: annotationOf("oldObject", annotation) },
-      ]),
-      validations: validations(options.adminGroup),
     },
-  };
-  const binding: KubeObject = {
-    apiVersion: "admissionregistration.k8s.io/v1",
-    kind: "ValidatingAdmissionPolicyBinding",
-    metadata,
-    spec: { policyName: name, validationActions: ["Deny"] },
-  };
-  return [
-    { role: "owner-policy", object: policy },
-    { role: "owner-policy-binding", object: binding },
-  ];
+    matchConditions: [
+      { name: "not-the-server", expression: `request.userInfo.username != ${cel(serverUsername(options))}` },
+      { name: "not-an-admin", expression: notAnAdmin(options) },
+      {
+        name: "not-the-garbage-collector",
+        expression: `!(request.userInfo.username in [${GARBAGE_COLLECTORS.map(cel).join(", ")}])`,
+      },
+    ],
+    // Evaluated only where a rule reads them (CEL variables are lazy), so never on a DELETE's null object.
+    variables: APPROVALS.flatMap(({ annotation, variable }) => [
+      { name: `${variable}Now`, expression: annotationOf("object", annotation) },
+      { name: `${variable}Before`, expression: annotationOf("oldObject", annotation) },
+    ]),
+    validations: validations(options.adminGroup),
+  });
 }

@@ -1,12 +1,13 @@
 /**
  * The RBAC that comes with the Tenant resource: the server's ServiceAccount (when it runs as one),
- * its ClusterRole and its leader-election Role with their bindings, and the ClusterRole of people
- * who request tenants, which the platform binds to its teams.
+ * its ClusterRole, the ClusterRole it holds in tenant namespaces alone (bound there by each
+ * tenant's stack), its Roles in the gateway namespace and for leader election with their bindings,
+ * and the ClusterRole of people who request tenants, which the platform binds to its teams.
  */
 import { serverSubject, type InstallOptions } from "./installOptions";
 import { PART_OF_KUBESPACES, type InstalledObject } from "./kubeObject";
 import { granted, type DocumentedRule } from "./rbacRule";
-import { SERVER_CLUSTER_RULES, SERVER_NAMESPACE_RULES } from "./serverRules";
+import { SERVER_CLUSTER_RULES, SERVER_GATEWAY_RULES, SERVER_NAMESPACE_RULES, SERVER_TENANT_RULES } from "./serverRules";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_RESOURCE_OBJECTS as NAMES } from "../contracts/tenantResourceNames";
 
 const RBAC = "rbac.authorization.k8s.io/v1";
@@ -65,6 +66,10 @@ export function serverRbac(options: InstallOptions): InstalledObject[] {
     ...serviceAccount,
     role("server-cluster-role", NAMES.serverClusterRole, SERVER_CLUSTER_RULES),
     serverBinding(options, "server-cluster-role-binding", NAMES.serverClusterRole),
+    // Bound in each tenant namespace by that tenant's stack (platform.namespaceAccess), never here.
+    role("server-tenant-role", NAMES.serverTenantClusterRole, SERVER_TENANT_RULES),
+    role("gateway-role", NAMES.serverGatewayRole, SERVER_GATEWAY_RULES, options.gatewayNamespace),
+    serverBinding(options, "gateway-role-binding", NAMES.serverGatewayRole, options.gatewayNamespace),
     role("leader-election-role", NAMES.serverLeaderElectionRole, SERVER_NAMESPACE_RULES, options.namespace),
     serverBinding(options, "leader-election-role-binding", NAMES.serverLeaderElectionRole, options.namespace),
   ];

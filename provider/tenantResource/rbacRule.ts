@@ -8,6 +8,8 @@ export interface PolicyRule {
   readonly resources: readonly string[];
   /** Verbs. */
   readonly verbs: readonly string[];
+  /** The only objects the rule covers, by name; all of them when absent. */
+  readonly resourceNames?: readonly string[];
 }
 
 /** A rule and which part of the package needs it. */
@@ -21,10 +23,11 @@ export interface DocumentedRule {
 /** Everything done to objects a Pulumi resource or a Helm release owns: create, read, watch, change, delete. */
 export const MANAGE = ["get", "list", "watch", "create", "update", "patch", "delete"] as const;
 
-/** A documented rule. */
+/** A documented rule, on the objects named `resourceNames` only when given. */
 export const granted = (
   why: string,
   apiGroups: readonly string[],
   resources: readonly string[],
   verbs: readonly string[],
-): DocumentedRule => ({ why, rule: { apiGroups, resources, verbs } });
+  resourceNames?: readonly string[],
+): DocumentedRule => ({ why, rule: { apiGroups, resources, verbs, ...(resourceNames && { resourceNames }) } });

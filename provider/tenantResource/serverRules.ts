@@ -1,13 +1,20 @@
 /**
- * What `kubespaces server` may do on the host, and why: the inventory of its ClusterRole, from the
- * code that runs under it. The server reconciles Tenants, and each reconcile runs the Tenant
- * component's stack, so it needs everything the component (`render/`), its lifecycle resources
- * (`lifecycle/`) and its Helm release of the vCluster chart v0.36.1 (with the values of
- * `render/vclusterValues.ts`) create, read and delete. Tenant namespaces are made on demand, so the
- * rules on what lives in them are cluster-wide: Kubernetes has no narrower scope for namespaces that
- * do not exist yet.
+ * What `kubespaces server` may do on the host, and why: the inventory of its roles, from the code
+ * that runs under it. The server reconciles Tenants, and each reconcile runs the Tenant component's
+ * stack, so it needs everything the component (`render/`), its lifecycle resources (`lifecycle/`)
+ * and its Helm release of the vCluster chart v0.36.1 (with the values of `render/vclusterValues.ts`)
+ * create, read and delete. Its rights come in three parts, so that whoever takes the server over
+ * holds a tenant namespace's contents, not the cluster's:
+ *
+ * - cluster-wide (`SERVER_CLUSTER_RULES`): Tenants, namespaces, RoleBindings to make each tenant
+ *   namespace's access binding, and the few cluster-scoped kinds the chart and the cleanup touch,
+ *   each write fenced by an admission policy (serverFence.ts);
+ * - in each tenant namespace (`SERVER_TENANT_RULES`, ClusterRole `kubespaces-server-tenant`),
+ *   bound there alone by the RoleBinding the tenant's stack makes first (`platform.namespaceAccess`):
+ *   Secrets, pods and everything else the chart makes;
+ * - in the gateway namespace (`SERVER_GATEWAY_RULES`): a tenant's route, listener and certificate.
  */
-import { TENANT_GROUP, TENANT_PLURAL } from "../contracts/tenantResourceNames";
+import { TENANT_GROUP, TENANT_PLURAL, TENANT_RESOURCE_OBJECTS as NAMES } from "../contracts/tenantResourceNames";
 import { granted, MANAGE, type DocumentedRule } from "./rbacRule";
 
 const CORE = "";
@@ -41,28 +48,27 @@ const tenantRules: readonly DocumentedRule[] = [
   granted("The reconciler records Events on Tenants.", [CORE, "events.k8s.io"], ["events"], ["create", "patch"]),
 ];
 
-/** The Tenant component's own objects and lifecycle resources. */
-const componentRules: readonly DocumentedRule[] = [
+/** What the component and its lifecycle do cluster-wide (writes fenced: serverFence.ts). */
+const clusterComponentRules: readonly DocumentedRule[] = [
   granted(
-    "The tenant namespace (render/namespace.ts); the host check reads it, and kube-system's UID as the host's identity (lifecycle/hostCheck/, lifecycle/hostIdentity.ts).",
+    "The tenant namespace (render/namespace.ts); the host check reads it, and kube-system's UID as the host's identity (lifecycle/hostCheck/, lifecycle/hostIdentity.ts). The fence keeps writes to tenant namespaces, at a Pod Security level no lower than baseline.",
     [CORE],
     ["namespaces"],
     MANAGE,
   ),
   granted(
-    "The tenant's ResourceQuota and LimitRange (render/resourceQuota.ts, render/limitRange.ts).",
-    [CORE],
-    ["resourcequotas", "limitranges"],
+    "The tenant namespace's access binding (render/namespaceAccess.ts), made before anything in the namespace, when the server holds no rights there yet. The fence keeps these writes to tenant namespaces.",
+    ["rbac.authorization.k8s.io"],
+    ["rolebindings"],
     MANAGE,
   ),
-  granted("The tenant's NetworkPolicy (render/networkPolicy.ts).", ["networking.k8s.io"], ["networkpolicies"], MANAGE),
   granted(
-    "Exposure: the API's TLSRoute and ReferenceGrant (render/apiRoute.ts) and the apps ListenerSet (render/appsListener.ts).",
-    ["gateway.networking.k8s.io"],
-    ["tlsroutes", "referencegrants", "listenersets"],
-    MANAGE,
+    "Lets the access binding grant ClusterRole kubespaces-server-tenant, which the server holds only in tenant namespaces; the fence refuses a ClusterRoleBinding of it.",
+    ["rbac.authorization.k8s.io"],
+    ["clusterroles"],
+    ["bind"],
+    [NAMES.serverTenantClusterRole],
   ),
-  granted("Exposure: the apps Certificate (render/appsListener.ts).", ["cert-manager.io"], ["certificates"], MANAGE),
   granted(
     "The CRD preflight reads the Gateway API and cert-manager CRDs by name (lifecycle/crdPreflight.ts).",
     ["apiextensions.k8s.io"],
@@ -70,7 +76,53 @@ const componentRules: readonly DocumentedRule[] = [
     ["get"],
   ),
   granted(
-    "Helm's release storage (a Secret per revision in the tenant namespace) and the chart's config Secret; the readiness wait reads the kubeconfig Secret (lifecycle/readiness/); the cleanup deletes the apps certificate's Secret in the gateway namespace (lifecycle/cleanup/leftovers.ts); the reconciler keeps each tenant's kubeconfig in a Secret.",
+    "The cleanup removes the PriorityClasses the vCluster synced to the host (lifecycle/cleanup/leftovers.ts); the fence lets it delete only those that carry a vCluster's marker label.",
+    ["scheduling.k8s.io"],
+    ["priorityclasses"],
+    ["list", "delete"],
+  ),
+  granted(
+    "The vCluster chart's ClusterRole and ClusterRoleBinding (chart/templates/clusterrole.yaml of v0.36.1), made when a tenant syncs IngressClasses or StorageClasses from the host (allowlisted overrides). The fence keeps them to the chart's names (vc-…), read-only rules and a binding of the role of the same name.",
+    ["rbac.authorization.k8s.io"],
+    ["clusterroles", "clusterrolebindings"],
+    MANAGE,
+  ),
+  granted(
+    "What that ClusterRole grants (RBAC lets a role grant only what its maker holds): IngressClasses.",
+    ["networking.k8s.io"],
+    ["ingressclasses"],
+    ["get", "watch", "list"],
+  ),
+  granted(
+    "What that ClusterRole grants: StorageClasses.",
+    ["storage.k8s.io"],
+    ["storageclasses"],
+    ["get", "watch", "list"],
+  ),
+];
+
+/** What the component and its lifecycle do inside a tenant namespace. */
+const tenantComponentRules: readonly DocumentedRule[] = [
+  granted(
+    "The tenant's ResourceQuota and LimitRange (render/resourceQuota.ts, render/limitRange.ts).",
+    [CORE],
+    ["resourcequotas", "limitranges"],
+    MANAGE,
+  ),
+  granted(
+    "The tenant's NetworkPolicies (render/networkPolicy.ts).",
+    ["networking.k8s.io"],
+    ["networkpolicies"],
+    MANAGE,
+  ),
+  granted(
+    "Exposure: the ReferenceGrant that admits the API's TLSRoute (render/apiRoute.ts).",
+    ["gateway.networking.k8s.io"],
+    ["referencegrants"],
+    MANAGE,
+  ),
+  granted(
+    "Helm's release storage (a Secret per revision) and the chart's config Secret; the readiness wait reads the kubeconfig Secret (lifecycle/readiness/); the reconciler keeps each tenant's kubeconfig in a Secret there.",
     [CORE],
     ["secrets"],
     MANAGE,
@@ -93,26 +145,12 @@ const componentRules: readonly DocumentedRule[] = [
     ["roles", "rolebindings"],
     MANAGE,
   ),
-  granted(
-    "The chart's ClusterRole and ClusterRoleBinding, made when a tenant syncs IngressClasses or StorageClasses from the host (allowlisted overrides).",
-    ["rbac.authorization.k8s.io"],
-    ["clusterroles", "clusterrolebindings"],
-    MANAGE,
-  ),
-  granted(
-    "The cleanup removes the PriorityClasses the vCluster synced to the host (lifecycle/cleanup/leftovers.ts).",
-    ["scheduling.k8s.io"],
-    ["priorityclasses"],
-    ["list", "delete"],
-  ),
 ];
 
 const CHART_ROLE =
   "The vCluster chart's Role (chart/templates/role.yaml of v0.36.1, with this package's values, on Kubernetes 1.35 or later): the server creates it through Helm, and RBAC lets it grant only what it holds itself, so it holds exactly these rules (narrower than the `escalate` verb, which would let it grant anything).";
-const CHART_CLUSTER_ROLE =
-  "The vCluster chart's ClusterRole (chart/templates/clusterrole.yaml of v0.36.1), for the same reason, when an allowlisted override syncs";
 
-/** The vCluster chart's RBAC, which the server must hold to create it. */
+/** The vCluster chart's Role, which the server must hold in the tenant namespace to create it. */
 const chartRules: readonly DocumentedRule[] = [
   granted(
     `${CHART_ROLE} Also what Helm's wait reads (pods, PVCs) and what the cleanup deletes (data PVCs, lifecycle/cleanup/leftovers.ts).`,
@@ -161,12 +199,30 @@ const chartRules: readonly DocumentedRule[] = [
     ["leases"],
     ["create", "delete", "patch", "update", "get", "list", "watch"],
   ),
-  granted(`${CHART_CLUSTER_ROLE} IngressClasses.`, ["networking.k8s.io"], ["ingressclasses"], ["get", "watch", "list"]),
-  granted(`${CHART_CLUSTER_ROLE} StorageClasses.`, ["storage.k8s.io"], ["storageclasses"], ["get", "watch", "list"]),
 ];
 
-/** Every rule of the server's ClusterRole. */
-export const SERVER_CLUSTER_RULES: readonly DocumentedRule[] = [...tenantRules, ...componentRules, ...chartRules];
+/** Every rule of the server's ClusterRole, bound cluster-wide. */
+export const SERVER_CLUSTER_RULES: readonly DocumentedRule[] = [...tenantRules, ...clusterComponentRules];
+
+/** Every rule of ClusterRole kubespaces-server-tenant, bound in each tenant namespace alone. */
+export const SERVER_TENANT_RULES: readonly DocumentedRule[] = [...tenantComponentRules, ...chartRules];
+
+/** The rules of the server's Role in the gateway namespace. */
+export const SERVER_GATEWAY_RULES: readonly DocumentedRule[] = [
+  granted(
+    "Exposure: the API's TLSRoute (render/apiRoute.ts) and the apps ListenerSet (render/appsListener.ts).",
+    ["gateway.networking.k8s.io"],
+    ["tlsroutes", "listenersets"],
+    MANAGE,
+  ),
+  granted("Exposure: the apps Certificate (render/appsListener.ts).", ["cert-manager.io"], ["certificates"], MANAGE),
+  granted(
+    "The cleanup deletes the apps certificate's Secret that cert-manager leaves (lifecycle/cleanup/leftovers.ts).",
+    [CORE],
+    ["secrets"],
+    ["delete"],
+  ),
+];
 
 /** The rules of the server's Role in its own namespace. */
 export const SERVER_NAMESPACE_RULES: readonly DocumentedRule[] = [

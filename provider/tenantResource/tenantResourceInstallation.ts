@@ -1,6 +1,7 @@
 /**
  * Everything that makes Tenants a resource of the host cluster, as plain objects: the CRD, the
- * admission policy on owners, and the RBAC of the server and of requesters. The Pulumi component
+ * admission policies on owners and around the server's writes, and the RBAC of the server and of
+ * requesters. The Pulumi component
  * registers them and `npm run generate` writes them as YAML for GitOps (`deploy/`), from the same
  * options.
  */
@@ -8,13 +9,14 @@ import type { InstallOptions } from "./installOptions";
 import { PART_OF_KUBESPACES, type InstalledObject } from "./kubeObject";
 import { ownerAdmission } from "./ownerAdmission";
 import { requesterRole, serverRbac } from "./rbacObjects";
+import { serverFence } from "./serverFence";
 import { tenantCrd } from "./tenantCrd";
 
 /** The installation by part, each part in creation order. */
 export interface TenantResourceInstallation {
   /** The CRD. */
   readonly crd: readonly InstalledObject[];
-  /** The ValidatingAdmissionPolicy and its binding. */
+  /** The ValidatingAdmissionPolicies (owners, the server's fence) and their bindings. */
   readonly admission: readonly InstalledObject[];
   /** The server's namespace (when created), identity and roles, and the requesters' role. */
   readonly rbac: readonly InstalledObject[];
@@ -36,7 +38,7 @@ export function tenantResourceInstallation(options: InstallOptions): TenantResou
     : [];
   return {
     crd: [{ role: "crd", object: tenantCrd() }],
-    admission: ownerAdmission(options),
+    admission: [...ownerAdmission(options), ...serverFence(options)],
     rbac: [...namespace, ...serverRbac(options), requesterRole()],
   };
 }

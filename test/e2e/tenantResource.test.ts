@@ -4,7 +4,8 @@
  * policy on owners, the printer columns, the server's and the requesters' RBAC, each exercised with
  * kubectl's impersonation (`--as`, `--as-group`) from the test bed's admin kubeconfig. Last, a tenant is
  * provisioned and torn down by the Tenant component under the server's identity alone, which
- * shows its ClusterRole holds what the component, its lifecycle and the vCluster chart need.
+ * shows that its ClusterRole and the tenant namespace's access binding hold what the component, its
+ * lifecycle and the vCluster chart need, while the fence keeps its cluster-wide writes to tenants'.
  * The tests run in order.
  */
 import { spawnSync } from "node:child_process";
@@ -101,7 +102,16 @@ beforeAll(async () => {
       return refused;
     },
     30_000,
-    "the admission policy to take effect",
+    "the owner policy to take effect",
+  );
+  const outsideNamespace = stringify({ apiVersion: "v1", kind: "Namespace", metadata: { name: "e2e-fence-probe" } });
+  await eventually(
+    async () =>
+      kubectl(["apply", "--dry-run=server", "-f", "-"], server, outsideNamespace).stderr.includes(
+        "writes only tenant namespaces",
+      ),
+    30_000,
+    "the server's fence to take effect",
   );
 });
 
@@ -212,7 +222,54 @@ describe("the Tenant resource", () => {
     expectOk(kubectl(["delete", "tenant", "e2e-crd-alice"], alice));
   });
 
-  it("lets the server provision and tear down an exposed tenant with its ClusterRole alone", async () => {
+  it("fences the server: no rights in other namespaces, and its cluster-wide writes kept to tenants' objects", () => {
+    for (const [verb, resource] of [
+      ["get", "secrets"],
+      ["create", "pods"],
+      ["create", "pods/exec"],
+    ])
+      expect(kubectl(["auth", "can-i", verb, resource, "-n", "kube-system"], server).stdout.trim()).toBe("no");
+    const refused = (manifest: object) => {
+      const result = kubectl(["apply", "--dry-run=server", "-f", "-"], server, stringify(manifest));
+      expect(result.ok, result.stdout).toBe(false);
+      return result.stderr;
+    };
+    const tenantRole = { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "kubespaces-server-tenant" };
+    const self = [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "kubespaces-system" }];
+    const rbac = "rbac.authorization.k8s.io/v1";
+    expect(
+      refused({
+        apiVersion: rbac,
+        kind: "RoleBinding",
+        metadata: { name: "e2e-grab", namespace: "kube-system" },
+        roleRef: tenantRole,
+        subjects: self,
+      }),
+    ).toContain("the kubespaces server writes RoleBindings only in tenant namespaces");
+    expect(
+      refused({
+        apiVersion: rbac,
+        kind: "ClusterRoleBinding",
+        metadata: { name: "e2e-grab" },
+        roleRef: tenantRole,
+        subjects: self,
+      }),
+    ).toContain("the kubespaces server writes only the vCluster chart's ClusterRoleBindings");
+    expect(refused({ apiVersion: "v1", kind: "Namespace", metadata: { name: "e2e-not-a-tenant" } })).toContain(
+      "the kubespaces server writes only tenant namespaces",
+    );
+    const privileged = { "pod-security.kubernetes.io/enforce": "privileged" };
+    expect(
+      refused({ apiVersion: "v1", kind: "Namespace", metadata: { name: "kubespaces-tenant-e2e", labels: privileged } }),
+    ).toContain("a tenant namespace enforces baseline or restricted");
+    // A role of rights the server holds, to hand them to someone the fence does not match.
+    const handOn = [{ apiGroups: [""], resources: ["namespaces"], verbs: ["delete"] }];
+    expect(
+      refused({ apiVersion: rbac, kind: "ClusterRole", metadata: { name: "vc-e2e-grab" }, rules: handOn }),
+    ).toContain("the kubespaces server writes only the vCluster chart's ClusterRoles (vc-…), read-only");
+  });
+
+  it("lets the server provision and tear down an exposed tenant with its ClusterRole and the tenant's access binding alone", async () => {
     const name = "e2e-crd-server";
     stack = await tenantsStack("tenant-resource", []);
     // The Pulumi Kubernetes provider, its Helm and @kubernetes/client-node all honour a kubeconfig's `as`.
@@ -227,8 +284,16 @@ describe("the Tenant resource", () => {
     expect(whoami.stdout).toBe(SERVER);
     stack.workspace.envVars.KUBECONFIG = kubeconfig;
     const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
-    await setTenants(stack, [{ name, exposure }]);
+    const namespaceAccess = {
+      clusterRole: "kubespaces-server-tenant",
+      subject: { kind: "ServiceAccount", name: "kubespaces-server", namespace: "kubespaces-system" },
+    };
+    await setTenants(stack, [{ name, exposure, namespaceAccess }]);
     expect((await stack.up()).summary.result).toBe("succeeded");
+    // Its rights in the tenant namespace come from the binding there, and hold nowhere else.
+    expect(kubectl(["auth", "can-i", "get", "secrets", "-n", `kubespaces-tenant-${name}`], server).stdout.trim()).toBe(
+      "yes",
+    );
     expectReadyStatus((await stack.outputs()).statuses.value[name]);
     await setTenants(stack, []);
     expect((await stack.up()).summary.result).toBe("succeeded");

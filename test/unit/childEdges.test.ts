@@ -7,7 +7,18 @@ import { childEdges, creationOrder, type EdgeTable } from "../../provider/graph/
 import type { ChildRole } from "../../provider/contracts/childRoles";
 import { childRoles } from "../../provider/render/renderTenant";
 
-const FULL = childRoles({ tlsRouteVersion: "v1", networkPolicy: true });
+const FULL = childRoles({ tlsRouteVersion: "v1", networkPolicy: true, namespaceAccess: true });
+/** The children that live or act in the tenant namespace, after its access binding. */
+const NEED_ACCESS: readonly ChildRole[] = [
+  "quota",
+  "limit-range",
+  "network-policy",
+  "control-plane-network-policy",
+  "api-reference-grant",
+  "cleanup",
+  "vcluster",
+  "readiness",
+];
 
 /** A rule of creation and deletion order: `after` is created after `before` and deleted before it. */
 type OrderRule = readonly [before: ChildRole, after: ChildRole, why: string];
@@ -24,6 +35,11 @@ const ORDER_RULES: readonly OrderRule[] = [
     "readiness",
     "readiness is deleted first, so that its host check stops a destroy on another cluster",
   ]),
+  ...NEED_ACCESS.map((role): OrderRule => [
+    "namespace-access",
+    role,
+    "whoever runs the stack may hold its rights in the namespace through the binding alone (kubespaces server does)",
+  ]),
   ["quota", "vcluster", "the release's pods schedule under the quota"],
   ["limit-range", "vcluster", "the release's pods get the LimitRange defaults"],
   ["network-policy", "vcluster", "the release starts fenced"],
@@ -37,6 +53,7 @@ const ORDER_RULES: readonly OrderRule[] = [
 
 /** Objects inside the tenant namespace go with it (the release is uninstalled by Helm instead). */
 const DELETED_WITH_NAMESPACE: readonly ChildRole[] = [
+  "namespace-access",
   "quota",
   "limit-range",
   "network-policy",
@@ -82,7 +99,8 @@ function without(table: EdgeTable, role: ChildRole, edge: { dependsOn: ChildRole
 
 describe("the edge table", () => {
   it.each([
-    ["exposed, with a NetworkPolicy", FULL],
+    ["exposed, with a NetworkPolicy and an access binding", FULL],
+    ["exposed, without an access binding", childRoles({ tlsRouteVersion: "v1", networkPolicy: true })],
     ["not exposed", childRoles({ networkPolicy: true })],
     ["without a NetworkPolicy", childRoles({ tlsRouteVersion: "v1alpha2", networkPolicy: false })],
   ])("keeps every ordering rule (%s)", (_case, roles) => {
@@ -101,6 +119,13 @@ describe("the edge table", () => {
         expect(order.indexOf(target), `${role} -> ${target}`).toBeLessThan(index);
       }
     });
+  });
+
+  it("puts what the access binding would come before after the namespace when there is no binding", () => {
+    const table = childEdges(childRoles({ tlsRouteVersion: "v1", networkPolicy: true }));
+    expect(table.quota?.dependsOn).toEqual(["namespace"]);
+    expect(table.cleanup?.dependsOn).toEqual(["namespace"]);
+    expect(Object.keys(table)).not.toContain("namespace-access");
   });
 
   it("refuses a table with a cycle", () => {

@@ -141,6 +141,47 @@ describe("renderTenant for a minimal tenant", () => {
   });
 });
 
+describe("renderTenant with platform.namespaceAccess", () => {
+  const withAccess = (subject: Record<string, string>) =>
+    renderTenant(
+      validateTenant("team-atlas", {
+        owner: "a",
+        platform: { namespaceAccess: { clusterRole: "kubespaces-server-tenant", subject } },
+      }),
+    );
+
+  it("binds the ClusterRole in the tenant namespace alone, right after the namespace", () => {
+    const rendered = withAccess({ kind: "ServiceAccount", name: "kubespaces-server", namespace: "kubespaces-system" });
+    expect(rendered.objects.map((o) => o.role).slice(0, 2)).toEqual(["namespace", "namespace-access"]);
+    expect(objectOf(rendered, "namespace-access")).toEqual({
+      ...typeAndMetadata(
+        "rbac.authorization.k8s.io/v1",
+        "RoleBinding",
+        TENANT_NAMESPACE,
+        "kubespaces-namespace-access",
+      ),
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "kubespaces-server-tenant" },
+      subjects: [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "kubespaces-system" }],
+    });
+  });
+
+  it("binds a user with the RBAC API group, and has no binding when the platform asks for none", () => {
+    expect(objectOf(withAccess({ kind: "User", name: "kubespaces" }), "namespace-access").subjects).toEqual([
+      { kind: "User", name: "kubespaces", apiGroup: "rbac.authorization.k8s.io" },
+    ]);
+    expect(minimal().objects.map((o) => o.role)).not.toContain("namespace-access");
+  });
+
+  it("refuses a ServiceAccount without its namespace, and a user with one, naming the field", () => {
+    const access = (subject: Record<string, string>) => () =>
+      validateTenant("team-atlas", { owner: "a", platform: { namespaceAccess: { clusterRole: "r", subject } } });
+    expect(access({ kind: "ServiceAccount", name: "s" })).toThrow(
+      /platform\.namespaceAccess\.subject\.namespace: namespace is required for a ServiceAccount and only for one/,
+    );
+    expect(access({ kind: "User", name: "u", namespace: "n" })).toThrow(/namespaceAccess\.subject\.namespace/);
+  });
+});
+
 describe("renderTenant for an exposed tenant", () => {
   it("adds object counts to the quota", () => {
     expect(objectOf(exposed(), "quota").spec?.hard).toEqual({

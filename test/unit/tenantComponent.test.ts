@@ -230,6 +230,9 @@ describe("Tenant graph", () => {
     expect(
       () => new Tenant("team-atlas", { owner: "a", platform: { networkPolicy: pulumi.output(true) as never } }),
     ).toThrow("platform.networkPolicy: decides which resources the tenant has");
+    expect(
+      () => new Tenant("team-atlas", { owner: "a", platform: { namespaceAccess: pulumi.output({}) as never } }),
+    ).toThrow("platform.namespaceAccess: decides which resources the tenant has");
   });
 });
 

@@ -7,7 +7,7 @@ import { programEach, registeredEdges, registeredUrnOf, settle, typesAndNames, v
 
 const registered = programEach();
 
-it("registers the CRD, the admission policy and the RBAC, each a typed child of the component", async () => {
+it("registers the CRD, the admission policies and the RBAC, each a typed child of the component", async () => {
   const crd = new TenantCrd("kubespaces");
   await settle();
   expect(typesAndNames(registered())).toEqual(
@@ -18,11 +18,16 @@ it("registers the CRD, the admission policy and the RBAC, each a typed child of 
       "kubernetes:core/v1:ServiceAccount kubespaces-server-service-account",
       "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole kubespaces-server-cluster-role",
       "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding kubespaces-server-cluster-role-binding",
+      "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole kubespaces-server-tenant-role",
+      "kubernetes:rbac.authorization.k8s.io/v1:Role kubespaces-gateway-role",
+      "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding kubespaces-gateway-role-binding",
       "kubernetes:rbac.authorization.k8s.io/v1:Role kubespaces-leader-election-role",
       "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding kubespaces-leader-election-role-binding",
       "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole kubespaces-requester-cluster-role",
       "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy kubespaces-owner-policy",
       "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding kubespaces-owner-policy-binding",
+      "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy kubespaces-server-fence-policy",
+      "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding kubespaces-server-fence-policy-binding",
     ].sort(),
   );
   for (const { name } of registered().filter((r) => r.name !== "kubespaces"))

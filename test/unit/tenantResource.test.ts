@@ -250,7 +250,7 @@ describe("install options", () => {
     expectTypeOf<z.input<typeof installOptionsSchema>>().toExtend<InstallOptionsInput>();
   });
 
-  it("defaults to ServiceAccount kubespaces-server in kubespaces-system and group kubespaces-admins", () => {
+  it("defaults to ServiceAccount kubespaces-server in kubespaces-system, group kubespaces-admins and the platform's default namespaces", () => {
     const options = installOptions();
     expect(options).toEqual({
       namespace: "kubespaces-system",
@@ -258,6 +258,8 @@ describe("install options", () => {
       server: { serviceAccount: "kubespaces-server" },
       adminGroup: "kubespaces-admins",
       adminUsers: [],
+      tenantNamespacePrefix: "kubespaces-tenant-",
+      gatewayNamespace: "kubespaces-gateway",
     });
     expect(serverUsername(options)).toBe("system:serviceaccount:kubespaces-system:kubespaces-server");
     expect(serverUsername(installOptions({ server: { user: "kubespaces" } }))).toBe("kubespaces");
@@ -267,6 +269,40 @@ describe("install options", () => {
     expect(() => installOptions({ namespace: "Kube Spaces", adminGroup: " " })).toThrow(
       /nothing was created:\n {2}- namespace: must be a DNS-1123 label.*\n {2}- adminGroup: must not be blank/,
     );
+    expect(() => installOptions({ tenantNamespacePrefix: "kube" })).toThrow(
+      /tenantNamespacePrefix: must be .* ending with '-'/,
+    );
+  });
+});
+
+describe("the server's fence", () => {
+  const fenceOf = (input: InstallOptionsInput = {}) =>
+    tenantResourceInstallation(installOptions(input))
+      .admission.map((i) => i.object as any)
+      .filter((o) => o.metadata.name === "kubespaces-server-fence");
+
+  it("matches the server's own writes alone, on the kinds its cluster-wide rights could widen", () => {
+    const [policy, binding] = fenceOf({ namespace: "ks" });
+    expect(policy.spec.matchConditions).toEqual([
+      { name: "the-server", expression: 'request.userInfo.username == "system:serviceaccount:ks:kubespaces-server"' },
+    ]);
+    expect(policy.spec.matchConstraints.resourceRules.flatMap((r: any) => r.resources)).toEqual([
+      "namespaces",
+      "rolebindings",
+      "clusterroles",
+      "clusterrolebindings",
+      "priorityclasses",
+    ]);
+    expect(binding.spec).toEqual({ policyName: "kubespaces-server-fence", validationActions: ["Deny"] });
+  });
+
+  it("writes the tenant prefix into the rules on namespaces and RoleBindings", () => {
+    const [policy] = fenceOf({ tenantNamespacePrefix: "teams-" });
+    const on = (resource: string) =>
+      policy.spec.validations.filter((v: any) => v.expression.startsWith(`request.resource.resource != "${resource}"`));
+    expect(on("namespaces")[0].expression).toContain('variables.target.metadata.name.startsWith("teams-")');
+    expect(on("rolebindings")[0].expression).toContain('request.namespace.startsWith("teams-")');
+    expect(on("clusterrolebindings")[0].expression).toContain('s.namespace.startsWith("teams-")');
   });
 });
 
@@ -349,19 +385,62 @@ describe("the RBAC", () => {
     rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
   const plural = (kind: string) => kind.toLowerCase().replace(/y$/, "ie") + "s";
 
-  it("lets the server manage every kind of object a tenant renders, exposed and fenced", () => {
-    const { rules } = named({}, "ClusterRole", "kubespaces-server");
+  it("lets the server manage every kind of object a tenant renders, by the role that holds where it lives", () => {
+    const roleRules = (kind: string, name: string) => named({}, kind, name).rules;
+    const cluster = roleRules("ClusterRole", "kubespaces-server");
+    const inTenant = roleRules("ClusterRole", "kubespaces-server-tenant");
+    const inGateway = roleRules("Role", "kubespaces-server-gateway");
     const spec = validateTenant("team-atlas", {
       owner: "alice@example.com",
-      platform: { exposure: { baseDomain: "example.com", issuerRef: { name: "ca" } }, networkPolicy: true },
+      platform: {
+        exposure: { baseDomain: "example.com", issuerRef: { name: "ca" } },
+        networkPolicy: true,
+        namespaceAccess: {
+          clusterRole: "kubespaces-server-tenant",
+          subject: { kind: "ServiceAccount", name: "kubespaces-server", namespace: "kubespaces-system" },
+        },
+      },
     });
-    const kinds = renderTenant(spec).objects.map((o) => o.manifest);
-    expect(kinds.length).toBeGreaterThanOrEqual(8);
-    for (const { apiVersion, kind } of kinds) {
+    const manifests = renderTenant(spec).objects.map((o) => o.manifest);
+    expect(manifests.length).toBeGreaterThanOrEqual(9);
+    for (const { apiVersion, kind, metadata } of manifests) {
       const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
+      // The access binding is made before the server holds anything in the namespace.
+      const rules =
+        metadata.namespace === undefined || kind === "RoleBinding"
+          ? cluster
+          : metadata.namespace === spec.namespace
+            ? inTenant
+            : inGateway;
+      expect(metadata.namespace ?? spec.namespace, kind).toMatch(/^(kubespaces-tenant-team-atlas|kubespaces-gateway)$/);
       for (const verb of ["get", "list", "watch", "create", "update", "patch", "delete"])
         expect(grants(rules, group, plural(kind), verb), `${verb} ${kind}`).toBe(true);
     }
+  });
+
+  it("holds nothing cluster-wide that takes the cluster over: no Secrets, no pods, no escalate, a bind of its tenant role alone", () => {
+    const cluster = named({}, "ClusterRole", "kubespaces-server").rules;
+    for (const [group, resource, verb] of [
+      ["", "secrets", "get"],
+      ["", "secrets", "list"],
+      ["", "pods", "create"],
+      ["", "pods/exec", "create"],
+      ["rbac.authorization.k8s.io", "clusterroles", "escalate"],
+      ["", "users", "impersonate"],
+      ["", "serviceaccounts/token", "create"],
+    ])
+      expect(grants(cluster, group, resource, verb), `${verb} ${resource}`).toBe(false);
+    expect(cluster.filter((r: any) => r.verbs.includes("bind"))).toEqual([
+      {
+        apiGroups: ["rbac.authorization.k8s.io"],
+        resources: ["clusterroles"],
+        verbs: ["bind"],
+        resourceNames: ["kubespaces-server-tenant"],
+      },
+    ]);
+    // The tenant role is bound by each tenant's stack in its namespace, never by the installation.
+    expect(rbac().filter((o) => o.roleRef?.name === "kubespaces-server-tenant")).toEqual([]);
+    expect(grants(named({}, "ClusterRole", "kubespaces-server-tenant").rules, "", "secrets", "get")).toBe(true);
   });
 
   it("lets the server reconcile Tenants, create and delete them for signed-in people, and write their status; requesters only request them", () => {
@@ -386,13 +465,16 @@ describe("the RBAC", () => {
       rbac(input)
         .filter((o) => o.kind.endsWith("Binding"))
         .map((o) => [o.kind, o.metadata.namespace, o.subjects]);
-    expect(subjects({ namespace: "ks" })).toEqual([
-      ["ClusterRoleBinding", undefined, [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }]],
-      ["RoleBinding", "ks", [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }]],
+    const account = [{ kind: "ServiceAccount", name: "kubespaces-server", namespace: "ks" }];
+    expect(subjects({ namespace: "ks", gatewayNamespace: "gw" })).toEqual([
+      ["ClusterRoleBinding", undefined, account],
+      ["RoleBinding", "gw", account],
+      ["RoleBinding", "ks", account],
     ]);
     const user = [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "kubespaces" }];
     expect(subjects({ server: { user: "kubespaces" } })).toEqual([
       ["ClusterRoleBinding", undefined, user],
+      ["RoleBinding", "kubespaces-gateway", user],
       ["RoleBinding", "kubespaces-system", user],
     ]);
     expect(rbac({ server: { user: "kubespaces" } }).map((o) => o.kind)).not.toContain("ServiceAccount");

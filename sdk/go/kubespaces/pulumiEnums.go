@@ -600,6 +600,174 @@ func (in *tenantPlatformExposureTlsRouteVersionPtr) ToTenantPlatformExposureTlsR
 	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformExposureTlsRouteVersionPtrOutput)
 }
 
+// The subject's kind.
+type TenantPlatformNamespaceAccessSubjectKind string
+
+const (
+	TenantPlatformNamespaceAccessSubjectKindServiceAccount = TenantPlatformNamespaceAccessSubjectKind("ServiceAccount")
+	TenantPlatformNamespaceAccessSubjectKindUser           = TenantPlatformNamespaceAccessSubjectKind("User")
+	TenantPlatformNamespaceAccessSubjectKindGroup          = TenantPlatformNamespaceAccessSubjectKind("Group")
+)
+
+func (TenantPlatformNamespaceAccessSubjectKind) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNamespaceAccessSubjectKind)(nil)).Elem()
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToTenantPlatformNamespaceAccessSubjectKindOutput() TenantPlatformNamespaceAccessSubjectKindOutput {
+	return pulumi.ToOutput(e).(TenantPlatformNamespaceAccessSubjectKindOutput)
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToTenantPlatformNamespaceAccessSubjectKindOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectKindOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TenantPlatformNamespaceAccessSubjectKindOutput)
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToTenantPlatformNamespaceAccessSubjectKindPtrOutput() TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return e.ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return TenantPlatformNamespaceAccessSubjectKind(e).ToTenantPlatformNamespaceAccessSubjectKindOutputWithContext(ctx).ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(ctx)
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TenantPlatformNamespaceAccessSubjectKind) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TenantPlatformNamespaceAccessSubjectKindOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNamespaceAccessSubjectKindOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNamespaceAccessSubjectKind)(nil)).Elem()
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToTenantPlatformNamespaceAccessSubjectKindOutput() TenantPlatformNamespaceAccessSubjectKindOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToTenantPlatformNamespaceAccessSubjectKindOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectKindOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToTenantPlatformNamespaceAccessSubjectKindPtrOutput() TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return o.ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformNamespaceAccessSubjectKind) *TenantPlatformNamespaceAccessSubjectKind {
+		return &v
+	}).(TenantPlatformNamespaceAccessSubjectKindPtrOutput)
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformNamespaceAccessSubjectKind) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TenantPlatformNamespaceAccessSubjectKind) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformNamespaceAccessSubjectKindPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNamespaceAccessSubjectKindPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNamespaceAccessSubjectKind)(nil)).Elem()
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindPtrOutput) ToTenantPlatformNamespaceAccessSubjectKindPtrOutput() TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindPtrOutput) ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindPtrOutput) Elem() TenantPlatformNamespaceAccessSubjectKindOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccessSubjectKind) TenantPlatformNamespaceAccessSubjectKind {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformNamespaceAccessSubjectKind
+		return ret
+	}).(TenantPlatformNamespaceAccessSubjectKindOutput)
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNamespaceAccessSubjectKindPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TenantPlatformNamespaceAccessSubjectKind) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantPlatformNamespaceAccessSubjectKindInput is an input type that accepts values of the TenantPlatformNamespaceAccessSubjectKind enum
+// A concrete instance of `TenantPlatformNamespaceAccessSubjectKindInput` can be one of the following:
+//
+//	TenantPlatformNamespaceAccessSubjectKindServiceAccount
+//	TenantPlatformNamespaceAccessSubjectKindUser
+//	TenantPlatformNamespaceAccessSubjectKindGroup
+type TenantPlatformNamespaceAccessSubjectKindInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNamespaceAccessSubjectKindOutput() TenantPlatformNamespaceAccessSubjectKindOutput
+	ToTenantPlatformNamespaceAccessSubjectKindOutputWithContext(context.Context) TenantPlatformNamespaceAccessSubjectKindOutput
+}
+
+var tenantPlatformNamespaceAccessSubjectKindPtrType = reflect.TypeOf((**TenantPlatformNamespaceAccessSubjectKind)(nil)).Elem()
+
+type TenantPlatformNamespaceAccessSubjectKindPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNamespaceAccessSubjectKindPtrOutput() TenantPlatformNamespaceAccessSubjectKindPtrOutput
+	ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(context.Context) TenantPlatformNamespaceAccessSubjectKindPtrOutput
+}
+
+type tenantPlatformNamespaceAccessSubjectKindPtr string
+
+func TenantPlatformNamespaceAccessSubjectKindPtr(v string) TenantPlatformNamespaceAccessSubjectKindPtrInput {
+	return (*tenantPlatformNamespaceAccessSubjectKindPtr)(&v)
+}
+
+func (*tenantPlatformNamespaceAccessSubjectKindPtr) ElementType() reflect.Type {
+	return tenantPlatformNamespaceAccessSubjectKindPtrType
+}
+
+func (in *tenantPlatformNamespaceAccessSubjectKindPtr) ToTenantPlatformNamespaceAccessSubjectKindPtrOutput() TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return pulumi.ToOutput(in).(TenantPlatformNamespaceAccessSubjectKindPtrOutput)
+}
+
+func (in *tenantPlatformNamespaceAccessSubjectKindPtr) ToTenantPlatformNamespaceAccessSubjectKindPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformNamespaceAccessSubjectKindPtrOutput)
+}
+
 // A level.
 type TenantPlatformPodSecurityAllowed string
 
@@ -1074,6 +1242,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefKindPtrInput)(nil)).Elem(), TenantPlatformExposureIssuerRefKind("ClusterIssuer"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureTlsRouteVersionInput)(nil)).Elem(), TenantPlatformExposureTlsRouteVersion("v1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureTlsRouteVersionPtrInput)(nil)).Elem(), TenantPlatformExposureTlsRouteVersion("v1"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNamespaceAccessSubjectKindInput)(nil)).Elem(), TenantPlatformNamespaceAccessSubjectKind("ServiceAccount"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNamespaceAccessSubjectKindPtrInput)(nil)).Elem(), TenantPlatformNamespaceAccessSubjectKind("ServiceAccount"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityAllowedInput)(nil)).Elem(), TenantPlatformPodSecurityAllowed("baseline"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityAllowedPtrInput)(nil)).Elem(), TenantPlatformPodSecurityAllowed("baseline"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityAllowedArrayInput)(nil)).Elem(), TenantPlatformPodSecurityAllowedArray{})
@@ -1087,6 +1257,8 @@ func init() {
 	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefKindPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureTlsRouteVersionOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureTlsRouteVersionPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNamespaceAccessSubjectKindOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNamespaceAccessSubjectKindPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformPodSecurityAllowedOutput{})
 	pulumi.RegisterOutputType(TenantPlatformPodSecurityAllowedPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformPodSecurityAllowedArrayOutput{})

@@ -1055,6 +1055,8 @@ type TenantPlatform struct {
 	HelmTimeoutSeconds *int `pulumi:"helmTimeoutSeconds"`
 	// Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
+	// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+	NamespaceAccess *TenantPlatformNamespaceAccess `pulumi:"namespaceAccess"`
 	// Host namespaces are `<namespacePrefix><name>`.
 	NamespacePrefix *string `pulumi:"namespacePrefix"`
 	// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
@@ -1139,6 +1141,8 @@ type TenantPlatformArgs struct {
 	HelmTimeoutSeconds pulumi.IntPtrInput `pulumi:"helmTimeoutSeconds"`
 	// Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
 	HostKubeconfig pulumi.StringPtrInput `pulumi:"hostKubeconfig"`
+	// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+	NamespaceAccess *TenantPlatformNamespaceAccessArgs `pulumi:"namespaceAccess"`
 	// Host namespaces are `<namespacePrefix><name>`.
 	NamespacePrefix pulumi.StringPtrInput `pulumi:"namespacePrefix"`
 	// The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
@@ -1297,6 +1301,11 @@ func (o TenantPlatformOutput) HostKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *string { return v.HostKubeconfig }).(pulumi.StringPtrOutput)
 }
 
+// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+func (o TenantPlatformOutput) NamespaceAccess() TenantPlatformNamespaceAccessPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformNamespaceAccess { return v.NamespaceAccess }).(TenantPlatformNamespaceAccessPtrOutput)
+}
+
 // Host namespaces are `<namespacePrefix><name>`.
 func (o TenantPlatformOutput) NamespacePrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *string { return v.NamespacePrefix }).(pulumi.StringPtrOutput)
@@ -1419,6 +1428,16 @@ func (o TenantPlatformPtrOutput) HostKubeconfig() pulumi.StringPtrOutput {
 		}
 		return v.HostKubeconfig
 	}).(pulumi.StringPtrOutput)
+}
+
+// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+func (o TenantPlatformPtrOutput) NamespaceAccess() TenantPlatformNamespaceAccessPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformNamespaceAccess {
+		if v == nil {
+			return nil
+		}
+		return v.NamespaceAccess
+	}).(TenantPlatformNamespaceAccessPtrOutput)
 }
 
 // Host namespaces are `<namespacePrefix><name>`.
@@ -2954,6 +2973,343 @@ func (o TenantPlatformExposureIssuerRefPtrOutput) Name() pulumi.StringPtrOutput 
 			return nil
 		}
 		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+type TenantPlatformNamespaceAccess struct {
+	// The ClusterRole bound in the namespace.
+	ClusterRole string `pulumi:"clusterRole"`
+	// Who the role is bound to.
+	Subject TenantPlatformNamespaceAccessSubject `pulumi:"subject"`
+}
+
+// TenantPlatformNamespaceAccessInput is an input type that accepts TenantPlatformNamespaceAccessArgs and TenantPlatformNamespaceAccessOutput values.
+// You can construct a concrete instance of `TenantPlatformNamespaceAccessInput` via:
+//
+//	TenantPlatformNamespaceAccessArgs{...}
+type TenantPlatformNamespaceAccessInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNamespaceAccessOutput() TenantPlatformNamespaceAccessOutput
+	ToTenantPlatformNamespaceAccessOutputWithContext(context.Context) TenantPlatformNamespaceAccessOutput
+}
+
+// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+type TenantPlatformNamespaceAccessArgs struct {
+	// The ClusterRole bound in the namespace.
+	ClusterRole pulumi.StringInput `pulumi:"clusterRole"`
+	// Who the role is bound to.
+	Subject TenantPlatformNamespaceAccessSubjectInput `pulumi:"subject"`
+}
+
+func (TenantPlatformNamespaceAccessArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNamespaceAccess)(nil)).Elem()
+}
+
+func (i TenantPlatformNamespaceAccessArgs) ToTenantPlatformNamespaceAccessOutput() TenantPlatformNamespaceAccessOutput {
+	return i.ToTenantPlatformNamespaceAccessOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformNamespaceAccessArgs) ToTenantPlatformNamespaceAccessOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNamespaceAccessOutput)
+}
+
+func (i TenantPlatformNamespaceAccessArgs) ToTenantPlatformNamespaceAccessPtrOutput() TenantPlatformNamespaceAccessPtrOutput {
+	return i.ToTenantPlatformNamespaceAccessPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformNamespaceAccessArgs) ToTenantPlatformNamespaceAccessPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNamespaceAccessOutput).ToTenantPlatformNamespaceAccessPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformNamespaceAccessPtrInput is an input type that accepts TenantPlatformNamespaceAccessArgs, TenantPlatformNamespaceAccessPtr and TenantPlatformNamespaceAccessPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformNamespaceAccessPtrInput` via:
+//
+//	        TenantPlatformNamespaceAccessArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformNamespaceAccessPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNamespaceAccessPtrOutput() TenantPlatformNamespaceAccessPtrOutput
+	ToTenantPlatformNamespaceAccessPtrOutputWithContext(context.Context) TenantPlatformNamespaceAccessPtrOutput
+}
+
+type tenantPlatformNamespaceAccessPtrType TenantPlatformNamespaceAccessArgs
+
+func TenantPlatformNamespaceAccessPtr(v *TenantPlatformNamespaceAccessArgs) TenantPlatformNamespaceAccessPtrInput {
+	return (*tenantPlatformNamespaceAccessPtrType)(v)
+}
+
+func (*tenantPlatformNamespaceAccessPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNamespaceAccess)(nil)).Elem()
+}
+
+func (i *tenantPlatformNamespaceAccessPtrType) ToTenantPlatformNamespaceAccessPtrOutput() TenantPlatformNamespaceAccessPtrOutput {
+	return i.ToTenantPlatformNamespaceAccessPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformNamespaceAccessPtrType) ToTenantPlatformNamespaceAccessPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNamespaceAccessPtrOutput)
+}
+
+// A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+type TenantPlatformNamespaceAccessOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNamespaceAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNamespaceAccess)(nil)).Elem()
+}
+
+func (o TenantPlatformNamespaceAccessOutput) ToTenantPlatformNamespaceAccessOutput() TenantPlatformNamespaceAccessOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessOutput) ToTenantPlatformNamespaceAccessOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessOutput) ToTenantPlatformNamespaceAccessPtrOutput() TenantPlatformNamespaceAccessPtrOutput {
+	return o.ToTenantPlatformNamespaceAccessPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNamespaceAccessOutput) ToTenantPlatformNamespaceAccessPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformNamespaceAccess) *TenantPlatformNamespaceAccess {
+		return &v
+	}).(TenantPlatformNamespaceAccessPtrOutput)
+}
+
+// The ClusterRole bound in the namespace.
+func (o TenantPlatformNamespaceAccessOutput) ClusterRole() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantPlatformNamespaceAccess) string { return v.ClusterRole }).(pulumi.StringOutput)
+}
+
+// Who the role is bound to.
+func (o TenantPlatformNamespaceAccessOutput) Subject() TenantPlatformNamespaceAccessSubjectOutput {
+	return o.ApplyT(func(v TenantPlatformNamespaceAccess) TenantPlatformNamespaceAccessSubject { return v.Subject }).(TenantPlatformNamespaceAccessSubjectOutput)
+}
+
+type TenantPlatformNamespaceAccessPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNamespaceAccessPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNamespaceAccess)(nil)).Elem()
+}
+
+func (o TenantPlatformNamespaceAccessPtrOutput) ToTenantPlatformNamespaceAccessPtrOutput() TenantPlatformNamespaceAccessPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessPtrOutput) ToTenantPlatformNamespaceAccessPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessPtrOutput) Elem() TenantPlatformNamespaceAccessOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccess) TenantPlatformNamespaceAccess {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformNamespaceAccess
+		return ret
+	}).(TenantPlatformNamespaceAccessOutput)
+}
+
+// The ClusterRole bound in the namespace.
+func (o TenantPlatformNamespaceAccessPtrOutput) ClusterRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccess) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ClusterRole
+	}).(pulumi.StringPtrOutput)
+}
+
+// Who the role is bound to.
+func (o TenantPlatformNamespaceAccessPtrOutput) Subject() TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccess) *TenantPlatformNamespaceAccessSubject {
+		if v == nil {
+			return nil
+		}
+		return &v.Subject
+	}).(TenantPlatformNamespaceAccessSubjectPtrOutput)
+}
+
+// Who the role is bound to.
+type TenantPlatformNamespaceAccessSubject struct {
+	// The subject's kind.
+	Kind TenantPlatformNamespaceAccessSubjectKind `pulumi:"kind"`
+	// The subject's name.
+	Name string `pulumi:"name"`
+	// The ServiceAccount's namespace; only for a ServiceAccount.
+	Namespace *string `pulumi:"namespace"`
+}
+
+// TenantPlatformNamespaceAccessSubjectInput is an input type that accepts TenantPlatformNamespaceAccessSubjectArgs and TenantPlatformNamespaceAccessSubjectOutput values.
+// You can construct a concrete instance of `TenantPlatformNamespaceAccessSubjectInput` via:
+//
+//	TenantPlatformNamespaceAccessSubjectArgs{...}
+type TenantPlatformNamespaceAccessSubjectInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNamespaceAccessSubjectOutput() TenantPlatformNamespaceAccessSubjectOutput
+	ToTenantPlatformNamespaceAccessSubjectOutputWithContext(context.Context) TenantPlatformNamespaceAccessSubjectOutput
+}
+
+// Who the role is bound to.
+type TenantPlatformNamespaceAccessSubjectArgs struct {
+	// The subject's kind.
+	Kind TenantPlatformNamespaceAccessSubjectKindInput `pulumi:"kind"`
+	// The subject's name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The ServiceAccount's namespace; only for a ServiceAccount.
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+}
+
+func (TenantPlatformNamespaceAccessSubjectArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNamespaceAccessSubject)(nil)).Elem()
+}
+
+func (i TenantPlatformNamespaceAccessSubjectArgs) ToTenantPlatformNamespaceAccessSubjectOutput() TenantPlatformNamespaceAccessSubjectOutput {
+	return i.ToTenantPlatformNamespaceAccessSubjectOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformNamespaceAccessSubjectArgs) ToTenantPlatformNamespaceAccessSubjectOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNamespaceAccessSubjectOutput)
+}
+
+func (i TenantPlatformNamespaceAccessSubjectArgs) ToTenantPlatformNamespaceAccessSubjectPtrOutput() TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return i.ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformNamespaceAccessSubjectArgs) ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNamespaceAccessSubjectOutput).ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformNamespaceAccessSubjectPtrInput is an input type that accepts TenantPlatformNamespaceAccessSubjectArgs, TenantPlatformNamespaceAccessSubjectPtr and TenantPlatformNamespaceAccessSubjectPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformNamespaceAccessSubjectPtrInput` via:
+//
+//	        TenantPlatformNamespaceAccessSubjectArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformNamespaceAccessSubjectPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformNamespaceAccessSubjectPtrOutput() TenantPlatformNamespaceAccessSubjectPtrOutput
+	ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(context.Context) TenantPlatformNamespaceAccessSubjectPtrOutput
+}
+
+type tenantPlatformNamespaceAccessSubjectPtrType TenantPlatformNamespaceAccessSubjectArgs
+
+func TenantPlatformNamespaceAccessSubjectPtr(v *TenantPlatformNamespaceAccessSubjectArgs) TenantPlatformNamespaceAccessSubjectPtrInput {
+	return (*tenantPlatformNamespaceAccessSubjectPtrType)(v)
+}
+
+func (*tenantPlatformNamespaceAccessSubjectPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNamespaceAccessSubject)(nil)).Elem()
+}
+
+func (i *tenantPlatformNamespaceAccessSubjectPtrType) ToTenantPlatformNamespaceAccessSubjectPtrOutput() TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return i.ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformNamespaceAccessSubjectPtrType) ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformNamespaceAccessSubjectPtrOutput)
+}
+
+// Who the role is bound to.
+type TenantPlatformNamespaceAccessSubjectOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNamespaceAccessSubjectOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformNamespaceAccessSubject)(nil)).Elem()
+}
+
+func (o TenantPlatformNamespaceAccessSubjectOutput) ToTenantPlatformNamespaceAccessSubjectOutput() TenantPlatformNamespaceAccessSubjectOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectOutput) ToTenantPlatformNamespaceAccessSubjectOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectOutput) ToTenantPlatformNamespaceAccessSubjectPtrOutput() TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return o.ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformNamespaceAccessSubjectOutput) ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformNamespaceAccessSubject) *TenantPlatformNamespaceAccessSubject {
+		return &v
+	}).(TenantPlatformNamespaceAccessSubjectPtrOutput)
+}
+
+// The subject's kind.
+func (o TenantPlatformNamespaceAccessSubjectOutput) Kind() TenantPlatformNamespaceAccessSubjectKindOutput {
+	return o.ApplyT(func(v TenantPlatformNamespaceAccessSubject) TenantPlatformNamespaceAccessSubjectKind { return v.Kind }).(TenantPlatformNamespaceAccessSubjectKindOutput)
+}
+
+// The subject's name.
+func (o TenantPlatformNamespaceAccessSubjectOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantPlatformNamespaceAccessSubject) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The ServiceAccount's namespace; only for a ServiceAccount.
+func (o TenantPlatformNamespaceAccessSubjectOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantPlatformNamespaceAccessSubject) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+type TenantPlatformNamespaceAccessSubjectPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformNamespaceAccessSubjectPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformNamespaceAccessSubject)(nil)).Elem()
+}
+
+func (o TenantPlatformNamespaceAccessSubjectPtrOutput) ToTenantPlatformNamespaceAccessSubjectPtrOutput() TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectPtrOutput) ToTenantPlatformNamespaceAccessSubjectPtrOutputWithContext(ctx context.Context) TenantPlatformNamespaceAccessSubjectPtrOutput {
+	return o
+}
+
+func (o TenantPlatformNamespaceAccessSubjectPtrOutput) Elem() TenantPlatformNamespaceAccessSubjectOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccessSubject) TenantPlatformNamespaceAccessSubject {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformNamespaceAccessSubject
+		return ret
+	}).(TenantPlatformNamespaceAccessSubjectOutput)
+}
+
+// The subject's kind.
+func (o TenantPlatformNamespaceAccessSubjectPtrOutput) Kind() TenantPlatformNamespaceAccessSubjectKindPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccessSubject) *TenantPlatformNamespaceAccessSubjectKind {
+		if v == nil {
+			return nil
+		}
+		return &v.Kind
+	}).(TenantPlatformNamespaceAccessSubjectKindPtrOutput)
+}
+
+// The subject's name.
+func (o TenantPlatformNamespaceAccessSubjectPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccessSubject) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The ServiceAccount's namespace; only for a ServiceAccount.
+func (o TenantPlatformNamespaceAccessSubjectPtrOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformNamespaceAccessSubject) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Namespace
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -5383,6 +5739,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureGatewayPtrInput)(nil)).Elem(), TenantPlatformExposureGatewayArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefInput)(nil)).Elem(), TenantPlatformExposureIssuerRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureIssuerRefPtrInput)(nil)).Elem(), TenantPlatformExposureIssuerRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNamespaceAccessInput)(nil)).Elem(), TenantPlatformNamespaceAccessArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNamespaceAccessPtrInput)(nil)).Elem(), TenantPlatformNamespaceAccessArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNamespaceAccessSubjectInput)(nil)).Elem(), TenantPlatformNamespaceAccessSubjectArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNamespaceAccessSubjectPtrInput)(nil)).Elem(), TenantPlatformNamespaceAccessSubjectArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNetworkInput)(nil)).Elem(), TenantPlatformNetworkArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformNetworkPtrInput)(nil)).Elem(), TenantPlatformNetworkArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformPodSecurityInput)(nil)).Elem(), TenantPlatformPodSecurityArgs{})
@@ -5432,6 +5792,10 @@ func init() {
 	pulumi.RegisterOutputType(TenantPlatformExposureGatewayPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureIssuerRefPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNamespaceAccessOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNamespaceAccessPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNamespaceAccessSubjectOutput{})
+	pulumi.RegisterOutputType(TenantPlatformNamespaceAccessSubjectPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformNetworkOutput{})
 	pulumi.RegisterOutputType(TenantPlatformNetworkPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformPodSecurityOutput{})

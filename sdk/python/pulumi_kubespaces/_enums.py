@@ -11,6 +11,7 @@ __all__ = [
     'TenantIsolationPodSecurity',
     'TenantPlatformExposureIssuerRefKind',
     'TenantPlatformExposureTlsRouteVersion',
+    'TenantPlatformNamespaceAccessSubjectKind',
     'TenantPlatformPodSecurityAllowed',
     'TenantPlatformPodSecurityDefault',
     'TenantStatusPhase',
@@ -52,6 +53,16 @@ class TenantPlatformExposureTlsRouteVersion(_builtins.str, Enum):
     """
     V1 = "v1"
     V1ALPHA2 = "v1alpha2"
+
+
+@pulumi.type_token("kubespaces:index:TenantPlatformNamespaceAccessSubjectKind")
+class TenantPlatformNamespaceAccessSubjectKind(_builtins.str, Enum):
+    """
+    The subject's kind.
+    """
+    SERVICE_ACCOUNT = "ServiceAccount"
+    USER = "User"
+    GROUP = "Group"
 
 
 @pulumi.type_token("kubespaces:index:TenantPlatformPodSecurityAllowed")

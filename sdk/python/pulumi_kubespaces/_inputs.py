@@ -42,6 +42,10 @@ __all__ = [
     'TenantPlatformExposureGatewayArgsDict',
     'TenantPlatformExposureIssuerRefArgs',
     'TenantPlatformExposureIssuerRefArgsDict',
+    'TenantPlatformNamespaceAccessArgs',
+    'TenantPlatformNamespaceAccessArgsDict',
+    'TenantPlatformNamespaceAccessSubjectArgs',
+    'TenantPlatformNamespaceAccessSubjectArgsDict',
     'TenantPlatformNetworkArgs',
     'TenantPlatformNetworkArgsDict',
     'TenantPlatformPodSecurityArgs',
@@ -396,6 +400,10 @@ class TenantPlatformArgsDict(TypedDict):
     """
     Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
     """
+    namespace_access: NotRequired['TenantPlatformNamespaceAccessArgsDict']
+    """
+    A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+    """
     namespace_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Host namespaces are `<namespacePrefix><name>`.
@@ -431,6 +439,7 @@ class TenantPlatformArgs:
                  exposure: Optional['TenantPlatformExposureArgs'] = None,
                  helm_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace_access: Optional['TenantPlatformNamespaceAccessArgs'] = None,
                  namespace_prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  network: pulumi.Input[Optional['TenantPlatformNetworkArgs']] = None,
                  network_policy: Optional[_builtins.bool] = None,
@@ -447,6 +456,7 @@ class TenantPlatformArgs:
         :param 'TenantPlatformExposureArgs' exposure: Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
         :param pulumi.Input[_builtins.int] helm_timeout_seconds: How long Helm may take to install or upgrade a release.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
+        :param 'TenantPlatformNamespaceAccessArgs' namespace_access: A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
         :param pulumi.Input[_builtins.str] namespace_prefix: Host namespaces are `<namespacePrefix><name>`.
         :param pulumi.Input['TenantPlatformNetworkArgs'] network: The tenants' NetworkPolicy: what their pods may reach, and who may reach them.
         :param _builtins.bool network_policy: Create NetworkPolicies that admit ingress only from the tenant's namespaces (labelled `kubespaces.io/tenant=<name>`) and the gateway namespace, and egress only to cluster DNS, the tenant's namespaces and the internet (not the cluster's, private or link-local ranges, so not the nodes' metadata endpoints), and for the vCluster control plane alone the host API server (`network.apiServerCidrs`).
@@ -474,6 +484,8 @@ class TenantPlatformArgs:
             pulumi.set(__self__, "helm_timeout_seconds", helm_timeout_seconds)
         if host_kubeconfig is not None:
             pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
+        if namespace_access is not None:
+            pulumi.set(__self__, "namespace_access", namespace_access)
         if namespace_prefix is None:
             namespace_prefix = 'kubespaces-tenant-'
         if namespace_prefix is not None:
@@ -576,6 +588,18 @@ class TenantPlatformArgs:
     @host_kubeconfig.setter
     def host_kubeconfig(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "host_kubeconfig", value)
+
+    @_builtins.property
+    @pulumi.getter(name="namespaceAccess")
+    def namespace_access(self) -> Optional['TenantPlatformNamespaceAccessArgs']:
+        """
+        A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+        """
+        return pulumi.get(self, "namespace_access")
+
+    @namespace_access.setter
+    def namespace_access(self, value: Optional['TenantPlatformNamespaceAccessArgs']):
+        pulumi.set(self, "namespace_access", value)
 
     @_builtins.property
     @pulumi.getter(name="namespacePrefix")
@@ -1191,6 +1215,130 @@ class TenantPlatformExposureIssuerRefArgs:
     @kind.setter
     def kind(self, value: pulumi.Input[Optional['TenantPlatformExposureIssuerRefKind']]):
         pulumi.set(self, "kind", value)
+
+
+class TenantPlatformNamespaceAccessArgsDict(TypedDict):
+    """
+    A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+    """
+    cluster_role: pulumi.Input[_builtins.str]
+    """
+    The ClusterRole bound in the namespace.
+    """
+    subject: pulumi.Input['TenantPlatformNamespaceAccessSubjectArgsDict']
+    """
+    Who the role is bound to.
+    """
+
+@pulumi.input_type
+class TenantPlatformNamespaceAccessArgs:
+    def __init__(__self__, *,
+                 cluster_role: pulumi.Input[_builtins.str],
+                 subject: pulumi.Input['TenantPlatformNamespaceAccessSubjectArgs']):
+        """
+        A ClusterRole bound in each tenant namespace to one subject: the RoleBinding is made right after the namespace, before anything in it, and goes with the namespace. This is how kubespaces server holds its rights in tenant namespaces only (ClusterRole `kubespaces-server-tenant`, see docs/policy.md); the server sets it to its own identity. Unset: no RoleBinding.
+
+        :param pulumi.Input[_builtins.str] cluster_role: The ClusterRole bound in the namespace.
+        :param pulumi.Input['TenantPlatformNamespaceAccessSubjectArgs'] subject: Who the role is bound to.
+        """
+        pulumi.set(__self__, "cluster_role", cluster_role)
+        pulumi.set(__self__, "subject", subject)
+
+    @_builtins.property
+    @pulumi.getter(name="clusterRole")
+    def cluster_role(self) -> pulumi.Input[_builtins.str]:
+        """
+        The ClusterRole bound in the namespace.
+        """
+        return pulumi.get(self, "cluster_role")
+
+    @cluster_role.setter
+    def cluster_role(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "cluster_role", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def subject(self) -> pulumi.Input['TenantPlatformNamespaceAccessSubjectArgs']:
+        """
+        Who the role is bound to.
+        """
+        return pulumi.get(self, "subject")
+
+    @subject.setter
+    def subject(self, value: pulumi.Input['TenantPlatformNamespaceAccessSubjectArgs']):
+        pulumi.set(self, "subject", value)
+
+
+class TenantPlatformNamespaceAccessSubjectArgsDict(TypedDict):
+    """
+    Who the role is bound to.
+    """
+    kind: pulumi.Input['TenantPlatformNamespaceAccessSubjectKind']
+    """
+    The subject's kind.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The subject's name.
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The ServiceAccount's namespace; only for a ServiceAccount.
+    """
+
+@pulumi.input_type
+class TenantPlatformNamespaceAccessSubjectArgs:
+    def __init__(__self__, *,
+                 kind: pulumi.Input['TenantPlatformNamespaceAccessSubjectKind'],
+                 name: pulumi.Input[_builtins.str],
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Who the role is bound to.
+
+        :param pulumi.Input['TenantPlatformNamespaceAccessSubjectKind'] kind: The subject's kind.
+        :param pulumi.Input[_builtins.str] name: The subject's name.
+        :param pulumi.Input[_builtins.str] namespace: The ServiceAccount's namespace; only for a ServiceAccount.
+        """
+        pulumi.set(__self__, "kind", kind)
+        pulumi.set(__self__, "name", name)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> pulumi.Input['TenantPlatformNamespaceAccessSubjectKind']:
+        """
+        The subject's kind.
+        """
+        return pulumi.get(self, "kind")
+
+    @kind.setter
+    def kind(self, value: pulumi.Input['TenantPlatformNamespaceAccessSubjectKind']):
+        pulumi.set(self, "kind", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The subject's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The ServiceAccount's namespace; only for a ServiceAccount.
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
 
 
 class TenantPlatformNetworkArgsDict(TypedDict):

@@ -17,6 +17,8 @@ export interface TenantDecl {
   readonly kubernetesVersion?: string;
   readonly readinessTimeoutSeconds?: number;
   readonly isolation?: Record<string, unknown>;
+  /** `platform.namespaceAccess`: a ClusterRole bound in the tenant namespace. */
+  readonly namespaceAccess?: Record<string, unknown>;
   /** `false` turns the chart's data volume off (the chart then renders a Deployment). */
   readonly persistence?: boolean;
   /** Annotations on the vCluster workload, e.g. {@link HOLD_CONTROL_PLANE} to keep its control plane from starting. */

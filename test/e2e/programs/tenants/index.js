@@ -38,6 +38,7 @@ const tenants = declared.map(
         chart: { localPath: chartPath },
         network: { apiServerCidrs: [`${apiServer.hostname}/32`], apiServerPorts: [Number(apiServer.port)] },
         exposure: t.exposure,
+        namespaceAccess: t.namespaceAccess,
         helmTimeoutSeconds: 180,
         readinessTimeoutSeconds: t.readinessTimeoutSeconds ?? 180,
       },
