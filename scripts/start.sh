@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # npm start: `pulumi up` of the demo tenant team-atlas (Pulumi.yaml at the repo root), then its
 # outputs and commands that work from here to use it. The host is decided by the same rule as the
-# `kubespaces` command's (provider/cli/hostChoice.ts): the context you name
+# `kubespaces` command's (provider/hosts/hostChoice.ts): the context you name
 # (KUBESPACES_CONTEXT=<context of $KUBECONFIG> npm start), else the local test bed, brought up
 # (and built the first time) with the real vCluster chart it packaged from its pinned module.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 npm run build --silent
-kind="$(node -e 'process.stdout.write(require("./bin/cli/hostChoice.js").hostKind({ context: process.env.KUBESPACES_CONTEXT || undefined }))')"
+kind="$(node -e 'process.stdout.write(require("./bin/hosts/hostChoice.js").hostKind({ context: process.env.KUBESPACES_CONTEXT || undefined }))')"
 case "${kind}" in
   testbed)
     echo "npm start: no KUBESPACES_CONTEXT named: using the local test bed" >&2

@@ -1,9 +1,10 @@
 /**
- * The `kubespaces` command's exit codes, and the one mapping from the tenants service's error kinds
- * to them. The help text and the table in docs/reference.md are made from EXIT_CODES, so scripts
+ * The `kubespaces` command's exit codes, and the one mapping to them from the tenants service's
+ * error kinds and the shared libraries' (util/problemError.ts). The help text and the table in docs/reference.md are made from EXIT_CODES, so scripts
  * that branch on a code read the same meaning everywhere; a code keeps its meaning once released.
  */
 import type { TenantsErrorKind } from "../tenants/tenantsErrors";
+import type { ProblemKind } from "../util/problemError";
 
 /** Each exit code and what it means. */
 export const EXIT_CODES = [
@@ -45,8 +46,19 @@ const CODE_OF_KIND: Readonly<Record<TenantsErrorKind, number>> = {
   interrupted: EXIT.interrupted,
 };
 
+/** The code of each kind of the shared libraries' errors (kubeconfig/, hosts/, the local identity provider). */
+const CODE_OF_PROBLEM: Readonly<Record<ProblemKind, number>> = {
+  invalid: EXIT.invalid,
+  busy: EXIT.busy,
+  interrupted: EXIT.interrupted,
+  failed: EXIT.error,
+};
+
 /** The exit code an error kind means. */
 export const exitCodeOfKind = (kind: TenantsErrorKind): number => CODE_OF_KIND[kind];
+
+/** The exit code a shared library's error kind means. */
+export const exitCodeOfProblem = (kind: ProblemKind): number => CODE_OF_PROBLEM[kind];
 
 /** The exit codes as help text. */
 export const exitCodesHelp = (): string =>
@@ -72,18 +84,5 @@ export class CliError extends Error {
   ) {
     super(message);
     this.name = "CliError";
-  }
-}
-
-/** `read()`, with a file the user named that is missing or a folder refused as bad input naming `what`. */
-export function readingUserFile<T>(what: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new CliError(`${what} does not exist`, EXIT.invalid);
-    if (code === "EISDIR") throw new CliError(`${what} is a folder; name a file`, EXIT.invalid);
-    if (code === "EACCES") throw new CliError(`${what} cannot be read (permission denied)`, EXIT.invalid);
-    throw error;
   }
 }

@@ -4,7 +4,7 @@
  * and YAML stay the exact data, every control character escaped the format's way.
  */
 import { stringify } from "yaml";
-import { escapedForSerialized, shownLine } from "./terminalText";
+import { escapedForSerialized, shownLine } from "../util/terminalText";
 
 /** The formats `--output` takes (commander refuses any other). */
 export const OUTPUT_FORMATS = ["table", "json", "yaml", "name"] as const;

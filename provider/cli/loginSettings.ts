@@ -10,8 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { z } from "zod";
-import { tenantPlatformSchema, type TenantPlatformInput } from "../model/tenantPlatformSchema";
-import { toProblem } from "../model/inputProblems";
+import { problemLines } from "../model/platformPolicyValue";
 import { writeAtomically } from "../util/atomicFile";
 import { cliHome, homeDir } from "./cliHome";
 import { CliError, EXIT } from "./exitCodes";
@@ -84,29 +83,6 @@ export function writeLoginSettings(settings: LoginSettings): void {
     );
   homeDir();
   writeAtomically(settingsFile(), `${JSON.stringify(parsed.data, null, 2)}\n`, 0o600);
-}
-
-/** The platform's policy in `text` (YAML or JSON), checked against the policy's schema. */
-export function parsePlatformPolicy(file: string, value: unknown): TenantPlatformInput {
-  const parsed = tenantPlatformSchema.safeParse(value ?? {}, { reportInput: true });
-  if (!parsed.success)
-    throw new CliError(`${file} is not a valid platform policy: ${problemLines(parsed.error.issues)}`, EXIT.invalid);
-  if ((value as { hostKubeconfig?: unknown } | null)?.hostKubeconfig !== undefined) {
-    throw new CliError(
-      `${file}: hostKubeconfig does not belong in a policy file; \`kubespaces login --context\` names the host cluster`,
-      EXIT.invalid,
-    );
-  }
-  // An empty policy file (YAML null) is the default policy.
-  return (value ?? {}) as TenantPlatformInput;
-}
-
-/** The issues as "field: rule"; `flags` names a field by the flag that sets it. */
-export function problemLines(issues: readonly z.core.$ZodIssue[], flags: Record<string, string> = {}): string {
-  return issues
-    .map((issue) => toProblem(issue))
-    .map((p) => `${flags[p.path] ?? (p.path || "(top)")}: ${p.message}`)
-    .join("; ");
 }
 
 /** Who you are: the login's user, else `git config user.email`, else the login name. */

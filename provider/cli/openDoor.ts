@@ -9,7 +9,7 @@ import type { TenantsDoor } from "./tenantsDoor";
 /** Opens the recorded login's door. */
 export async function openDoor(): Promise<TenantsDoor> {
   const settings = readLoginSettings();
-  if (settings.server) return (await import("./serverDoor")).serverDoor(settings.server);
-  const { localDoor, localTenantsDoor } = await import("./localDoor");
+  if (settings.server) return (await import("./serverMode/serverDoor")).serverDoor(settings.server);
+  const { localDoor, localTenantsDoor } = await import("./localMode/localDoor");
   return localTenantsDoor(localDoor(settings));
 }

@@ -1,14 +1,15 @@
 /**
- * `--preview` of `tenant create` and `tenant delete`: the steps the tenants service would take on
- * the tenant's stack, printed for people. The service's notes (a wait for the stack's lock) go to
+ * `--preview` of `tenant create` and `tenant delete`: the steps the door's previews say the tenant's
+ * stack would take, printed for people. The service's notes (a wait for the stack's lock) go to
  * the progress display; nothing is stored or changed.
  */
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import type { Actor } from "../tenants/ports";
 import type { CommandEnv } from "./commandEnv";
 import { EXIT } from "./exitCodes";
-import type { LocalDoor } from "./localDoor";
 import { progressDisplay } from "./progressDisplay";
 import { previewText } from "./tenantPrint";
+import type { TenantPreviews } from "./tenantsDoor";
 
 /**
  * Prints what creating tenant `name` with `request` would change, or, with no request, what
@@ -16,14 +17,15 @@ import { previewText } from "./tenantPrint";
  */
 export async function printPreview(
   env: CommandEnv,
-  { service, actor }: Pick<LocalDoor, "service" | "actor">,
+  previews: TenantPreviews,
+  actor: Actor,
   name: string,
   request: TenantRequestInput | undefined,
   lockTimeoutMs: number,
 ): Promise<number> {
   const display = progressDisplay(env.stderr);
   try {
-    const steps = await service.preview(name, request, actor, { onNote: (line) => display.note(line), lockTimeoutMs });
+    const steps = await previews.preview(name, request, actor, { onNote: (line) => display.note(line), lockTimeoutMs });
     display.close();
     const operation = request ? "creating" : "deleting";
     env.stdout.write(previewText(`Preview of ${operation} tenant ${name}; nothing was changed.`, steps));

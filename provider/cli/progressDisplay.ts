@@ -9,7 +9,7 @@
 import type { TenantEvent } from "../tenants/tenantObject";
 import type { OutputStream } from "./commandEnv";
 import type { ShownTenant } from "./tenantsDoor";
-import { shownLine } from "./terminalText";
+import { shownLine } from "../util/terminalText";
 
 /** A tenant event as shown: its phase may also be one only a server's tenant has (AwaitingApproval). */
 export type ShownEvent = Omit<TenantEvent, "phase"> & {

@@ -6,7 +6,7 @@ import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { ResourceStep } from "../tenants/tenantObject";
 import { formatted, type Column, type OutputFormat } from "./formatOutput";
 import type { DeleteOutcome, ShownTenant } from "./tenantsDoor";
-import { shownLine } from "./terminalText";
+import { shownLine } from "../util/terminalText";
 
 /** `--output`, on every command that prints tenants. */
 export interface ReadOptions {

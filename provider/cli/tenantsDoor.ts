@@ -1,16 +1,15 @@
 /**
  * What a tenant command goes through, wherever the tenants are: the operations it runs
  * (TenantOperations, which the tenants service implements as it is and the server's client
- * implements over the API), who it acts as, and, in local mode only, the local door with what only
- * the command's own stacks have (previews, the test bed's ports, the login's files).
+ * implements over the API), who it acts as, and the abilities only some doors have (previews, a
+ * tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
  */
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import type { TenantView } from "../server/api/tenantView";
+import type { TenantView } from "../tenantResource/tenantReplies";
 import type { Actor } from "../tenants/ports";
-import type { TenantEvent, TenantObject } from "../tenants/tenantObject";
+import type { ResourceStep, TenantEvent, TenantObject } from "../tenants/tenantObject";
 import type { DeleteResult, OperationOptions } from "../tenants/tenantsService";
 import { CliError, EXIT } from "./exitCodes";
-import type { LocalDoor } from "./localDoor";
 
 /** A tenant as a command shows it: the service's, or the server's (whose phase may also be AwaitingApproval). */
 export type ShownTenant = TenantObject | TenantView;
@@ -44,7 +43,23 @@ export interface TenantOperations {
   watch(name: string, actor: Actor, signal?: AbortSignal): AsyncIterable<TenantEvent>;
 }
 
-/** The door of the recorded login. */
+/** Previews on the tenants' stacks, where they run: what a create or delete would change, storing nothing. */
+export interface TenantPreviews {
+  /** The steps creating tenant `name` with `request` (or, with none, deleting it) would take. */
+  preview(
+    name: string,
+    request: TenantRequestInput | undefined,
+    actor: Actor,
+    options?: OperationOptions,
+  ): Promise<ResourceStep[]>;
+  /** The request stored for tenant `name`: what resuming it asks for. */
+  storedRequest(name: string, actor: Actor): Promise<TenantRequestInput>;
+}
+
+/**
+ * The door of the recorded login: the operations every door has, and the abilities only some have,
+ * each absent where it means nothing (a command asks for the one it needs, `ability`).
+ */
 export interface TenantsDoor {
   /** The tenants. */
   readonly tenants: TenantOperations;
@@ -61,15 +76,24 @@ export interface TenantsDoor {
   readonly onStuckLock?: (tenant: string) => string;
   /** The kubespaces server the tenants are on, in server mode. */
   readonly server?: string;
-  /** The local door, in local mode. */
-  readonly local?: LocalDoor;
+  /** Previews (`--preview`), where the stacks run: not through a server. */
+  readonly previews?: TenantPreviews;
+  /** Whether a command may name a tenant's owner (`--owner`): not through a server, which takes your sign-in's. */
+  readonly namesOwners?: true;
+  /**
+   * Tenant `name`'s API server URL as this machine reaches it, when the tenant's own URL does not
+   * resolve here (the local test bed's loopback port for it); absent where it does.
+   */
+  readonly localEndpoint?: (name: string, hostNamespace: string) => string;
+  /** A note for `tenant list` about tenants it cannot show (made in the command's old layout). */
+  readonly listNote?: () => string | undefined;
 }
 
 /**
- * The local door, or a CliError when the tenants are on a server: `flag` has no meaning there,
- * and `why` says so.
+ * `have`, the door's ability that `flag` needs, or a CliError when the tenants are on a server:
+ * `flag` has no meaning there, and `why` says so.
  */
-export function localOnly(door: TenantsDoor, flag: string, why: string): LocalDoor {
-  if (door.local) return door.local;
+export function ability<T>(door: TenantsDoor, have: T | undefined, flag: string, why: string): T {
+  if (have !== undefined) return have;
   throw new CliError(`${flag} is refused through the server ${door.server}: ${why}`, EXIT.invalid);
 }

@@ -1,7 +1,7 @@
 /**
  * The HTTP API of `kubespaces server`, written once: its paths, the shape of its errors and of its
  * event stream. The server's routes (provider/server/http/) and the command's client
- * (provider/cli/serverDoor.ts) both read them from here, so they cannot drift apart.
+ * (provider/cli/serverMode/serverDoor.ts) both read them from here, so they cannot drift apart.
  *
  * Every tenant route answers for the caller only: a tenant the caller may not see is "not found",
  * the same answer as a tenant that does not exist, so the API never tells who owns what. A `:name`

@@ -14,7 +14,7 @@ import {
   type V1Lease,
 } from "@kubernetes/client-node";
 import type { LeaseRecord, LeaseStore } from "./leaseElection";
-import { statusCodeOf } from "./apiErrors";
+import { statusCodeOf } from "./kubeClientErrors";
 
 /** Lease `name` in `namespace`. */
 export class KubeLeaseStore implements LeaseStore {

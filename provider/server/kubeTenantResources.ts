@@ -5,10 +5,10 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
+import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResourcePort";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import { TENANT_LABEL } from "../model/names";
-import { statusCodeOf } from "./apiErrors";
+import { statusCodeOf } from "./kubeClientErrors";
 import { requireObjectName } from "./nameChecks";
 
 /** The label that marks what the server made for a tenant (its kubeconfig Secret) as the server's own. */

@@ -6,7 +6,7 @@
  */
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { RequestStore, StoredRequest } from "../tenants/ports";
-import type { TenantResource, TenantResources } from "./tenantResource";
+import type { TenantResource, TenantResources } from "./tenantResourcePort";
 import { TENANT_FINALIZER } from "../contracts/tenantResourceNames";
 
 /** Requests as Tenant resources. */

@@ -9,7 +9,7 @@
  * the Tenant's owner. Recording never fails a reconcile: a refused write is reported and dropped.
  */
 import { TENANT_MANIFEST } from "../contracts/tenantManifest";
-import type { TenantResource } from "./tenantResource";
+import type { TenantResource } from "./tenantResourcePort";
 
 /** What each Event reason means: its type and the action it reports (events.k8s.io/v1 fields). */
 export const TENANT_EVENT_REASONS = {

@@ -9,12 +9,18 @@
  */
 import { TENANT_FINALIZER } from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
-import { apiErrorText } from "./apiErrors";
+import { apiErrorText } from "./kubeClientErrors";
 import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
 import { RequestChangedError, RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
 import type { TenantsService } from "../tenants/tenantsService";
 import { approvalCommand, isApproved, specSha256 } from "./tenantApproval";
-import type { SecretKeyRef, TenantPlan, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResource";
+import type {
+  SecretKeyRef,
+  TenantPlan,
+  TenantResource,
+  TenantResourceStatus,
+  TenantResources,
+} from "./tenantResourcePort";
 import { failureEventReason, type TenantEvents } from "./tenantEvents";
 
 /** How the reconciler works, as the server's configuration sets it. */

@@ -12,7 +12,6 @@ import { tenantPlatformSchema } from "../model/tenantPlatformSchema";
 import type { InputProblem } from "../model/validationError";
 import { serverConfigSchema } from "../server/serverConfig";
 import { isPlainObject } from "../util/plainObject";
-import type { ServerInstallOptions } from "./serverInstallOptions";
 import { SERVER_SECRET_KEYS } from "./serverObjectNames";
 import { SIGN_IN_SECRETS_DIR } from "./serverPodLayout";
 
@@ -28,8 +27,24 @@ const SET_BY_INSTALLATION: readonly { readonly path: readonly [string, ...string
   },
 ];
 
+/**
+ * What of an installation's options the configuration is made from (ServerInstallOptions has them;
+ * named here so that the options' schema, which checks the configuration with this file, and this
+ * file do not import each other).
+ */
+export interface ConfigSources {
+  /** The platform's part of the configuration, as given. */
+  readonly config: Record<string, unknown>;
+  /** The installation: the server's namespace and the admins' group. */
+  readonly installation: { readonly namespace: string; readonly adminGroup: string };
+  /** The port the server listens on in its pod. */
+  readonly port: number;
+  /** The route on the platform's Gateway, whose hostname is the default public URL. */
+  readonly route?: { readonly hostname: string };
+}
+
 /** The configuration the server is started with, or every problem with the platform's part of it. */
-export function serverConfigFile(options: ServerInstallOptions): {
+export function serverConfigFile(options: ConfigSources): {
   readonly config: Record<string, unknown>;
   readonly problems: InputProblem[];
 } {
@@ -60,7 +75,7 @@ export function serverConfigFile(options: ServerInstallOptions): {
 export const configFileText = (config: Record<string, unknown>): string => stringify(config, { lineWidth: 0 });
 
 /** The given configuration with the installation's fields put in (over any given, which are refused above). */
-function withInstallation(given: Record<string, unknown>, options: ServerInstallOptions): Record<string, unknown> {
+function withInstallation(given: Record<string, unknown>, options: ConfigSources): Record<string, unknown> {
   const { namespace: _namespace, adminGroup: _adminGroup, ...rest } = given;
   const http = isPlainObject(given.http) ? given.http : {};
   const publicUrl = http.publicUrl ?? (options.route && `https://${options.route.hostname}`);

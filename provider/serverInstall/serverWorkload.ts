@@ -3,7 +3,7 @@
  * root, no privilege escalation, no capabilities, the runtime's seccomp profile, and a read-only
  * root file system with two emptyDirs for what the server and the Pulumi engine write. They run as
  * the installation's ServiceAccount, whose token the kubelet mounts and rotates: the server reads
- * that file (provider/server/inClusterHost.ts), never a copy.
+ * that file (provider/hosts/inClusterHost.ts), never a copy.
  */
 import { createHash } from "node:crypto";
 import { API_ROUTES } from "../contracts/tenantsApi";

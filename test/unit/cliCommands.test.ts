@@ -11,7 +11,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT, EXIT_CODES } from "../../provider/cli/exitCodes";
-import { localTenantsDoor } from "../../provider/cli/localDoor";
+import { localTenantsDoor } from "../../provider/cli/localMode/localDoor";
 import type { TenantsDoor } from "../../provider/cli/tenantsDoor";
 import { runCli } from "../../provider/cli/runCli";
 import { FileRequestStore } from "../../provider/tenants/local/fileRequestStore";

@@ -15,7 +15,7 @@ import {
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { CliError } from "../../provider/cli/exitCodes";
+import { ProblemError } from "../../provider/util/problemError";
 import {
   markerOf,
   mergedKubeconfig,
@@ -24,7 +24,7 @@ import {
   retargeted,
   TENANT_EXTENSION,
   type KubeconfigDocument,
-} from "../../provider/cli/kubeconfigMerge";
+} from "../../provider/kubeconfig/kubeconfigMerge";
 import { linesKeptInOrder, tenantKubeconfig, TOKEN, userText } from "./support/kubeconfigFixtures";
 import { temporaryFolderEach } from "./support/temporaryFolder";
 import { thrownBy } from "./support/thrown";
@@ -130,7 +130,7 @@ describe("retargeted", () => {
     ],
   ])("refuses a kubeconfig with %s", (_, text) => {
     const error = thrownBy(() => retargeted(text, { contextName: "atlas" }));
-    expect(error).toBeInstanceOf(CliError);
+    expect(error).toBeInstanceOf(ProblemError);
     expect(error.message).toBe("the tenant's kubeconfig has no complete context (cluster, user)");
   });
 });
@@ -152,7 +152,7 @@ describe("refuseCredentialCommands", () => {
       () => refuseCredentialCommands(parse(text) as KubeconfigDocument),
     ]) {
       const error = thrownBy(action);
-      expect(error).toBeInstanceOf(CliError);
+      expect(error).toBeInstanceOf(ProblemError);
       expect(error.message).toContain(
         `has user vcluster_atlas_admin get its credentials by running a command (${field})`,
       );
@@ -190,7 +190,7 @@ describe("mergedKubeconfig", () => {
   it("refuses to take over a context of the user's named like the tenant (prod), and says how to go on", () => {
     const prod = retargeted(tenantKubeconfig, { contextName: "prod" });
     const error = thrownBy(() => mergedKubeconfig(userKubeconfig, prod));
-    expect(error).toBeInstanceOf(CliError);
+    expect(error).toBeInstanceOf(ProblemError);
     expect(error.message).toBe(
       "the kubeconfig already has a context named prod that kubespaces did not write; it was left as it is: merge under another name with --context NAME, or replace it by naming it: --context prod",
     );

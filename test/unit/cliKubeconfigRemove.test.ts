@@ -18,7 +18,7 @@ import {
   removeMergedTenant,
   retargeted,
   type KubeconfigDocument,
-} from "../../provider/cli/kubeconfigMerge";
+} from "../../provider/kubeconfig/kubeconfigMerge";
 import { tenantKubeconfig, userText } from "./support/kubeconfigFixtures";
 import { temporaryFolderEach } from "./support/temporaryFolder";
 

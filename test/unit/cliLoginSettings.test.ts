@@ -2,10 +2,11 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CliError, EXIT } from "../../provider/cli/exitCodes";
+import { CliError, EXIT, exitCodeOfProblem } from "../../provider/cli/exitCodes";
+import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
+import { ProblemError } from "../../provider/util/problemError";
 import {
   currentUser,
-  parsePlatformPolicy,
   readLoginSettings,
   projectOf,
   writeLoginSettings,
@@ -142,8 +143,9 @@ describe("parsePlatformPolicy", () => {
       "policy.yaml: hostKubeconfig does not belong in a policy file; `kubespaces login --context` names the host cluster",
     ],
   ])("refuses %s with exit code 2", (_, value, message) => {
-    const error = refusal(() => parsePlatformPolicy("policy.yaml", value));
-    expect(error.code).toBe(EXIT.invalid);
+    const error = thrownBy(() => parsePlatformPolicy("policy.yaml", value)) as ProblemError;
+    expect(error).toBeInstanceOf(ProblemError);
+    expect(exitCodeOfProblem(error.kind)).toBe(EXIT.invalid);
     expect(error.message.startsWith(message)).toBe(true);
   });
 

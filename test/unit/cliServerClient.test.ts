@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { openBrowser } from "../../provider/cli/browserOpen";
-import { serverSentEvents, type ServerSentEvent } from "../../provider/cli/serverSentEvents";
+import { serverSentEvents, type ServerSentEvent } from "../../provider/cli/serverMode/serverSentEvents";
 import { CliError, EXIT, exitCodeOfKind } from "../../provider/cli/exitCodes";
-import { errorOfAnswer } from "../../provider/cli/serverErrors";
-import { kubespacesServerUrl } from "../../provider/cli/serverUrls";
+import { errorOfAnswer } from "../../provider/cli/serverMode/serverErrors";
+import { kubespacesServerUrl } from "../../provider/cli/serverMode/serverUrls";
 import type { ApiErrorKind } from "../../provider/contracts/tenantsApi";
 import { RequestInvalidError, TenantsError } from "../../provider/tenants/tenantsErrors";
 import { thrownBy } from "./support/thrown";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT } from "../../provider/cli/exitCodes";
-import { localTenantsDoor } from "../../provider/cli/localDoor";
+import { localTenantsDoor } from "../../provider/cli/localMode/localDoor";
 import { readLoginSettings } from "../../provider/cli/loginSettings";
 import { runCli } from "../../provider/cli/runCli";
 import { AutomationStacks } from "../../provider/tenants/automation/automationStacks";

@@ -8,7 +8,7 @@ import { parse } from "yaml";
 import type { OutputStream } from "../../provider/cli/commandEnv";
 import { formatted, type Printable } from "../../provider/cli/formatOutput";
 import { progressDisplay } from "../../provider/cli/progressDisplay";
-import { shownLine, shownText } from "../../provider/cli/terminalText";
+import { shownLine, shownText } from "../../provider/util/terminalText";
 
 /** The sequences of the finding, by what they do, with how each must be shown. */
 const HOSTILE: readonly [string, string, string][] = [

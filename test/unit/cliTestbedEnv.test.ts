@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { testbedEnv } from "../../provider/cli/testbedHost";
+import { testbedEnv } from "../../provider/hosts/testbedHost";
 import { temporaryFolderEach } from "./support/temporaryFolder";
 
 const home = temporaryFolderEach("kubespaces-testbed-env-");

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { loadHostKubeConfig } from "../../provider/lifecycle/hostAccess";
-import { inClusterHost, runsInPod, SERVICE_ACCOUNT_DIR } from "../../provider/server/inClusterHost";
+import { inClusterHost, runsInPod, SERVICE_ACCOUNT_DIR } from "../../provider/hosts/inClusterHost";
 import { temporaryFolderEach } from "./support/temporaryFolder";
 
 const root = temporaryFolderEach("kubespaces-in-cluster-");

@@ -2,7 +2,10 @@
  * The folders of provider/ form layers, and every import runs down them or stays in its folder:
  * the shared vocabulary (contracts/) and the domain (model/) never reach up into the render, the
  * lifecycle or the component, and the render and the lifecycle never reach into each other. The
- * one arrow back up is declared below with its reason.
+ * one arrow back up is declared below with its reason. No files import each other in a circle.
+ * The command (cli/) is a front and two wings: local mode (cli/localMode/) and server mode
+ * (cli/serverMode/) never import each other, and the front reaches into them only where the mode is
+ * chosen.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -23,6 +26,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["component"],
   ["plugin", "tenantFiles"],
   ["tenants"],
+  ["kubeconfig"],
+  ["hosts"],
   ["tenantResource"],
   ["server"],
   ["serverInstall"],
@@ -91,4 +96,66 @@ it("sees the imports the rule is about", () => {
   expect(runsDown("render", "lifecycle")).toBe(false);
   expect(runsDown("model", "contracts")).toBe(true);
   expect(runsDown("contracts", "model")).toBe(false);
+});
+
+/** The command's wings, each a mode; they never import each other. */
+const WINGS = ["cli/localMode", "cli/serverMode"];
+
+/**
+ * The front files that reach into the wings: the one that opens the recorded login's door, and
+ * `login`, which records the mode (and shows local mode's default backend, signs in to a server).
+ */
+const MODE_CHOOSERS: ReadonlySet<string> = new Set(["cli/openDoor", "cli/commands/login"]);
+
+const wingOf = (file: string): string | undefined => WINGS.find((wing) => file.startsWith(`${wing}${path.sep}`));
+
+it("keeps the command's wings apart, and the front out of them except where the mode is chosen", () => {
+  const crossings = sourceFiles(PROVIDER)
+    .filter((file) => file.startsWith(`cli${path.sep}`))
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => {
+          const [from, to] = [wingOf(file), wingOf(`${target}.ts`)];
+          if (!to || from === to) return false;
+          return from !== undefined || !MODE_CHOOSERS.has(withoutExtension(file));
+        })
+        .map((target) => `${withoutExtension(file)} -> ${target}`),
+    );
+  expect(crossings).toEqual([]);
+});
+
+/** The import circles among provider/'s files, each as the files along it. */
+function importCircles(): string[][] {
+  const graph = new Map(sourceFiles(PROVIDER).map((file) => [withoutExtension(file), importsOf(file)]));
+  const circles: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (file: string, trail: string[]): void => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      circles.push(trail.slice(trail.indexOf(file)));
+      return;
+    }
+    state.set(file, "open");
+    for (const target of graph.get(file) ?? []) if (graph.has(target)) visit(target, [...trail, target]);
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) visit(file, [file]);
+  return circles;
+}
+
+it("has no files that import each other in a circle, type imports included", () => {
+  expect(importCircles()).toEqual([]);
+});
+
+it("lets the command read nothing of the server's but the setup `kubespaces server` starts", () => {
+  const reads = sourceFiles(PROVIDER)
+    .filter(
+      (file) => file.startsWith(`cli${path.sep}`) && withoutExtension(file) !== path.join("cli", "commands", "server"),
+    )
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith(`server${path.sep}`))
+        .map((target) => `${withoutExtension(file)} -> ${target}`),
+    );
+  expect(reads).toEqual([]);
 });

@@ -10,7 +10,7 @@ import {
   localDexConfigYaml,
   PORTAL_CLIENT_ID,
   PORTAL_SECRET_ENV,
-} from "../../provider/cli/localDexConfig";
+} from "../../provider/server/auth/localDexConfig";
 import { thrownBy } from "./support/thrown";
 
 const input = {

@@ -3,7 +3,7 @@
  * host is asked anything, whichever front calls it.
  */
 import { describe, expect, it } from "vitest";
-import { OwnedTenants } from "../../provider/server/api/ownedTenants";
+import { OwnedTenants } from "../../provider/server/people/ownedTenants";
 import type { Actor } from "../../provider/tenants/ports";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 import { StandInPeopleHost } from "./support/standInPeopleHost";

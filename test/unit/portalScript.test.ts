@@ -9,7 +9,7 @@ import path from "node:path";
 import vm from "node:vm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { API_PATHS, TENANT_EVENTS } from "../../provider/contracts/tenantsApi";
-import type { TenantView } from "../../provider/server/api/tenantView";
+import type { TenantView } from "../../provider/tenantResource/tenantReplies";
 import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
 import { quotaRows, type QuotaRowsBody } from "../../provider/server/portal/quotaTable";
 import { portalHarness } from "./support/portalHarness";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
-import { audit } from "../../provider/server/api/auditLog";
+import { audit } from "../../provider/server/people/auditLog";
 import { ServerMetrics } from "../../provider/server/metrics/serverMetrics";
 import { timedStacks } from "../../provider/server/metrics/timedStacks";
 import { Readiness } from "../../provider/server/readiness";

@@ -25,7 +25,7 @@ import {
   type TenantEventReason,
   type TenantEvents,
 } from "../../provider/server/tenantEvents";
-import type { TenantResource } from "../../provider/server/tenantResource";
+import type { TenantResource } from "../../provider/server/tenantResourcePort";
 import { TenantReconciler } from "../../provider/server/tenantReconciler";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";

@@ -11,12 +11,13 @@ import { parseTenantDocuments, type TenantDocument } from "../../tenantFiles/ten
 import type { Actor } from "../../tenants/ports";
 import { TenantFailedError, TenantNotFoundError } from "../../tenants/tenantsErrors";
 import type { CommandEnv } from "../commandEnv";
-import { CliError, EXIT, readingUserFile } from "../exitCodes";
+import { CliError, EXIT } from "../exitCodes";
+import { readingUserFile } from "../../util/userFiles";
 import { listenForInterrupts, operationOptions } from "../interrupts";
 import { progressDisplay } from "../progressDisplay";
 import { printPreview } from "../printPreview";
 import { tenantText, type ReadOptions } from "../tenantPrint";
-import { localOnly, type TenantOperations } from "../tenantsDoor";
+import { ability, type TenantOperations } from "../tenantsDoor";
 
 /** `create`'s options, as commander parses them. */
 export interface CreateOptions extends ReadOptions {
@@ -92,16 +93,26 @@ export async function createTenant(
     throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
   const door = await env.door();
   const { tenants, actor } = door;
-  if (options.owner !== undefined) localOnly(door, "--owner", "the server takes the owner from your sign-in");
-  const local = options.preview ? localOnly(door, "--preview", "previews run where the stacks are") : undefined;
+  if (options.owner !== undefined)
+    ability(door, door.namesOwners, "--owner", "the server takes the owner from your sign-in");
+  const previews = options.preview
+    ? ability(door, door.previews, "--preview", "previews run where the stacks are")
+    : undefined;
   // No request given: the stored one is resumed, or, for a new name, the defaults are requested.
   const request =
     fromFile?.request ??
     requestOfFlags(options) ??
     ((await isStored(tenants, name, actor)) ? undefined : { owner: actor.owner });
   const lockTimeoutMs = options.lockTimeout * 1000;
-  if (local)
-    return printPreview(env, local, name, request ?? (await local.service.get(name, actor)).spec, lockTimeoutMs);
+  if (previews)
+    return printPreview(
+      env,
+      previews,
+      actor,
+      name,
+      request ?? (await previews.storedRequest(name, actor)),
+      lockTimeoutMs,
+    );
   const display = progressDisplay(env.stderr);
   // Checked before anything is shown as Pending: a bad request changes nothing.
   if (request) tenants.check(name, request, actor);

@@ -7,11 +7,11 @@
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
 import { listenForInterrupts, operationOptions } from "../interrupts";
-import { forgetMergedContext } from "../mergedContexts";
+import { forgetMergedContext } from "../../kubeconfig/mergedContexts";
 import { progressDisplay } from "../progressDisplay";
 import { printPreview } from "../printPreview";
 import { deletedText } from "../tenantPrint";
-import { localOnly } from "../tenantsDoor";
+import { ability } from "../tenantsDoor";
 
 /** `delete`'s options. */
 export interface DeleteOptions {
@@ -29,7 +29,8 @@ export async function deleteTenant(env: CommandEnv, name: string, options: Delet
   if (options.preview)
     return printPreview(
       env,
-      localOnly(door, "--preview", "previews run where the stacks are"),
+      ability(door, door.previews, "--preview", "previews run where the stacks are"),
+      actor,
       name,
       undefined,
       lockTimeoutMs,

@@ -8,7 +8,6 @@ import { CliError, EXIT } from "../exitCodes";
 import { progressDisplay } from "../progressDisplay";
 import { reachHint } from "../../tenants/tenantReach";
 import { tenantText, type ReadOptions } from "../tenantPrint";
-import { onLocalTestbed } from "../testbedHost";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 
 /** `get`'s options. */
@@ -46,7 +45,7 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
   }
   env.stdout.write(tenantText(tenant, options.output));
   // Hints go to stderr, and only beside the table: its API column is an unexposed tenant's in-cluster URL.
-  if (options.output === "table") env.stderr.write(reachHint(name, tenant.status, onLocalTestbed(door)));
+  if (options.output === "table") env.stderr.write(reachHint(name, tenant.status, door.localEndpoint !== undefined));
   // Its reason is printed, and mapped to its exit code, as every error is (runCli.ts).
   if (tenant.status.phase === "Failed")
     throw new CliError(

@@ -8,9 +8,8 @@
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
 import { yamlText } from "../formatOutput";
-import { retargeted, userKubeconfigFile } from "../kubeconfigMerge";
-import { mergeTenantContext } from "../mergedContexts";
-import { onLocalTestbed, testbedEndpoint } from "../testbedHost";
+import { retargeted, userKubeconfigFile } from "../../kubeconfig/kubeconfigMerge";
+import { mergeTenantContext } from "../../kubeconfig/mergedContexts";
 
 /** `kubeconfig`'s options. */
 export interface KubeconfigOptions {
@@ -28,9 +27,8 @@ export async function tenantKubeconfig(env: CommandEnv, name: string, options: K
   const { tenants, actor } = door;
   const kubeconfig = await tenants.kubeconfig(name, actor);
   const { status } = await tenants.get(name, actor);
-  const onTestbed = onLocalTestbed(door);
   const server =
-    options.server ?? (onTestbed && status.namespace ? testbedEndpoint(status.namespace, name) : undefined);
+    options.server ?? (door.localEndpoint && status.namespace ? door.localEndpoint(name, status.namespace) : undefined);
   if (!options.merge) {
     env.stdout.write(
       yamlText(

@@ -1,9 +1,8 @@
 /** `kubespaces tenant list [--all]`: the tenants you own, or every tenant. */
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
-import { legacyNote } from "../legacyLayout";
 import { tenantsText, type ReadOptions } from "../tenantPrint";
-import { shownLine } from "../terminalText";
+import { shownLine } from "../../util/terminalText";
 
 /** `list`'s options. */
 export interface ListOptions extends ReadOptions {
@@ -16,7 +15,7 @@ export async function listTenants(env: CommandEnv, options: ListOptions): Promis
   const door = await env.door();
   const { actor } = door;
   const tenants = await door.tenants.list(actor, { all: options.all });
-  const note = door.local && legacyNote(door.local.settings);
+  const note = door.listNote?.();
   if (note) env.stderr.write(`${note}\n`);
   if (tenants.length === 0 && options.output === "table") {
     env.stderr.write(

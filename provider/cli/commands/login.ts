@@ -10,20 +10,15 @@ import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { fileBackendFolder, isFileBackend, missingBackendFolder } from "../../tenants/automation/fileBackend";
 import type { CommandEnv } from "../commandEnv";
-import { CliError, EXIT, readingUserFile } from "../exitCodes";
+import { CliError, EXIT } from "../exitCodes";
+import { readingUserFile } from "../../util/userFiles";
 import { formatted, type Column } from "../formatOutput";
-import { describeHost, kubeconfigFileOf } from "../hostChoice";
-import { oneContext } from "../hostKubeconfig";
-import { defaultBackendUrl } from "../localDoor";
-import {
-  currentUser,
-  parsePlatformPolicy,
-  projectOf,
-  readLoginSettings,
-  writeLoginSettings,
-  type LoginSettings,
-} from "../loginSettings";
-import { forgetSignIn } from "../signInTokens";
+import { describeHost, kubeconfigFileOf } from "../../hosts/hostChoice";
+import { oneContext } from "../../kubeconfig/hostKubeconfig";
+import { defaultBackendUrl } from "../localMode/localDoor";
+import { currentUser, projectOf, readLoginSettings, writeLoginSettings, type LoginSettings } from "../loginSettings";
+import { forgetSignIn } from "../serverMode/signInTokens";
+import { parsePlatformPolicy } from "../../model/platformPolicyValue";
 import type { ReadOptions } from "../tenantPrint";
 
 /** `login`'s options. */
@@ -106,7 +101,7 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
         `--server signs in to a kubespaces server, which holds the stacks, the host and the policy: ${flags.join(", ")} belong to local mode; give them without --server`,
         EXIT.invalid,
       );
-    const { signInToServer } = await import("../serverLogin");
+    const { signInToServer } = await import("../serverMode/serverLogin");
     env.stdout.write(settingsText(await signInToServer(env, options.server, options.reset === true), options.output));
     return EXIT.ok;
   }
@@ -120,7 +115,9 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
         `${flags.join(", ")}: local mode's, and you are signed in to ${recorded.server}: switch to local mode with --backend URL or --context NAME, or \`kubespaces login --reset\``,
         EXIT.invalid,
       );
-    env.stdout.write(settingsText((await import("../serverLogin")).serverLoginShown(recorded.server), options.output));
+    env.stdout.write(
+      settingsText((await import("../serverMode/serverLogin")).serverLoginShown(recorded.server), options.output),
+    );
     return EXIT.ok;
   }
   const { server: _server, ...before } = options.reset ? {} : recorded;

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { TENANT_EVENTS } from "../../contracts/tenantsApi";
-import type { TenantChange } from "../api/tenantView";
+import type { TenantChange } from "../../tenantResource/tenantReplies";
 
 /** How often a quiet stream says it is alive. */
 const HEARTBEAT_MS = 15_000;

@@ -13,7 +13,7 @@ import { CALLBACK_PATH } from "../auth/signInParts";
 import { UnauthenticatedError, type TokenVerifier } from "../auth/tokenVerifier";
 import { signInRefusedPage } from "../portal/messagePages";
 import { PORTAL_PATHS } from "../portal/portalPaths";
-import { audit, type AuditSink } from "../api/auditLog";
+import { audit, type AuditSink } from "../people/auditLog";
 import { localPath } from "./localPath";
 import { csrfForSessions } from "./requestActor";
 import { COOKIE_OPTIONS, type ServerCookies } from "./serverCookies";

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import { API_ROUTES, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
 import { createTenantBodySchema, jsonSchemaOf } from "./tenantsApiSchemas";
-import type { TenantsForPeople } from "../api/tenantView";
+import type { TenantsForPeople } from "../people/tenantsForPeople";
 import { streamChanges } from "./eventStream";
 import { csrfForSessions, requireActor } from "./requestActor";
 import { tenantNameParam } from "./tenantNameParam";

@@ -6,7 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { TENANT_PHASES } from "../../tenants/tenantObject";
-import type { AuditSink } from "../api/auditLog";
+import type { AuditSink } from "../people/auditLog";
 
 /** How a reconcile ended: done, asked to be tried again, or threw (also tried again). */
 export const RECONCILE_RESULTS = ["done", "retry", "error"] as const;

@@ -10,7 +10,7 @@ import type {} from "@fastify/csrf-protection";
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../tenants/ports";
 import { RequestConflictError, RequestInvalidError, TenantNotFoundError } from "../../tenants/tenantsErrors";
-import type { TenantsForPeople } from "../api/tenantView";
+import type { TenantsForPeople } from "../people/tenantsForPeople";
 import { tenantNameParam } from "../http/tenantNameParam";
 import { messagePage, notFoundPage } from "./messagePages";
 import { newTenantPage } from "./newTenantPage";

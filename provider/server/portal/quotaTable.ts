@@ -4,7 +4,7 @@
  * to date from the quota's own route (`PORTAL_PATHS.quota`), which answers with the same rows.
  */
 import { isQuantity, quantityValue } from "../../model/quantity";
-import type { QuotaUsage } from "../api/tenantView";
+import type { QuotaUsage } from "../../tenantResource/tenantReplies";
 import { html, type Html } from "./html";
 import { PORTAL_PATHS } from "./portalPaths";
 

@@ -3,7 +3,7 @@
  * asks, every tenant) with the operator's columns and the list's creation time and owner, as the
  * command's `tenant list` shows them.
  */
-import type { TenantView } from "../api/tenantView";
+import type { TenantView } from "../../tenantResource/tenantReplies";
 import { html, type Html } from "./html";
 import { page, type PageFrame } from "./layout";
 import { PORTAL_PATHS } from "./portalPaths";

@@ -11,7 +11,7 @@ import { API_PATHS } from "../../contracts/tenantsApi";
 import { AWAITING_APPROVAL_PHASE } from "../../contracts/tenantResourceNames";
 import { TENANT_PHASES } from "../../tenants/tenantObject";
 import { inClusterReach, NOT_EXPOSED, reachKind, type ReachKind } from "../../tenants/tenantReach";
-import type { QuotaUsage, TenantView } from "../api/tenantView";
+import type { QuotaUsage, TenantView } from "../../tenantResource/tenantReplies";
 import { csrfField, errorSummary, textField } from "./formParts";
 import { html, type Html } from "./html";
 import { page, type PageFrame } from "./layout";

@@ -1,5 +1,5 @@
 /** Small pieces the portal's tenant pages share: times, the owner, and what a missing value reads as. */
-import type { TenantView } from "../api/tenantView";
+import type { TenantView } from "../../tenantResource/tenantReplies";
 import { html, type Html } from "./html";
 
 /** What a value the tenant does not have yet (an endpoint before provisioning) reads as. */

@@ -1,7 +1,7 @@
 /**
  * `kubespaces server` with its API and portal, as the portal and server-mode end-to-end tests and
  * the API benchmark run it on the test bed: the built binary on a free loopback port, signing
- * people in at the local Dex it starts (its static users, provider/cli/localDexConfig.ts), and
+ * people in at the local Dex it starts (its static users, provider/server/auth/localDexConfig.ts), and
  * the command's device-flow login completed in the test's browser as the person would. Waits are
  * on what the processes print, never on time.
  */
@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { stringify } from "yaml";
-import { LOCAL_DEX_USERS } from "../../../provider/cli/localDexConfig";
+import { LOCAL_DEX_USERS } from "../../../provider/server/auth/localDexConfig";
 import { approveDevice } from "./browser";
 import { startKubespaces, type CliUser, type Finished, type Running } from "./kubespacesCli";
 
@@ -23,7 +23,7 @@ export interface DexPerson {
 /** The local Dex's static user `email`, with the password it publishes. */
 export function dexPerson(email: string): DexPerson {
   const user = LOCAL_DEX_USERS.find((u) => u.email === email);
-  if (!user) throw new Error(`the local Dex has no user ${email}: see provider/cli/localDexConfig.ts`);
+  if (!user) throw new Error(`the local Dex has no user ${email}: see provider/server/auth/localDexConfig.ts`);
   return { email: user.email, password: user.password };
 }
 

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import * as oidc from "openid-client";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { OwnedTenants } from "../../../provider/server/api/ownedTenants";
+import { OwnedTenants } from "../../../provider/server/people/ownedTenants";
 import { SessionSeal, sessionKeys } from "../../../provider/server/auth/sessionSeal";
 import { TokenVerifier } from "../../../provider/server/auth/tokenVerifier";
 import { buildApiServer } from "../../../provider/server/http/apiServer";

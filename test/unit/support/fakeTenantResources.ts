@@ -13,7 +13,7 @@ import type {
   TenantResource,
   TenantResourceStatus,
   TenantResources,
-} from "../../../provider/server/tenantResource";
+} from "../../../provider/server/tenantResourcePort";
 
 /** A Secret the stand-in holds. */
 export interface FakeSecret {

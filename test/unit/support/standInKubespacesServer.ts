@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { API_PATHS, type ApiErrorKind, type SignInInfo } from "../../../provider/contracts/tenantsApi";
 import { validateRequest } from "../../../provider/model/validateTenant";
 import { labelOf, TenantValidationError } from "../../../provider/model/validationError";
-import type { TenantView } from "../../../provider/server/api/tenantView";
+import type { TenantView } from "../../../provider/tenantResource/tenantReplies";
 import { tenantKubeconfig } from "./kubeconfigFixtures";
 import { bodyOf, json, STAND_IN_CLIENT_ID, type StandInIdentityProvider } from "./standInIdentityProvider";
 

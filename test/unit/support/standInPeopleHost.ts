@@ -6,9 +6,9 @@
  */
 import { EventEmitter, on } from "node:events";
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
-import type { PeopleHost, TenantWatchEvent } from "../../../provider/server/api/ownedTenants";
-import type { QuotaUsage } from "../../../provider/server/api/tenantView";
-import type { SecretKeyRef, TenantResource, TenantResourceStatus } from "../../../provider/server/tenantResource";
+import type { PeopleHost, TenantWatchEvent } from "../../../provider/server/people/ownedTenants";
+import type { QuotaUsage } from "../../../provider/tenantResource/tenantReplies";
+import type { SecretKeyRef, TenantResource, TenantResourceStatus } from "../../../provider/server/tenantResourcePort";
 
 /** The stand-in host. */
 export class StandInPeopleHost implements PeopleHost {

@@ -6,7 +6,8 @@
  * Every create and delete is recorded for tests to read.
  */
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
-import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "../../../provider/server/api/tenantView";
+import type { TenantsForPeople } from "../../../provider/server/people/tenantsForPeople";
+import type { QuotaUsage, TenantChange, TenantView } from "../../../provider/tenantResource/tenantReplies";
 import type { Actor } from "../../../provider/tenants/ports";
 import { checkRequest } from "../../../provider/tenants/requestCheck";
 import {

@@ -9,12 +9,12 @@ import { EventEmitter, on } from "node:events";
 import { CoreV1Api, Watch, type KubeConfig } from "@kubernetes/client-node";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
 import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
-import { statusCodeOf } from "../apiErrors";
+import { statusCodeOf } from "../kubeClientErrors";
 import { KubeTenantResources, requireSecretRef } from "../kubeTenantResources";
 import { requireObjectName } from "../nameChecks";
-import type { SecretKeyRef, TenantResource } from "../tenantResource";
+import type { SecretKeyRef, TenantResource } from "../tenantResourcePort";
 import type { PeopleHost, TenantWatchEvent } from "./ownedTenants";
-import type { QuotaUsage } from "./tenantView";
+import type { QuotaUsage } from "../../tenantResource/tenantReplies";
 
 /** How long one watch request lasts before the API server ends it and it is made again. */
 const WATCH_SECONDS = 300;

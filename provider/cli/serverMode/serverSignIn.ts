@@ -7,10 +7,10 @@
  * machine's loopback (the local Dex).
  */
 import * as oidc from "openid-client";
-import { API_PATHS, type SignInInfo } from "../contracts/tenantsApi";
-import { CliError, EXIT } from "./exitCodes";
+import { API_PATHS, type SignInInfo } from "../../contracts/tenantsApi";
+import { CliError, EXIT } from "../exitCodes";
 import { unreachable } from "./serverApi";
-import { isLoopbackHttp } from "../util/loopbackUrl";
+import { isLoopbackHttp } from "../../util/loopbackUrl";
 import { issuerUrl } from "./serverUrls";
 import type { SignIn } from "./signInTokens";
 

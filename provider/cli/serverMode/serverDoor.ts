@@ -3,12 +3,12 @@
  * request to that kubespaces server's API, signed with the kept sign-in (renewed when it has
  * expired), and the command acts as whoever the server says the sign-in is.
  */
-import { API_PATHS, type WhoAmI } from "../contracts/tenantsApi";
+import { API_PATHS, type WhoAmI } from "../../contracts/tenantsApi";
 import { ServerApi } from "./serverApi";
 import { refreshSignIn } from "./serverSignIn";
 import { ServerTenants } from "./serverTenants";
 import { bearerTokens, type BearerOptions } from "./signInTokens";
-import type { TenantsDoor } from "./tenantsDoor";
+import type { TenantsDoor } from "../tenantsDoor";
 import type { FollowOptions } from "./tenantFollow";
 
 /** How the server door is opened (tests shorten the follow's waits, or stop the clock). */

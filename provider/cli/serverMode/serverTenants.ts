@@ -7,22 +7,22 @@
  * Actor each operation takes only names who that is.
  */
 import { isDeepStrictEqual } from "node:util";
-import { API_PATHS, type CreateTenantBody, type TenantListBody } from "../contracts/tenantsApi";
-import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import type { TenantView } from "../server/api/tenantView";
-import type { Actor } from "../tenants/ports";
-import { TENANT_PHASES, type ReadyReason, type TenantEvent, type TenantPhase } from "../tenants/tenantObject";
+import { API_PATHS, type CreateTenantBody, type TenantListBody } from "../../contracts/tenantsApi";
+import type { TenantRequestInput } from "../../model/tenantRequestSchema";
+import type { TenantView } from "../../tenantResource/tenantReplies";
+import type { Actor } from "../../tenants/ports";
+import { TENANT_PHASES, type ReadyReason, type TenantEvent, type TenantPhase } from "../../tenants/tenantObject";
 import {
   InterruptedError,
   RequestConflictError,
   RequestInvalidError,
   TenantFailedError,
   TenantNotFoundError,
-} from "../tenants/tenantsErrors";
-import type { OperationOptions } from "../tenants/tenantsService";
+} from "../../tenants/tenantsErrors";
+import type { OperationOptions } from "../../tenants/tenantsService";
 import type { ServerApi } from "./serverApi";
 import { followTenant, type FollowOptions } from "./tenantFollow";
-import type { DeleteOutcome, TenantOperations } from "./tenantsDoor";
+import type { DeleteOutcome, TenantOperations } from "../tenantsDoor";
 
 /** The tenants of one server. */
 export class ServerTenants implements TenantOperations {

@@ -6,11 +6,11 @@
  * in a row, saying how to follow again.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { API_PATHS, TENANT_EVENTS } from "../contracts/tenantsApi";
-import type { TenantChange, TenantView } from "../server/api/tenantView";
-import { TenantNotFoundError } from "../tenants/tenantsErrors";
+import { API_PATHS, TENANT_EVENTS } from "../../contracts/tenantsApi";
+import type { TenantChange, TenantView } from "../../tenantResource/tenantReplies";
+import { TenantNotFoundError } from "../../tenants/tenantsErrors";
 import { serverSentEvents } from "./serverSentEvents";
-import { CliError, EXIT } from "./exitCodes";
+import { CliError, EXIT } from "../exitCodes";
 import { ServerUnreachableError, unreachable, type ServerApi } from "./serverApi";
 
 /** How a follow reconnects. */

@@ -18,8 +18,9 @@ import {
 } from "../../tenants/tenantsErrors";
 import { tenantStatus } from "../../tenants/tenantStatus";
 import { requireTenantName } from "../nameChecks";
-import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "../tenantResource";
-import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "./tenantView";
+import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "../tenantResourcePort";
+import type { TenantsForPeople } from "./tenantsForPeople";
+import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
 
 /** One change the host's watch of a Tenant reports. */
 export interface TenantWatchEvent {

@@ -6,7 +6,7 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { promisify } from "node:util";
-import { CliError, EXIT } from "./exitCodes";
+import { ProblemError } from "../util/problemError";
 import { hasTestbed, TESTBED_SCRIPT } from "./testbedHost";
 
 /**
@@ -15,12 +15,13 @@ import { hasTestbed, TESTBED_SCRIPT } from "./testbedHost";
  */
 export async function testbedTool(tool: string, signal?: AbortSignal): Promise<string> {
   if (!hasTestbed())
-    throw new CliError(`no ${tool} here: it is built by the test bed of a kubespaces checkout`, EXIT.error);
+    throw new ProblemError(`no ${tool} here: it is built by the test bed of a kubespaces checkout`, "failed");
   const cached = await toolPath(tool);
   if (cached) return cached;
   await build(tool, signal);
   const built = await toolPath(tool);
-  if (!built) throw new CliError(`testbed.sh build ${tool} left no ${tool} binary; its messages are above`, EXIT.error);
+  if (!built)
+    throw new ProblemError(`testbed.sh build ${tool} left no ${tool} binary; its messages are above`, "failed");
   return built;
 }
 
@@ -44,9 +45,9 @@ async function build(tool: string, signal: AbortSignal | undefined): Promise<voi
   child.on("error", () => {}); // an abort rejects through `once` below
   try {
     const [code] = (await once(child, "close")) as [number | null];
-    if (code !== 0) throw new CliError(`testbed.sh build ${tool} exited ${code}; its messages are above`, EXIT.error);
+    if (code !== 0) throw new ProblemError(`testbed.sh build ${tool} exited ${code}; its messages are above`, "failed");
   } catch (error) {
-    if (signal?.aborted) throw new CliError(`interrupted while ${tool} was being built`, EXIT.interrupted);
+    if (signal?.aborted) throw new ProblemError(`interrupted while ${tool} was being built`, "interrupted");
     throw error;
   }
 }

@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { cliHome } from "./cliHome";
-import type { LoginSettings } from "./loginSettings";
+import { cliHome } from "../cliHome";
+import type { LoginSettings } from "../loginSettings";
 
 /** The single-stack layout's request folder, when it holds requests. */
 export function legacyRequestsFolder(settings: LoginSettings): string | undefined {

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isPlainObject } from "../util/plainObject";
-import { CliError, EXIT } from "./exitCodes";
+import { ProblemError } from "../util/problemError";
 import { editKubeconfigFile, resolvedKubeconfigFile } from "./kubeconfigFile";
 import {
   editedValue,
@@ -74,9 +74,9 @@ export function refuseCredentialCommands(kubeconfig: KubeconfigDocument, what = 
     const user = isPlainObject(entry?.user) ? entry.user : {};
     const runs = ["exec", "auth-provider"].filter((field) => user[field] !== undefined && user[field] !== null);
     if (runs.length > 0) {
-      throw new CliError(
+      throw new ProblemError(
         `${what} has user ${entry.name} get its credentials by running a command (${runs.join(", ")}); a vCluster never issues such a kubeconfig, so kubespaces neither prints nor merges it (the tenants stack's state may have been altered)`,
-        EXIT.error,
+        "failed",
       );
     }
   }
@@ -94,7 +94,7 @@ export function retargeted(
   const cluster = source.clusters?.find((c) => c.name === details.cluster);
   const user = source.users?.find((u) => u.name === details.user);
   if (!context || !cluster || !user)
-    throw new CliError("the tenant's kubeconfig has no complete context (cluster, user)", EXIT.error);
+    throw new ProblemError("the tenant's kubeconfig has no complete context (cluster, user)", "failed");
   const clusterFields = { ...(cluster.cluster as Record<string, unknown>) };
   if (server) {
     clusterFields["tls-server-name"] = new URL(String(clusterFields.server)).hostname;
@@ -212,9 +212,9 @@ function refuseForeign(existing: Named, list: ListKey, marker: TenantMarker, opt
     list === "contexts"
       ? `merge under another name with --context NAME, or replace it by naming it: --context ${existing.name}`
       : `rename or remove that ${kind} entry`;
-  throw new CliError(
+  throw new ProblemError(
     `${options.what ?? "the kubeconfig"} already has a ${kind} named ${existing.name} ${whose}; it was left as it is: ${fix}`,
-    EXIT.invalid,
+    "invalid",
   );
 }
 

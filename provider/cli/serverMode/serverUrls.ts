@@ -4,8 +4,8 @@
  * where nothing crosses a network; and a Pulumi state backend is not a server, whatever flag it was
  * given to.
  */
-import { isLoopbackHttp } from "../util/loopbackUrl";
-import { CliError, EXIT } from "./exitCodes";
+import { isLoopbackHttp } from "../../util/loopbackUrl";
+import { CliError, EXIT } from "../exitCodes";
 
 /** The schemes of Pulumi state backends (`--backend`), which `--server` never takes. */
 const BACKEND_SCHEMES: ReadonlySet<string> = new Set(["file:", "s3:", "gs:", "azblob:"]);

@@ -148,7 +148,7 @@ export function localDexConfig(input: LocalDexConfigInput): Record<string, unkno
 export function localDexConfigYaml(input: LocalDexConfigInput): string {
   const header = [
     `# ${LOCAL_DEX_NOTICE}.`,
-    "# Written by `kubespaces server` at each start (provider/cli/localDexConfig.ts); edits are lost.",
+    "# Written by `kubespaces server` at each start (provider/server/auth/localDexConfig.ts); edits are lost.",
     `# The portal's client secret is not here: Dex reads it from ${PORTAL_SECRET_ENV}.`,
   ];
   return `${header.join("\n")}\n${stringify(localDexConfig(input))}`;

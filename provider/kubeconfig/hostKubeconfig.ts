@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parsingSecret } from "../util/redactedErrors";
-import { CliError, EXIT } from "./exitCodes";
+import { ProblemError } from "../util/problemError";
 
 /**
  * Context `context` (default: the current one) of `file` alone, flattened and made current. The
@@ -13,21 +13,21 @@ import { CliError, EXIT } from "./exitCodes";
  */
 export async function oneContext(file: string, context: string | undefined): Promise<string> {
   if (!existsSync(file))
-    throw new CliError(`kubeconfig ${file} does not exist (--kubeconfig names another)`, EXIT.invalid);
+    throw new ProblemError(`kubeconfig ${file} does not exist (--kubeconfig names another)`, "invalid");
   const { KubeConfig } = await import("@kubernetes/client-node");
   const config = new KubeConfig();
   parsingSecret(`kubeconfig ${file}`, () => config.loadFromString(readFileSync(file, "utf8")));
   const name = context ?? config.getCurrentContext();
   const ctx = config.getContextObject(name);
   if (!ctx) {
-    throw new CliError(
+    throw new ProblemError(
       `kubeconfig ${file} has no context ${name} (it has: ${
         config
           .getContexts()
           .map((c) => c.name)
           .join(", ") || "none"
       })`,
-      EXIT.invalid,
+      "invalid",
     );
   }
   const only = new KubeConfig();

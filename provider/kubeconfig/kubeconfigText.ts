@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type Pair, type YAMLMap } from "yaml";
 import { isPlainObject } from "../util/plainObject";
 import { redactedParseError } from "../util/redactedErrors";
-import { CliError, EXIT } from "./exitCodes";
+import { ProblemError } from "../util/problemError";
 
 /** A named entry of a kubeconfig list (cluster, user, context). */
 export interface Named {
@@ -83,11 +83,11 @@ export function parseKubeconfigText(text: string, what: string): KubeconfigText 
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) return { text, value: {}, what, nullRoot: doc.contents ?? undefined };
   if (!isPlainObject(value) || !isMap(doc.contents))
-    throw new CliError(`${what} is not a kubeconfig (a YAML mapping); it was left as it is`, EXIT.invalid);
+    throw new ProblemError(`${what} is not a kubeconfig (a YAML mapping); it was left as it is`, "invalid");
   for (const key of Object.keys(KUBECONFIG_LISTS)) {
     const list = value[key];
     if (list !== null && list !== undefined && !Array.isArray(list))
-      throw new CliError(`${what}: ${key} is not a list; it was left as it is`, EXIT.invalid);
+      throw new ProblemError(`${what}: ${key} is not a list; it was left as it is`, "invalid");
   }
   return { text, value: value as KubeconfigDocument, root: doc.contents, what };
 }
@@ -133,10 +133,10 @@ function means(text: string, value: KubeconfigDocument): boolean {
 }
 
 /** The refusal for a layout the edits do not handle: nothing is written. */
-function cannotEditInPlace(what: string): CliError {
-  return new CliError(
+function cannotEditInPlace(what: string): ProblemError {
+  return new ProblemError(
     `${what} is laid out in a way kubespaces cannot edit in place without changing other entries; it was left as it is (print the kubeconfig without --merge and merge it by hand)`,
-    EXIT.error,
+    "failed",
   );
 }
 

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, readlinkSync, realpathSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { writeAtomically, writeNewFile } from "../util/atomicFile";
-import { CliError, EXIT } from "./exitCodes";
+import { ProblemError } from "../util/problemError";
 import { editedText, parseKubeconfigText, type KubeconfigEdit, type KubeconfigText } from "./kubeconfigText";
 
 /** What an edit of a kubeconfig file did. */
@@ -59,7 +59,7 @@ export function resolvedKubeconfigFile(linkOrFile: string): string {
     if (target === undefined) return file; // a new file: nothing to follow
     file = path.resolve(path.dirname(file), target);
   }
-  throw new CliError(`${linkOrFile}: too many levels of symbolic links`, EXIT.invalid);
+  throw new ProblemError(`${linkOrFile}: too many levels of symbolic links`, "invalid");
 }
 
 /** As many links as Linux follows before ELOOP. */
@@ -84,9 +84,9 @@ function whileLocked<T>(file: string, edit: () => T): T {
     writeNewFile(lock, String(process.pid), 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    throw new CliError(
+    throw new ProblemError(
       `${file} is locked by another program (${lock}); try again, or remove the lock if nothing is writing the file`,
-      EXIT.busy,
+      "busy",
     );
   }
   try {

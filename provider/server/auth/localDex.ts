@@ -10,7 +10,7 @@ import { once } from "node:events";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { CliError, EXIT } from "./exitCodes";
+import { ProblemError } from "../../util/problemError";
 import {
   CLI_CLIENT_ID,
   LOCAL_DEX_NOTICE,
@@ -20,7 +20,7 @@ import {
   PORTAL_CLIENT_ID,
   PORTAL_SECRET_ENV,
 } from "./localDexConfig";
-import { testbedTool } from "./testbedTools";
+import { testbedTool } from "../../hosts/testbedTools";
 
 /** How to start the local Dex. */
 export interface LocalDexOptions {
@@ -75,7 +75,7 @@ export interface LocalDex {
 
 /** Starts the local Dex and resolves once its discovery document answers. */
 export async function startLocalDex(options: LocalDexOptions): Promise<LocalDex> {
-  if (options.signal?.aborted) throw new CliError("interrupted before the local Dex started", EXIT.interrupted);
+  if (options.signal?.aborted) throw new ProblemError("interrupted before the local Dex started", "interrupted");
   const binary = options.binary ?? (await testbedTool("dex", options.signal));
   const port = await portFor(options.port);
   const issuer = localDexIssuer(port);
@@ -105,9 +105,9 @@ async function portFor(asked: number | undefined): Promise<number> {
   const port = asked ?? (await freeLoopbackPort());
   // Whatever else listens there would answer the discovery document in this Dex's place.
   if (!(await loopbackPortFree(port)))
-    throw new CliError(
+    throw new ProblemError(
       `port ${port} on 127.0.0.1 is in use (a local Dex of an earlier start?): pick another`,
-      EXIT.error,
+      "failed",
     );
   return port;
 }
@@ -183,12 +183,12 @@ async function waitUntilServing(issuer: string, child: ChildProcess, files: DexF
   child.once("exit", (code, signal) => (ended = `exited (${code ?? signal}) at start`));
   child.once("error", (error) => (ended = `could not be run: ${error.message}`));
   while (Date.now() < deadline) {
-    if (options.signal?.aborted) throw new CliError("interrupted while the local Dex started", EXIT.interrupted);
-    if (ended) throw new CliError(`the local Dex ${ended}: ${logTail(files.log)}`, EXIT.error);
+    if (options.signal?.aborted) throw new ProblemError("interrupted while the local Dex started", "interrupted");
+    if (ended) throw new ProblemError(`the local Dex ${ended}: ${logTail(files.log)}`, "failed");
     if ((await answers(url)) && !ended) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new CliError(`the local Dex did not answer ${url} within ${timeoutMs} ms: ${logTail(files.log)}`, EXIT.error);
+  throw new ProblemError(`the local Dex did not answer ${url} within ${timeoutMs} ms: ${logTail(files.log)}`, "failed");
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -227,7 +227,7 @@ async function stopDex(child: ChildProcess): Promise<void> {
 /** A loopback port free right now (the OS picks it; Dex binds it a moment later). */
 async function freeLoopbackPort(): Promise<number> {
   const port = await listenAndClose(0);
-  if (port === undefined) throw new CliError("no free loopback port for the local Dex", EXIT.error);
+  if (port === undefined) throw new ProblemError("no free loopback port for the local Dex", "failed");
   return port;
 }
 

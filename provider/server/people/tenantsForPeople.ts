@@ -1,49 +1,12 @@
 /**
- * What the server's API and portal show of a tenant, and the operations they run on behalf of a
- * signed-in person: the port between the HTTP routes (API and portal pages) and the Tenant
+ * The operations the server's API and portal run on behalf of a signed-in person (what they show
+ * of a tenant is tenantResource/tenantReplies.ts): the port between the HTTP routes (API and portal pages) and the Tenant
  * resources on the host (ownedTenants.ts). Every operation takes the caller as an Actor, and a
  * tenant the caller may not see is "not found".
  */
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
-import type { TenantObject } from "../../tenants/tenantObject";
+import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
 import type { Actor } from "../../tenants/ports";
-import type { TenantResourceStatus } from "../tenantResource";
-
-/** A tenant as the API answers with it: the Tenant resource's request and status, without where its secrets are kept. */
-export interface TenantView extends Omit<TenantObject, "status" | "metadata"> {
-  /** The name, generation, creation time and the resource's version. */
-  readonly metadata: TenantObject["metadata"] & {
-    /** The Tenant resource's resourceVersion: the id of the event that showed this state. */
-    readonly resourceVersion?: string;
-    /** Set once a deletion was asked for. */
-    readonly deletionTimestamp?: string;
-  };
-  /** The status the reconciler wrote (Pending, before it wrote any). */
-  readonly status: Omit<TenantResourceStatus, "kubeconfigSecretRef">;
-}
-
-/** The host quota of a tenant: its ceiling and what its pods use now, as Kubernetes quantities. */
-export interface QuotaUsage {
-  /** Each resource's ceiling (`requests.cpu`, `limits.memory`, `requests.storage`, ...). */
-  readonly hard: Readonly<Record<string, string>>;
-  /** What is used of each. */
-  readonly used: Readonly<Record<string, string>>;
-}
-
-/** One change of a followed tenant. */
-export type TenantChange =
-  | {
-      /** The resourceVersion of the state shown: the event's id. */
-      readonly id: string;
-      /** The tenant as it now stands. */
-      readonly tenant: TenantView;
-    }
-  | {
-      /** The resourceVersion of the deletion. */
-      readonly id: string;
-      /** The tenant is gone. */
-      readonly deleted: true;
-    };
 
 /** The tenants as signed-in people may see and change them. */
 export interface TenantsForPeople {

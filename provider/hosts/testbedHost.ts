@@ -11,21 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import type { HostPort, HostTarget } from "../tenants/ports";
 import { HostUnavailableError, InterruptedError } from "../tenants/tenantsErrors";
-import { oneContext } from "./hostKubeconfig";
-import type { TenantsDoor } from "./tenantsDoor";
+import { oneContext } from "../kubeconfig/hostKubeconfig";
 
 /** The repository's test bed script, present when this package runs from a checkout. */
 export const TESTBED_SCRIPT = path.resolve(__dirname, "../../test/testbed/testbed.sh");
 
 /** Whether this checkout has a test bed. */
 export const hasTestbed = (): boolean => existsSync(TESTBED_SCRIPT);
-
-/**
- * Whether `door`'s tenants are on this checkout's test bed: local mode with no context named. Their
- * API names do not resolve here; the test bed's loopback port for each reaches it instead.
- */
-export const onLocalTestbed = (door: Pick<TenantsDoor, "local">): boolean =>
-  door.local !== undefined && !door.local.settings.context && hasTestbed();
 
 /** The test bed as a host. */
 export function testbedHost(): HostPort {

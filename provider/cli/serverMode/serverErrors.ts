@@ -4,7 +4,7 @@
  * in local mode; the HTTP door's own kinds become CliErrors that say what to do. The server's
  * message is kept as it is: it was written for people, and the server never puts a token in it.
  */
-import { API_ERROR_KINDS, type ApiErrorBody, type ApiErrorKind } from "../contracts/tenantsApi";
+import { API_ERROR_KINDS, type ApiErrorBody, type ApiErrorKind } from "../../contracts/tenantsApi";
 import {
   HostUnavailableError,
   InterruptedError,
@@ -16,8 +16,8 @@ import {
   TenantNotFoundError,
   TenantNotReadyError,
   type TenantsError,
-} from "../tenants/tenantsErrors";
-import { CliError, EXIT } from "./exitCodes";
+} from "../../tenants/tenantsErrors";
+import { CliError, EXIT } from "../exitCodes";
 
 /** What an error answer is about. */
 export interface AnswerContext {

@@ -6,7 +6,8 @@
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { Actor } from "../../tenants/ports";
 import { audit, type AuditSink } from "./auditLog";
-import type { QuotaUsage, TenantChange, TenantsForPeople, TenantView } from "./tenantView";
+import type { TenantsForPeople } from "./tenantsForPeople";
+import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
 
 /** `tenants`, each change and kubeconfig recorded into `sink`. */
 export class AuditedTenants implements TenantsForPeople {

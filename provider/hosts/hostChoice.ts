@@ -6,8 +6,8 @@
  */
 import type { HostPort } from "../tenants/ports";
 import { HostUnavailableError } from "../tenants/tenantsErrors";
-import { oneContext } from "./hostKubeconfig";
-import { userKubeconfigFile } from "./kubeconfigMerge";
+import { oneContext } from "../kubeconfig/hostKubeconfig";
+import { userKubeconfigFile } from "../kubeconfig/kubeconfigMerge";
 import { hasTestbed, testbedHost } from "./testbedHost";
 
 /** What names a host. */

@@ -5,17 +5,19 @@
  * holds the host's credentials, so it acts as the platform's admin).
  */
 import { readFileSync } from "node:fs";
-import { AutomationStacks } from "../tenants/automation/automationStacks";
-import { FileRequestStore } from "../tenants/local/fileRequestStore";
-import { FileRunJournals } from "../tenants/local/fileRunJournals";
-import type { Actor, HostPort } from "../tenants/ports";
-import { TenantsService } from "../tenants/tenantsService";
-import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
-import { homeDir, passphraseFile } from "./cliHome";
-import { chooseHost } from "./hostChoice";
-import { ENGINE_INTERRUPT } from "./interrupts";
-import { currentUser, projectOf, readLoginSettings, type LoginSettings } from "./loginSettings";
-import type { TenantOperations, TenantsDoor } from "./tenantsDoor";
+import { AutomationStacks } from "../../tenants/automation/automationStacks";
+import { FileRequestStore } from "../../tenants/local/fileRequestStore";
+import { FileRunJournals } from "../../tenants/local/fileRunJournals";
+import type { Actor, HostPort } from "../../tenants/ports";
+import { TenantsService } from "../../tenants/tenantsService";
+import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
+import { homeDir, passphraseFile } from "../cliHome";
+import { chooseHost } from "../../hosts/hostChoice";
+import { hasTestbed, testbedEndpoint } from "../../hosts/testbedHost";
+import { ENGINE_INTERRUPT } from "../interrupts";
+import { currentUser, projectOf, readLoginSettings, type LoginSettings } from "../loginSettings";
+import type { TenantOperations, TenantsDoor } from "../tenantsDoor";
+import { legacyNote } from "./legacyLayout";
 
 /** The default state backend: a folder in the command's home. */
 export const defaultBackendUrl = (): string => `file://${homeDir("state")}`;
@@ -53,8 +55,25 @@ export function localDoor(settings: LoginSettings = readLoginSettings()): LocalD
   return { settings, service, actor: { owner: currentUser(settings), groups: [], isAdmin: true }, requests, host };
 }
 
-/** The tenant commands' door over `local`: the tenants service itself, as you. */
+/**
+ * The tenant commands' door over `local`: the tenants service itself, as you, with what only the
+ * command's own stacks have: previews, owners named on the command line, the test bed's ports and
+ * the old layout's note.
+ */
 export function localTenantsDoor(local: LocalDoor): TenantsDoor {
-  const tenants: TenantOperations = local.service;
-  return { tenants, actor: local.actor, onInterrupt: ENGINE_INTERRUPT, local };
+  const { service, actor, settings } = local;
+  const tenants: TenantOperations = service;
+  return {
+    tenants,
+    actor,
+    onInterrupt: ENGINE_INTERRUPT,
+    previews: {
+      preview: (name, request, as, options) => service.preview(name, request, as, options),
+      storedRequest: async (name, as) => (await service.get(name, as)).spec,
+    },
+    namesOwners: true,
+    // The test bed's tenants' API names do not resolve here; its loopback port for each reaches it.
+    ...(!settings.context && hasTestbed() && { localEndpoint: (name, namespace) => testbedEndpoint(namespace, name) }),
+    listNote: () => legacyNote(settings),
+  };
 }

@@ -5,15 +5,15 @@
  * `kubespaces login` with no flags, in server mode, shows the server and the kept sign-in.
  */
 import { decodeJwt } from "jose";
-import { API_PATHS, type WhoAmI } from "../contracts/tenantsApi";
-import { openableUrl } from "./browserOpen";
-import type { CommandEnv } from "./commandEnv";
-import { readLoginSettings, writeLoginSettings } from "./loginSettings";
+import { API_PATHS, type WhoAmI } from "../../contracts/tenantsApi";
+import { openableUrl } from "../browserOpen";
+import type { CommandEnv } from "../commandEnv";
+import { readLoginSettings, writeLoginSettings } from "../loginSettings";
 import { ServerApi } from "./serverApi";
 import { signInWithDeviceFlow, type DeviceCodePrompt } from "./serverSignIn";
 import { kubespacesServerUrl } from "./serverUrls";
 import { readSignIn, writeSignIn } from "./signInTokens";
-import { shownLine } from "./terminalText";
+import { shownLine } from "../../util/terminalText";
 
 /**
  * Signs in to the server `value` names and records it (on top of the recorded local settings,

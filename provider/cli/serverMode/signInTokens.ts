@@ -7,9 +7,9 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { writeAtomically } from "../util/atomicFile";
-import { cliHome, homeDir } from "./cliHome";
-import { CliError, EXIT } from "./exitCodes";
+import { writeAtomically } from "../../util/atomicFile";
+import { cliHome, homeDir } from "../cliHome";
+import { CliError, EXIT } from "../exitCodes";
 
 /** The file's name in the command's home (homeTrust.ts guards it too). */
 const SIGN_IN_FILE = "sign-in.json";

@@ -4,7 +4,7 @@
  * that one that expired during a long follow is renewed), and an error answer becomes the error
  * its kind means (serverErrors.ts). The token never reaches a message.
  */
-import { CliError, EXIT } from "./exitCodes";
+import { CliError, EXIT } from "../exitCodes";
 import { errorOfAnswer } from "./serverErrors";
 
 /** How a request is made. */
