@@ -4,11 +4,11 @@
  * a call on its collection (a delete of every Tenant, a list read as one tenant), and a comma in a
  * field selector adds a condition. So:
  *
- * - every door (the API's and the portal's routes, the people's door) takes a tenant's name only
+ * - every entry point (the API's and the portal's routes, OwnedTenants) takes a tenant's name only
  *   when it is a DNS-1123 label of at most 63 characters, the model's own rule (`dnsLabel`);
  * - the Kubernetes adapters refuse any name that Kubernetes could not have given an object (a
  *   DNS-1123 subdomain, the rule the API server holds custom resources' names to), so that no
- *   caller, whatever it checked, can reach a collection. They do not hold names to the door's
+ *   caller, whatever it checked, can reach a collection. They do not hold names to the entry points'
  *   stricter rule: the CRD's rule refuses `team.atlas` now, but a Tenant stored under an older
  *   CRD may be named so, and the reconciler must still be able to read it and say why it is refused.
  *
@@ -17,7 +17,7 @@
 import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX_LENGTH, dnsLabel } from "../model/schemaParts";
 import { RequestInvalidError } from "../tenants/tenantsErrors";
 
-/** A tenant's name, as a door takes it. */
+/** A tenant's name, as an entry point takes it. */
 const TENANT_NAME = dnsLabel("A tenant's name.");
 
 /** `name` when it can be a tenant's; RequestInvalidError naming `field` and the rule otherwise. */

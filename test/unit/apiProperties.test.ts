@@ -1,7 +1,7 @@
 /**
  * The API against its own OpenAPI document, by Schemathesis (a property-based tester from PyPI,
  * installed pinned and hash-checked by support/schemathesisVenv.sh): the whole HTTP front as the
- * server builds it, listening on the loopback, over the real people's door on a stand-in host,
+ * server builds it, listening on the loopback, over the real OwnedTenants on a stand-in host,
  * with the stand-in issuer's bearer token. Every operation is called with inputs generated from
  * the document, valid and invalid; every answer must be a documented status with a body that
  * matches its schema, and none may be a 5xx. The event stream is left out: it is endless by

@@ -1,5 +1,5 @@
 /**
- * The server's JSON API through the whole HTTP front (real plugins, real people's door, stand-in
+ * The server's JSON API through the whole HTTP front (real plugins, real OwnedTenants, stand-in
  * host and issuer): who may call it, what it refuses and with which words, and that it never
  * lets one person at another's tenant.
  */

@@ -28,7 +28,7 @@ import { echoRequestId, fastifyLogging } from "../serverLog";
 
 /** What the HTTP front runs on. */
 export interface ApiServerDeps {
-  /** The people's door. */
+  /** The tenants as signed-in people may see and change them (OwnedTenants). */
   readonly tenants: TenantsForPeople;
   /** The sign-in's parts (the issuer may still be starting). */
   readonly signIn: () => Promise<SignInParts>;
@@ -114,7 +114,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     return reply.code(status).send(body);
   });
   const csrfProtection = app.csrfProtection;
-  // One audit for both fronts: the API's and the portal's changes go through the same door.
+  // One audit for both fronts: the API's and the portal's changes go through the same OwnedTenants.
   const tenants = new AuditedTenants(deps.tenants, deps.audit);
   await tenantApiRoutes(app, {
     tenants,

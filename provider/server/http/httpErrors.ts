@@ -25,7 +25,7 @@ const STATUS_OF_KIND: Readonly<Record<ApiErrorKind, number>> = {
   internal: 500,
 };
 
-/** An error the HTTP door raises itself, of one kind. */
+/** An error the HTTP front raises itself, of one kind. */
 export class ApiError extends Error {
   constructor(
     readonly kind: ApiErrorKind,

@@ -1,6 +1,6 @@
 /**
  * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, follow and the
- * kubeconfig of the caller's tenants, over the people's door. The owner of a new tenant is the
+ * kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
  * caller, never the body; creates are rate-limited per person; a request signed in by cookie must
  * carry its CSRF token to change anything. A tenant's route checks, in this order, who asks, that
  * a change was meant (CSRF), and that the name in its path can be a tenant's.
@@ -15,7 +15,7 @@ import { tenantNameParam } from "./tenantNameParam";
 
 /** What the API runs on. */
 export interface TenantApiDeps {
-  /** The people's door. */
+  /** The tenants as signed-in people may see and change them (OwnedTenants). */
   readonly tenants: TenantsForPeople;
   /** How the command signs in. */
   readonly signInInfo: () => Promise<SignInInfo>;

@@ -1,7 +1,7 @@
 /**
  * The route hook that checks a tenant's name in the path (`:name`) before the route runs: a name no
  * tenant can have is refused with 400, naming the field and the rule (nameChecks.ts), and never
- * reaches the audit log, the people's door or the host. The API's routes and the portal's use it.
+ * reaches the audit log, OwnedTenants or the host. The API's routes and the portal's use it.
  */
 import type { FastifyRequest } from "fastify";
 import { requireTenantName } from "../nameChecks";

@@ -1,5 +1,5 @@
 /**
- * The people's door with its audit log: every create, delete and kubeconfig handed out is
+ * OwnedTenants with its audit log: every create, delete and kubeconfig handed out is
  * recorded, whichever front asked (the API, the portal), with the person, the tenant and how it
  * ended. Reads are not recorded.
  */

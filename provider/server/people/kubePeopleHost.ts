@@ -1,5 +1,5 @@
 /**
- * The people's door's view of the host through @kubernetes/client-node, with the server's own
+ * OwnedTenants' view of the host through @kubernetes/client-node, with the server's own
  * credentials: the Tenant resources, a tenant's kubeconfig Secret and ResourceQuota, and a watch
  * of one Tenant. A watch that the API server ends, or refuses because its version is too old,
  * simply ends: ownedTenants.ts reads the tenant again and watches on. Names are checked before they

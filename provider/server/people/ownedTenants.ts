@@ -30,7 +30,7 @@ export interface TenantWatchEvent {
   readonly object: TenantResource;
 }
 
-/** What the people's door reads and writes on the host, besides the Tenants themselves. */
+/** What OwnedTenants reads and writes on the host, besides the Tenants themselves. */
 export interface PeopleHost {
   /** The Tenant resources. */
   readonly tenants: Pick<TenantResources, "get" | "list" | "create" | "delete">;
@@ -42,7 +42,7 @@ export interface PeopleHost {
   watchTenant(name: string, after: string, signal: AbortSignal): AsyncIterable<TenantWatchEvent>;
 }
 
-/** The people's door over the host. */
+/** The tenants as signed-in people may see and change them, over the host. */
 export class OwnedTenants implements TenantsForPeople {
   constructor(
     private readonly host: PeopleHost,

@@ -1,6 +1,6 @@
 /**
  * The server's HTTP front as `kubespaces server` builds it (buildApiServer: the real plugins, the
- * API, the sign-in routes and the portal), over the real people's door (OwnedTenants) on a
+ * API, the sign-in routes and the portal), over the real OwnedTenants on a
  * stand-in host, with a stand-in identity provider: an RSA key pair whose public half is the
  * issuer's published key set, so tokens are signed and checked exactly as a real issuer's are, and
  * a token endpoint (openid-client's fetch, answered here) that trades the codes it issued.

@@ -1,5 +1,5 @@
 /**
- * A stand-in for the host's API server as the people's door reads it (PeopleHost): Tenant
+ * A stand-in for the host's API server as OwnedTenants reads it (PeopleHost): Tenant
  * resources in memory with the API server's bookkeeping (a resourceVersion bumped at each write,
  * generation 1 at create, 409 on a taken name, deletion held by a finalizer), Secrets, quotas and
  * a watch that reports each change after a given version, as a real watch does.

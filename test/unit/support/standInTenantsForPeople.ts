@@ -1,7 +1,7 @@
 /**
  * A stand-in for the TenantsForPeople port (the real one is the lead's ownedTenants.ts over Tenant
  * resources): tenants in memory, seen by their owner (and by admins who ask for all), refused with
- * the tenants service's own error classes. A create is checked as the people's door checks it
+ * the tenants service's own error classes. A create is checked as OwnedTenants checks it
  * (requestCheck.ts, under the default policy), so pages show real messages.
  * Every create and delete is recorded for tests to read.
  */

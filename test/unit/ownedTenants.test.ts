@@ -1,5 +1,5 @@
 /**
- * The people's door (OwnedTenants) on its own, over the stand-in host: what it refuses before the
+ * OwnedTenants on its own, over the stand-in host: what it refuses before the
  * host is asked anything, whichever front calls it.
  */
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ const ADMIN: Actor = { owner: "admin@example.com", groups: ["kubespaces-admins"]
 const NOT_A_LABEL =
   "name: must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit";
 
-describe("the people's door", () => {
+describe("OwnedTenants", () => {
   const operations = [
     ["get", (door: OwnedTenants, name: string) => door.get(name, ADMIN)],
     ["delete", (door: OwnedTenants, name: string) => door.delete(name, ADMIN)],
