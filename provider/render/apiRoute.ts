@@ -13,6 +13,15 @@ import { tenantMetadata, type Manifest } from "./manifest";
 /** API group of Gateway API. */
 export const GATEWAY_GROUP = "gateway.networking.k8s.io";
 
+/** A Gateway as a route's or ListenerSet's parent: its listener `sectionName` only when one is named. */
+export const gatewayParentRef = (parent: { name: string; namespace: string; sectionName?: string }) => ({
+  group: GATEWAY_GROUP,
+  kind: "Gateway",
+  name: parent.name,
+  namespace: parent.namespace,
+  ...(parent.sectionName && { sectionName: parent.sectionName }),
+});
+
 /** The kind of the API route, at the TLSRoute version the host serves. */
 export const apiRouteType = (version: TlsRouteVersion): TypeMeta => ({
   apiVersion: `${GATEWAY_GROUP}/${version}`,
@@ -29,15 +38,7 @@ export function renderApiRoute(spec: ExposedTenantSpec): Manifest {
     ...apiRouteType(tlsRouteVersion),
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "api"), gateway.namespace),
     spec: {
-      parentRefs: [
-        {
-          group: GATEWAY_GROUP,
-          kind: "Gateway",
-          name: gateway.name,
-          namespace: gateway.namespace,
-          sectionName: gateway.sectionName,
-        },
-      ],
+      parentRefs: [gatewayParentRef(gateway)],
       hostnames: [spec.endpoints.apiHostname],
       rules: [
         {

@@ -6,7 +6,7 @@
  */
 import { appsCertificateSecretName, gatewayObjectName, TENANT_LABEL } from "../model/names";
 import type { ExposedTenantSpec } from "../model/tenantSpec";
-import { GATEWAY_GROUP } from "./apiRoute";
+import { GATEWAY_GROUP, gatewayParentRef } from "./apiRoute";
 import { APPS_CERTIFICATE_TYPE, type TypeMeta } from "../contracts/typeMeta";
 import { tenantLabels, tenantMetadata, type Manifest } from "./manifest";
 
@@ -22,7 +22,8 @@ export function renderAppsListenerSet(spec: ExposedTenantSpec): Manifest {
     ...APPS_LISTENER_SET_TYPE,
     metadata: tenantMetadata(spec, gatewayObjectName(spec.name, "apps"), gateway.namespace),
     spec: {
-      parentRef: { group: GATEWAY_GROUP, kind: "Gateway", name: gateway.name, namespace: gateway.namespace },
+      // The ListenerSet adds its own listener: it names the Gateway, not one of its listeners.
+      parentRef: gatewayParentRef({ name: gateway.name, namespace: gateway.namespace }),
       listeners: [
         {
           name: "apps",

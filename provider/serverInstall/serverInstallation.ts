@@ -8,7 +8,7 @@
  * `deploy/rbac.yaml`), not made twice here. No secret value is rendered: the pods mount the Secret
  * `secretName`, which the component makes from secret inputs or the platform makes itself.
  */
-import { GATEWAY_GROUP } from "../render/apiRoute";
+import { GATEWAY_GROUP, gatewayParentRef } from "../render/apiRoute";
 import type { InstalledObject, KubeObject } from "../tenantResource/kubeObject";
 import { configFileText, serverConfigFile } from "./serverConfigFile";
 import {
@@ -88,15 +88,7 @@ function httpRoute(options: ServerInstallOptions, route: NonNullable<ServerInsta
     kind: "HTTPRoute",
     metadata: { name: SERVER_WORKLOAD_NAME, namespace: options.installation.namespace, labels: SERVER_LABELS },
     spec: {
-      parentRefs: [
-        {
-          group: GATEWAY_GROUP,
-          kind: "Gateway",
-          name: gateway.name,
-          namespace: gateway.namespace,
-          ...(gateway.sectionName && { sectionName: gateway.sectionName }),
-        },
-      ],
+      parentRefs: [gatewayParentRef(gateway)],
       hostnames: [route.hostname],
       rules: [{ backendRefs: [{ group: "", kind: "Service", name: SERVER_WORKLOAD_NAME, port: options.servicePort }] }],
     },

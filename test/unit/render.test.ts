@@ -26,6 +26,19 @@ const typeAndMetadata = (apiVersion: string, kind: string, namespace: string, na
   metadata: { name, namespace, labels },
 });
 
+/** What the quota holds by the platform's defaults beside CPU, memory and storage: ephemeral storage and object counts. */
+const PLATFORM_DEFAULT_QUOTA = {
+  "requests.ephemeral-storage": "32Gi",
+  "limits.ephemeral-storage": "32Gi",
+  pods: "50",
+  services: "20",
+  persistentvolumeclaims: "20",
+  secrets: "100",
+  configmaps: "100",
+  "services.nodeports": "0",
+  "services.loadbalancers": "0",
+};
+
 const minimal = () => renderTenant(validateTenant("team-atlas", { owner: "alice@example.com" }));
 const exposed = () =>
   renderTenant(
@@ -64,15 +77,7 @@ describe("renderTenant for a minimal tenant", () => {
           "requests.memory": "8Gi",
           "limits.memory": "8Gi",
           "requests.storage": "20Gi",
-          "requests.ephemeral-storage": "32Gi",
-          "limits.ephemeral-storage": "32Gi",
-          pods: "50",
-          services: "20",
-          persistentvolumeclaims: "20",
-          secrets: "100",
-          configmaps: "100",
-          "services.nodeports": "0",
-          "services.loadbalancers": "0",
+          ...PLATFORM_DEFAULT_QUOTA,
         },
       },
     });
@@ -190,15 +195,8 @@ describe("renderTenant for an exposed tenant", () => {
       "requests.memory": "16Gi",
       "limits.memory": "16Gi",
       "requests.storage": "50Gi",
-      "requests.ephemeral-storage": "32Gi",
-      "limits.ephemeral-storage": "32Gi",
+      ...PLATFORM_DEFAULT_QUOTA,
       pods: "40",
-      services: "20",
-      persistentvolumeclaims: "20",
-      secrets: "100",
-      configmaps: "100",
-      "services.nodeports": "0",
-      "services.loadbalancers": "0",
     });
   });
 
