@@ -4,9 +4,6 @@
  */
 import { PART_OF_KUBESPACES, type InstalledObject, type KubeObject } from "./kubeObject";
 
-/** Text as a CEL string literal (JSON's escapes are CEL's). */
-export const celLiteral = (text: string): string => JSON.stringify(text);
-
 /**
  * Policy `name` with `spec` (its matches, conditions, variables and validations), and its binding,
  * under roles `<role>` and `<role>-binding`.

@@ -22,7 +22,8 @@
  * policy stays the final word.
  */
 import { serverUsername, type InstallOptions } from "./installOptions";
-import { admissionPolicy, celLiteral } from "./admissionPolicy";
+import { celLiteral as cel } from "../model/apiServerRules";
+import { admissionPolicy } from "./admissionPolicy";
 import type { InstalledObject } from "./kubeObject";
 import {
   APPROVED_GENERATION_ANNOTATION,
@@ -42,8 +43,6 @@ const GARBAGE_COLLECTORS = [
   "system:serviceaccount:kube-system:generic-garbage-collector",
   "system:kube-controller-manager",
 ];
-
-const cel = celLiteral;
 
 /** The approval annotations, each with the stem of the CEL variables that hold its value before and after a write. */
 const APPROVALS = [

@@ -18,11 +18,10 @@
  */
 import { VCLUSTER_MARKER_LABEL } from "../lifecycle/cleanup/vclusterMarker";
 import { serverUsername, type InstallOptions } from "./installOptions";
-import { admissionPolicy, celLiteral } from "./admissionPolicy";
+import { celLiteral as cel } from "../model/apiServerRules";
+import { admissionPolicy } from "./admissionPolicy";
 import type { InstalledObject } from "./kubeObject";
 import { TENANT_RESOURCE_OBJECTS } from "../contracts/tenantResourceNames";
-
-const cel = celLiteral;
 
 /** The Pod Security levels a tenant namespace may enforce (the platform's schema allows no other). */
 const TENANT_POD_SECURITY = ["baseline", "restricted"];

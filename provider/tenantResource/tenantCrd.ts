@@ -10,7 +10,7 @@
  * allowlist, the namespace's length with its prefix) stay the server's to check, and it reports
  * them in the status.
  */
-import { celString } from "../model/apiServerRules";
+import { celLiteral } from "../model/apiServerRules";
 import { DNS_LABEL, DNS_LABEL_GRAMMAR, DNS_LABEL_MAX_LENGTH, DNS_LABEL_TOO_LONG } from "../model/schemaParts";
 import { tenantRequestSchema } from "../model/tenantRequestSchema";
 import { PART_OF_KUBESPACES, type KubeObject } from "./kubeObject";
@@ -49,7 +49,7 @@ export function tenantObjectSchema(): StructuralSchema {
  */
 const NAME_RULES = [
   { rule: `size(self) <= ${DNS_LABEL_MAX_LENGTH}`, message: DNS_LABEL_TOO_LONG },
-  { rule: `self.matches(${celString(DNS_LABEL.source)})`, message: DNS_LABEL_GRAMMAR },
+  { rule: `self.matches(${celLiteral(DNS_LABEL.source)})`, message: DNS_LABEL_GRAMMAR },
 ];
 
 /** The Tenant CRD. */
