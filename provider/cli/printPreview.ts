@@ -1,7 +1,8 @@
 /**
- * `--preview` of `tenant create` and `tenant delete`: the steps the door's previews say the tenant's
- * stack would take, printed for people. The service's notes (a wait for the stack's lock) go to
- * the progress display; nothing is stored or changed.
+ * `--preview` of `tenant create` and `tenant delete`: the plan the door's previews make of the
+ * tenant's stack (here, or on the server), printed for people the same way in both modes. The
+ * service's notes (a wait for the stack's lock) go to the progress display; nothing is stored or
+ * changed.
  */
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { Actor } from "../tenants/ports";
@@ -25,10 +26,10 @@ export async function printPreview(
 ): Promise<number> {
   const display = progressDisplay(env.stderr);
   try {
-    const steps = await previews.preview(name, request, actor, { onNote: (line) => display.note(line), lockTimeoutMs });
+    const plan = await previews.preview(name, request, actor, { onNote: (line) => display.note(line), lockTimeoutMs });
     display.close();
     const operation = request ? "creating" : "deleting";
-    env.stdout.write(previewText(`Preview of ${operation} tenant ${name}; nothing was changed.`, steps));
+    env.stdout.write(previewText(`Preview of ${operation} tenant ${name}; nothing was changed.`, plan));
     return EXIT.ok;
   } finally {
     display.close();

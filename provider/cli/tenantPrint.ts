@@ -4,6 +4,7 @@
  */
 import { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { ResourceStep } from "../tenants/tenantObject";
+import { planSummary, type ChangePlan } from "../tenants/tenantPlan";
 import { formatted, type Column, type OutputFormat } from "./formatOutput";
 import type { DeleteOutcome, ShownTenant } from "./tenantsDoor";
 import { shownLine } from "../util/terminalText";
@@ -58,14 +59,14 @@ const STEP_SYMBOLS: Readonly<Record<string, string>> = {
   "delete-replaced": "--",
 };
 
-/** A preview's steps, one line each, and a count. */
-export function previewText(title: string, steps: readonly ResourceStep[]): string {
-  const lines = steps.map((s) =>
+/** A preview's plan: each step that changes something, one line each, and the counts by kind. */
+export function previewText(title: string, plan: ChangePlan): string {
+  const lines = plan.steps.map((s) =>
     shownLine(
       `  ${(STEP_SYMBOLS[s.op] ?? "?").padEnd(2)} ${s.op.padEnd(8)} ${s.type.padEnd(44)} ${s.name}${s.diffs.length > 0 ? `  (${s.diffs.join(", ")})` : ""}`,
     ),
   );
-  return `${title}\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}${lines.length} change(s)\n`;
+  return `${title}\n${lines.join("\n")}${lines.length > 0 ? "\n" : ""}${planSummary(plan)}\n`;
 }
 
 /** What a delete did, for people. */

@@ -1,13 +1,14 @@
 /**
  * What a tenant command goes through, wherever the tenants are: the operations it runs
  * (TenantOperations, which the tenants service implements as it is and the server's client
- * implements over the API), who it acts as, and the abilities only some doors have (previews, a
- * tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
+ * implements over the API), who it acts as, its previews, and the abilities only some doors have
+ * (owners named on the command line, a tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
  */
+import type { ChangePlan } from "../tenants/tenantPlan";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { TenantView } from "../tenantResource/tenantReplies";
 import type { Actor } from "../tenants/ports";
-import type { ResourceStep, TenantEvent, TenantObject } from "../tenants/tenantObject";
+import type { TenantEvent, TenantObject } from "../tenants/tenantObject";
 import type { DeleteResult, OperationOptions } from "../tenants/tenantsService";
 import { CliError, EXIT } from "./exitCodes";
 
@@ -45,13 +46,13 @@ export interface TenantOperations {
 
 /** Previews on the tenants' stacks, where they run: what a create or delete would change, storing nothing. */
 export interface TenantPreviews {
-  /** The steps creating tenant `name` with `request` (or, with none, deleting it) would take. */
+  /** What creating tenant `name` with `request` (or, with none, deleting it) would change. */
   preview(
     name: string,
     request: TenantRequestInput | undefined,
     actor: Actor,
     options?: OperationOptions,
-  ): Promise<ResourceStep[]>;
+  ): Promise<ChangePlan>;
   /** The request stored for tenant `name`: what resuming it asks for. */
   storedRequest(name: string, actor: Actor): Promise<TenantRequestInput>;
 }
@@ -76,8 +77,8 @@ export interface TenantsDoor {
   readonly onStuckLock?: (tenant: string) => string;
   /** The kubespaces server the tenants are on, in server mode. */
   readonly server?: string;
-  /** Previews (`--preview`), where the stacks run: not through a server. */
-  readonly previews?: TenantPreviews;
+  /** Previews (`--preview`): run here on the command's own stacks, or by the server on its. */
+  readonly previews: TenantPreviews;
   /** Whether a command may name a tenant's owner (`--owner`): not through a server, which takes your sign-in's. */
   readonly namesOwners?: true;
   /**

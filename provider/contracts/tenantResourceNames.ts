@@ -34,6 +34,26 @@ export const APPROVED_SPEC_SHA256_ANNOTATION = "kubespaces.io/approved-spec-sha2
 /** The phase of a Tenant whose change waits for an admin's approval (the approval gate). */
 export const AWAITING_APPROVAL_PHASE = "AwaitingApproval";
 
+/**
+ * The annotation by which whoever writes a Tenant (its owner, a GitOps repository) asks for a
+ * preview only: with the value `"true"`, the server writes the change's plan into the status and
+ * provisions nothing until the annotation goes (or is set to anything else). A pull request can so
+ * show what a change would do before it is merged without it.
+ */
+export const PREVIEW_ONLY_ANNOTATION = "kubespaces.io/preview-only";
+
+/** The phase of a Tenant whose change was previewed only (PREVIEW_ONLY_ANNOTATION). */
+export const PREVIEWED_PHASE = "Previewed";
+
+/** The phases a Tenant shows while a change is held with its plan in the status, none of them the service's own. */
+export const HELD_PHASES = [AWAITING_APPROVAL_PHASE, PREVIEWED_PHASE] as const;
+
+/** One of them. */
+export type HeldPhase = (typeof HELD_PHASES)[number];
+
+/** Whether `phase` is one of a held change's. */
+export const isHeldPhase = (phase: string): phase is HeldPhase => (HELD_PHASES as readonly string[]).includes(phase);
+
 /** Names of the cluster objects that come with the Tenant resource (one installation per host cluster). */
 export const TENANT_RESOURCE_OBJECTS = {
   /** The ValidatingAdmissionPolicy on Tenant owners, and its binding. */

@@ -22,6 +22,8 @@ export const API_ROUTES = {
   tenantEvents: `${API_ROOT}/tenants/:name/events`,
   /** GET: the tenant's kubeconfig (YAML), for its owner only. */
   tenantKubeconfig: `${API_ROOT}/tenants/:name/kubeconfig`,
+  /** POST: what creating or deleting the tenant would change (PreviewTenantBody); nothing is changed. */
+  tenantPreview: `${API_ROOT}/tenants/:name/preview`,
   /** GET, unauthenticated: how the command signs in (SignInInfo). */
   signIn: `${API_ROOT}/sign-in`,
   /** GET: who the caller is (WhoAmI). */
@@ -45,6 +47,7 @@ export const API_PATHS = {
   tenant: forTenant(API_ROUTES.tenant),
   tenantEvents: forTenant(API_ROUTES.tenantEvents),
   tenantKubeconfig: forTenant(API_ROUTES.tenantKubeconfig),
+  tenantPreview: forTenant(API_ROUTES.tenantPreview),
 } as const;
 
 /** The body of `POST tenants`: the name and the team's request. The owner is never read from it. */
@@ -53,6 +56,27 @@ export interface CreateTenantBody {
   readonly name: string;
   /** The request, as in a Tenant manifest's spec, without `owner` (the caller is the owner). */
   readonly spec?: Readonly<Record<string, unknown>>;
+}
+
+/** The operations a preview can be asked of. */
+export const PREVIEW_OPERATIONS = ["create", "delete"] as const;
+
+/** The body of `POST tenants/:name/preview`. */
+export interface PreviewTenantBody {
+  /** What to preview: creating the tenant (a name no tenant has yet) or deleting it (one of yours). */
+  readonly operation: (typeof PREVIEW_OPERATIONS)[number];
+  /** For a create: the request, as `CreateTenantBody`'s spec (without `owner`). */
+  readonly spec?: Readonly<Record<string, unknown>>;
+}
+
+/** The preview answer: what the operation would change, as the tenants service plans it. */
+export interface TenantPreviewReply<Plan> {
+  /** The tenant's name. */
+  readonly name: string;
+  /** The operation previewed. */
+  readonly operation: PreviewTenantBody["operation"];
+  /** What it would change. */
+  readonly plan: Plan;
 }
 
 /**

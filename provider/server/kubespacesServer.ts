@@ -1,6 +1,6 @@
 /**
  * `kubespaces server`'s core: the reconciler of Tenant resources, run by the replica that holds the
- * Lease. It reaches the host with the credentials its host port gives (the server's own, holding
+ * Lease, and on every replica the API and portal (whose previews each replica runs itself). It reaches the host with the credentials its host port gives (the server's own, holding
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */
@@ -27,6 +27,7 @@ import { KubeTenantEvents } from "./kubeTenantEvents";
 import { TenantEventRecorder } from "./tenantEvents";
 import { MemoryRunJournals } from "./memoryRunJournals";
 import { ReconcileQueue } from "./reconcileQueue";
+import { serverPreviews } from "./serverPreviews";
 import { ResourceRequestStore } from "./resourceRequestStore";
 import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
@@ -85,8 +86,10 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
     },
     { policy: platform },
   );
+  // The server acts as the platform's admin in the service: admission, or the person's own checks, came first.
+  const serverActor = { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true };
   const reconciler = new TenantReconciler(service, resources, {
-    actor: { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true },
+    actor: serverActor,
     requireApproval: config.requireApproval,
     events: new TenantEventRecorder(
       new KubeTenantEvents(kubeConfig),
@@ -96,7 +99,8 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   });
   // Whether this replica leads, and whether its watch of Tenants has listed them all.
   const watch: WatchState = { leading: false, synced: false };
-  const http = await serveHttp(ports, config, new OwnedTenants(new KubePeopleHost(kubeConfig), platform), {
+  const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, serverPreviews(service, serverActor));
+  const http = await serveHttp(ports, config, people, {
     metrics,
     tenantsSynced: () => (watch.leading ? watch.synced : resources.list().then(() => true)),
   });

@@ -17,6 +17,11 @@ export const TENANT_EVENT_REASONS = {
   Provisioning: { type: "Normal", action: "Provision", note: "provisioning started" },
   Ready: { type: "Normal", action: "Provision", note: "the virtual cluster is ready" },
   AwaitingApproval: { type: "Normal", action: "Hold", note: "the change waits for an admin's approval" },
+  Previewed: {
+    type: "Normal",
+    action: "Preview",
+    note: "the change was previewed only; nothing is provisioned until the preview-only annotation goes",
+  },
   Approved: { type: "Normal", action: "Approve", note: "an admin approved this generation; provisioning it" },
   DriftRepaired: { type: "Normal", action: "Resync", note: "the resync put back what had changed on the host" },
   InvalidRequest: { type: "Warning", action: "Provision", note: "the request breaks a rule" },

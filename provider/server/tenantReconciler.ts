@@ -3,11 +3,18 @@
  * tenants service (a stack per tenant), and writes what happened into its status. The work queue
  * (reconcileQueue.ts) decides when; this decides what, for one tenant at a time:
  * - a Tenant being deleted is torn down, and its finalizer released only once nothing is left;
- * - otherwise the finalizer goes on first, then (when the platform requires approval and this
- *   generation and spec are not approved) the change is previewed and held, else the stack is
+ * - otherwise the finalizer goes on first, then, when the Tenant asks for a preview only
+ *   (PREVIEW_ONLY_ANNOTATION) or the platform requires approval and this generation and spec are
+ *   not approved, the change is previewed and held with its plan in the status; else the stack is
  *   brought up with the spec read here, never one read again later (see tenantApproval.ts).
  */
-import { TENANT_FINALIZER } from "../contracts/tenantResourceNames";
+import {
+  AWAITING_APPROVAL_PHASE,
+  type HeldPhase,
+  PREVIEW_ONLY_ANNOTATION,
+  PREVIEWED_PHASE,
+  TENANT_FINALIZER,
+} from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
 import { apiErrorText } from "./kubeClientErrors";
 import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
@@ -22,6 +29,7 @@ import type {
   TenantResources,
 } from "./tenantResourcePort";
 import { failureEventReason, type TenantEvents } from "./tenantEvents";
+import { planOf, planSummary } from "../tenants/tenantPlan";
 
 /** How the reconciler works, as the server's configuration sets it. */
 export interface ReconcilerConfig {
@@ -79,7 +87,10 @@ export class TenantReconciler {
       await this.resources.addFinalizer(name, TENANT_FINALIZER);
     }
     if (isProvisioned(tenant) && !options.resync) return { retry: false };
-    if (this.config.requireApproval && !isApproved(tenant) && !isProvisioned(tenant)) return this.hold(tenant, options);
+    // A preview-only Tenant's change is held first, whatever the approval: its writer asked for no change yet.
+    if (isPreviewOnly(tenant) && !isProvisioned(tenant)) return this.hold(tenant, PREVIEW_ONLY_GATE, options);
+    if (this.config.requireApproval && !isApproved(tenant) && !isProvisioned(tenant))
+      return this.hold(tenant, APPROVAL_GATE, options);
     return this.provision(tenant, options);
   }
 
@@ -150,26 +161,21 @@ export class TenantReconciler {
     await this.config.events?.record(tenant, "Provisioning", `provisioning generation ${tenant.metadata.generation}`);
   }
 
-  /** Previews the change and holds it until an admin approves this generation and spec. */
-  private async hold(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
+  /** Previews the change and holds it, its plan in the status, until `gate` lets it go. */
+  private async hold(tenant: TenantResource, gate: HoldingGate, options: ReconcileOptions): Promise<ReconcileResult> {
     const { name, generation } = tenant.metadata;
     const sha256 = specSha256(tenant.spec);
     const held = tenant.status?.plan;
-    if (tenant.status?.phase === "AwaitingApproval" && held?.generation === generation && held.specSha256 === sha256)
+    if (tenant.status?.phase === gate.phase && held?.generation === generation && held.specSha256 === sha256)
       return { retry: false };
     try {
       const steps = await this.service.preview(name, tenant.spec, this.config.actor, { signal: options.signal });
-      const plan = planOf(generation, sha256, steps);
-      const message = `generation ${generation} waits for approval (${planSummary(plan)}): an admin approves it with \`${approvalCommand(name, generation, sha256)}\``;
+      const plan = gatePlanOf(generation, sha256, steps);
       await this.resources.writeStatus(name, {
-        ...this.statusOf(tenant, "AwaitingApproval", "AwaitingApproval", message),
+        ...this.statusOf(tenant, gate.phase, gate.phase, gate.message(name, plan)),
         plan,
       });
-      await this.config.events?.record(
-        tenant,
-        "AwaitingApproval",
-        `generation ${generation} waits for an admin's approval (${planSummary(plan)})`,
-      );
+      await this.config.events?.record(tenant, gate.phase, gate.note(plan));
       return { retry: false };
     } catch (error) {
       return this.failed(tenant, error);
@@ -303,27 +309,44 @@ function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceS
   );
 }
 
+/** What holds a Tenant's change with its plan in the status, and what its status and Event say. */
+interface HoldingGate {
+  /** The phase (and the Ready condition's reason, and the Event's) while it holds. */
+  readonly phase: HeldPhase;
+  /** The status message: the plan in a few words, and what lets the change go on. */
+  readonly message: (name: string, plan: TenantPlan) => string;
+  /** The Event's note. */
+  readonly note: (plan: TenantPlan) => string;
+}
+
+/** The approval gate: the platform requires an admin's approval of each generation and spec. */
+const APPROVAL_GATE: HoldingGate = {
+  phase: AWAITING_APPROVAL_PHASE,
+  message: (name, plan) =>
+    `generation ${plan.generation} waits for approval (${planSummary(plan)}): an admin approves it with \`${approvalCommand(name, plan.generation, plan.specSha256!)}\``,
+  note: (plan) => `generation ${plan.generation} waits for an admin's approval (${planSummary(plan)})`,
+};
+
+/** The Tenant's own ask for a preview only (PREVIEW_ONLY_ANNOTATION). */
+const PREVIEW_ONLY_GATE: HoldingGate = {
+  phase: PREVIEWED_PHASE,
+  message: (_name, plan) =>
+    `generation ${plan.generation} is previewed only (${planSummary(plan)}); nothing is provisioned until the annotation ${PREVIEW_ONLY_ANNOTATION} goes`,
+  note: (plan) => `generation ${plan.generation} previewed only (${planSummary(plan)})`,
+};
+
+/** Whether the Tenant asks for a preview only. */
+const isPreviewOnly = (tenant: TenantResource): boolean =>
+  tenant.metadata.annotations?.[PREVIEW_ONLY_ANNOTATION] === "true";
+
 /** Whether the tenant is Ready at its current generation. */
 const isProvisioned = (tenant: TenantResource): boolean =>
   tenant.status?.phase === "Ready" && tenant.status.observedGeneration === tenant.metadata.generation;
 
 /** The plan of `steps` for the spec of `generation` whose digest is `specSha256`: what changes, counted by kind. */
-export function planOf(generation: number, specSha256: string, steps: readonly ResourceStep[]): TenantPlan {
-  const changing = steps.filter((s) => s.op !== "same" && s.op !== "read");
-  const count = (...ops: string[]) => changing.filter((s) => ops.includes(s.op)).length;
-  return {
-    generation,
-    specSha256,
-    creates: count("create"),
-    updates: count("update"),
-    replaces: count("replace", "create-replacement", "delete-replaced"),
-    deletes: count("delete"),
-    steps: changing.map((step) => ({ ...step, diffs: [...step.diffs] })),
-  };
+export function gatePlanOf(generation: number, specSha256: string, steps: readonly ResourceStep[]): TenantPlan {
+  const { steps: changing, ...counts } = planOf(steps);
+  return { generation, specSha256, ...counts, steps: changing.map((step) => ({ ...step, diffs: [...step.diffs] })) };
 }
-
-/** The plan in a few words. */
-export const planSummary = (plan: TenantPlan): string =>
-  `${plan.creates} to create, ${plan.updates} to update, ${plan.replaces} to replace, ${plan.deletes} to delete`;
 
 const errorMessage = (error: unknown): string => (error instanceof TenantsError ? error.message : apiErrorText(error));

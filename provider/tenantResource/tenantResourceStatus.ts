@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { TENANT_PHASES } from "../tenants/tenantObject";
-import { AWAITING_APPROVAL_PHASE } from "../contracts/tenantResourceNames";
+import { HELD_PHASES } from "../contracts/tenantResourceNames";
 
 const generation = () => z.int().nonnegative();
 const count = (what: string) => z.int().nonnegative().describe(`How many resources the change ${what}.`);
@@ -48,9 +48,20 @@ const planStep = z
   })
   .describe("A change the plan makes to one resource of the tenant.");
 
-/** What a preview of a changed Tenant would do, held for an admin's approval. */
-const plan = z
+/** What a preview says a change would do (`tenants/tenantPlan.ts`, `ChangePlan`): the API's preview answers with it. */
+export const changePlanSchema = z
   .strictObject({
+    creates: count("creates"),
+    updates: count("updates"),
+    replaces: count("replaces"),
+    deletes: count("deletes"),
+    steps: z.array(planStep).describe("Each step that changes something, with the changed fields."),
+  })
+  .describe("What a preview says the change would do: the steps that change something, counted by kind.");
+
+/** What a preview of a changed Tenant would do, held for an admin's approval or shown for a preview-only Tenant. */
+const plan = changePlanSchema
+  .extend({
     generation: generation().describe(
       "The generation the plan was made for; an admin approves it by annotating the Tenant with it and with specSha256.",
     ),
@@ -61,21 +72,18 @@ const plan = z
       .describe(
         "The SHA-256 of the spec the plan was made for (compact JSON, keys sorted); an admin approves the plan by annotating the Tenant with it and with generation.",
       ),
-    creates: count("creates"),
-    updates: count("updates"),
-    replaces: count("replaces"),
-    deletes: count("deletes"),
-    steps: z.array(planStep).describe("Each resource step, with the changed fields."),
   })
-  .describe("The approval gate's summary of the planned steps, when the platform requires approval.");
+  .describe(
+    "The planned steps of the spec's change, while it is held: for an admin's approval (AwaitingApproval), or because the Tenant asks for a preview only (Previewed).",
+  );
 
 /** The status of a Tenant custom resource. */
 export const tenantResourceStatusSchema = z
   .strictObject({
     phase: z
-      .enum([...TENANT_PHASES, AWAITING_APPROVAL_PHASE])
+      .enum([...TENANT_PHASES, ...HELD_PHASES])
       .describe(
-        "Pending, Provisioning, Ready, Failed, Deleting, or AwaitingApproval when a change waits for an admin.",
+        "Pending, Provisioning, Ready, Failed, Deleting; AwaitingApproval when a change waits for an admin, Previewed when the Tenant asks for a preview only.",
       ),
     conditions: z
       .array(condition)

@@ -9,6 +9,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { openBrowser } from "../../provider/cli/browserOpen";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT } from "../../provider/cli/exitCodes";
@@ -258,18 +259,41 @@ describe("tenant commands through the server", () => {
     }
   });
 
-  it("--owner and --preview are refused with the reason, and nothing is created", async () => {
+  it("--owner is refused with the reason, and nothing is created", async () => {
     const owner = await kubespaces("tenant", "create", "team-atlas", "--owner", "bob@example.com");
     expect(owner.code).toBe(EXIT.invalid);
     expect(owner.stderr).toContain(
       `--owner is refused through the server ${server.url}: the server takes the owner from your sign-in`,
     );
-    const preview = await kubespaces("tenant", "delete", "team-atlas", "--preview");
-    expect(preview.code).toBe(EXIT.invalid);
-    expect(preview.stderr).toContain("--preview is refused through the server");
     expect(requestLines().filter((line) => !line.startsWith("GET /api/v1/whoami"))).not.toContain(
       "POST /api/v1/tenants",
     );
+  });
+
+  it("--preview asks the server for the plan and prints it as local mode does; nothing is created or deleted", async () => {
+    const creating = await kubespaces("tenant", "create", "team-atlas", "--cpu", "4", "--memory", "8Gi", "--preview");
+    expect(creating.code, creating.stderr).toBe(0);
+    expect(creating.stdout).toMatch(/^Preview of creating tenant team-atlas; nothing was changed\.\n/);
+    expect(creating.stdout).toMatch(/^ {2}\+ {2}create {3}kubernetes:core\/v1:Namespace +team-atlas$/m);
+    expect(creating.stdout).toMatch(/\n6 to create, 0 to update, 0 to replace, 0 to delete\n$/);
+    const posted = server.seen.find((s) => s.line === `POST ${API_PATHS.tenantPreview("team-atlas")}`);
+    expect(posted?.body).toEqual({ operation: "create", spec: { resources: { cpu: "4", memory: "8Gi" } } });
+
+    server.seed("team-borealis", OWNER);
+    const deleting = await kubespaces("tenant", "delete", "team-borealis", "--preview");
+    expect(deleting.code, deleting.stderr).toBe(0);
+    expect(deleting.stdout).toMatch(/^Preview of deleting tenant team-borealis; nothing was changed\.\n/);
+    expect(deleting.stdout).toMatch(/\n0 to create, 0 to update, 0 to replace, 6 to delete\n$/);
+    expect(requestLines()).not.toContain("POST /api/v1/tenants");
+    expect(requestLines()).not.toContain(`DELETE ${API_PATHS.tenant("team-borealis")}`);
+  });
+
+  it("--preview of another person's tenant is not found, as everywhere", async () => {
+    server.seed("team-bob", "bob@example.com");
+    const run = await kubespaces("tenant", "delete", "team-bob", "--preview");
+    expect(run.code).toBe(EXIT.notFound);
+    expect(run.stderr).toContain("tenant team-bob not found");
+    expect(server.previews.ran).toEqual([]);
   });
 
   it("list --all asks the server for every tenant", async () => {

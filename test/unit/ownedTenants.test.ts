@@ -7,6 +7,7 @@ import { OwnedTenants } from "../../provider/server/people/ownedTenants";
 import type { Actor } from "../../provider/tenants/ports";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 import { StandInPeopleHost } from "./support/standInPeopleHost";
+import { StandInStackPreviews } from "./support/standInStackPreviews";
 
 const BOB: Actor = { owner: "bob@example.com", groups: [], isAdmin: false };
 const ADMIN: Actor = { owner: "admin@example.com", groups: ["kubespaces-admins"], isAdmin: true };
@@ -20,6 +21,7 @@ describe("OwnedTenants", () => {
     ["delete", (door: OwnedTenants, name: string) => door.delete(name, ADMIN)],
     ["kubeconfig", (door: OwnedTenants, name: string) => door.kubeconfig(name, ADMIN)],
     ["quota", (door: OwnedTenants, name: string) => door.quota(name, ADMIN)],
+    ["previewDelete", (door: OwnedTenants, name: string) => door.previewDelete(name, ADMIN)],
     [
       "follow",
       async (door: OwnedTenants, name: string) => {
@@ -30,7 +32,7 @@ describe("OwnedTenants", () => {
 
   it.each(operations)("refuses in %s a name no tenant can have, before the host is asked", async (_op, operation) => {
     const host = new StandInPeopleHost();
-    const door = new OwnedTenants(host, {});
+    const door = new OwnedTenants(host, {}, new StandInStackPreviews());
     const names = ["", ".", "..", "Atlas", "a".repeat(64), "a,b"];
     const outcomes = await Promise.all(
       names.map((name) =>
@@ -55,7 +57,7 @@ describe("OwnedTenants", () => {
 describe("following a tenant", () => {
   it("ends for its old owner when an admin gives it to someone else, with nothing of it after", async () => {
     const host = new StandInPeopleHost();
-    const door = new OwnedTenants(host, {});
+    const door = new OwnedTenants(host, {}, new StandInStackPreviews());
     await door.create("atlas", { resources: { cpu: "4", memory: "8Gi" } }, BOB);
     const stream = door.follow("atlas", BOB, { signal: AbortSignal.timeout(10_000) })[Symbol.asyncIterator]();
     const first = await stream.next();
@@ -72,7 +74,7 @@ describe("following a tenant", () => {
 
   it("goes on for an admin, who may see every tenant", async () => {
     const host = new StandInPeopleHost();
-    const door = new OwnedTenants(host, {});
+    const door = new OwnedTenants(host, {}, new StandInStackPreviews());
     await door.create("atlas", {}, BOB);
     const stream = door.follow("atlas", ADMIN, { signal: AbortSignal.timeout(10_000) })[Symbol.asyncIterator]();
     await stream.next();

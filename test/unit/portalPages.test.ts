@@ -121,6 +121,55 @@ describe("the New tenant form", () => {
     expect(markup(answer)).not.toContain('role="alert"');
   });
 
+  it("is previewed first: its one button is Preview, and no Create is offered before a plan", async () => {
+    const body = markup(await portal.get(PORTAL_PATHS.newTenant, alice));
+    expect(body).toContain(`<form method="post" action="${PORTAL_PATHS.previewCreate}" novalidate>`);
+    expect(body).toContain('<button type="submit">Preview</button>');
+    expect(body).not.toContain(`action="${PORTAL_PATHS.create}"`);
+  });
+
+  it("shows what creating would make, then a Create form with exactly the previewed values; nothing is created", async () => {
+    const values = { name: "team-new", cpu: "4", memory: "8Gi", storage: "", podSecurity: "restricted" };
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.previewCreate, values);
+    expect(answer.statusCode).toBe(200);
+    const body = markup(answer);
+    expect(body).toContain('<h2 id="plan-title">What creating team-new makes</h2>');
+    expect(body).toContain("<strong data-plan-summary>6 to create, 0 to update, 0 to replace, 0 to delete</strong>");
+    expect(body).toContain("<tr><td>create</td><td>Namespace</td><td><code>team-new</code></td><td>—</td></tr>");
+    // The provider's "same" step is no change, so the plan leaves it out.
+    expect(body).not.toContain("providers:kubernetes");
+    const createForm = new RegExp(`<form method="post" action="${PORTAL_PATHS.create}">([\\s\\S]*?)</form>`).exec(
+      body,
+    )?.[1];
+    for (const [field, value] of Object.entries(values))
+      expect(createForm).toContain(`<input type="hidden" name="${field}" value="${value}">`);
+    expect(createForm).toContain('<button type="submit">Create tenant</button>');
+    // The form stays editable above it; a changed value is previewed again before it can be created.
+    expect(controlTag(body, "tenant-cpu")).toContain('value="4"');
+    expect(body).toContain('<button type="submit" class="button-secondary">Preview again</button>');
+    expect(tenants.previews.ran).toEqual([
+      {
+        name: "team-new",
+        request: { owner: alice, resources: { cpu: "4", memory: "8Gi" }, isolation: { podSecurity: "restricted" } },
+      },
+    ]);
+    expect(tenants.created).toEqual([]);
+  });
+
+  it.each([
+    ["a refused request", { name: "team-small", cpu: "500m", memory: "4Gi" }, 422, "with 500m CPU"],
+    ["a name that is taken", { name: "team-borealis" }, 409, "a tenant named team-borealis exists already"],
+  ])(
+    "is not previewed for %s: the form comes back as a refused create does, with no plan",
+    async (_c, values, status, words) => {
+      const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.previewCreate, values);
+      expect(answer.statusCode).toBe(status);
+      expect(markup(answer)).toContain(words);
+      expect(markup(answer)).not.toContain("data-plan");
+      expect(tenants.previews.ran).toEqual([]);
+    },
+  );
+
   it("creates the tenant for the person and sends them to its page", async () => {
     const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.create, {
       name: "team-new",
@@ -262,7 +311,10 @@ describe("the tenant page", () => {
     expect(body).toContain("<table data-quota-table>");
     expect(body).toMatch(/<p data-quota-none hidden>/);
     expect(body).toMatch(/<p data-show-phases="Ready"><a class="button" href="\/tenants\/team-atlas\/kubeconfig"/);
-    expect(body).toContain('<form method="post" action="/tenants/team-atlas/delete" novalidate>');
+    // The way to the delete page, which shows what a delete removes before the name is typed.
+    expect(body).toContain('<a class="button button-danger" href="/tenants/team-atlas/delete">Delete tenant…</a>');
+    expect(body).not.toContain('<form method="post" action="/tenants/team-atlas/delete"');
+    expect(body).not.toContain("data-plan");
     expect(body).toContain(`<script type="module" src="${PORTAL_PATHS.script}"></script>`);
     // Hints of other phases and reasons are there for the script, hidden.
     expect(body).toMatch(/<p class="hint-box" data-show-phases="Failed" data-show-reasons="InvalidRequest" hidden>/);
@@ -383,11 +435,59 @@ describe("another person's tenant", () => {
   });
 });
 
+describe("the held plan on the tenant page", () => {
+  it.each(["AwaitingApproval", "Previewed"] as const)(
+    "is shown while the tenant is %s, for the script to hide after",
+    async (phase) => {
+      const step = { op: "create", type: "kubernetes:core/v1:Namespace", name: "team-held", diffs: [] };
+      const plan = {
+        generation: 2,
+        specSha256: "ab".repeat(32),
+        creates: 1,
+        updates: 0,
+        replaces: 0,
+        deletes: 0,
+        steps: [step],
+      };
+      tenants.put(tenantView("team-held", alice, { phase, message: "held", plan }));
+      const body = markup(await portal.get("/tenants/team-held", alice));
+      expect(body).toContain(
+        '<section aria-labelledby="plan-title" data-plan data-show-phases="AwaitingApproval Previewed"><h2 id="plan-title">The plan of generation 2</h2>',
+      );
+      expect(body).toContain("<strong data-plan-summary>1 to create, 0 to update, 0 to replace, 0 to delete</strong>");
+    },
+  );
+});
+
+describe("the delete page", () => {
+  it("shows what a delete removes before the name is typed, with the confirmation form; nothing is deleted", async () => {
+    const answer = await portal.get(PORTAL_PATHS.delete("team-atlas"), alice);
+    expect(answer.statusCode).toBe(200);
+    const body = markup(answer);
+    expect(body).toContain("<h1>Delete tenant team-atlas</h1>");
+    expect(body).toContain("<strong data-plan-summary>0 to create, 0 to update, 0 to replace, 6 to delete</strong>");
+    expect(body).toContain("<tr><td>delete</td><td>Namespace</td><td><code>team-atlas</code></td><td>—</td></tr>");
+    expect(body.indexOf("data-plan")).toBeLessThan(body.indexOf('id="delete-confirm"'));
+    expect(body).toContain('<form method="post" action="/tenants/team-atlas/delete" novalidate>');
+    expect(tenants.previews.ran).toEqual([{ name: "team-atlas" }]);
+    expect(tenants.deleted).toEqual([]);
+  });
+
+  it("is not found for another person's tenant, and previews nothing", async () => {
+    const answer = await portal.get(PORTAL_PATHS.delete("team-borealis"), alice);
+    expect(answer.statusCode).toBe(404);
+    expect(tenants.previews.ran).toEqual([]);
+  });
+});
+
 describe("deleting", () => {
   it("is refused when the typed name is not the tenant's, with the page shown again, and nothing is deleted", async () => {
-    const answer = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/delete", { confirm: "team-atlaz" });
+    const answer = await portal.submit("/tenants/team-atlas/delete", "/tenants/team-atlas/delete", {
+      confirm: "team-atlaz",
+    });
     expect(answer.statusCode).toBe(422);
-    expect(markup(answer)).toContain("<title>Error: Tenant team-atlas · KubeSpaces</title>");
+    expect(markup(answer)).toContain("<title>Error: Delete tenant team-atlas · KubeSpaces</title>");
+    expect(markup(answer)).toContain("6 to delete");
     const problem = "confirm: type the tenant&#39;s name, team-atlas, exactly to delete it; nothing was deleted";
     expect(markup(answer)).toContain(`<a href="#delete-confirm">${problem}</a>`);
     const confirm = controlTag(markup(answer), "delete-confirm");

@@ -149,7 +149,7 @@ describe("the live-status script", () => {
     expect(field(elements, "apiServerUrl")).toEqual(["https://team-atlas.example.com:443"]);
     expect(field(elements, "appsDomain")).toEqual(["not yet known"]);
     expect(shownFor(elements, "Ready")).toEqual([true]);
-    expect(shownFor(elements, "Pending Provisioning Failed AwaitingApproval")).toEqual([false]);
+    expect(shownFor(elements, "Pending Provisioning Failed AwaitingApproval Previewed")).toEqual([false]);
   });
 
   it("shows what to do for the reason a tenant failed with, and only that", () => {
@@ -171,7 +171,7 @@ describe("the live-status script", () => {
     stream.emit(TENANT_EVENTS.deleted, { name: "team-atlas" });
     expect(field(elements, "phase")).toEqual(["Deleted"]);
     expect(shownFor(elements, "Deleted")).toEqual([true]);
-    expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval")).toEqual([false, false]);
+    expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval Previewed")).toEqual([false, false]);
     expect(stream.closed).toBe(true);
   });
 });

@@ -227,6 +227,100 @@ describe("creating a tenant", () => {
   });
 });
 
+describe("previews", () => {
+  async function preview(h: ApiServerHarness, email: string, name: string, body: object) {
+    return h.app.inject({
+      method: "POST",
+      url: API_PATHS.tenantPreview(name),
+      headers: bearer(await h.token(email)),
+      payload: body,
+    });
+  }
+
+  it("of a create answers the plan of the caller's request and stores nothing", async () => {
+    const h = await apiServerHarness();
+    const answer = await preview(h, ALICE, "atlas", { operation: "create", spec: SMALL });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({
+      name: "atlas",
+      operation: "create",
+      plan: { creates: 6, updates: 0, replaces: 0, deletes: 0 },
+    });
+    expect(answer.json().plan.steps).toContainEqual({
+      op: "create",
+      type: "kubernetes:core/v1:Namespace",
+      name: "atlas",
+      diffs: [],
+    });
+    expect(h.previews.ran).toEqual([{ name: "atlas", request: { owner: ALICE, ...SMALL } }]);
+    expect(await h.host.tenants.list()).toEqual([]);
+  });
+
+  it("of a delete answers what the teardown removes, and deletes nothing", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const answer = await preview(h, ALICE, "atlas", { operation: "delete" });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().plan).toMatchObject({ creates: 0, deletes: 6 });
+    expect(h.host.deleted).toEqual([]);
+  });
+
+  it("of another person's tenant is not found, exactly as one that does not exist, and runs nothing", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const asBob = await preview(h, BOB, "atlas", { operation: "delete" });
+    const missing = await preview(h, BOB, "nosuch", { operation: "delete" });
+    expect(asBob.statusCode).toBe(404);
+    expect(asBob.json()).toEqual(JSON.parse(missing.body.replaceAll("nosuch", "atlas")));
+    expect(h.previews.ran).toEqual([]);
+  });
+
+  it.each([
+    ["a create of a name that is taken", { operation: "create", spec: SMALL }, 409, "conflict", "exists already"],
+    [
+      "a create that breaks a rule",
+      { operation: "create", spec: { resources: { cpu: "lots" } } },
+      400,
+      "invalid",
+      "resources.cpu",
+    ],
+    ["a create that names an owner", { operation: "create", spec: { owner: BOB } }, 400, "invalid", "owner"],
+    [
+      "a delete given a request",
+      { operation: "delete", spec: SMALL },
+      400,
+      "invalid",
+      "a delete's preview takes no request",
+    ],
+    ["an operation no preview has", { operation: "update" }, 400, "invalid", "operation"],
+  ])("is refused for %s, and runs nothing", async (_case, body, status, kind, words) => {
+    const h = await apiServerHarness();
+    await create(h, BOB, "atlas");
+    const answer = await preview(h, ALICE, "atlas", body);
+    expect(answer.statusCode).toBe(status);
+    expect(answer.json().error).toMatchObject({ kind, message: expect.stringContaining(words) });
+    expect(h.previews.ran).toEqual([]);
+  });
+
+  it("are limited per person, apart from creates", async () => {
+    const h = await apiServerHarness({ createsPerMinute: 2 });
+    const body = { operation: "create", spec: SMALL };
+    const answers = [
+      await preview(h, ALICE, "a1", body),
+      await preview(h, ALICE, "a2", body),
+      await preview(h, ALICE, "a3", body),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 429]);
+    expect(answers[2].json().error).toMatchObject({
+      kind: "rateLimited",
+      message: expect.stringMatching(/^too many previews: at most 2 a minute/),
+    });
+    expect(h.previews.ran).toHaveLength(2);
+    expect((await preview(h, BOB, "b1", body)).statusCode).toBe(200);
+    expect((await create(h, ALICE, "a1")).statusCode).toBe(201);
+  });
+});
+
 describe("another person's tenant", () => {
   const routes = [
     ["get", "GET", API_PATHS.tenant("atlas")],

@@ -7,10 +7,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
 import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
 import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
-import { planOf, TenantReconciler } from "../../provider/server/tenantReconciler";
+import { gatePlanOf, TenantReconciler } from "../../provider/server/tenantReconciler";
 import {
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
+  PREVIEW_ONLY_ANNOTATION,
   TENANT_FINALIZER,
 } from "../../provider/contracts/tenantResourceNames";
 import { specSha256 } from "../../provider/server/tenantApproval";
@@ -324,10 +325,64 @@ describe("specSha256", () => {
   });
 });
 
-describe("planOf", () => {
+describe("a preview-only Tenant", () => {
+  const previewOnly = (value: string) => ({ [PREVIEW_ONLY_ANNOTATION]: value });
+
+  it("is previewed, its plan in the status, and provisioned only once the annotation goes", async () => {
+    resources.apply("team-atlas", atlas, previewOnly("true"));
+    await reconciler.reconcile("team-atlas");
+    const held = resources.peek("team-atlas")!.status!;
+    expect(held).toMatchObject({
+      phase: "Previewed",
+      plan: { generation: 1, specSha256: specSha256(atlas), creates: 4, updates: 0, replaces: 0, deletes: 0 },
+      conditions: [{ status: "Unknown", reason: "Previewed" }],
+    });
+    expect(held.message).toBe(
+      `generation 1 is previewed only (4 to create, 0 to update, 0 to replace, 0 to delete); nothing is provisioned until the annotation ${PREVIEW_ONLY_ANNOTATION} goes`,
+    );
+    expect(stacks.callsOf("up")).toEqual([]);
+    // Reconciled again with nothing changed (a resync, a restart): the plan is not made again.
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(stacks.callsOf("preview")).toHaveLength(1);
+    expect(stacks.callsOf("up")).toEqual([]);
+
+    resources.apply("team-atlas", atlas, previewOnly("false"));
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
+    expect(resources.peek("team-atlas")!.status!.plan).toBeUndefined();
+  });
+
+  it("is previewed before the approval gate, which holds it once the annotation goes", async () => {
+    reconciler = reconcilerWith(true);
+    resources.apply("team-atlas", atlas, previewOnly("true"));
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status!.phase).toBe("Previewed");
+    resources.apply("team-atlas", atlas, previewOnly("false"));
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "AwaitingApproval", plan: { generation: 1 } });
+    expect(stacks.callsOf("up")).toEqual([]);
+  });
+
+  it("keeps a Ready tenant's running generation when its changed spec is previewed only", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    const grown = { ...atlas, resources: { cpu: "6", memory: "8Gi" } } as TenantRequestInput;
+    resources.apply("team-atlas", grown, previewOnly("true"));
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Previewed",
+      observedGeneration: 1,
+      plan: { generation: 2, specSha256: specSha256(grown) },
+    });
+    expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(stacks.callsOf("preview").at(-1)?.program?.request).toEqual(grown);
+  });
+});
+
+describe("gatePlanOf", () => {
   it("counts each kind of change and leaves out what stays the same", () => {
     const step = (op: string) => ({ op, type: "t", name: op, diffs: [] });
-    const plan = planOf(3, "ab".repeat(32), ["create", "update", "same", "replace", "delete", "read"].map(step));
+    const plan = gatePlanOf(3, "ab".repeat(32), ["create", "update", "same", "replace", "delete", "read"].map(step));
     expect(plan).toMatchObject({
       generation: 3,
       specSha256: "ab".repeat(32),

@@ -11,7 +11,6 @@ import { forgetMergedContext } from "../../kubeconfig/mergedContexts";
 import { progressDisplay } from "../progressDisplay";
 import { printPreview } from "../printPreview";
 import { deletedText } from "../tenantPrint";
-import { ability } from "../tenantsDoor";
 
 /** `delete`'s options. */
 export interface DeleteOptions {
@@ -26,15 +25,7 @@ export async function deleteTenant(env: CommandEnv, name: string, options: Delet
   const door = await env.door();
   const { tenants, actor } = door;
   const lockTimeoutMs = options.lockTimeout * 1000;
-  if (options.preview)
-    return printPreview(
-      env,
-      ability(door, door.previews, "--preview", "previews run where the stacks are"),
-      actor,
-      name,
-      undefined,
-      lockTimeoutMs,
-    );
+  if (options.preview) return printPreview(env, door.previews, actor, name, undefined, lockTimeoutMs);
   const display = progressDisplay(env.stderr);
   try {
     // Read before the teardown: the merged entries are matched on the tenant's namespace too.

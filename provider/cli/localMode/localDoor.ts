@@ -4,6 +4,7 @@
  * the login's backend, the host the one rule picks) and the actor (you: whoever runs the command
  * holds the host's credentials, so it acts as the platform's admin).
  */
+import { planOf } from "../../tenants/tenantPlan";
 import { readFileSync } from "node:fs";
 import { AutomationStacks } from "../../tenants/automation/automationStacks";
 import { FileRequestStore } from "../../tenants/local/fileRequestStore";
@@ -57,7 +58,7 @@ export function localDoor(settings: LoginSettings = readLoginSettings()): LocalD
 
 /**
  * The tenant commands' door over `local`: the tenants service itself, as you, with what only the
- * command's own stacks have: previews, owners named on the command line, the test bed's ports and
+ * command's own stacks have: owners named on the command line, the test bed's ports and
  * the old layout's note.
  */
 export function localTenantsDoor(local: LocalDoor): TenantsDoor {
@@ -68,7 +69,7 @@ export function localTenantsDoor(local: LocalDoor): TenantsDoor {
     actor,
     onInterrupt: ENGINE_INTERRUPT,
     previews: {
-      preview: (name, request, as, options) => service.preview(name, request, as, options),
+      preview: async (name, request, as, options) => planOf(await service.preview(name, request, as, options)),
       storedRequest: async (name, as) => (await service.get(name, as)).spec,
     },
     namesOwners: true,

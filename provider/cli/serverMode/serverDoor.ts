@@ -31,8 +31,13 @@ const serverStuckLock = (tenant: string): string =>
 export async function serverDoor(server: string, options: ServerDoorOptions = {}): Promise<TenantsDoor> {
   const api = new ServerApi(server, bearerTokens(server, { refresh: refreshSignIn, ...options.bearer }));
   const you = await api.json<WhoAmI>("GET", API_PATHS.whoAmI);
+  const tenants = new ServerTenants(api, options.follow);
   return {
-    tenants: new ServerTenants(api, options.follow),
+    tenants,
+    previews: {
+      preview: (name, request, actor, operation) => tenants.preview(name, request, actor, operation),
+      storedRequest: async (name) => (await tenants.get(name)).spec,
+    },
     actor: { owner: you.owner, groups: [...you.groups], isAdmin: you.isAdmin },
     onInterrupt: SERVER_INTERRUPT,
     onStuckLock: serverStuckLock,

@@ -7,7 +7,13 @@
  * Actor each operation takes only names who that is.
  */
 import { isDeepStrictEqual } from "node:util";
-import { API_PATHS, type CreateTenantBody, type TenantListBody } from "../../contracts/tenantsApi";
+import {
+  API_PATHS,
+  type CreateTenantBody,
+  type PreviewTenantBody,
+  type TenantListBody,
+  type TenantPreviewReply,
+} from "../../contracts/tenantsApi";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { TenantView } from "../../tenantResource/tenantReplies";
 import type { Actor } from "../../tenants/ports";
@@ -20,6 +26,7 @@ import {
   TenantNotFoundError,
 } from "../../tenants/tenantsErrors";
 import type { OperationOptions } from "../../tenants/tenantsService";
+import type { ChangePlan } from "../../tenants/tenantPlan";
 import type { ServerApi } from "./serverApi";
 import { followTenant, type FollowOptions } from "./tenantFollow";
 import type { DeleteOutcome, TenantOperations } from "../tenantsDoor";
@@ -98,6 +105,25 @@ export class ServerTenants implements TenantOperations {
     return { deletedBy: this.api.server };
   }
 
+  /**
+   * What creating tenant `name` with `request` (none: deleting it) would change, as the server's
+   * preview of its stack plans it. A name some tenant has is refused for a create's preview, as
+   * the create itself would be: the server's door changes no existing tenant's request.
+   */
+  async preview(
+    name: string,
+    request: TenantRequestInput | undefined,
+    actor: Actor,
+    options: OperationOptions = {},
+  ): Promise<ChangePlan> {
+    const body: PreviewTenantBody = request
+      ? { operation: "create", spec: specOf(this.check(name, request, actor)) }
+      : { operation: "delete" };
+    options.onNote?.(`asked ${this.api.server} to preview ${request ? "creating" : "deleting"} tenant ${name}`);
+    const path = API_PATHS.tenantPreview(name);
+    return (await this.api.json<TenantPreviewReply<ChangePlan>>("POST", path, { tenant: name, body })).plan;
+  }
+
   kubeconfig(name: string): Promise<string> {
     return this.api.text(API_PATHS.tenantKubeconfig(name), { tenant: name, headers: { accept: "application/yaml" } });
   }
@@ -120,8 +146,7 @@ export class ServerTenants implements TenantOperations {
    * name with the same request is resumed, as the service resumes it; another request is refused.
    */
   private async request(name: string, checked: TenantRequestInput): Promise<void> {
-    const { owner: _owner, ...spec } = checked as { owner?: string } & Record<string, unknown>;
-    const body: CreateTenantBody = { name, spec };
+    const body: CreateTenantBody = { name, spec: specOf(checked) };
     try {
       await this.api.json("POST", API_PATHS.tenants, { tenant: name, body });
     } catch (error) {
@@ -130,6 +155,12 @@ export class ServerTenants implements TenantOperations {
       if (!stored || !isDeepStrictEqual(stored.spec, checked)) throw error;
     }
   }
+}
+
+/** A checked request as the API takes it: the owner left out (the server takes it from the sign-in). */
+function specOf(checked: TenantRequestInput): Record<string, unknown> {
+  const { owner: _owner, ...spec } = checked as { owner?: string } & Record<string, unknown>;
+  return spec;
 }
 
 /** The progress events a tenant's changes make: its phase when it changes, its message when that changes. */
@@ -149,7 +180,7 @@ class ProgressOf {
     const newMessage = message && message !== this.message ? message : undefined;
     this.message = message;
     if (!isServicePhase(phase))
-      // AwaitingApproval: no phase of the service's; said in words, once per message.
+      // AwaitingApproval, Previewed: no phase of the service's; said in words, once per message.
       return newMessage ? { name: this.name, detail: `${phase}: ${newMessage}` } : undefined;
     return {
       name: this.name,

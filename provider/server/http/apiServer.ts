@@ -18,11 +18,11 @@ import { SessionSeal, type SessionKeys } from "../auth/sessionSeal";
 import { AuditedTenants } from "../people/auditedTenants";
 import type { AuditSink } from "../people/auditLog";
 import { apiErrorText } from "../kubeClientErrors";
-import { ApiError, errorAnswer, isUnforeseen } from "./httpErrors";
+import { errorAnswer, isUnforeseen } from "./httpErrors";
 import { actorHook, csrfBinding } from "./requestActor";
 import { COOKIE_OPTIONS, serverCookies } from "./serverCookies";
 import { signInRoutes } from "./signInRoutes";
-import { createsLimit, tenantApiRoutes } from "./tenantApiRoutes";
+import { createsLimit, previewsLimit, tenantApiRoutes } from "./tenantApiRoutes";
 import { operationsRoutes, type OperationsDeps } from "./operationsRoutes";
 import { echoRequestId, fastifyLogging } from "../serverLog";
 
@@ -87,11 +87,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     getToken: (request) =>
       (request.body as { _csrf?: string } | undefined)?._csrf ?? (request.headers[CSRF_HEADER] as string | undefined),
   });
-  await app.register(fastifyRateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) =>
-      new ApiError("rateLimited", `too many creates: at most ${context.max} a minute; try again in ${context.after}`),
-  });
+  // Each limited route names what it limits (tenantApiRoutes.ts's createsLimit, previewsLimit).
+  await app.register(fastifyRateLimit, { global: false });
   // First, so that its hook counts every answer, the refused ones too.
   await operationsRoutes(app, deps.operations ?? {});
   const seal = new SessionSeal(deps.keys.sealKey);
@@ -138,6 +135,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     csrfBinding,
     logFailure,
     createRouteConfig: { rateLimit: createsLimit(deps.createsPerMinute) },
+    previewRouteConfig: { rateLimit: previewsLimit(deps.createsPerMinute) },
   });
   app.setNotFoundHandler((request, reply) => {
     const message = `no such ${request.url.startsWith(API_ROOT) ? "API route" : "page"}: ${request.method} ${request.url.split("?")[0]}`;

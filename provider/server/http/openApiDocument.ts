@@ -24,7 +24,7 @@ interface Operation {
   readonly summary: string;
   /** Whether it needs a sign-in (a bearer ID token, or the portal's session cookie). */
   readonly signedIn: boolean;
-  /** Whether it changes something (a session-signed request must then carry its CSRF token). */
+  /** Whether a request signed in by cookie must carry its CSRF token: it changes something, or runs a preview. */
   readonly changes?: boolean;
   readonly query?: readonly { readonly name: string; readonly description: string; readonly values: string[] }[];
   readonly body?: ApiSchemaName;
@@ -73,6 +73,18 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       changes: true,
       ok: [202, "Tenant"],
       errors: [...SIGNED_IN_ERRORS, 403, 404, 409],
+    },
+  },
+  tenantPreview: {
+    post: {
+      operationId: "previewTenant",
+      summary:
+        "What creating (a name no tenant has) or deleting (one of the caller's tenants) the tenant would change, as its stack's preview plans it; nothing is stored or changed.",
+      signedIn: true,
+      changes: true,
+      body: "PreviewTenantBody",
+      ok: [200, "TenantPreview"],
+      errors: [...SIGNED_IN_ERRORS, 403, 404, 409, 429],
     },
   },
   tenantEvents: {
@@ -130,7 +142,7 @@ const ERROR_WORDS: Readonly<Record<number, string>> = {
   403: "Refused: not allowed to the caller, or (signed in by cookie) no valid CSRF token.",
   404: "No such tenant the caller may see.",
   409: "In conflict with the tenant's state: the name is taken, it is not Ready yet, or another run holds it.",
-  429: "Too many creates by this person in a minute.",
+  429: "Too many creates (or previews) by this person in a minute.",
   503: "The host cluster or the identity provider did not answer; try again.",
 };
 

@@ -1,13 +1,23 @@
 /**
- * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, follow and the
- * kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
- * caller, never the body; creates are rate-limited per person; a request signed in by cookie must
- * carry its CSRF token to change anything. A tenant's route checks, in this order, who asks, that
+ * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, preview, follow and
+ * the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
+ * caller, never the body; creates and previews are rate-limited per person; a request signed in
+ * by cookie must carry its CSRF token to change anything or run a preview. A tenant's route checks, in this order, who asks, that
  * a change was meant (CSRF), and that the name in its path can be a tenant's.
  */
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
-import { API_ROUTES, type CreateTenantBody, type SignInInfo, type WhoAmI } from "../../contracts/tenantsApi";
-import { createTenantBodySchema, jsonSchemaOf } from "./tenantsApiSchemas";
+import {
+  API_ROUTES,
+  type CreateTenantBody,
+  type PreviewTenantBody,
+  type SignInInfo,
+  type TenantPreviewReply,
+  type WhoAmI,
+} from "../../contracts/tenantsApi";
+import type { ChangePlan } from "../../tenants/tenantPlan";
+import { RequestInvalidError } from "../../tenants/tenantsErrors";
+import { ApiError } from "./httpErrors";
+import { createTenantBodySchema, jsonSchemaOf, previewTenantBodySchema } from "./tenantsApiSchemas";
 import type { TenantsForPeople } from "../people/tenantsForPeople";
 import { streamChanges } from "./eventStream";
 import { csrfForSessions, requireActor } from "./requestActor";
@@ -19,7 +29,7 @@ export interface TenantApiDeps {
   readonly tenants: TenantsForPeople;
   /** How the command signs in. */
   readonly signInInfo: () => Promise<SignInInfo>;
-  /** How many tenants one person may create in a minute. */
+  /** How many tenants one person may create in a minute, and how many previews they may ask for. */
   readonly createsPerMinute: number;
   /** The CSRF check (@fastify/csrf-protection's), applied to requests signed in by cookie. */
   readonly csrfProtection: onRequestHookHandler;
@@ -66,6 +76,25 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     return deps.tenants.delete(request.params.name, requireActor(request));
   });
 
+  app.post<NameParams & { Body: PreviewTenantBody }>(
+    API_ROUTES.tenantPreview,
+    { ...change, schema: { body: PREVIEW_BODY_SCHEMA }, config: { rateLimit: previewsLimit(deps.createsPerMinute) } },
+    async (request): Promise<TenantPreviewReply<ChangePlan>> => {
+      const actor = requireActor(request);
+      const { name } = request.params;
+      const { operation, spec } = request.body;
+      if (operation === "delete" && spec !== undefined)
+        throw new RequestInvalidError(`tenant ${name}: a delete's preview takes no request`, [
+          "spec: only a create's preview takes a request",
+        ]);
+      const plan =
+        operation === "create"
+          ? await deps.tenants.previewCreate(name, spec ?? {}, actor)
+          : await deps.tenants.previewDelete(name, actor);
+      return { name, operation, plan };
+    },
+  );
+
   app.get<NameParams>(API_ROUTES.tenantKubeconfig, read, async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
     return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
@@ -85,15 +114,27 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
   });
 }
 
+/**
+ * A per-person limit of `perMinute` requests of one kind: the same person's requests count together
+ * however they come (API or portal), and the refusal names what was limited.
+ */
+function perPersonLimit(perMinute: number, groupId: string, what: string) {
+  return {
+    max: perMinute,
+    timeWindow: 60_000,
+    hook: "preHandler" as const,
+    groupId,
+    keyGenerator: (request: FastifyRequest) => request.actor?.owner ?? request.ip,
+    errorResponseBuilder: (_request: FastifyRequest, context: { max: number; after: string }) =>
+      new ApiError("rateLimited", `too many ${what}: at most ${context.max} a minute; try again in ${context.after}`),
+  };
+}
+
 /** The limit on creates, per person (the API's and the portal's form share it). */
-export const createsLimit = (perMinute: number) => ({
-  max: perMinute,
-  timeWindow: 60_000,
-  hook: "preHandler" as const,
-  // The same person's creates count together however they come (API or portal).
-  groupId: "tenant-creates",
-  keyGenerator: (request: FastifyRequest) => request.actor?.owner ?? request.ip,
-});
+export const createsLimit = (perMinute: number) => perPersonLimit(perMinute, "tenant-creates", "creates");
+
+/** The limit on previews, per person, apart from creates (each runs a stack's preview on the server): as many a minute. */
+export const previewsLimit = (perMinute: number) => perPersonLimit(perMinute, "tenant-previews", "previews");
 
 /** A preHandler that refuses a request that proved no one, before the CSRF and rate checks. */
 async function mustSignIn(request: FastifyRequest): Promise<void> {
@@ -102,3 +143,5 @@ async function mustSignIn(request: FastifyRequest): Promise<void> {
 
 /** The create body's shape, from its zod schema, which the OpenAPI document shows (its spec is checked by the component's rules, with their messages). */
 const CREATE_BODY_SCHEMA = jsonSchemaOf(createTenantBodySchema);
+/** The preview body's shape, likewise. */
+const PREVIEW_BODY_SCHEMA = jsonSchemaOf(previewTenantBodySchema);

@@ -7,9 +7,9 @@
  */
 import { z } from "zod";
 import { tenantRequestSchema } from "../../model/tenantRequestSchema";
-import { tenantResourceStatusSchema } from "../../tenantResource/tenantResourceStatus";
+import { changePlanSchema, tenantResourceStatusSchema } from "../../tenantResource/tenantResourceStatus";
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
-import { API_ERROR_KINDS } from "../../contracts/tenantsApi";
+import { API_ERROR_KINDS, PREVIEW_OPERATIONS } from "../../contracts/tenantsApi";
 
 /** The body of `POST /api/v1/tenants`. */
 export const createTenantBodySchema = z
@@ -23,6 +23,27 @@ export const createTenantBodySchema = z
       ),
   })
   .describe("A new tenant: its name and the team's request.");
+
+/** The body of `POST /api/v1/tenants/{name}/preview`. */
+export const previewTenantBodySchema = z
+  .strictObject({
+    operation: z
+      .enum(PREVIEW_OPERATIONS)
+      .describe("What to preview: `create` (a name no tenant has yet) or `delete` (one of the caller's tenants)."),
+    spec: createTenantBodySchema.shape.spec.describe(
+      "For a create only: the request, as CreateTenantBody's spec (without `owner`), checked by the same rules.",
+    ),
+  })
+  .describe("What to preview: creating the tenant with a request, or deleting it.");
+
+/** The preview answer. */
+export const tenantPreviewSchema = z
+  .strictObject({
+    name: z.string().describe("The tenant's name."),
+    operation: z.enum(PREVIEW_OPERATIONS).describe("The operation previewed."),
+    plan: changePlanSchema,
+  })
+  .describe("What the operation would change; nothing was changed.");
 
 /** A tenant as the API answers with it. */
 export const tenantViewSchema = z
@@ -83,6 +104,8 @@ export const whoAmISchema = z
 /** Every schema of the API, by the name the OpenAPI document gives it under `components.schemas`. */
 export const API_SCHEMAS = {
   CreateTenantBody: createTenantBodySchema,
+  PreviewTenantBody: previewTenantBodySchema,
+  TenantPreview: tenantPreviewSchema,
   Tenant: tenantViewSchema,
   TenantList: tenantListSchema,
   Error: apiErrorBodySchema,

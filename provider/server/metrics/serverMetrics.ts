@@ -4,6 +4,7 @@
  * route pattern, never from a tenant's or a person's name: the series a scrape returns stay few
  * whatever the number of tenants and people. docs/self-service.md lists each metric.
  */
+import { HELD_PHASES } from "../../contracts/tenantResourceNames";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { TENANT_PHASES } from "../../tenants/tenantObject";
 import type { AuditSink } from "../people/auditLog";
@@ -18,8 +19,8 @@ export const STACK_OPERATIONS = ["up", "preview", "destroy"] as const;
 /** One of them. */
 export type StackOperation = (typeof STACK_OPERATIONS)[number];
 
-/** The phases `kubespaces_tenants` counts: the service's, the approval gate's, and none written yet. */
-export const COUNTED_PHASES = [...TENANT_PHASES, "AwaitingApproval", "None"] as const;
+/** The phases `kubespaces_tenants` counts: the service's, those of a held change, and none written yet. */
+export const COUNTED_PHASES = [...TENANT_PHASES, ...HELD_PHASES, "None"] as const;
 
 /** The HTTP methods counted by name; any other is counted as `other`. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

@@ -5,6 +5,7 @@
  */
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { Actor } from "../../tenants/ports";
+import type { ChangePlan } from "../../tenants/tenantPlan";
 import { audit, type AuditSink } from "./auditLog";
 import type { TenantsForPeople } from "./tenantsForPeople";
 import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
@@ -26,6 +27,15 @@ export class AuditedTenants implements TenantsForPeople {
 
   create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
     return this.recorded(actor, "tenant.create", name, () => this.tenants.create(name, request, actor));
+  }
+
+  // Previews change nothing, like reads: they are not recorded.
+  previewCreate(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<ChangePlan> {
+    return this.tenants.previewCreate(name, request, actor);
+  }
+
+  previewDelete(name: string, actor: Actor): Promise<ChangePlan> {
+    return this.tenants.previewDelete(name, actor);
   }
 
   delete(name: string, actor: Actor): Promise<TenantView> {

@@ -6,6 +6,7 @@
  * have is refused (RequestInvalidError) before the host is asked anything.
  */
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
+import { isHeldPhase } from "../../contracts/tenantResourceNames";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { checkRequest, mayUse, ownerOf } from "../../tenants/requestCheck";
@@ -16,6 +17,8 @@ import {
   TenantNotFoundError,
   TenantNotReadyError,
 } from "../../tenants/tenantsErrors";
+import type { ResourceStep } from "../../tenants/tenantObject";
+import { planOf, type ChangePlan } from "../../tenants/tenantPlan";
 import { tenantStatus } from "../../tenants/tenantStatus";
 import { requireTenantName } from "../nameChecks";
 import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "../tenantResourcePort";
@@ -42,11 +45,21 @@ export interface PeopleHost {
   watchTenant(name: string, after: string, signal: AbortSignal): AsyncIterable<TenantWatchEvent>;
 }
 
+/**
+ * Where previews run: the tenants service's stacks, as the server, bounded in time; a preview never
+ * stores, creates or changes anything (a new tenant is previewed on a scratch stack).
+ */
+export interface StackPreviews {
+  /** The steps creating tenant `name` with the checked `request` would take, or, with none, deleting it. */
+  preview(name: string, request: TenantRequestInput | undefined): Promise<readonly ResourceStep[]>;
+}
+
 /** The tenants as signed-in people may see and change them, over the host. */
 export class OwnedTenants implements TenantsForPeople {
   constructor(
     private readonly host: PeopleHost,
     private readonly policy: TenantPlatformInput,
+    private readonly previews: StackPreviews,
   ) {}
 
   async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantView[]> {
@@ -62,16 +75,21 @@ export class OwnedTenants implements TenantsForPeople {
   }
 
   async create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
-    if ((request as { owner?: unknown }).owner !== undefined)
-      throw new RequestInvalidError(
-        `tenant ${name}: owner is taken from your sign-in (${actor.owner}); leave it out of the request`,
-        ["owner: must not be given; the signed-in person owns what they create"],
-      );
-    // The caller is the owner even for an admin: the API never reads an owner from a body.
-    const checked = checkRequest(name, { ...request, owner: actor.owner } as TenantRequestInput, actor, this.policy);
-    const created = await this.host.tenants.create(name, checked);
-    if (!created) throw new RequestConflictError(`tenant ${name} exists already; choose another name`);
+    const created = await this.host.tenants.create(name, this.checkedNew(name, request, actor));
+    if (!created) throw nameTaken(name);
     return tenantViewOf(created);
+  }
+
+  async previewCreate(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<ChangePlan> {
+    const checked = this.checkedNew(name, request, actor);
+    // What a create would answer: a taken name is taken, whoever holds it.
+    if (await this.host.tenants.get(name)) throw nameTaken(name);
+    return planOf(await this.previews.preview(name, checked));
+  }
+
+  async previewDelete(name: string, actor: Actor): Promise<ChangePlan> {
+    await this.visible(name, actor);
+    return planOf(await this.previews.preview(name, undefined));
   }
 
   async delete(name: string, actor: Actor): Promise<TenantView> {
@@ -91,7 +109,7 @@ export class OwnedTenants implements TenantsForPeople {
     if (!text)
       throw new TenantNotReadyError(
         name,
-        phase === "AwaitingApproval" ? "Pending" : phase,
+        isHeldPhase(phase) ? "Pending" : phase,
         "its kubeconfig is handed out once it is Ready",
       );
     return text;
@@ -134,6 +152,17 @@ export class OwnedTenants implements TenantsForPeople {
     }
   }
 
+  /** The request of a new tenant owned by `actor`, checked with the component's rules; the owner is never read from it. */
+  private checkedNew(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): TenantRequestInput {
+    if ((request as { owner?: unknown }).owner !== undefined)
+      throw new RequestInvalidError(
+        `tenant ${name}: owner is taken from your sign-in (${actor.owner}); leave it out of the request`,
+        ["owner: must not be given; the signed-in person owns what they create"],
+      );
+    // The caller is the owner even for an admin: the API never reads an owner from a body.
+    return checkRequest(name, { ...request, owner: actor.owner } as TenantRequestInput, actor, this.policy);
+  }
+
   /** Tenant `name` if `actor` may see it; TenantNotFoundError otherwise, RequestInvalidError for a name no tenant can have. */
   private async visible(name: string, actor: Actor): Promise<TenantResource> {
     requireTenantName(name);
@@ -142,6 +171,9 @@ export class OwnedTenants implements TenantsForPeople {
     return tenant;
   }
 }
+
+/** The refusal of a name some Tenant has already. */
+const nameTaken = (name: string) => new RequestConflictError(`tenant ${name} exists already; choose another name`);
 
 /** A Tenant resource as the API shows it: Pending before the reconciler wrote a status, and never where its kubeconfig is kept. */
 export function tenantViewOf(resource: TenantResource): TenantView {

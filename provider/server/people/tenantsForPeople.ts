@@ -7,6 +7,7 @@
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
 import type { Actor } from "../../tenants/ports";
+import type { ChangePlan } from "../../tenants/tenantPlan";
 
 /** The tenants as signed-in people may see and change them. */
 export interface TenantsForPeople {
@@ -19,6 +20,13 @@ export interface TenantsForPeople {
    * messages (RequestInvalidError); RequestConflictError when the name is taken.
    */
   create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView>;
+  /**
+   * What creating Tenant `name` owned by the caller would change, checked first as `create` checks
+   * it; RequestConflictError when the name is taken. Nothing is stored or changed.
+   */
+  previewCreate(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<ChangePlan>;
+  /** What deleting Tenant `name` would remove; nothing is changed. */
+  previewDelete(name: string, actor: Actor): Promise<ChangePlan>;
   /** Asks for Tenant `name`'s teardown; the reconciler removes it once everything is gone. */
   delete(name: string, actor: Actor): Promise<TenantView>;
   /** The tenant's kubeconfig, for its owner only; TenantNotReadyError before it is Ready. */

@@ -1,13 +1,17 @@
 /**
  * The New tenant page: a name and a quota (and the Pod Security level), posted as an ordinary
- * form. A refused form comes back with the values kept, the service's problems in a summary at
- * the top and each beside its field.
+ * form to be previewed first. A previewed form comes back with the plan of what a create would
+ * make and a Create button that sends exactly the previewed values (a changed field is previewed
+ * again before it can be created). A refused form comes back with the values kept, the service's
+ * problems in a summary at the top and each beside its field.
  */
 import { DEFAULT_MINIMUM_QUOTA } from "../../generated/defaultMinimumQuota";
 import { csrfField, errorSummary, selectField, textField, type FieldFrame } from "./formParts";
 import { html } from "./html";
 import { page, type PageFrame } from "./layout";
+import { planSection } from "./planSection";
 import { PORTAL_PATHS } from "./portalPaths";
+import type { ChangePlan } from "../../tenants/tenantPlan";
 import {
   fieldId,
   TENANT_FORM_FIELDS,
@@ -52,6 +56,8 @@ export interface NewTenantView {
   readonly values: TenantFormValues;
   /** Why the form was refused, when it was. */
   readonly problems?: FormProblems;
+  /** What creating the tenant with `values` would make, once previewed. */
+  readonly plan?: ChangePlan;
 }
 
 function fieldOf(field: TenantFormField, view: NewTenantView) {
@@ -73,9 +79,29 @@ export function newTenantPage(frame: Omit<PageFrame, "title" | "current">, view:
         The quota holds everything in the tenant, its own virtual cluster included: under the default policy it needs at
         least ${cpu} CPU, ${memory} of memory and ${storage} of storage.
       </p>
-      <form method="post" action="${PORTAL_PATHS.create}" novalidate>
+      <form method="post" action="${PORTAL_PATHS.previewCreate}" novalidate>
         ${csrfField(frame.csrfToken ?? "")} ${TENANT_FORM_FIELDS.map((field) => fieldOf(field, view))}
-        <button type="submit">Create tenant</button>
-      </form>`,
+        ${
+          view.plan
+            ? html`<button type="submit" class="button-secondary">Preview again</button>`
+            : html`<button type="submit">Preview</button>`
+        }
+      </form>
+      ${view.plan && createSection(view.values, view.plan, frame.csrfToken ?? "")}`,
   );
+}
+
+/** The previewed plan, and the Create form that sends the previewed values as they are. */
+function createSection(values: TenantFormValues, plan: ChangePlan, csrfToken: string) {
+  const frame = {
+    id: "plan-title",
+    title: `What creating ${values.name} makes`,
+    lead: "The preview of the tenant's stack, on the host as it is now; nothing was made yet:",
+  };
+  return html`${planSection(frame, plan)}
+    <form method="post" action="${PORTAL_PATHS.create}">
+      ${csrfField(csrfToken)}
+      ${TENANT_FORM_FIELDS.map((field) => html`<input type="hidden" name="${field}" value="${values[field]}" />`)}
+      <button type="submit">Create tenant</button>
+    </form>`;
 }

@@ -12,13 +12,15 @@ export const PORTAL_PATHS = {
   list: "/",
   /** GET: the New tenant form. It wins over the tenant page's path: a tenant named `new` has no page (the API still serves it). */
   newTenant: "/tenants/new",
-  /** POST: create a tenant from the New tenant form. */
+  /** POST: preview the New tenant form: its page again, with what a create would make and a Create button. */
+  previewCreate: "/tenants/new",
+  /** POST: create a tenant from the previewed New tenant form. */
   create: "/tenants",
   /** GET: the tenant page. */
   tenant,
   /** GET: the tenant's kubeconfig, as a download. */
   kubeconfig: (name: string) => `${tenant(name)}/kubeconfig`,
-  /** POST: delete the tenant, with its name typed as confirmation. */
+  /** GET: the delete page (what a delete would remove, and the confirmation); POST: delete, the name typed as confirmation. */
   delete: (name: string) => `${tenant(name)}/delete`,
   /** GET: the tenant's host quota as the page's rows (JSON, quotaTable.ts's QuotaRowsBody), for its script. */
   quota: (name: string) => `${tenant(name)}/quota`,
@@ -38,7 +40,7 @@ export const PORTAL_ROUTES = {
   tenant: "/tenants/:name",
   /** GET: the kubeconfig download. */
   kubeconfig: "/tenants/:name/kubeconfig",
-  /** POST: the delete form. */
+  /** GET: the delete page; POST: its form. */
   delete: "/tenants/:name/delete",
   /** GET: the quota's rows, for the page's script. */
   quota: "/tenants/:name/quota",

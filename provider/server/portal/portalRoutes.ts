@@ -13,6 +13,7 @@ import { RequestConflictError, RequestInvalidError, TenantNotFoundError } from "
 import type { TenantsForPeople } from "../people/tenantsForPeople";
 import { tenantNameParam } from "../http/tenantNameParam";
 import { messagePage, notFoundPage } from "./messagePages";
+import { deletePage, type DeletePageView } from "./deletePage";
 import { newTenantPage } from "./newTenantPage";
 import { portalAccess, sendPage, type PortalAccess } from "./portalAccess";
 import { loadPortalAssets } from "./portalAssets";
@@ -21,7 +22,7 @@ import { PORTAL_PATHS, PORTAL_ROUTES } from "./portalPaths";
 import { quotaRows, type QuotaRowsBody } from "./quotaTable";
 import { formProblems, requestOfForm, tenantFormValues, type TenantFormValues } from "./tenantForm";
 import { tenantListPage } from "./tenantListPage";
-import { tenantPage, type TenantPageView } from "./tenantPage";
+import { tenantPage } from "./tenantPage";
 import { ownerOf } from "./viewParts";
 
 /** What the portal needs from the app. */
@@ -36,6 +37,8 @@ export interface PortalDeps {
   readonly logFailure: (request: FastifyRequest, error: unknown) => void;
   /** The config of the route that creates tenants, e.g. @fastify/rate-limit's `rateLimit`; none by default. */
   readonly createRouteConfig?: FastifyContextConfig;
+  /** The config of the routes that run a preview (New tenant's, the delete page), likewise. */
+  readonly previewRouteConfig?: FastifyContextConfig;
 }
 
 type NameParams = { Params: { readonly name: string } };
@@ -80,52 +83,74 @@ function listRoute(app: FastifyInstance, tenants: TenantsForPeople, access: Port
   });
 }
 
-/** The New tenant form, and its post: the tenant page, or the form again with the service's problems. */
+/**
+ * The New tenant form, its preview (the form again with the plan and a Create button), and its
+ * create: the tenant page, or the form again with the service's problems.
+ */
 function createRoutes(app: FastifyInstance, deps: PortalDeps, access: PortalAccess): void {
   app.get(PORTAL_PATHS.newTenant, access.page, async (request, reply) =>
     sendPage(reply, 200, newTenantPage(access.frame(request, reply), { values: tenantFormValues({}) })),
   );
-  const hooks = { ...access.form(() => PORTAL_PATHS.newTenant), config: deps.createRouteConfig ?? {} };
-  app.post(PORTAL_PATHS.create, hooks, async (request, reply) => {
-    const values = tenantFormValues(request.body);
-    const refused = (status: number, problems: Parameters<typeof formProblems>[0]) =>
-      sendPage(
-        reply,
-        status,
-        newTenantPage(access.frame(request, reply), { values, problems: formProblems(problems) }),
-      );
-    try {
+  const formHooks = (config: FastifyContextConfig | undefined) => ({
+    ...access.form(() => PORTAL_PATHS.newTenant),
+    config: config ?? {},
+  });
+  /** Runs `step` on the posted form; a refusal is the form again, its problems placed beside their fields. */
+  const withForm =
+    (step: (values: TenantFormValues, request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const values = tenantFormValues(request.body);
+      try {
+        return await step(values, request, reply);
+      } catch (error) {
+        const refusal = formRefusal(error, values);
+        if (!refusal) throw error;
+        const view = { values, problems: formProblems(refusal.problems) };
+        return sendPage(reply, refusal.status, newTenantPage(access.frame(request, reply), view));
+      }
+    };
+  app.post(
+    PORTAL_PATHS.previewCreate,
+    formHooks(deps.previewRouteConfig),
+    withForm(async (values, request, reply) => {
+      const plan = await deps.tenants.previewCreate(values.name, requestOfForm(values), access.signedIn(request));
+      return sendPage(reply, 200, newTenantPage(access.frame(request, reply), { values, plan }));
+    }),
+  );
+  app.post(
+    PORTAL_PATHS.create,
+    formHooks(deps.createRouteConfig),
+    withForm(async (values, request, reply) => {
       const created = await deps.tenants.create(values.name, requestOfForm(values), access.signedIn(request));
       return reply.redirect(PORTAL_PATHS.tenant(created.metadata.name), 303);
-    } catch (error) {
-      if (error instanceof RequestInvalidError) {
-        // The component's problems when it found them, placed and worded for the form; else the service's words.
-        const words = error.problems.length > 0 ? error.problems : [error.message];
-        return refused(422, error.inputProblems.length > 0 ? error.inputProblems : words);
-      }
-      if (error instanceof RequestConflictError) return refused(409, [nameTaken(values)]);
-      throw error;
-    }
-  });
+    }),
+  );
 }
 
-/** The tenant page, its kubeconfig download, its quota for the page's script, and its delete form. */
+/** The status and problems of a refused New tenant form, or undefined for an error that is no refusal of its values. */
+function formRefusal(
+  error: unknown,
+  values: TenantFormValues,
+): { readonly status: number; readonly problems: Parameters<typeof formProblems>[0] } | undefined {
+  if (error instanceof RequestInvalidError) {
+    // The component's problems when it found them, placed and worded for the form; else the service's words.
+    const words = error.problems.length > 0 ? error.problems : [error.message];
+    return { status: 422, problems: error.inputProblems.length > 0 ? error.inputProblems : words };
+  }
+  if (error instanceof RequestConflictError) return { status: 409, problems: [nameTaken(values)] };
+  return undefined;
+}
+
+/** The tenant page, its kubeconfig download, and its quota for the page's script. */
 function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
-  const showTenant = async (
-    request: FastifyRequest<NameParams>,
-    reply: FastifyReply,
-    status: number,
-    refusedDelete?: TenantPageView["refusedDelete"],
-  ) => {
+  const page = { ...access.page, preHandler: tenantNameParam };
+  app.get<NameParams>(PORTAL_ROUTES.tenant, page, async (request, reply) => {
     const actor = access.signedIn(request);
     const tenant = await tenants.get(request.params.name, actor);
     const quota = await tenants.quota(tenant.metadata.name, actor);
-    const view = { tenant, quota, isOwner: ownerOf(tenant) === actor.owner, refusedDelete };
-    return sendPage(reply, status, tenantPage(access.frame(request, reply), view));
-  };
-
-  const page = { ...access.page, preHandler: tenantNameParam };
-  app.get<NameParams>(PORTAL_ROUTES.tenant, page, (request, reply) => showTenant(request, reply, 200));
+    const view = { tenant, quota, isOwner: ownerOf(tenant) === actor.owner };
+    return sendPage(reply, 200, tenantPage(access.frame(request, reply), view));
+  });
 
   app.get<NameParams>(PORTAL_ROUTES.kubeconfig, page, async (request, reply) => {
     const { name } = request.params;
@@ -143,18 +168,38 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
     const body: QuotaRowsBody = { rows: quota ? quotaRows(quota) : null };
     return reply.header("cache-control", "no-store").send(body);
   });
+}
 
-  const deleteHooks = {
-    ...access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name)),
+/** The delete page (what a delete would remove, previewed) and its form, confirmed by typing the name. */
+function deleteRoutes(app: FastifyInstance, deps: PortalDeps, access: PortalAccess): void {
+  const { tenants } = deps;
+  const showDeletePage = async (
+    request: FastifyRequest<NameParams>,
+    reply: FastifyReply,
+    status: number,
+    refused?: DeletePageView["refused"],
+  ) => {
+    const plan = await tenants.previewDelete(request.params.name, access.signedIn(request));
+    return sendPage(
+      reply,
+      status,
+      deletePage(access.frame(request, reply), { name: request.params.name, plan, refused }),
+    );
+  };
+  const pageHooks = { ...access.page, preHandler: tenantNameParam, config: deps.previewRouteConfig ?? {} };
+  app.get<NameParams>(PORTAL_ROUTES.delete, pageHooks, (request, reply) => showDeletePage(request, reply, 200));
+
+  const formHooks = {
+    ...access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.delete(request.params.name)),
     preHandler: tenantNameParam,
   };
-  app.post<NameParams>(PORTAL_ROUTES.delete, deleteHooks, async (request, reply) => {
+  app.post<NameParams>(PORTAL_ROUTES.delete, formHooks, async (request, reply) => {
     const actor = access.signedIn(request);
     // Looked up first, so that another person's tenant is not found whatever was typed.
     const { name } = (await tenants.get(request.params.name, actor)).metadata;
     const typed = confirmationOf(request.body);
     if (typed !== name)
-      return showTenant(request, reply, 422, {
+      return showDeletePage(request, reply, 422, {
         typed,
         problem: `confirm: type the tenant's name, ${name}, exactly to delete it; nothing was deleted`,
       });
@@ -172,6 +217,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   listRoute(app, deps.tenants, access);
   createRoutes(app, deps, access);
   tenantRoutes(app, deps.tenants, access);
+  deleteRoutes(app, deps, access);
 }
 
 /** The New tenant form's answer to a name that is taken. */

@@ -46,4 +46,9 @@ export const STATUS_HINTS: readonly StatusHint[] = [
     reasons: [],
     text: "A platform admin must approve this change before it is made; the page follows it once they do.",
   },
+  {
+    phases: ["Previewed"],
+    reasons: [],
+    text: "The Tenant asks for a preview only: the plan below is what the change would do, and nothing is made until the preview-only annotation is removed.",
+  },
 ];

@@ -1,20 +1,21 @@
 /**
  * The tenant page: its status (a live region the portal's script keeps up to date from the API's
- * event stream), what to do when it failed, its conditions and endpoints, the host quota, the
- * kubeconfig download for its owner, and the delete form, confirmed by typing the name.
+ * event stream), what to do when it failed, the plan of a change held for approval or previewed
+ * only, its conditions and endpoints, the host quota, the kubeconfig download for its owner, and
+ * the way to its delete page (deletePage.ts: what a delete removes, then the typed confirmation).
  *
  * Every text the script updates carries `data-field`; every element that shows only in some
  * phases or for some reasons carries `data-show-phases` / `data-show-reasons`, and is rendered
  * `hidden` here by the same rule the script applies (see static/portal.js).
  */
 import { API_PATHS } from "../../contracts/tenantsApi";
-import { AWAITING_APPROVAL_PHASE } from "../../contracts/tenantResourceNames";
+import { HELD_PHASES } from "../../contracts/tenantResourceNames";
 import { TENANT_PHASES } from "../../tenants/tenantObject";
 import { inClusterReach, NOT_EXPOSED, reachKind, type ReachKind } from "../../tenants/tenantReach";
 import type { QuotaUsage, TenantView } from "../../tenantResource/tenantReplies";
-import { csrfField, errorSummary, textField } from "./formParts";
 import { html, type Html } from "./html";
 import { page, type PageFrame } from "./layout";
+import { planSection } from "./planSection";
 import { PORTAL_PATHS } from "./portalPaths";
 import { quotaSection } from "./quotaTable";
 import { STATUS_HINTS } from "./statusHints";
@@ -24,10 +25,7 @@ import { NOT_YET, ownerOf, timeText } from "./viewParts";
 const GONE_PHASE = "Deleted";
 
 /** The phases in which a tenant can still be deleted from the page. */
-const DELETABLE_PHASES = [...TENANT_PHASES.filter((phase) => phase !== "Deleting"), AWAITING_APPROVAL_PHASE];
-
-/** The id of the delete form's confirmation field. */
-const CONFIRM_FIELD_ID = "delete-confirm";
+const DELETABLE_PHASES = [...TENANT_PHASES.filter((phase) => phase !== "Deleting"), ...HELD_PHASES];
 
 /** What the tenant page shows. */
 export interface TenantPageView {
@@ -37,8 +35,6 @@ export interface TenantPageView {
   readonly quota?: QuotaUsage;
   /** Whether the signed-in person owns it: only the owner downloads the kubeconfig. */
   readonly isOwner: boolean;
-  /** When a delete was refused: what was typed as confirmation, and why it was refused. */
-  readonly refusedDelete?: { readonly typed: string; readonly problem: string };
 }
 
 /** When an element shows: in these phases, for these reasons, when the tenant is reached so (an empty list: always). */
@@ -204,38 +200,45 @@ function conditionsSection(tenant: TenantView): Html {
   </section>`;
 }
 
-function deleteSection(view: TenantPageView, csrfToken: string): Html | false {
-  const { name } = view.tenant.metadata;
-  if (view.tenant.metadata.deletionTimestamp) return false;
-  const frame = {
-    id: CONFIRM_FIELD_ID,
-    label: `Type the tenant's name, ${name}, to confirm`,
-    errors: view.refusedDelete && [view.refusedDelete.problem],
-  };
+function deleteSection(tenant: TenantView): Html | false {
+  const { name } = tenant.metadata;
+  if (tenant.metadata.deletionTimestamp) return false;
   return html`<section
     aria-labelledby="delete-title"
-    ${shownWhen({ phases: DELETABLE_PHASES }, view.tenant.status.phase, undefined)}
+    ${shownWhen({ phases: DELETABLE_PHASES }, tenant.status.phase, undefined)}
   >
     <h2 id="delete-title">Delete this tenant</h2>
-    <p>Deleting removes the virtual cluster, its namespace on the host and everything in them. It cannot be undone.</p>
-    <form method="post" action="${PORTAL_PATHS.delete(name)}" novalidate>
-      ${csrfField(csrfToken)} ${textField(frame, "confirm", view.refusedDelete?.typed ?? "")}
-      <button type="submit" class="button-danger">Delete tenant</button>
-    </form>
+    <p>
+      Deleting removes the virtual cluster, its namespace on the host and everything in them. It cannot be undone. The
+      delete page shows what it would remove before you confirm.
+    </p>
+    <p><a class="button button-danger" href="${PORTAL_PATHS.delete(name)}">Delete tenant…</a></p>
   </section>`;
 }
 
-/** The tenant page; its title says "Error" first when a delete was refused. */
+/** The plan of a change held for approval or previewed only, while it is held (the script hides it once the phase moves on). */
+function heldPlanSection(tenant: TenantView): Html | false {
+  const { plan, phase } = tenant.status;
+  if (!plan) return false;
+  const frame = {
+    id: "plan-title",
+    title: `The plan of generation ${plan.generation}`,
+    lead: "What the held change would do once it may go on:",
+    attributes: shownWhen({ phases: HELD_PHASES }, phase, undefined),
+  };
+  return planSection(frame, plan);
+}
+
+/** The tenant page. */
 export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: TenantPageView): string {
-  const { tenant, refusedDelete } = view;
+  const { tenant } = view;
   const { name, creationTimestamp } = tenant.metadata;
   return page(
-    { ...frame, title: `${refusedDelete ? "Error: " : ""}Tenant ${name}`, script: true },
+    { ...frame, title: `Tenant ${name}`, script: true },
     html`<h1>Tenant ${name}</h1>
-      ${refusedDelete && errorSummary([{ text: refusedDelete.problem, fieldId: CONFIRM_FIELD_ID }])}
       <p>Owner: ${ownerOf(tenant) ?? "unknown"}. Created: ${timeText(creationTimestamp)}.</p>
-      ${statusSection(tenant)} ${kubeconfigSection(tenant, view.isOwner)} ${endpointsSection(tenant)}
-      ${conditionsSection(tenant)} ${quotaSection(view.tenant.metadata.name, view.quota)}
-      ${deleteSection(view, frame.csrfToken ?? "")}`,
+      ${statusSection(tenant)} ${heldPlanSection(tenant)} ${kubeconfigSection(tenant, view.isOwner)}
+      ${endpointsSection(tenant)} ${conditionsSection(tenant)} ${quotaSection(view.tenant.metadata.name, view.quota)}
+      ${deleteSection(tenant)}`,
   );
 }

@@ -16,6 +16,7 @@ import { buildApiServer } from "../../../provider/server/http/apiServer";
 import { serverCookies, type ServerCookies } from "../../../provider/server/http/serverCookies";
 import type { OperationsDeps } from "../../../provider/server/http/operationsRoutes";
 import { StandInPeopleHost } from "./standInPeopleHost";
+import { StandInStackPreviews } from "./standInStackPreviews";
 
 /** The stand-in issuer's URL. */
 export const ISSUER = "https://issuer.stand-in.example";
@@ -50,6 +51,8 @@ export interface TokenOptions {
 export interface ApiServerHarness {
   readonly app: FastifyInstance;
   readonly host: StandInPeopleHost;
+  /** The previews it runs (a stand-in of the tenants service's). */
+  readonly previews: StandInStackPreviews;
   readonly auditLines: string[];
   /** What the server logged of the failures it did not foresee. */
   readonly logLines: string[];
@@ -131,10 +134,11 @@ export async function apiServerHarness(
   const cookies = serverCookies(options.https === true);
   const keys = sessionKeys();
   const host = new StandInPeopleHost();
+  const previews = new StandInStackPreviews();
   const auditLines: string[] = [];
   const logLines: string[] = [];
   const app = await buildApiServer({
-    tenants: new OwnedTenants(host, {}),
+    tenants: new OwnedTenants(host, {}, previews),
     signIn: async () => ({ client, verifier, info: { issuer: ISSUER, clientId: CLI_CLIENT, scopes: client.scopes } }),
     keys,
     publicUrl: () => publicUrl,
@@ -151,6 +155,7 @@ export async function apiServerHarness(
   return {
     app,
     host,
+    previews,
     auditLines,
     logLines,
     publicUrl,

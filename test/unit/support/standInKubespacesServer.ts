@@ -4,12 +4,21 @@
  * `{error: {kind, message, problems}}`, bearer ID tokens checked against the stand-in provider,
  * the event stream with the resourceVersion as each event's id and `Last-Event-ID` resumption),
  * with a scripted "reconciler" in place of the real one: each tenant walks through its script's
- * steps while someone follows it. Requests are checked with the component's own validation, so
- * refusals carry its messages. Not the real server (the lead's provider/server/http/).
+ * steps while someone follows it, and previews answered from the stand-in previews. Requests are
+ * checked with the component's own validation, so refusals carry its messages. Not the real server (the lead's provider/server/http/).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { API_PATHS, type ApiErrorKind, type SignInInfo } from "../../../provider/contracts/tenantsApi";
+import {
+  API_PATHS,
+  type ApiErrorKind,
+  type PreviewTenantBody,
+  type SignInInfo,
+  type TenantPreviewReply,
+} from "../../../provider/contracts/tenantsApi";
+import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
+import { planOf, type ChangePlan } from "../../../provider/tenants/tenantPlan";
+import { StandInStackPreviews } from "./standInStackPreviews";
 import { validateRequest } from "../../../provider/model/validateTenant";
 import { labelOf, TenantValidationError } from "../../../provider/model/validationError";
 import type { TenantView } from "../../../provider/tenantResource/tenantReplies";
@@ -73,6 +82,9 @@ export class StandInKubespacesServer {
   /** An error to answer the next request about tenants with (a kind the scripts do not reach). */
   nextError?: { readonly status: number; readonly kind: ApiErrorKind; readonly message: string };
 
+  /** The previews it answers with, and each one run. */
+  readonly previews = new StandInStackPreviews();
+
   private readonly server: Server = createServer((request, response) => void this.route(request, response));
   private readonly tenants = new Map<string, StandInTenant>();
   private resourceVersion = 0;
@@ -125,6 +137,8 @@ export class StandInKubespacesServer {
     if (url.pathname === API_PATHS.tenants && request.method === "GET") return this.list(response, owner.email);
     if (url.pathname === API_PATHS.tenants && request.method === "POST")
       return this.create(response, owner.email, body as { name: string; spec?: Record<string, unknown> });
+    if (sub === "preview" && request.method === "POST")
+      return this.preview(response, owner.email, name!, body as PreviewTenantBody);
     const tenant = name !== undefined ? this.tenants.get(name) : undefined;
     if (!tenant || tenant.view.spec.owner !== owner.email)
       return refuse(response, 404, "notFound", `tenant ${name} not found`);
@@ -176,6 +190,20 @@ export class StandInKubespacesServer {
     if (this.tenants.has(body.name))
       return refuse(response, 409, "conflict", `tenant ${body.name} exists already; pick another name`);
     json(response, 201, this.seed(body.name, owner, body.spec));
+  }
+
+  /** A preview: checked as its operation would be, then the stand-in previews' plan (nothing changes). */
+  private async preview(response: ServerResponse, owner: string, name: string, body: PreviewTenantBody): Promise<void> {
+    const tenant = this.tenants.get(name);
+    if (body.operation === "create") {
+      if (body.spec && "owner" in body.spec)
+        return refuse(response, 400, "invalid", "owner is never read from the body");
+      if (tenant) return refuse(response, 409, "conflict", `tenant ${name} exists already; choose another name`);
+    } else if (!tenant || tenant.view.spec.owner !== owner)
+      return refuse(response, 404, "notFound", `tenant ${name} not found`);
+    const request = body.operation === "create" ? ({ ...body.spec, owner } as TenantRequestInput) : undefined;
+    const plan = planOf(await this.previews.preview(name, request));
+    json(response, 200, { name, operation: body.operation, plan } satisfies TenantPreviewReply<ChangePlan>);
   }
 
   private delete(response: ServerResponse, tenant: StandInTenant): void {

@@ -2,14 +2,17 @@
  * A stand-in for the TenantsForPeople port (the real one is the lead's ownedTenants.ts over Tenant
  * resources): tenants in memory, seen by their owner (and by admins who ask for all), refused with
  * the tenants service's own error classes. A create is checked as OwnedTenants checks it
- * (requestCheck.ts, under the default policy), so pages show real messages.
- * Every create and delete is recorded for tests to read.
+ * (requestCheck.ts, under the default policy), so pages show real messages. Previews run on the
+ * stand-in previews (standInStackPreviews.ts) after the same checks as OwnedTenants'.
+ * Every create, delete and preview is recorded for tests to read.
  */
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
 import type { TenantsForPeople } from "../../../provider/server/people/tenantsForPeople";
 import type { QuotaUsage, TenantChange, TenantView } from "../../../provider/tenantResource/tenantReplies";
 import type { Actor } from "../../../provider/tenants/ports";
 import { checkRequest } from "../../../provider/tenants/requestCheck";
+import { planOf, type ChangePlan } from "../../../provider/tenants/tenantPlan";
+import { StandInStackPreviews } from "./standInStackPreviews";
 import {
   OperationRefusedError,
   RequestConflictError,
@@ -70,6 +73,8 @@ export class StandInTenantsForPeople implements TenantsForPeople {
   readonly created: { readonly name: string; readonly request: TenantRequestInput }[] = [];
   /** Every tenant whose deletion was asked for, in order. */
   readonly deleted: string[] = [];
+  /** The previews, and each one run. */
+  readonly previews = new StandInStackPreviews();
 
   /** Adds `tenant` as if it had been created. */
   put(tenant: TenantView): this {
@@ -94,6 +99,17 @@ export class StandInTenantsForPeople implements TenantsForPeople {
     const tenant = tenantView(name, actor.owner);
     this.tenants.set(name, tenant);
     return tenant;
+  }
+
+  async previewCreate(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<ChangePlan> {
+    const owned = checkRequest(name, { ...request, owner: actor.owner } as TenantRequestInput, actor, {});
+    if (this.tenants.has(name)) throw new RequestConflictError(`tenant ${name} exists already`);
+    return planOf(await this.previews.preview(name, owned));
+  }
+
+  async previewDelete(name: string, actor: Actor): Promise<ChangePlan> {
+    this.visible(name, actor);
+    return planOf(await this.previews.preview(name, undefined));
   }
 
   async delete(name: string, actor: Actor): Promise<TenantView> {
