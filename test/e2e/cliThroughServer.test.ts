@@ -138,6 +138,19 @@ describe("the command through a kubespaces server, signed in with the device flo
     expect((answers["a forged signature"].body as { error: { message: string } }).error.message).toContain("signature");
   });
 
+  it("create --preview through the server prints what the create makes, and makes nothing", async () => {
+    const previewed = await kubespaces(bob, "tenant", "create", BOBS, "--cpu", cpu, "--memory", memory, "--preview");
+    expect(previewed.code, previewed.stderr).toBe(0);
+    expect(previewed.stderr).toContain(`asked ${served.url} to preview creating tenant ${BOBS}`);
+    expect(previewed.stdout).toMatch(new RegExp(`^Preview of creating tenant ${BOBS}; nothing was changed\\.\\n`));
+    expect(previewed.stdout).toMatch(
+      new RegExp(`^ {2}\\+ {2}create {3}kubernetes:helm\\.sh/v3:Release +${BOBS}-vcluster$`, "m"),
+    );
+    expect(previewed.stdout).toMatch(/\n([1-9]\d*) to create, 0 to update, 0 to replace, 0 to delete\n$/);
+    expect((await kubectl("get", "tenants", "-o", "name")).stdout).not.toContain(`/${BOBS}\n`);
+    await expectNothingLeft(BOBS);
+  });
+
   it("bob's create by the command and alice's by the API, at once, both land Ready, each owned by its creator", async () => {
     const create = startKubespaces(bob, ["tenant", "create", BOBS, "--cpu", cpu, "--memory", memory]);
     const aliceAnswer = await callApi(served.url, keptIdToken(alice), "POST", API_PATHS.tenants, {
@@ -198,6 +211,23 @@ describe("the command through a kubespaces server, signed in with the device flo
     const namespaces = stdout.trim().split("\n");
     expect(namespaces).toEqual(expect.arrayContaining(["namespace/default", "namespace/kube-system"]));
     expect(namespaces).not.toContain(`namespace/${tenantNamespace(BOBS)}`);
+  });
+
+  it("delete --preview through the server prints what the teardown removes, and removes nothing", async () => {
+    const previewed = await kubespaces(bob, "tenant", "delete", BOBS, "--preview");
+    expect(previewed.code, previewed.stderr).toBe(0);
+    expect(previewed.stdout).toMatch(new RegExp(`^Preview of deleting tenant ${BOBS}; nothing was changed\\.\\n`));
+    expect(previewed.stdout).toMatch(
+      new RegExp(`^ {2}- {2}delete {3}kubernetes:helm\\.sh/v3:Release +${BOBS}-vcluster$`, "m"),
+    );
+    expect(previewed.stdout).toMatch(/\n0 to create, 0 to update, 0 to replace, ([1-9]\d*) to delete\n$/);
+    // Alice's own tenant is hers: not found for bob, as everywhere.
+    expect((await kubespaces(bob, "tenant", "delete", ALICES, "--preview")).code).toBe(4);
+    const phase = await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.phase}");
+    expect(phase.stdout).toBe("Ready");
+    expect((await kubectl("get", "namespace", tenantNamespace(BOBS), "-o", "name")).stdout.trim()).toBe(
+      `namespace/${tenantNamespace(BOBS)}`,
+    );
   });
 
   it("delete goes through the server and follows the teardown; alice's delete by the API; nothing is left", async () => {

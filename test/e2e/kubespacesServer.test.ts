@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
+import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
@@ -48,9 +48,10 @@ async function refusal(as: { user: string; groups?: string[] }, ...args: string[
 }
 
 /** A Tenant manifest in a file of its own. */
-function manifest(name: string, spec: object): string {
+function manifest(name: string, spec: object, annotations?: Record<string, string>): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-tenant-")), `${name}.yaml`);
-  writeFileSync(file, stringify({ apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant", metadata: { name }, spec }));
+  const metadata = { name, ...(annotations && { annotations }) };
+  writeFileSync(file, stringify({ apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant", metadata, spec }));
   return file;
 }
 
@@ -250,6 +251,29 @@ describe("kubespaces server: the kubectl door", () => {
     expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-tiny") }))).toBeUndefined();
     await kubectl({ user: ALICE }, "delete", "tenant", "team-tiny", "--wait=true", "--timeout=120s");
     expect(await eventReasons("team-tiny")).toEqual(expect.arrayContaining(["InvalidRequest", "Deleting", "Deleted"]));
+  });
+
+  it("previews a preview-only Tenant: its plan in kubectl get -o yaml, phase Previewed, no namespace; deleted, nothing is left", async () => {
+    // As a GitOps pull request's Tenant, annotated from its first apply: its owner may set the annotation.
+    const file = manifest("team-pr", { owner: ALICE, resources: SMALL }, { "kubespaces.io/preview-only": "true" });
+    await kubectl({ user: ALICE }, "apply", "-f", file);
+    await waitFor("team-pr", "jsonpath={.status.phase}=Previewed", 300);
+    const { stdout } = await kubectl(undefined, "get", "tenant", "team-pr", "-o", "yaml");
+    const status = (parse(stdout) as { status: Record<string, any> }).status;
+    expect(status.conditions[0]).toMatchObject({ type: "Ready", status: "Unknown", reason: "Previewed" });
+    expect(status.message).toMatch(/previewed only .*kubespaces\.io\/preview-only/);
+    expect(status.plan).toMatchObject({ generation: 1, updates: 0, replaces: 0, deletes: 0 });
+    expect(status.plan.creates).toBeGreaterThan(5);
+    expect(status.plan.steps.map((s: { type: string }) => s.type)).toEqual(
+      expect.arrayContaining(["kubernetes:core/v1:Namespace", "kubernetes:helm.sh/v3:Release"]),
+    );
+    expect(status.observedGeneration).toBeUndefined();
+    const { core } = hostClients();
+    expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-pr") }))).toBeUndefined();
+    expect(await describedEvents("team-pr")).toMatch(/Normal\s+Previewed\s+.*generation 1 previewed only/);
+
+    await kubectl({ user: ALICE }, "delete", "tenant", "team-pr", "--wait=true", "--timeout=120s");
+    await expectNothingLeft("team-pr");
   });
 
   it("kubectl delete tears the tenant down and the Tenant goes only when nothing is left", async () => {

@@ -3,7 +3,9 @@
  * against `kubespaces server` on the test bed and its local Dex: alice signs in, asks for a tenant
  * with the New tenant form, watches its page go Pending → Provisioning → Ready live, downloads the
  * kubeconfig and uses it with kubectl; bob, signed in beside her, cannot see her tenant by any
- * route; alice deletes it by typing its name, and nothing is left on the host. The refused form
+ * route; alice deletes it by typing its name, and nothing is left on the host. New tenant shows
+ * the plan of what Create makes before Create, and the delete page what a delete removes before
+ * the name is typed; neither preview leaves anything on the host. The refused form
  * blames only fields it shows; the Ready page follows the host quota without a reload, and says how
  * to connect to a tenant that is not exposed. axe-core checks every portal screen (Dex's own pages
  * are not the portal's), and each step's screenshot is kept under test/e2e/artifacts/portal/. The time from the Create click to the page showing Ready is printed
@@ -143,7 +145,7 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     await page.getByLabel("Storage", { exact: true }).fill(DEFAULT_MINIMUM_QUOTA.storage);
     const [refused] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST"),
-      page.getByRole("button", { name: "Create tenant" }).click(),
+      page.getByRole("button", { name: "Preview" }).click(),
     ]);
     expect(refused.status()).toBe(422);
     await page.locator(".error-summary").waitFor();
@@ -161,9 +163,25 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     expect(await readOrUndefined(() => tenantResource(TENANT))).toBeUndefined();
   });
 
-  it("Create: the tenant page shows Pending, then Provisioning and Ready as they happen", async () => {
+  it("Preview: the plan of what Create makes is shown first, and nothing is made", async () => {
     const page = pageOf(alice);
     await page.getByLabel("CPU", { exact: true }).fill(DEFAULT_MINIMUM_QUOTA.cpu);
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.getByRole("heading", { name: `What creating ${TENANT} makes` }).waitFor();
+    expect(await page.locator("[data-plan-summary]").textContent()).toMatch(
+      /^[1-9]\d* to create, 0 to update, 0 to replace, 0 to delete$/,
+    );
+    await page
+      .locator("[data-plan] tr", { hasText: `${TENANT}-vcluster` })
+      .filter({ hasText: "Release" })
+      .waitFor();
+    await portalScreen(page, "new-tenant-plan");
+    expect(await readOrUndefined(() => tenantResource(TENANT))).toBeUndefined();
+    await expectNothingLeft(TENANT);
+  });
+
+  it("Create: the tenant page shows Pending, then Provisioning and Ready as they happen", async () => {
+    const page = pageOf(alice);
     const createdAt = Date.now();
     await page.getByRole("button", { name: "Create tenant" }).click();
     await page.waitForURL(`${served.url}${PORTAL_PATHS.tenant(TENANT)}`);
@@ -262,6 +280,7 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
     const refusals = {
       kubeconfig: await bob.request.get(`${served.url}${PORTAL_PATHS.kubeconfig(TENANT)}`),
+      "delete page": await bob.request.get(`${served.url}${PORTAL_PATHS.delete(TENANT)}`),
       delete: await bob.request.post(`${served.url}${PORTAL_PATHS.delete(TENANT)}`, {
         form: { _csrf: csrf, confirm: TENANT },
         maxRedirects: 0,
@@ -272,6 +291,7 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     };
     expect(Object.fromEntries(Object.entries(refusals).map(([route, r]) => [route, r.status()]))).toEqual({
       kubeconfig: 404,
+      "delete page": 404,
       delete: 404,
       "API tenant": 404,
       "API kubeconfig": 404,
@@ -281,8 +301,20 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     expect((await tenantResource(TENANT)).metadata.deletionTimestamp).toBeUndefined();
   });
 
-  it("alice deletes it by typing its name: the page shows Deleting, then gone, and nothing is left", async () => {
+  it("alice deletes it by typing its name, after its page showed what the delete removes: Deleting, then gone, nothing left", async () => {
     const page = pageOf(alice);
+    await page.goto(`${served.url}${PORTAL_PATHS.tenant(TENANT)}`);
+    await page.getByRole("link", { name: "Delete tenant…" }).click();
+    await page.waitForURL(`${served.url}${PORTAL_PATHS.delete(TENANT)}`);
+    expect(await page.locator("[data-plan-summary]").textContent()).toMatch(
+      /^0 to create, 0 to update, 0 to replace, [1-9]\d* to delete$/,
+    );
+    await page
+      .locator("[data-plan] tr", { hasText: `${TENANT}-vcluster` })
+      .filter({ hasText: "delete" })
+      .waitFor();
+    await portalScreen(page, "delete-plan");
+    expect((await tenantResource(TENANT)).metadata.deletionTimestamp).toBeUndefined();
     const confirm = page.getByLabel(`Type the tenant's name, ${TENANT}, to confirm`);
     await confirm.fill(`${TENANT}-typo`);
     const [refused] = await Promise.all([
