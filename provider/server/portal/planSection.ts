@@ -6,6 +6,7 @@
  */
 import { planSummary, type ChangePlan } from "../../tenants/tenantPlan";
 import { html, type Html } from "./html";
+import { tableOf } from "./viewParts";
 
 /** What a step does, in words a person reads in a table. */
 const STEP_WORDS: Readonly<Record<string, string>> = {
@@ -49,22 +50,7 @@ export function planSection(frame: PlanFrame, plan: ChangePlan): Html {
     ${
       rows.length === 0
         ? html`<p>Nothing would change.</p>`
-        : html`<table>
-            <caption class="visually-hidden">
-              ${frame.title}: each resource it changes
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Name</th>
-                <th scope="col">Changed fields</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        : tableOf(`${frame.title}: each resource it changes`, ["Step", "Kind", "Name", "Changed fields"], rows)
     }
   </section>`;
 }

@@ -19,7 +19,7 @@ import { planSection } from "./planSection";
 import { PORTAL_PATHS } from "./portalPaths";
 import { quotaSection } from "./quotaTable";
 import { STATUS_HINTS } from "./statusHints";
-import { NOT_YET, ownerOf, timeText } from "./viewParts";
+import { NOT_YET, ownerOf, tableOf, timeText } from "./viewParts";
 
 /** The phase the script shows once the event stream says the tenant is gone. */
 const GONE_PHASE = "Deleted";
@@ -179,23 +179,7 @@ function conditionsSection(tenant: TenantView): Html {
     ${
       rows.length === 0
         ? html`<p>None yet: the server has not reconciled the tenant.</p>`
-        : html`<table>
-            <caption class="visually-hidden">
-              The tenant's conditions
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Message</th>
-                <th scope="col">Last change</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        : tableOf("The tenant's conditions", ["Type", "Status", "Reason", "Message", "Last change"], rows)
     }
   </section>`;
 }

@@ -1,4 +1,4 @@
-/** Small pieces the portal's tenant pages share: times, the owner, and what a missing value reads as. */
+/** Small pieces the portal's tenant pages share: times, the owner, tables, and what a missing value reads as. */
 import type { TenantView } from "../../tenantResource/tenantReplies";
 import { html, type Html } from "./html";
 
@@ -15,4 +15,21 @@ export function timeText(time: string | undefined): Html {
   if (Number.isNaN(date.getTime())) return html`${time}`;
   const minute = date.toISOString().slice(0, 16).replace("T", " ");
   return html`<time datetime="${date.toISOString()}">${minute} UTC</time>`;
+}
+
+/** A table of `rows` under `headings`, its caption read by screen readers only (the section's heading says it for the eye). */
+export function tableOf(caption: string, headings: readonly string[], rows: readonly Html[]): Html {
+  return html`<table>
+    <caption class="visually-hidden">
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        ${headings.map((heading) => html`<th scope="col">${heading}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
 }
