@@ -7,6 +7,8 @@
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import {
   APPROVED_GENERATION_ANNOTATION,
+  APPROVED_SPEC_SHA256_ANNOTATION,
+  PREVIEW_ONLY_ANNOTATION,
   TENANT_GROUP,
   TENANT_PLURAL,
   TENANT_VERSION,
@@ -74,8 +76,16 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
   start();
 }
 
-/** The fields a reconcile reads besides the status: the spec's generation, deletion, finalizers, the approval. */
-function reconcileKey(object: KubernetesObject): string {
+/** The annotations a reconcile reads: the approval's, and the ask for a preview only. */
+const RECONCILED_ANNOTATIONS = [
+  APPROVED_GENERATION_ANNOTATION,
+  APPROVED_SPEC_SHA256_ANNOTATION,
+  PREVIEW_ONLY_ANNOTATION,
+] as const;
+
+/** The fields a reconcile reads besides the status: the spec's generation, deletion, finalizers, the annotations it reads. */
+export function reconcileKey(object: KubernetesObject): string {
   const { generation, deletionTimestamp, finalizers, annotations } = object.metadata ?? {};
-  return JSON.stringify([generation, deletionTimestamp, finalizers, annotations?.[APPROVED_GENERATION_ANNOTATION]]);
+  const read = RECONCILED_ANNOTATIONS.map((annotation) => annotations?.[annotation]);
+  return JSON.stringify([generation, deletionTimestamp, finalizers, ...read]);
 }

@@ -253,7 +253,7 @@ describe("kubespaces server: the kubectl door", () => {
     expect(await eventReasons("team-tiny")).toEqual(expect.arrayContaining(["InvalidRequest", "Deleting", "Deleted"]));
   });
 
-  it("previews a preview-only Tenant: its plan in kubectl get -o yaml, phase Previewed, no namespace; deleted, nothing is left", async () => {
+  it("previews a preview-only Tenant: its plan in kubectl get -o yaml, phase Previewed, no namespace; provisioned once the annotation goes", async () => {
     // As a GitOps pull request's Tenant, annotated from its first apply: its owner may set the annotation.
     const file = manifest("team-pr", { owner: ALICE, resources: SMALL }, { "kubespaces.io/preview-only": "true" });
     await kubectl({ user: ALICE }, "apply", "-f", file);
@@ -272,7 +272,12 @@ describe("kubespaces server: the kubectl door", () => {
     expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-pr") }))).toBeUndefined();
     expect(await describedEvents("team-pr")).toMatch(/Normal\s+Previewed\s+.*generation 1 previewed only/);
 
-    await kubectl({ user: ALICE }, "delete", "tenant", "team-pr", "--wait=true", "--timeout=120s");
+    // The merged pull request drops the annotation: the watch sees it go, and the Tenant is provisioned.
+    await kubectl({ user: ALICE }, "annotate", "tenant", "team-pr", "kubespaces.io/preview-only-");
+    await waitFor("team-pr", "condition=Ready", 600);
+    expect((await tenant("team-pr"))!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
+    expect((await tenant("team-pr"))!.status!.plan).toBeUndefined();
+    await kubectl({ user: ALICE }, "delete", "tenant", "team-pr", "--wait=true", "--timeout=600s");
     await expectNothingLeft("team-pr");
   });
 
