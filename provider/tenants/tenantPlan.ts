@@ -20,8 +20,8 @@ export interface ChangePlan {
   readonly steps: readonly ResourceStep[];
 }
 
-/** The steps that leave a resource as it is. */
-const UNCHANGED_OPS: ReadonlySet<string> = new Set(["same", "read"]);
+/** The steps that leave a resource as it is: unchanged, read, or read again by a refresh (which a preview with a refresh reports for each). */
+const UNCHANGED_OPS: ReadonlySet<string> = new Set(["same", "read", "refresh"]);
 
 /** The plan of a preview's `steps`: what changes, counted by kind; what stays the same is left out. */
 export function planOf(steps: readonly ResourceStep[]): ChangePlan {
