@@ -5,6 +5,10 @@
 
 /** The label every object of a tenant carries; network isolation and teardown checks key on it. */
 export const TENANT_LABEL = "kubespaces.io/tenant";
+
+/** The label, and its value, that every object a tenant's stack makes carries beside TENANT_LABEL. */
+export const MANAGED_BY_LABEL = { key: "app.kubernetes.io/managed-by", value: "kubespaces-pulumi" } as const;
+
 /** The namespace annotation that records the tenant's owner. */
 export const OWNER_ANNOTATION = "kubespaces.io/owner";
 /**

@@ -1,6 +1,6 @@
 /** The plain shape of a rendered Kubernetes object, and the metadata every tenant object shares. */
 import type { TypeMeta } from "../contracts/typeMeta";
-import { TENANT_LABEL } from "../model/names";
+import { MANAGED_BY_LABEL, TENANT_LABEL } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
 
 /** A Kubernetes object as plain data. */
@@ -34,7 +34,7 @@ export interface ManifestMetadata {
 
 /** Labels of every object that belongs to the tenant. */
 export function tenantLabels(spec: TenantSpec): Record<string, string> {
-  return { [TENANT_LABEL]: spec.name, "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
+  return { [TENANT_LABEL]: spec.name, [MANAGED_BY_LABEL.key]: MANAGED_BY_LABEL.value };
 }
 
 /** Metadata of an object named `name` in `namespace`, labelled for the tenant. */

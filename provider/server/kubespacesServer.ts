@@ -33,6 +33,8 @@ import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
 import { TenantReconciler } from "./tenantReconciler";
 import { watchTenants } from "./tenantWatch";
+import { watchDrift } from "./driftWatch";
+import { scheduleResyncs } from "./resyncSchedule";
 
 /** What the server runs on. */
 export interface ServerPorts {
@@ -91,6 +93,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const reconciler = new TenantReconciler(service, resources, {
     actor: serverActor,
     requireApproval: config.requireApproval,
+    onResync: (outcome) => metrics?.resyncs.inc({ outcome }),
     events: new TenantEventRecorder(
       new KubeTenantEvents(kubeConfig),
       { controller: EVENTS_REPORTER, instance: run.identity },
@@ -144,8 +147,10 @@ interface WatchState {
 }
 
 /**
- * The leader's work: the watch feeds the queue, and a timer resyncs every tenant, until `leading`
- * aborts; then no new reconcile starts and the running ones are told to stop. Settles once they have.
+ * The leader's work: the watch of Tenants feeds the queue, the drift watch asks for a resync of a
+ * tenant whose host objects changed, and each tenant is resynced once a period at an offset of its
+ * own, until `leading` aborts; then no new reconcile starts and the running ones are told to stop.
+ * Settles once they have.
  */
 function lead(
   { kubeConfig, reconciler, resources, config, log, identity, metrics, watch }: Leader,
@@ -192,19 +197,31 @@ function lead(
     },
     leading,
   );
-  const resync =
-    config.resyncSeconds > 0 &&
-    setInterval(() => {
-      void resources
-        .list()
-        .then((tenants) => tenants.forEach((t) => queue.add(t.metadata.name, true)))
-        .catch((error) => log(`resync: ${apiErrorText(error)}`, "warn"));
-    }, config.resyncSeconds * 1000);
+  // Drift is found by watching the tenants' host objects; the periodic resync is the slow safety net.
+  watchDrift(
+    kubeConfig,
+    {
+      onDrift: (tenant, kind, object) => {
+        metrics?.driftSeen.inc({ kind });
+        log(`drift: ${kind} ${object} of tenant ${tenant} changed or went; resyncing the tenant`);
+        queue.add(tenant, true);
+      },
+      onError: (error) => log(`drift watch: ${apiErrorText(error)}`, "warn"),
+    },
+    leading,
+  );
+  if (config.resyncSeconds > 0)
+    scheduleResyncs(
+      config.resyncSeconds * 1000,
+      async () => (await resources.list()).map((t) => t.metadata.name),
+      (name) => queue.add(name, true),
+      (error) => log(`resync: ${apiErrorText(error)}`, "warn"),
+      leading,
+    );
   return new Promise((resolve) =>
     leading.addEventListener(
       "abort",
       () => {
-        if (resync) clearInterval(resync);
         metrics?.leading(undefined);
         watch.leading = false;
         log(`replica ${identity} no longer leads: its running reconciles are stopping`);

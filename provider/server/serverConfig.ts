@@ -32,7 +32,9 @@ export const serverConfigSchema = z
       .int()
       .min(0)
       .default(600)
-      .describe("How often every tenant is brought up again, reading the host first (0: never)."),
+      .describe(
+        "How often every tenant is resynced, each at an offset of its own within the period: previewed after a refresh of the host, and brought up only when that plans a change (0: never; the drift watch still resyncs a tenant whose host objects changed).",
+      ),
     leaseDurationSeconds: z
       .number()
       .int()

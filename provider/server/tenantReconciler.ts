@@ -39,7 +39,12 @@ export interface ReconcilerConfig {
   readonly requireApproval: boolean;
   /** Where the Events of `kubectl describe tenant` are recorded (none: no Events). */
   readonly events?: TenantEvents;
+  /** Told how each resync of a Ready tenant ended: clean (nothing to do, no update run) or drifted. */
+  readonly onResync?: (outcome: ResyncOutcome) => void;
 }
+
+/** How a resync of a Ready tenant ended: its preview after a refresh planned nothing, or something. */
+export type ResyncOutcome = "clean" | "drifted";
 
 /** What one reconcile asks of the queue. */
 export interface ReconcileResult {
@@ -49,7 +54,11 @@ export interface ReconcileResult {
 
 /** How one reconcile runs. */
 export interface ReconcileOptions {
-  /** A periodic resync: bring up even a tenant that is Ready at its generation, reading the host first. */
+  /**
+   * A resync (the periodic one, or a change the drift watch saw): a tenant Ready at its generation
+   * is previewed after a refresh of the host's objects, and brought up (after a refresh) only when
+   * that plans a change. A tenant with nothing to put back costs no update.
+   */
   readonly resync?: boolean;
   /** Stops the reconcile (the server is stopping or lost the lead). */
   readonly signal?: AbortSignal;
@@ -91,7 +100,22 @@ export class TenantReconciler {
     if (isPreviewOnly(tenant) && !isProvisioned(tenant)) return this.hold(tenant, PREVIEW_ONLY_GATE, options);
     if (this.config.requireApproval && !isApproved(tenant) && !isProvisioned(tenant))
       return this.hold(tenant, APPROVAL_GATE, options);
+    if (isProvisioned(tenant) && !(await this.drifted(tenant, options))) return { retry: false };
     return this.provision(tenant, options);
+  }
+
+  /**
+   * Whether the host drifted from a Ready tenant's stack: a preview after a refresh plans a change.
+   * A preview that fails says nothing either way, so the update runs (and reports what failed).
+   */
+  private async drifted(tenant: TenantResource, options: ReconcileOptions): Promise<boolean> {
+    const { name } = tenant.metadata;
+    const drifted = await this.service
+      .preview(name, tenant.spec, this.config.actor, { signal: options.signal, refresh: true })
+      .then((steps) => planOf(steps).steps.length > 0)
+      .catch(() => true);
+    this.config.onResync?.(drifted ? "drifted" : "clean");
+    return drifted;
   }
 
   /**

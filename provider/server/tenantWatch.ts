@@ -1,8 +1,7 @@
 /**
  * The watch on Tenant resources that feeds the work queue: every new Tenant, and every change a
  * reconcile acts on, asks for a reconcile of that tenant (a deleted one is gone: its finalizer
- * already let it go). A broken watch starts again after a pause (client-node's informer
- * stops on an error), and it lists everything again when it does, so no change is lost.
+ * already let it go). It is kept running by informerRun.ts.
  */
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import {
@@ -13,17 +12,12 @@ import {
   TENANT_PLURAL,
   TENANT_VERSION,
 } from "../contracts/tenantResourceNames";
+import { runInformer, type InformerRunOptions } from "./informerRun";
 
-/** How the watch reports. */
-export interface TenantWatchOptions {
+/** How the watch reports: a tenant to reconcile, besides how its run goes (informerRun.ts). */
+export interface TenantWatchOptions extends InformerRunOptions {
   /** A tenant to reconcile, and whether it has a status yet. */
   readonly onTenant: (name: string, hasStatus: boolean) => void;
-  /** A broken watch, before it starts again. */
-  readonly onError: (error: unknown) => void;
-  /** The watch listed every Tenant and watches for changes (at its start, and at each restart). */
-  readonly onSynced?: () => void;
-  /** The pause before a broken watch starts again. @default 5000 */
-  readonly restartDelayMs?: number;
 }
 
 /** Watches Tenants until `signal` aborts. */
@@ -51,29 +45,7 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
   informer.on("add", onObject);
   informer.on("update", onObject);
   informer.on("delete", onDeleted);
-  let restart: NodeJS.Timeout | undefined;
-  const start = (): void => {
-    if (signal.aborted) return;
-    informer.start().then(options.onSynced, (error) => {
-      options.onError(error);
-      startLater();
-    });
-  };
-  const startLater = (): void => {
-    clearTimeout(restart);
-    if (!signal.aborted) restart = setTimeout(start, options.restartDelayMs ?? 5000);
-  };
-  informer.on("error", (error) => {
-    // Stopping the informer aborts its watch: that is no error.
-    if (signal.aborted) return;
-    options.onError(error);
-    startLater();
-  });
-  signal.addEventListener("abort", () => {
-    clearTimeout(restart);
-    void informer.stop();
-  });
-  start();
+  runInformer(informer, options, signal);
 }
 
 /** The annotations a reconcile reads: the approval's, and the ask for a preview only. */

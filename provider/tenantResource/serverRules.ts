@@ -8,7 +8,7 @@
  *
  * - cluster-wide (`SERVER_CLUSTER_RULES`): Tenants, namespaces, RoleBindings to make each tenant
  *   namespace's access binding, and the few cluster-scoped kinds the chart and the cleanup touch,
- *   each write fenced by an admission policy (serverFence.ts);
+ *   each write fenced by an admission policy (serverFence.ts); and the drift watch's reads;
  * - in each tenant namespace (`SERVER_TENANT_RULES`, ClusterRole `kubespaces-server-tenant`),
  *   bound there alone by the RoleBinding the tenant's stack makes first (`platform.namespaceAccess`):
  *   Secrets, pods and everything else the chart makes;
@@ -61,6 +61,18 @@ const clusterComponentRules: readonly DocumentedRule[] = [
     ["rbac.authorization.k8s.io"],
     ["rolebindings"],
     MANAGE,
+  ),
+  granted(
+    "The drift watch (server/driftWatch.ts) lists and watches the tenant's ResourceQuotas, LimitRanges and NetworkPolicies in every namespace at once, selected by label: one watch per kind instead of one per tenant. Read only; writes stay in tenant namespaces.",
+    [CORE],
+    ["resourcequotas", "limitranges"],
+    ["list", "watch"],
+  ),
+  granted(
+    "The drift watch's NetworkPolicies, likewise.",
+    ["networking.k8s.io"],
+    ["networkpolicies"],
+    ["list", "watch"],
   ),
   granted(
     "Lets the access binding grant ClusterRole kubespaces-server-tenant, which the server holds only in tenant namespaces; the fence refuses a ClusterRoleBinding of it.",

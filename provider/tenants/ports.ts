@@ -151,7 +151,7 @@ export interface StackRun {
    * the whole process group) passes one that it never aborts, so the engine is not told twice.
    */
   readonly engineSignal?: AbortSignal;
-  /** Whether an `up` first reads the host's objects (a refresh), to put back what was changed by hand. */
+  /** Whether an `up` or a preview first reads the host's objects (a refresh): what was changed by hand is put back, or planned. */
   readonly refresh?: boolean;
 }
 

@@ -68,8 +68,8 @@ export interface OperationOptions {
   /** How long to wait while another update holds the tenant's stack; default 10 minutes. */
   readonly lockTimeoutMs?: number;
   /**
-   * Reads the host's objects before a create's update, so that what was removed or changed by hand
-   * is put back (a server's periodic resync); default off.
+   * Reads the host's objects before a create's update or a preview, so that what was removed or
+   * changed by hand is put back or planned (a server's resync); default off.
    */
   readonly refresh?: boolean;
   /**

@@ -4,6 +4,11 @@
  * - one Tenant applied alone, from `kubectl apply` to Ready (the baseline);
  * - N Tenants (default 10) applied at once, from the apply to the last one Ready, and the ratio to
  *   the baseline; the server reconciles `concurrency` of them at a time (its configuration);
+ * - the N left alone, Ready, for a window of several resync periods (BENCH_SERVER_RESYNC_SECONDS,
+ *   default 20): the resyncs the server ran and the Pulumi operations they cost, read from its
+ *   /metrics, per tenant and hour at the default period of 600 s, beside the update per resync
+ *   that each resync ran before a resync previewed first (the baseline, computed from the same
+ *   resync count);
  * - the deletes of the N, from `kubectl delete` to the last Tenant gone.
  * The tenants are real: the real vCluster chart and control plane the test bed runs.
  */
@@ -17,6 +22,9 @@ import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
 import { testbed, testbedEnv } from "../e2e/support/testbed";
 
 const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
+const RESYNC_SECONDS = Number(process.env.BENCH_SERVER_RESYNC_SECONDS ?? 20);
+/** The default period the idle figures are scaled to. */
+const DEFAULT_RESYNC_SECONDS = 600;
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 4);
 const run = promisify(execFile);
 
@@ -65,12 +73,50 @@ const applyAndWait = (dir: string, names: readonly string[]) =>
 
 const deleteAndWait = (dir: string) => timed(() => kubectl("delete", "-f", dir, "--wait=true", "--timeout=1800s"));
 
+/** A counter of the server's /metrics (its address read from its log); 0 when absent. */
+async function counter(serverLog: string, series: string): Promise<number> {
+  const url = /API and portal at (http:\/\/\S+?)\/? \(listening/.exec(serverLog)![1];
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/** What the Ready tenants cost, left alone for three resync periods: resyncs and Pulumi operations. */
+async function idleCost(serverLog: () => string) {
+  const series = {
+    resyncs: ['kubespaces_resyncs_total{outcome="clean"}', 'kubespaces_resyncs_total{outcome="drifted"}'],
+    ups: ['kubespaces_pulumi_operation_duration_seconds_count{operation="up",outcome="ok"}'],
+    previews: ['kubespaces_pulumi_operation_duration_seconds_count{operation="preview",outcome="ok"}'],
+  };
+  const read = async () => {
+    const sum = async (names: string[]) =>
+      (await Promise.all(names.map((name) => counter(serverLog(), name)))).reduce((a, b) => a + b, 0);
+    return {
+      resyncs: await sum(series.resyncs),
+      clean: await counter(serverLog(), series.resyncs[0]),
+      ups: await sum(series.ups),
+      previews: await sum(series.previews),
+    };
+  };
+  const before = await read();
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, 3 * RESYNC_SECONDS * 1000));
+  const after = await read();
+  return {
+    seconds: (performance.now() - started) / 1000,
+    resyncs: after.resyncs - before.resyncs,
+    clean: after.clean - before.clean,
+    ups: after.ups - before.ups,
+    previews: after.previews - before.previews,
+  };
+}
+
 async function main(): Promise<void> {
   testbed("up");
   const user = newCliUser();
   const configDir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-server-"));
   const configFile = path.join(configDir, "server.yaml");
-  writeFileSync(configFile, stringify({ concurrency: CONCURRENCY }));
+  writeFileSync(configFile, stringify({ concurrency: CONCURRENCY, resyncSeconds: RESYNC_SECONDS }));
   const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile, "--listen", "127.0.0.1:0"]);
   try {
     await server.printed(/replica bench leads/);
@@ -81,11 +127,20 @@ async function main(): Promise<void> {
     const many = Array.from({ length: COUNT }, (_, i) => `bench-${i}`);
     const manyDir = manifests(many);
     const together = await applyAndWait(manyDir, many);
+    const idle = await idleCost(() => server.stderr);
     const deleted = await deleteAndWait(manyDir);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(`one Tenant, apply to Ready:               ${s(alone)} (1.00x)`);
     console.log(
       `${COUNT} Tenants at once, apply to all Ready:     ${s(together)} (${(together / alone).toFixed(2)}x; ${CONCURRENCY} reconciled at a time)`,
+    );
+    const perTenantHour = (count: number) =>
+      ((count / COUNT) * (3600 / idle.seconds) * (RESYNC_SECONDS / DEFAULT_RESYNC_SECONDS)).toFixed(2);
+    console.log(
+      `${COUNT} Tenants idle for ${idle.seconds.toFixed(0)} s (resync every ${RESYNC_SECONDS} s): ${idle.resyncs} resyncs (${idle.clean} clean), ${idle.ups} updates, ${idle.previews} previews`,
+    );
+    console.log(
+      `  per tenant and hour at resyncSeconds ${DEFAULT_RESYNC_SECONDS}: ${perTenantHour(idle.ups)} updates, ${perTenantHour(idle.previews)} previews; before (an update per resync): ${perTenantHour(idle.resyncs)} updates`,
     );
     console.log(`${COUNT} Tenants deleted, to all gone:          ${s(deleted)}`);
   } finally {

@@ -394,18 +394,25 @@ describe("kubespaces server: two replicas", () => {
   });
 });
 
-describe("kubespaces server: the periodic resync", () => {
-  serverForBlock("resync", { resyncSeconds: 5 });
+describe("kubespaces server: drift, found by watching, and a resync that runs no update", () => {
+  const server = serverForBlock("drift", { resyncSeconds: 5 });
+  const UPS = 'kubespaces_pulumi_operation_duration_seconds_count{operation="up",outcome="ok"}';
+  const CLEAN = 'kubespaces_resyncs_total{outcome="clean"}';
 
-  it("puts back a host object removed by hand", async () => {
+  it("resyncs a Ready tenant left alone without an update, and puts back a host object removed by hand", async () => {
     await applyTenant({ user: ALICE }, "team-mended");
     await waitFor("team-mended", "condition=Ready", 600);
+    const ups = await scraped(server(), UPS);
+    // Left alone, its resyncs (every 5 s, at its own offset) preview it after a refresh, and find nothing.
+    const clean = await scraped(server(), CLEAN);
+    await eventually(async () => (await scraped(server(), CLEAN)) >= clean + 2, 60_000, "two clean resyncs");
+    expect(await scraped(server(), UPS)).toBe(ups);
+
     const namespace = tenantNamespace("team-mended");
     const { core } = hostClients();
     const before = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
     await core.deleteNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
-
-    // The next resync's refresh finds it gone, and its update creates it again.
+    // The drift watch sees it go; the tenant's resync plans it, and its update makes it again.
     await kubectl(
       undefined,
       "wait",
@@ -418,6 +425,11 @@ describe("kubespaces server: the periodic resync", () => {
     const after = await core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
     expect(after.metadata?.uid).not.toBe(before.metadata?.uid);
     expect(after.spec?.hard).toEqual(before.spec?.hard);
+    expect(await scraped(server(), 'kubespaces_drift_seen_total{kind="ResourceQuota"}')).toBeGreaterThanOrEqual(1);
+    expect(server().stderr).toContain(
+      `drift: ResourceQuota ${namespace}/kubespaces-quota of tenant team-mended changed or went; resyncing the tenant`,
+    );
+    await eventually(async () => (await scraped(server(), UPS)) === ups + 1, 60_000, "the update that put it back");
     expect((await tenant("team-mended"))!.status).toMatchObject({ phase: "Ready" });
   });
 });

@@ -124,6 +124,8 @@ describe("/metrics", () => {
       kubespaces_reconcile_queue_depth: ["state"],
       kubespaces_reconcile_queue_wait_seconds: [],
       kubespaces_leader: [],
+      kubespaces_resyncs_total: ["outcome"],
+      kubespaces_drift_seen_total: ["kind"],
       kubespaces_http_requests_total: ["method", "route", "status"],
       kubespaces_http_request_duration_seconds: ["method", "route"],
       kubespaces_sign_ins_total: ["outcome"],

@@ -99,14 +99,33 @@ describe("a new Tenant", () => {
     expect(stacks.callsOf("up", "team-atlas")[0].program?.request).toEqual(atlas);
   });
 
-  it("that is Ready at its generation is left alone, and brought up again (reading the host first) on a resync", async () => {
+  it("that is Ready at its generation is left alone; a resync previews it after a refresh, and runs no update when nothing drifted", async () => {
+    const resyncs: string[] = [];
+    reconciler = new TenantReconciler(
+      new TenantsService(
+        { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+        { policy: {} },
+      ),
+      resources,
+      { actor: serverActor, requireApproval: false, onResync: (outcome) => resyncs.push(outcome) },
+    );
     resources.apply("team-atlas", atlas);
     await reconciler.reconcile("team-atlas");
     await reconciler.reconcile("team-atlas");
     expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(stacks.callsOf("preview")).toEqual([]);
 
     const writesBefore = resources.statusesOf("team-atlas").length;
     await reconciler.reconcile("team-atlas", { resync: true });
+    expect(stacks.callsOf("preview").map((c) => c.run?.refresh)).toEqual([true]);
+    expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(resources.statusesOf("team-atlas").length).toBe(writesBefore);
+    expect(resyncs).toEqual(["clean"]);
+
+    // Something was removed by hand: the refreshed preview plans it, and the update puts it back.
+    stacks.drift("team-atlas");
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(resyncs).toEqual(["clean", "drifted"]);
     const ups = stacks.callsOf("up");
     expect(ups).toHaveLength(2);
     expect(ups[1].run?.refresh).toBe(true);
@@ -382,7 +401,11 @@ describe("a preview-only Tenant", () => {
 describe("gatePlanOf", () => {
   it("counts each kind of change and leaves out what stays the same", () => {
     const step = (op: string) => ({ op, type: "t", name: op, diffs: [] });
-    const plan = gatePlanOf(3, "ab".repeat(32), ["create", "update", "same", "replace", "delete", "read"].map(step));
+    const plan = gatePlanOf(
+      3,
+      "ab".repeat(32),
+      ["create", "update", "same", "replace", "delete", "read", "refresh"].map(step),
+    );
     expect(plan).toMatchObject({
       generation: 3,
       specSha256: "ab".repeat(32),

@@ -116,10 +116,26 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
+  /** Resyncs of Ready tenants, by how they ended. */
+  readonly resyncs = new Counter({
+    name: "kubespaces_resyncs_total",
+    help: "Resyncs of Ready tenants (periodic, or asked for by the drift watch), by outcome: clean (a preview after a refresh planned nothing, and no update ran), drifted (an update put the host back).",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+
+  /** Drift the watch saw. */
+  readonly driftSeen = new Counter({
+    name: "kubespaces_drift_seen_total",
+    help: "Host objects of tenants that the drift watch saw changed or removed, by kind; each asks for a resync of its tenant.",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
+
   /** Requests the rate limit refused. */
   readonly rateLimited = new Counter({
     name: "kubespaces_rate_limited_total",
-    help: "Requests refused by the per-person limit on creates (HTTP 429), by route pattern.",
+    help: "Requests refused by a per-person limit (creates, previews; HTTP 429), by route pattern.",
     labelNames: ["route"] as const,
     registers: [this.registry],
   });

@@ -104,7 +104,7 @@ export class AutomationStacks implements TenantStacks {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const stack = await this.stack(name, program, run.host.engineEnv, true);
-    await stack.preview({ onEvent: this.digest(name, run, tearingDown), signal });
+    await stack.preview({ onEvent: this.digest(name, run, tearingDown), signal, refresh: run.refresh });
   }
 
   async destroy(name: string, run: StackRun): Promise<ResourceStep[]> {
