@@ -15,6 +15,9 @@
 #                                  of this run dir (what tests left: kubespaces server, Dex, Pulumi
 #                                  engines and plugins, a browser), and fail naming any that still
 #                                  runs (--wipe: delete the run dir)
+#   testbed.sh postgres            install (apt-get), start and print the state backend URL of the
+#                                  test bed's PostgreSQL, for a server whose replicas share stacks;
+#                                  not part of up, stopped by down
 #   testbed.sh leftovers           list the processes of this run dir that run; fail if there is any
 #   testbed.sh status              show what runs
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
@@ -60,6 +63,8 @@ source "${LIB}/gateway.sh"
 source "${LIB}/certManager.sh"
 # shellcheck source=lib/browser.sh
 source "${LIB}/browser.sh"
+# shellcheck source=lib/postgres.sh
+source "${LIB}/postgres.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -79,7 +84,8 @@ start_runner() {
 all_healthy() {
   local name
   for name in "${COMPONENTS[@]}"; do
-    [[ "${name}" == vcluster-runner ]] || running "${name}" || return 1
+    # The runner is checked apart; PostgreSQL runs only when a test asked for it.
+    [[ "${name}" == vcluster-runner || "${name}" == postgres ]] || running "${name}" || return 1
   done
   [[ -f "${PORTS_FILE}" ]] && ensure_ports && apiserver_ready && node_ready && fixtures_installed
 }
@@ -151,7 +157,11 @@ cmd_down() {
 cmd_status() {
   local name state rc=0 f
   for name in "${COMPONENTS[@]}"; do
-    if running "${name}"; then state="running (pid $(pid_of "${name}"))"; else
+    if running "${name}"; then
+      state="running (pid $(pid_of "${name}"))"
+    elif [[ "${name}" == postgres ]]; then
+      state="stopped (started on demand: testbed.sh postgres)"
+    else
       state="stopped"
       rc=1
     fi
@@ -217,7 +227,8 @@ main() {
   shift || true
   case "${cmd}" in
     build) cmd_build_with_browser "$@" ;;
-    up | down) one_at_a_time "${cmd}" "$@" ;;
+    up | down | postgres) one_at_a_time "${cmd}" "$@" ;;
+    postgres-unlocked) cmd_postgres "$@" ;;
     up-unlocked) cmd_up "$@" ;;
     down-unlocked) cmd_down "$@" ;;
     status) cmd_status "$@" ;;

@@ -5,7 +5,7 @@
 # The gateway's (gateway.sh) and cert-manager (certManager.sh) act on the cluster like the
 # controllers a platform team installs.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
-  gateway-forward-host gateway-forward-netns traefik cert-manager vcluster-runner)
+  gateway-forward-host gateway-forward-netns traefik cert-manager vcluster-runner postgres)
 
 pid_of() { [[ -f "${PIDS}/$1.pid" ]] && cat "${PIDS}/$1.pid"; }
 
@@ -33,6 +33,7 @@ controller_common_args() {
 # component_args NAME: print the command line of a component, one word a line.
 component_args() {
   case "$1" in
+    postgres) postgres_args ;;
     etcd)
       printf '%s\n' "$(tool_bin etcd)" \
         --name=testbed --data-dir="${RUN_DIR}/etcd-data" \
