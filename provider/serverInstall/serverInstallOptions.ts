@@ -51,7 +51,7 @@ const someCpuAndMemory = z.strictObject({
 const sharedBackendUrl = requiredText("The Pulumi state backend URL.")
   .refine(
     (url) => !/^file:/i.test(url.trim()),
-    "must be a backend every replica shares (s3://, gs://, azblob://, https://api.pulumi.com): a file:// backend in a pod is that pod's alone and goes with it",
+    "must be a backend every replica shares (postgres://, s3://, gs://, azblob://, https://api.pulumi.com): a file:// backend in a pod is that pod's alone and goes with it",
   )
   // The URL is an argument of the server's container, which whoever may read the Deployment reads.
   .refine(
@@ -155,7 +155,7 @@ export interface ServerInstallInput {
   readonly config: Readonly<Record<string, unknown>>;
   /** Where the tenants' stacks live, shared by every replica. */
   readonly stateBackend: {
-    /** The backend's URL: `s3://...`, `gs://...`, `azblob://...` or `https://api.pulumi.com`; not `file://`. */
+    /** The backend's URL: `postgres://...`, `s3://...`, `gs://...`, `azblob://...` or `https://api.pulumi.com`; not `file://`. */
     readonly url: string;
     /** A Secret of the server's namespace whose keys become the server's environment (`AWS_ACCESS_KEY_ID`, ...). */
     readonly credentialsSecret?: string;

@@ -6,7 +6,8 @@
  * report, never on time.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -15,7 +16,7 @@ import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
-import { REPO_ROOT, testbedEnv } from "./support/testbed";
+import { REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
 
 const run = promisify(execFile);
 const ALICE = "alice@example.com";
@@ -291,8 +292,8 @@ describe("kubespaces server: the kubectl door", () => {
 });
 
 /** A server replica in a process group of its own, so that killing it kills its engines too, as a pod's death does. */
-function startReplica(user: CliUser, id: string, configFile: string): Running {
-  const args = ["server", "--id", id, "--config", configFile, ...ANY_FREE_PORT];
+function startReplica(user: CliUser, id: string, configFile: string, more: readonly string[] = []): Running {
+  const args = ["server", "--id", id, "--config", configFile, ...ANY_FREE_PORT, ...more];
   return new Running(spawn(KUBESPACES_BIN, args, { env: user.env, stdio: ["ignore", "pipe", "pipe"], detached: true }));
 }
 
@@ -391,6 +392,60 @@ describe("kubespaces server: two replicas", () => {
       holderIdentity: "replica-b",
       leaseTransitions: expect.any(Number),
     });
+  });
+});
+
+describe("kubespaces server: state in PostgreSQL, shared by replicas with homes of their own", () => {
+  const replicas: Running[] = [];
+
+  afterAll(async () => {
+    await deleteAllTenants();
+    for (const replica of replicas) {
+      const running = replica.child.exitCode === null && replica.child.signalCode === null;
+      if (running && replica.child.pid) process.kill(-replica.child.pid, "SIGTERM");
+      await replica.finished;
+    }
+  });
+
+  /** One value psql reads from the test bed's database. */
+  const query = async (url: string, sql: string) =>
+    (await run("psql", [url, "-tAc", sql], { encoding: "utf8" })).stdout.trim();
+  /** The rows of tenant `name`'s stack file in the backend's table (Pulumi's DIY layout, under the database's name). */
+  const stackRows = (url: string, name: string) =>
+    query(url, `SELECT count(*) FROM pulumi_state WHERE key LIKE '%.pulumi/stacks/kubespaces-server/${name}.json'`);
+
+  it("one replica provisions a tenant into the database; another, with a home of its own, tears it down from there", async () => {
+    const url = testbedPostgres();
+    const [first, second] = [newCliUser(), newCliUser()];
+    // Each home holds the same passphrase, as the installation's Secret gives every pod.
+    const passphrase = randomBytes(32).toString("base64url");
+    for (const user of [first, second]) {
+      mkdirSync(user.home, { recursive: true, mode: 0o700 });
+      writeFileSync(path.join(user.home, "passphrase"), passphrase, { mode: 0o600 });
+    }
+    const config = serverConfig({});
+    const a = startReplica(first, "pg-a", config, ["--backend", url]);
+    replicas.push(a);
+    await a.printed(/replica pg-a leads/);
+    await bindRequesters();
+    await applyTenant({ user: ALICE }, "team-pg");
+    await waitFor("team-pg", "condition=Ready", 600);
+    expect(await stackRows(url, "team-pg")).toBe("1");
+    expect(existsSync(path.join(first.home, "server", "state"))).toBe(false);
+
+    // The first stops, as a pod is replaced; the second leads and reads the tenant's stack from the database.
+    process.kill(-a.child.pid!, "SIGTERM");
+    await a.finished;
+    const b = startReplica(second, "pg-b", config, ["--backend", url]);
+    replicas.push(b);
+    await b.printed(/replica pg-b leads/);
+    await kubectl({ user: ALICE }, "delete", "tenant", "team-pg", "--wait=true", "--timeout=600s");
+    expect(b.stderr).toMatch(/reconciling tenant team-pg/);
+    await expectNothingLeft("team-pg");
+    expect(await stackRows(url, "team-pg")).toBe("0");
+    // The URL's password is the test bed's: the replicas' logs never print it.
+    const password = new URL(url).password;
+    expect(a.stderr + b.stderr + a.stdout + b.stdout).not.toContain(password);
   });
 });
 

@@ -396,6 +396,17 @@ describe("the installation's options", () => {
     ]);
   });
 
+  it("take a PostgreSQL backend without a password, its password in the credentials Secret's PGPASSWORD", () => {
+    const url = "postgres://kubespaces@db.example.com:5432/state?sslmode=verify-full";
+    const installation = serverInstallation({
+      ...INPUT,
+      stateBackend: { url, credentialsSecret: "state-credentials" },
+    });
+    const server = JSON.stringify(installation);
+    expect(server).toContain(JSON.stringify(url));
+    expect(server).toContain('"state-credentials"');
+  });
+
   it("refuse a backend URL with a password, without quoting it", () => {
     const error = thrownBy(() =>
       serverInstallation({ ...INPUT, stateBackend: { url: "postgres://state:hunter2@db.example.com/state" } }),

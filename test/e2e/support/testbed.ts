@@ -19,6 +19,17 @@ export function vclusterEndpoint(namespace: string, release: string): string {
   return execFileSync("bash", [TESTBED_SCRIPT, "vcluster-endpoint", namespace, release], { encoding: "utf8" }).trim();
 }
 
+/**
+ * The state backend URL of the test bed's PostgreSQL, started (and installed with apt-get, the
+ * first time) if it does not run; `down` stops it. The URL holds the test bed's password.
+ */
+export function testbedPostgres(): string {
+  return execFileSync("bash", [TESTBED_SCRIPT, "postgres"], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .at(-1)!;
+}
+
 /** The environment the test bed's env file sets (KUBECONFIG, PATH with Pulumi, PULUMI_HOME, ...). */
 export function testbedEnv(): Record<string, string> {
   const envFile = execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();
