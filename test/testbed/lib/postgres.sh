@@ -36,7 +36,7 @@ as_postgres() {
   setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"
 }
 
-# postgres_initialized: the data folder made, with the password-authenticated user and its database.
+# ensure_postgres_data: the data folder, initialized once, with the password-authenticated user.
 ensure_postgres_data() {
   [[ -f "${POSTGRES_DATA}/PG_VERSION" ]] && return 0
   local bin password_file
