@@ -297,6 +297,23 @@ function startReplica(user: CliUser, id: string, configFile: string, more: reado
   return new Running(spawn(KUBESPACES_BIN, args, { env: user.env, stdio: ["ignore", "pipe", "pipe"], detached: true }));
 }
 
+/**
+ * For the describe block it is called in: the replicas its tests start (each pushed here), and,
+ * after them, every Tenant removed and each replica still running stopped with its process group.
+ */
+function replicasOfBlock(): Running[] {
+  const replicas: Running[] = [];
+  afterAll(async () => {
+    await deleteAllTenants();
+    for (const replica of replicas) {
+      const running = replica.child.exitCode === null && replica.child.signalCode === null;
+      if (running && replica.child.pid) process.kill(-replica.child.pid, "SIGTERM");
+      await replica.finished;
+    }
+  });
+  return replicas;
+}
+
 /** A server configuration file. */
 function serverConfig(config: object): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-server-config-")), "server.yaml");
@@ -342,16 +359,7 @@ describe("kubespaces server: the approval gate", () => {
 });
 
 describe("kubespaces server: two replicas", () => {
-  const replicas: Running[] = [];
-
-  afterAll(async () => {
-    await deleteAllTenants();
-    for (const replica of replicas) {
-      const running = replica.child.exitCode === null && replica.child.signalCode === null;
-      if (running && replica.child.pid) process.kill(-replica.child.pid, "SIGTERM");
-      await replica.finished;
-    }
-  });
+  const replicas = replicasOfBlock();
 
   it("a killed leader's Provisioning is taken over by the other replica, and the tenant becomes Ready", async () => {
     // The server's default lease (15 s: a 10 s renew deadline, 3 s between rounds). A shorter one
@@ -396,16 +404,7 @@ describe("kubespaces server: two replicas", () => {
 });
 
 describe("kubespaces server: state in PostgreSQL, shared by replicas with homes of their own", () => {
-  const replicas: Running[] = [];
-
-  afterAll(async () => {
-    await deleteAllTenants();
-    for (const replica of replicas) {
-      const running = replica.child.exitCode === null && replica.child.signalCode === null;
-      if (running && replica.child.pid) process.kill(-replica.child.pid, "SIGTERM");
-      await replica.finished;
-    }
-  });
+  const replicas = replicasOfBlock();
 
   /** One value psql reads from the test bed's database. */
   const query = async (url: string, sql: string) =>
