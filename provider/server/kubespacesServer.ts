@@ -1,6 +1,7 @@
 /**
  * `kubespaces server`'s core: the reconciler of Tenant resources, run by the replica that holds the
- * Lease, and on every replica the API and portal (whose previews each replica runs itself). It reaches the host with the credentials its host port gives (the server's own, holding
+ * Lease, and on every replica the API and portal (whose previews each replica runs itself). It
+ * reaches the host with the credentials its host port gives (the server's own, holding
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */

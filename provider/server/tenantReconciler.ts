@@ -39,12 +39,15 @@ export interface ReconcilerConfig {
   readonly requireApproval: boolean;
   /** Where the Events of `kubectl describe tenant` are recorded (none: no Events). */
   readonly events?: TenantEvents;
-  /** Told how each resync of a Ready tenant ended: clean (nothing to do, no update run) or drifted. */
+  /** Told how each resync of a Ready tenant ended (ResyncOutcome). */
   readonly onResync?: (outcome: ResyncOutcome) => void;
 }
 
-/** How a resync of a Ready tenant ended: its preview after a refresh planned nothing, or something. */
-export type ResyncOutcome = "clean" | "drifted";
+/**
+ * How a resync of a Ready tenant ended: its preview after a refresh planned nothing (clean: no
+ * update ran), planned a change (drifted), or failed (unknown: the update ran to tell).
+ */
+export type ResyncOutcome = "clean" | "drifted" | "unknown";
 
 /** What one reconcile asks of the queue. */
 export interface ReconcileResult {
@@ -110,12 +113,14 @@ export class TenantReconciler {
    */
   private async drifted(tenant: TenantResource, options: ReconcileOptions): Promise<boolean> {
     const { name } = tenant.metadata;
-    const drifted = await this.service
+    const outcome: ResyncOutcome = await this.service
       .preview(name, tenant.spec, this.config.actor, { signal: options.signal, refresh: true })
-      .then((steps) => planOf(steps).steps.length > 0)
-      .catch(() => true);
-    this.config.onResync?.(drifted ? "drifted" : "clean");
-    return drifted;
+      .then(
+        (steps) => (planOf(steps).steps.length > 0 ? "drifted" : "clean"),
+        () => "unknown" as const,
+      );
+    this.config.onResync?.(outcome);
+    return outcome !== "clean";
   }
 
   /**

@@ -122,20 +122,26 @@ describe("a new Tenant", () => {
     expect(resources.statusesOf("team-atlas").length).toBe(writesBefore);
     expect(resyncs).toEqual(["clean"]);
 
+    // A preview that fails tells nothing: the update runs, and finds nothing to change.
+    stacks.failNextPreview("team-atlas");
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(resyncs).toEqual(["clean", "unknown"]);
+    expect(stacks.callsOf("up")).toHaveLength(2);
+
     // Something was removed by hand: the refreshed preview plans it, and the update puts it back.
     stacks.drift("team-atlas");
     await reconciler.reconcile("team-atlas", { resync: true });
-    expect(resyncs).toEqual(["clean", "drifted"]);
+    expect(resyncs).toEqual(["clean", "unknown", "drifted"]);
     const ups = stacks.callsOf("up");
-    expect(ups).toHaveLength(2);
-    expect(ups[1].run?.refresh).toBe(true);
-    // It stays Ready throughout: the resync writes its end only.
+    expect(ups).toHaveLength(3);
+    expect(ups[2].run?.refresh).toBe(true);
+    // It stays Ready throughout: each resync's update writes its end only.
     expect(
       resources
         .statusesOf("team-atlas")
         .slice(writesBefore)
         .map((s) => s.phase),
-    ).toEqual(["Ready"]);
+    ).toEqual(["Ready", "Ready"]);
   });
 
   it("whose spec changed is brought up again at the new generation", async () => {

@@ -119,7 +119,7 @@ export class ServerMetrics {
   /** Resyncs of Ready tenants, by how they ended. */
   readonly resyncs = new Counter({
     name: "kubespaces_resyncs_total",
-    help: "Resyncs of Ready tenants (periodic, or asked for by the drift watch), by outcome: clean (a preview after a refresh planned nothing, and no update ran), drifted (an update put the host back).",
+    help: "Resyncs of Ready tenants (periodic, or asked for by the drift watch), by outcome: clean (a preview after a refresh planned nothing, and no update ran), drifted (it planned a change, and an update put the host back), unknown (the preview failed, and the update ran to tell).",
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });

@@ -105,7 +105,8 @@ const keyOf = (step: ResourceStep) => `${step.type}::${step.name}`;
  * changes nothing; `kubeconfig` returns one once an `up` succeeded. Like the real adapter, a
  * cancelled engine (`engineSignal`, else `signal`) makes a running operation reject.
  *
- * Scriptable per tenant: `failNextUp` (a Failed event with a reason, then an engine error), `drift`,
+ * Scriptable per tenant: `failNextUp` (a Failed event with a reason, then an engine error),
+ * `failNextPreview` (the engine's error), `drift`,
  * `blockNext` (the next `up` or `destroy` waits half way until the test releases it). Every call
  * is recorded in `calls`.
  */
@@ -114,6 +115,7 @@ export class FakeTenantStacks implements TenantStacks {
   readonly calls: StackCall[] = [];
   private readonly stacks = new Map<string, FakeStack>();
   private readonly scripts = new Map<string, Script[]>();
+  private readonly failingPreviews = new Set<string>();
 
   /** The calls of operation `op` (of tenant `name`, when given). */
   callsOf(op: StackCall["op"], name?: string): StackCall[] {
@@ -146,6 +148,11 @@ export class FakeTenantStacks implements TenantStacks {
     const stack = this.stacks.get(name);
     if (!stack) throw new Error(`stand-in: tenant ${name} has no stack`);
     for (const [key, step] of stack.resources) if (step.type !== TENANT_TOKEN) stack.resources.delete(key);
+  }
+
+  /** The next preview of tenant `name` rejects as the engine would (a backend it could not reach). */
+  failNextPreview(name: string): void {
+    this.failingPreviews.add(name);
   }
 
   /** The next `up` of tenant `name` reports Failed with `failure.reason` and rejects as the engine would. */
@@ -194,6 +201,8 @@ export class FakeTenantStacks implements TenantStacks {
 
   async preview(name: string, program: StackProgram | undefined, run: StackRun): Promise<ResourceStep[]> {
     this.calls.push({ op: "preview", name, program, run });
+    if (this.failingPreviews.delete(name))
+      throw new Error("code: 255\n stdout: \n stderr: error: could not reach the state backend\n");
     const held = this.stacks.get(name)?.resources ?? new Map<string, ResourceStep>();
     if (program) return resourcesOf(name).filter((step) => !held.has(keyOf(step)));
     return [...held.values()].reverse().map((step) => ({ ...step, op: "delete" }));
