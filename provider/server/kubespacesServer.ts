@@ -95,6 +95,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
     actor: serverActor,
     requireApproval: config.requireApproval,
     onResync: (outcome) => metrics?.resyncs.inc({ outcome }),
+    onNote: (tenant, line) => ports.log(`tenant ${tenant}: ${line}`),
     events: new TenantEventRecorder(
       new KubeTenantEvents(kubeConfig),
       { controller: EVENTS_REPORTER, instance: run.identity },

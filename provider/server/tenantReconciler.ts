@@ -39,6 +39,8 @@ export interface ReconcilerConfig {
   readonly requireApproval: boolean;
   /** Where the Events of `kubectl describe tenant` are recorded (none: no Events). */
   readonly events?: TenantEvents;
+  /** The service's notes on a tenant's run (a wait for its stack's lock, a dead update's lock removed). */
+  readonly onNote?: (tenant: string, line: string) => void;
   /** Told how each resync of a Ready tenant ended (ResyncOutcome). */
   readonly onResync?: (outcome: ResyncOutcome) => void;
 }
@@ -107,6 +109,11 @@ export class TenantReconciler {
     return this.provision(tenant, options);
   }
 
+  /** Where the service's notes on tenant `name`'s run go. */
+  private noteOf(name: string): (line: string) => void {
+    return (line) => this.config.onNote?.(name, line);
+  }
+
   /**
    * Whether the host drifted from a Ready tenant's stack: a preview after a refresh plans a change.
    * A preview that fails says nothing either way, so the update runs (and reports what failed).
@@ -114,7 +121,11 @@ export class TenantReconciler {
   private async drifted(tenant: TenantResource, options: ReconcileOptions): Promise<boolean> {
     const { name } = tenant.metadata;
     const outcome: ResyncOutcome = await this.service
-      .preview(name, tenant.spec, this.config.actor, { signal: options.signal, refresh: true })
+      .preview(name, tenant.spec, this.config.actor, {
+        signal: options.signal,
+        refresh: true,
+        onNote: this.noteOf(name),
+      })
       .then(
         (steps) => (planOf(steps).steps.length > 0 ? "drifted" : "clean"),
         () => "unknown" as const,
@@ -150,6 +161,7 @@ export class TenantReconciler {
     await this.recordStart(tenant, quiet);
     try {
       await this.service.create(name, tenant.spec, this.config.actor, {
+        onNote: this.noteOf(name),
         onEvent: progress.onEvent,
         signal: options.signal,
         refresh: options.resync,
@@ -198,7 +210,10 @@ export class TenantReconciler {
     if (tenant.status?.phase === gate.phase && held?.generation === generation && held.specSha256 === sha256)
       return { retry: false };
     try {
-      const steps = await this.service.preview(name, tenant.spec, this.config.actor, { signal: options.signal });
+      const steps = await this.service.preview(name, tenant.spec, this.config.actor, {
+        signal: options.signal,
+        onNote: this.noteOf(name),
+      });
       const plan = gatePlanOf(generation, sha256, steps);
       await this.resources.writeStatus(name, {
         ...this.statusOf(tenant, gate.phase, gate.phase, gate.message(name, plan)),
@@ -218,7 +233,7 @@ export class TenantReconciler {
     await this.resources.writeStatus(name, this.statusOf(tenant, "Deleting", "Deleting", "tearing the tenant down"));
     await this.config.events?.record(tenant, "Deleting");
     try {
-      await this.service.delete(name, this.config.actor, { signal: options.signal });
+      await this.service.delete(name, this.config.actor, { signal: options.signal, onNote: this.noteOf(name) });
       // The Tenant is gone now (the service released the finalizer); its Event names it by its UID still.
       await this.config.events?.record(tenant, "Deleted");
       return { retry: false };

@@ -350,6 +350,26 @@ describe("specSha256", () => {
   });
 });
 
+describe("the service's notes", () => {
+  it("reach the server's log with the tenant they are of", async () => {
+    const notes: string[] = [];
+    reconciler = new TenantReconciler(
+      new TenantsService(
+        { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+        { policy: {} },
+      ),
+      resources,
+      { actor: serverActor, requireApproval: false, onNote: (tenant, line) => notes.push(`${tenant}: ${line}`) },
+    );
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    expect(notes).toContainEqual(
+      expect.stringMatching(/^team-atlas: request of team-atlas stored \(.*\); provisioning on /),
+    );
+    expect(notes.every((note) => note.startsWith("team-atlas: "))).toBe(true);
+  });
+});
+
 describe("a preview-only Tenant", () => {
   const previewOnly = (value: string) => ({ [PREVIEW_ONLY_ANNOTATION]: value });
 
