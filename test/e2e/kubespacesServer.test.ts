@@ -314,6 +314,17 @@ function replicasOfBlock(): Running[] {
   return replicas;
 }
 
+/** Two users with homes of their own holding one passphrase, as the installation's Secret gives every pod. */
+function usersSharingOnePassphrase(): [CliUser, CliUser] {
+  const users: [CliUser, CliUser] = [newCliUser(), newCliUser()];
+  const passphrase = randomBytes(32).toString("base64url");
+  for (const user of users) {
+    mkdirSync(user.home, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(user.home, "passphrase"), passphrase, { mode: 0o600 });
+  }
+  return users;
+}
+
 /** A server configuration file. */
 function serverConfig(config: object): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-server-config-")), "server.yaml");
@@ -361,18 +372,18 @@ describe("kubespaces server: the approval gate", () => {
 describe("kubespaces server: two replicas", () => {
   const replicas = replicasOfBlock();
 
-  it("a killed leader's Provisioning is taken over by the other replica, and the tenant becomes Ready", async () => {
+  it("a killed leader's Provisioning is taken over by the other replica, with a home of its own, past the dead engine's lock in the shared database", async () => {
     // The server's default lease (15 s: a 10 s renew deadline, 3 s between rounds). A shorter one
     // made the live leader give the lead up on a loaded 2-core machine, its renewals slower than
     // the renew deadline, before it was killed.
     const config = serverConfig({ leaseDurationSeconds: 15 });
-    const [first, second] = [newCliUser(), newCliUser()];
-    // One backend for both replicas, as replicas of one Deployment share theirs.
-    second.env.KUBESPACES_HOME = first.env.KUBESPACES_HOME;
-    const a = startReplica(first, "replica-a", config);
+    // Homes of their own and one database, as the pods of one Deployment have them.
+    const backend = ["--backend", testbedPostgres()];
+    const [first, second] = usersSharingOnePassphrase();
+    const a = startReplica(first, "replica-a", config, backend);
     replicas.push(a);
     await a.printed(/replica replica-a leads/);
-    const b = startReplica(second, "replica-b", config);
+    const b = startReplica(second, "replica-b", config, backend);
     replicas.push(b);
     await b.printed(/replica replica-b on /);
     await bindRequesters();
@@ -386,6 +397,8 @@ describe("kubespaces server: two replicas", () => {
     await b.printed(/replica replica-b leads/);
     await waitFor("team-takeover", "condition=Ready", 900);
     expect(b.stderr).toMatch(/reconciling tenant team-takeover/);
+    // The killed engine's lock, a row of the database, was judged gone and removed.
+    expect(b.stderr).toMatch(/removing the lock of an update that is gone/);
     const { stdout } = await kubectl(
       undefined,
       "get",
@@ -415,13 +428,7 @@ describe("kubespaces server: state in PostgreSQL, shared by replicas with homes 
 
   it("one replica provisions a tenant into the database; another, with a home of its own, tears it down from there", async () => {
     const url = testbedPostgres();
-    const [first, second] = [newCliUser(), newCliUser()];
-    // Each home holds the same passphrase, as the installation's Secret gives every pod.
-    const passphrase = randomBytes(32).toString("base64url");
-    for (const user of [first, second]) {
-      mkdirSync(user.home, { recursive: true, mode: 0o700 });
-      writeFileSync(path.join(user.home, "passphrase"), passphrase, { mode: 0o600 });
-    }
+    const [first, second] = usersSharingOnePassphrase();
     const config = serverConfig({});
     const a = startReplica(first, "pg-a", config, ["--backend", url]);
     replicas.push(a);

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   cancelCommand,
   describeLocks,
+  fileLocks,
   isStale,
   listLocks,
   lockFolder,
@@ -88,7 +89,7 @@ const CANCEL = "PULUMI_BACKEND_URL=s3://bucket pulumi cancel --stack organizatio
 
 const waitFor = (timeoutMs: number, options: Partial<LockWait> = {}): LockWait => ({
   tenant: "atlas",
-  folder: folder(),
+  locks: fileLocks(folder()),
   cancelCommand: CANCEL,
   isLocked: (error) => error instanceof EngineLockedError,
   note: (text) => notes.push(text),
@@ -264,7 +265,7 @@ describe("withStackLock", () => {
   });
 
   it.each<[string, () => Partial<LockWait>]>([
-    ["in a remote backend, where no lock can be listed", () => ({ folder: undefined })],
+    ["in a remote backend, where no lock can be listed", () => ({ locks: undefined })],
     [
       "for another machine's lock, which cannot be judged from here",
       () => (writeLock("theirs.json", { pid: deadPid, hostname: `not-${here}`, timestamp: now() }), {}),
@@ -339,7 +340,7 @@ describe("withStackLock", () => {
   });
 
   it("gives up in a remote backend too, where no lock can be listed, naming no holder", async () => {
-    const error = await withStackLock(waitFor(1000, { folder: undefined }), refusedTimes(Infinity)).catch(
+    const error = await withStackLock(waitFor(1000, { locks: undefined }), refusedTimes(Infinity)).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(StackBusyError);

@@ -22,7 +22,8 @@ import type { DeployedOutputs, StackProgram, StackRun, TenantStacks } from "../p
 import type { ResourceStep } from "../tenantObject";
 import { resourceStepOf, tenantEventOf } from "./engineEvents";
 import { assertBackendFolder } from "./fileBackend";
-import { cancelCommand, lockFolder, withStackLock } from "./stackLock";
+import { cancelCommand, fileLocks, lockFolder, withStackLock, type StackLocks } from "./stackLock";
+import { isPostgresBackend, postgresLocks } from "./postgresLocks";
 import { emptyProgram, tenantProgram } from "./tenantProgram";
 
 /** The Automation API module, loaded on first use (reads and `--help` never need it). */
@@ -148,7 +149,7 @@ export class AutomationStacks implements TenantStacks {
     const { ConcurrentUpdateError } = await automation();
     const wait = {
       tenant: name,
-      folder: lockFolder(this.config.backendUrl, this.config.project, name),
+      locks: stackLocksOf(this.config.backendUrl, this.config.project, name),
       cancelCommand: cancelCommand(this.config.backendUrl, this.config.project, name),
       isLocked: (error: unknown) => error instanceof ConcurrentUpdateError,
       note: run.onNote,
@@ -336,4 +337,10 @@ async function withAttemptSignal<T>(run: StackRun, call: (signal: AbortSignal | 
   } finally {
     outer.removeEventListener("abort", follow);
   }
+}
+
+/** The locks of stack `name` where the backend lets them be listed: a file backend's, a PostgreSQL one's. */
+function stackLocksOf(backendUrl: string, project: string, name: string): StackLocks | undefined {
+  if (isPostgresBackend(backendUrl)) return postgresLocks(backendUrl, project, name);
+  return fileLocks(lockFolder(backendUrl, project, name));
 }

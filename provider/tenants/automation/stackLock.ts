@@ -1,11 +1,12 @@
 /**
  * Waiting for a tenant stack's lock. While another update holds it, the operation is retried with
- * a growing pause (a lock in a remote backend cannot be watched). In a file backend, the locks are
- * found by listing the stack's own lock folder, never by reading the engine's message (it quotes
- * what whoever wrote the lock put in it); a lock whose process is gone from this machine is
- * removed, that file only, and the operation is tried again at once, even past the deadline. A
- * lock this machine cannot judge (a remote backend's, another machine's) is never removed: the
- * error says how to remove it by hand.
+ * a growing pause (a lock in a remote backend cannot be watched). In a file backend, and in a
+ * PostgreSQL one (postgresLocks.ts), the locks are found by listing the stack's own lock files
+ * (a folder's, or a table's keys under that folder's path), never by reading the engine's message
+ * (it quotes what whoever wrote the lock put in it); a lock whose process is gone from this
+ * machine is removed, that lock only, and the operation is tried again at once, even past the
+ * deadline. A lock this machine cannot judge (another backend's, another machine's) is never
+ * removed: the error says how to remove it by hand.
  */
 import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -17,7 +18,7 @@ import { couldHaveWritten } from "../local/processIdentity";
 
 /** One lock file of the stack and what it says of its holder. */
 export interface StackLock {
-  /** The lock file, as listed in the stack's lock folder. */
+  /** The lock file: its path in a file backend, its key in a PostgreSQL backend's table. */
   readonly file: string;
   /** Its holder's process id, user and machine, and when it took the lock, as the file says. */
   readonly pid?: number;
@@ -67,20 +68,45 @@ function lockAt(file: string): StackLock[] {
   try {
     const stat = lstatSync(file);
     if (!stat.isFile() || stat.size > MAX_LOCK_BYTES) return [];
-    const content = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-    const text = (key: string) => (typeof content[key] === "string" ? (content[key] as string) : undefined);
-    return [
-      {
-        file,
-        pid: typeof content.pid === "number" ? content.pid : undefined,
-        username: text("username"),
-        hostname: text("hostname"),
-        timestamp: text("timestamp"),
-      },
-    ];
+    return [lockOf(file, readFileSync(file, "utf8"))];
   } catch {
     return [{ file }];
   }
+}
+
+/** Lock file `file` of content `text` (the engine's JSON), as far as it says who holds it. */
+export function lockOf(file: string, text: string): StackLock {
+  try {
+    if (text.length > MAX_LOCK_BYTES) return { file };
+    const content = JSON.parse(text) as Record<string, unknown>;
+    const field = (key: string) => (typeof content[key] === "string" ? (content[key] as string) : undefined);
+    return {
+      file,
+      pid: typeof content.pid === "number" ? content.pid : undefined,
+      username: field("username"),
+      hostname: field("hostname"),
+      timestamp: field("timestamp"),
+    };
+  } catch {
+    return { file };
+  }
+}
+
+/** A stack's locks where they can be listed and removed one by one. */
+export interface StackLocks {
+  /** The stack's locks now. */
+  list(): Promise<StackLock[]>;
+  /** Removes `lock`, that one alone. */
+  remove(lock: StackLock): Promise<void>;
+}
+
+/** The locks of a file backend's lock folder; undefined for none (another backend's). */
+export function fileLocks(folder: string | undefined): StackLocks | undefined {
+  if (!folder) return undefined;
+  return {
+    list: async () => listLocks(folder),
+    remove: async (lock) => rmSync(lock.file, { force: true }),
+  };
 }
 
 /**
@@ -147,8 +173,8 @@ export function describeLocks(locks: readonly StackLock[]): string {
 export interface LockWait {
   /** The tenant, for the busy error. */
   readonly tenant: string;
-  /** The stack's lock folder (file backends), listed on each refusal. */
-  readonly folder: string | undefined;
+  /** The stack's locks, listed on each refusal; undefined where they cannot be listed (object stores, Pulumi Cloud). */
+  readonly locks: StackLocks | undefined;
   /** The command that removes the stack's lock by hand (`cancelCommand`), for a lock that cannot be judged here. */
   readonly cancelCommand: string;
   /** Whether an error is the engine's "stack is locked" refusal. */
@@ -172,11 +198,11 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
       return await operation();
     } catch (error) {
       if (!wait.isLocked(error) || wait.signal?.aborted) throw error;
-      const locks = listLocks(wait.folder);
+      const locks = (await wait.locks?.list()) ?? [];
       const stale = locks.filter((lock) => isStale(lock));
       for (const lock of stale) {
         wait.note(`removing the lock of an update that is gone (${describeLocks([lock])})`);
-        rmSync(lock.file, { force: true });
+        await wait.locks!.remove(lock);
       }
       const past = Date.now() >= deadline;
       // A removed lock is followed by a try at once, past the deadline too; but by one try only
@@ -201,7 +227,7 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
  * them, or the backend, cannot be judged from here, it says how to remove the lock by hand instead.
  */
 function busy(wait: LockWait, holders: readonly StackLock[]): StackBusyError {
-  const judged = wait.folder !== undefined && holders.length > 0 && holders.every(isLive);
+  const judged = wait.locks !== undefined && holders.length > 0 && holders.every(isLive);
   const recovery = judged
     ? undefined
     : `if that update is gone (this machine cannot tell), remove its lock with \`${wait.cancelCommand}\`; it removes every lock of the stack, so first make sure no update of tenant ${wait.tenant} runs`;
