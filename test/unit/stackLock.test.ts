@@ -281,6 +281,20 @@ describe("withStackLock", () => {
     expect(readdirSync(folder())).toEqual(before);
   });
 
+  it("waits without judging locks it cannot read (a database that does not answer), and says so", async () => {
+    const unreadable = {
+      list: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")),
+      remove: () => Promise.reject(new Error("never called")),
+    };
+    const error = await withStackLock(waitFor(1000, { locks: unreadable }), refusedTimes(Infinity)).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StackBusyError);
+    expect(notes).toContainEqual(
+      "the stack's locks could not be read (connect ECONNREFUSED 127.0.0.1:5432); waiting without judging them",
+    );
+  });
+
   it("never follows a path a lock file names: only the listed file is removed", async () => {
     const victim = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-victim-")), "victim.json");
     writeFileSync(victim, "{}");

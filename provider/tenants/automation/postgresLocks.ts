@@ -4,7 +4,7 @@
  * `table`), keyed by their path, so a stack's locks are the rows whose key ends in its lock
  * folder's path (`.pulumi/locks/organization/<project>/<stack>/<id>.json`; the backend puts the
  * database's name before it). A row holds the file's bytes: in a JSON column as `{"data": base64}`
- * (the pinned engine's), or in a BYTEA column (later engines'). They are read and removed with the
+ * (the pinned engine's), or in a BYTEA column (newer engines'). They are read and removed with the
  * `pg` client, one connection per call: a lock is looked at only while an update waits for it.
  */
 import { Client } from "pg";
@@ -20,13 +20,14 @@ const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export const isPostgresBackend = (backendUrl: string): boolean => /^postgres(ql)?:\/\//i.test(backendUrl);
 
 /**
- * The locks of stack `stack` of `project` in PostgreSQL backend `backendUrl`; undefined when its
- * table is no plain identifier (then they are not listed, and a wait names `pulumi cancel`).
+ * The locks of stack `stack` of `project` in PostgreSQL backend `backendUrl`; undefined when the
+ * URL is none, or its table no plain identifier (then they are not listed, and a wait names
+ * `pulumi cancel`).
  */
 export function postgresLocks(backendUrl: string, project: string, stack: string): StackLocks | undefined {
-  const url = new URL(backendUrl);
-  const table = url.searchParams.get("table") ?? DEFAULT_TABLE;
-  if (!TABLE_NAME.test(table)) return undefined;
+  const url = URL.parse(backendUrl);
+  const table = url?.searchParams.get("table") ?? DEFAULT_TABLE;
+  if (!url || !TABLE_NAME.test(table)) return undefined;
   // The backend's own parameter, not libpq's: the client is given the rest.
   url.searchParams.delete("table");
   const connectionString = url.href;

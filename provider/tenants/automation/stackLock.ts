@@ -198,7 +198,7 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
       return await operation();
     } catch (error) {
       if (!wait.isLocked(error) || wait.signal?.aborted) throw error;
-      const locks = (await wait.locks?.list()) ?? [];
+      const locks = await listedLocks(wait);
       const stale = locks.filter((lock) => isStale(lock));
       for (const lock of stale) {
         wait.note(`removing the lock of an update that is gone (${describeLocks([lock])})`);
@@ -219,6 +219,16 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
       if (!(await paused(Math.min(pauseMs, Math.max(0, deadline - Date.now())), wait.signal))) throw error;
       pauseMs = Math.min(pauseMs * 2, 2000);
     }
+  }
+}
+
+/** The stack's locks now; none when they cannot be read (the wait goes on without judging them, and says so). */
+async function listedLocks(wait: LockWait): Promise<StackLock[]> {
+  try {
+    return (await wait.locks?.list()) ?? [];
+  } catch (error) {
+    wait.note(`the stack's locks could not be read (${(error as Error).message}); waiting without judging them`);
+    return [];
   }
 }
 
