@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
 import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
 import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
-import { gatePlanOf, TenantReconciler } from "../../provider/server/tenantReconciler";
+import { gatePlanOf, TenantReconciler, type ReconcilerConfig } from "../../provider/server/tenantReconciler";
 import {
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
@@ -50,7 +50,11 @@ function patchedBeforeFirstRead(store: RequestStore, patch: () => void): Request
   };
 }
 
-const reconcilerWith = (requireApproval: boolean, requests = (store: RequestStore): RequestStore => store) =>
+const reconcilerWith = (
+  requireApproval: boolean,
+  requests = (store: RequestStore): RequestStore => store,
+  reports: Pick<ReconcilerConfig, "onResync" | "onNote"> = {},
+) =>
   new TenantReconciler(
     new TenantsService(
       {
@@ -62,7 +66,7 @@ const reconcilerWith = (requireApproval: boolean, requests = (store: RequestStor
       { policy: {} },
     ),
     resources,
-    { actor: serverActor, requireApproval },
+    { actor: serverActor, requireApproval, ...reports },
     () => new Date("2026-12-01T00:00:00Z"),
   );
 
@@ -101,14 +105,7 @@ describe("a new Tenant", () => {
 
   it("that is Ready at its generation is left alone; a resync previews it after a refresh, and runs no update when nothing drifted", async () => {
     const resyncs: string[] = [];
-    reconciler = new TenantReconciler(
-      new TenantsService(
-        { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
-        { policy: {} },
-      ),
-      resources,
-      { actor: serverActor, requireApproval: false, onResync: (outcome) => resyncs.push(outcome) },
-    );
+    reconciler = reconcilerWith(false, undefined, { onResync: (outcome) => resyncs.push(outcome) });
     resources.apply("team-atlas", atlas);
     await reconciler.reconcile("team-atlas");
     await reconciler.reconcile("team-atlas");
@@ -353,14 +350,7 @@ describe("specSha256", () => {
 describe("the service's notes", () => {
   it("reach the server's log with the tenant they are of", async () => {
     const notes: string[] = [];
-    reconciler = new TenantReconciler(
-      new TenantsService(
-        { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
-        { policy: {} },
-      ),
-      resources,
-      { actor: serverActor, requireApproval: false, onNote: (tenant, line) => notes.push(`${tenant}: ${line}`) },
-    );
+    reconciler = reconcilerWith(false, undefined, { onNote: (tenant, line) => notes.push(`${tenant}: ${line}`) });
     resources.apply("team-atlas", atlas);
     await reconciler.reconcile("team-atlas");
     expect(notes).toContainEqual(
