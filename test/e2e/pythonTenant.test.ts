@@ -19,6 +19,7 @@ import {
   expectWorkingKubeconfig,
 } from "./support/tenantAssertions";
 import { REPO_ROOT, testbedEnv } from "./support/testbed";
+import { PLATFORM_DEFAULT_QUOTA } from "../expected/platformDefaultQuota";
 
 // hostKubeconfig: the platform's host access is set, secret, from the test bed's kubeconfig.
 const TENANT = { name: "team-python", resources: { cpu: "3", memory: "6Gi", storage: "10Gi" }, hostKubeconfig: true };
@@ -90,15 +91,7 @@ describe("a tenant declared in Python", () => {
       "requests.memory": "6Gi",
       "limits.memory": "6Gi",
       "requests.storage": "10Gi",
-      "requests.ephemeral-storage": "32Gi",
-      "limits.ephemeral-storage": "32Gi",
-      pods: "50",
-      services: "20",
-      persistentvolumeclaims: "20",
-      secrets: "100",
-      configmaps: "100",
-      "services.nodeports": "0",
-      "services.loadbalancers": "0",
+      ...PLATFORM_DEFAULT_QUOTA,
     });
   });
 

@@ -26,6 +26,7 @@ import {
   expectWorkingKubeconfig,
   readWorkload,
 } from "./support/tenantAssertions";
+import { PLATFORM_DEFAULT_QUOTA } from "../expected/platformDefaultQuota";
 
 const exposure = { baseDomain: "kubespaces.test", issuerRef: { name: "kubespaces-testbed-selfsigned" } };
 const atlas: TenantDecl = {
@@ -87,15 +88,8 @@ describe("tenant lifecycle", () => {
       "requests.memory": "8Gi",
       "limits.memory": "8Gi",
       "requests.storage": "10Gi",
-      "requests.ephemeral-storage": "32Gi",
-      "limits.ephemeral-storage": "32Gi",
+      ...PLATFORM_DEFAULT_QUOTA,
       pods: "10",
-      services: "20",
-      persistentvolumeclaims: "20",
-      secrets: "100",
-      configmaps: "100",
-      "services.nodeports": "0",
-      "services.loadbalancers": "0",
     });
     const route = await objects.read({
       apiVersion: "gateway.networking.k8s.io/v1",

@@ -4,6 +4,7 @@ import { renderTenant, validateTenant, type ObjectRole, type RenderedTenant } fr
 import { structureOfSpec } from "../../provider/model/tenantStructure";
 import { objectSlots } from "../../provider/render/renderTenant";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
+import { PLATFORM_DEFAULT_QUOTA } from "../expected/platformDefaultQuota";
 
 /** The rendered object of `role`; fails the test when there is none. */
 function objectOf(rendered: RenderedTenant, role: ObjectRole) {
@@ -25,19 +26,6 @@ const typeAndMetadata = (apiVersion: string, kind: string, namespace: string, na
   kind,
   metadata: { name, namespace, labels },
 });
-
-/** What the quota holds by the platform's defaults beside CPU, memory and storage: ephemeral storage and object counts. */
-const PLATFORM_DEFAULT_QUOTA = {
-  "requests.ephemeral-storage": "32Gi",
-  "limits.ephemeral-storage": "32Gi",
-  pods: "50",
-  services: "20",
-  persistentvolumeclaims: "20",
-  secrets: "100",
-  configmaps: "100",
-  "services.nodeports": "0",
-  "services.loadbalancers": "0",
-};
 
 const minimal = () => renderTenant(validateTenant("team-atlas", { owner: "alice@example.com" }));
 const exposed = () =>
