@@ -31,10 +31,8 @@ ensure_postgres_installed() {
   log "postgres: installed in $(($(date +%s) - start))s"
 }
 
-# as_postgres COMMAND...: COMMAND as the package's postgres user, exec'd in place (no process between).
-as_postgres() {
-  setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"
-}
+# The words that run a command as the package's postgres user, exec'd in place (no process between).
+AS_POSTGRES=(setpriv --reuid=postgres --regid=postgres --init-groups --)
 
 # ensure_postgres_data: the data folder, initialized once, with the password-authenticated user.
 ensure_postgres_data() {
@@ -50,7 +48,7 @@ ensure_postgres_data() {
   cp "${POSTGRES_PASSWORD_FILE}" "${password_file}"
   chown postgres "${password_file}"
   log "postgres: initializing ${POSTGRES_DATA}"
-  as_postgres "${bin}/initdb" -D "${POSTGRES_DATA}" -U "${POSTGRES_USER}" --pwfile="${password_file}" \
+  "${AS_POSTGRES[@]}" "${bin}/initdb" -D "${POSTGRES_DATA}" -U "${POSTGRES_USER}" --pwfile="${password_file}" \
     --auth-host=scram-sha-256 --auth-local=peer -E UTF8 >"${LOGS}/postgres-initdb.log" 2>&1 || {
     rm -f "${password_file}"
     tail -n 20 "${LOGS}/postgres-initdb.log" >&2
@@ -62,7 +60,7 @@ ensure_postgres_data() {
 # postgres_args: the server's command line, one word a line: loopback only, its socket in the data
 # folder, no fsync (a test bed's database, thrown away with it).
 postgres_args() {
-  printf '%s\n' setpriv --reuid=postgres --regid=postgres --init-groups -- "$(postgres_bin)/postgres" \
+  printf '%s\n' "${AS_POSTGRES[@]}" "$(postgres_bin)/postgres" \
     -D "${POSTGRES_DATA}" -p "${POSTGRES_PORT}" -c listen_addresses=127.0.0.1 \
     -c "unix_socket_directories=${POSTGRES_DATA}" -c fsync=off -c synchronous_commit=off
 }
@@ -71,6 +69,14 @@ postgres_args() {
 postgres_url() {
   printf 'postgres://%s:%s@127.0.0.1:%s/%s?sslmode=disable\n' \
     "${POSTGRES_USER}" "$(cat "${POSTGRES_PASSWORD_FILE}")" "${POSTGRES_PORT}" "${POSTGRES_DATABASE}"
+}
+
+# as_admin TOOL ARG...: one of the server's client tools, as the test bed's user, over loopback.
+as_admin() {
+  local tool="$1"
+  shift
+  PGPASSWORD="$(cat "${POSTGRES_PASSWORD_FILE}")" "$(postgres_bin)/${tool}" -h 127.0.0.1 -p "${POSTGRES_PORT}" \
+    -U "${POSTGRES_USER}" "$@"
 }
 
 postgres_ready() {
@@ -88,10 +94,7 @@ cmd_postgres() {
     start_component postgres
     must_be_healthy postgres 30 postgres_ready
   fi
-  PGPASSWORD="$(cat "${POSTGRES_PASSWORD_FILE}")" "$(postgres_bin)/psql" -q -h 127.0.0.1 -p "${POSTGRES_PORT}" \
-    -U "${POSTGRES_USER}" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '${POSTGRES_DATABASE}'" |
-    grep -q 1 ||
-    PGPASSWORD="$(cat "${POSTGRES_PASSWORD_FILE}")" "$(postgres_bin)/createdb" -h 127.0.0.1 -p "${POSTGRES_PORT}" \
-      -U "${POSTGRES_USER}" "${POSTGRES_DATABASE}"
+  as_admin psql -q -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '${POSTGRES_DATABASE}'" | grep -q 1 ||
+    as_admin createdb "${POSTGRES_DATABASE}"
   postgres_url
 }
