@@ -144,7 +144,7 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)")
     .option("--config <file>", "the server's configuration (YAML): platform policy, admin group, approval, ...")
     .option("--backend <url>", "Pulumi state backend URL; default file://~/.kubespaces/server/state")
-    .option("--id <identity>", "this replica's identity in the leader election (default host name and pid)")
+    .option("--id <identity>", "this replica's identity among the replicas (default host name and pid)")
     .option(
       "--listen <host:port>",
       "where the API and portal listen (default http.listen, 127.0.0.1:8080; port 0: a free one)",

@@ -69,8 +69,8 @@ export const TENANT_RESOURCE_OBJECTS = {
   serverGatewayRole: "kubespaces-server-gateway",
   /** The ValidatingAdmissionPolicy that fences the server's own writes, and its binding. */
   serverFencePolicy: "kubespaces-server-fence",
-  /** The server's Role and RoleBinding in its own namespace (its leader-election Lease). */
-  serverLeaderElectionRole: "kubespaces-server-leader-election",
+  /** The server's Role and RoleBinding in its own namespace (the replicas' Leases and the tenants' claims). */
+  serverLeasesRole: "kubespaces-server-leases",
   /** The ClusterRole of people who request tenants; the platform binds it. */
   requesterClusterRole: "kubespaces-tenant-requester",
 } as const;

@@ -1,11 +1,11 @@
 /**
- * `kubespaces server`'s core: the reconciler of Tenant resources, run by the replica that holds the
- * Lease, and on every replica the API and portal (whose previews each replica runs itself). It
+ * `kubespaces server`'s core: on every replica, the API and portal (whose previews each replica
+ * runs itself) and the reconciler of the Tenant resources the replica owns (replicaWork.ts: the
+ * tenants are shared out over the live replicas, which hold a Lease each). It
  * reaches the host with the credentials its host port gives (the server's own, holding
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */
-import type { KubeConfig } from "@kubernetes/client-node";
 import { loadHostKubeConfig } from "../lifecycle/hostAccess";
 import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
 import { TenantsService } from "../tenants/tenantsService";
@@ -18,31 +18,31 @@ import { OwnedTenants } from "./people/ownedTenants";
 import type { SessionKeys } from "./auth/sessionSeal";
 import type { SignInParts } from "./auth/signInParts";
 import { buildApiServer } from "./http/apiServer";
-import { KubeLeaseStore } from "./kubeLeaseStore";
+import { kubeReplicaLeases } from "./kubeReplicaLeases";
 import { KubeTenantResources } from "./kubeTenantResources";
-import { runLeaseElection } from "./leaseElection";
 import { ServerMetrics } from "./metrics/serverMetrics";
 import { timedStacks } from "./metrics/timedStacks";
 import { Readiness } from "./readiness";
 import { KubeTenantEvents } from "./kubeTenantEvents";
 import { TenantEventRecorder } from "./tenantEvents";
 import { MemoryRunJournals } from "./memoryRunJournals";
-import { ReconcileQueue } from "./reconcileQueue";
+import { REPLICA_OF_LABEL } from "./replicaMembership";
+import { runReplicaShare } from "./replicaWork";
 import { serverPreviews } from "./serverPreviews";
 import { ResourceRequestStore } from "./resourceRequestStore";
 import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
 import { TenantReconciler } from "./tenantReconciler";
-import { watchTenants } from "./tenantWatch";
-import { watchDrift } from "./driftWatch";
-import { scheduleResyncs } from "./resyncSchedule";
 
 /** What the server runs on. */
 export interface ServerPorts {
   /** The host cluster, and the server's credentials for it. */
   readonly host: HostPort;
-  /** A stack per tenant, in the server's state backend. */
-  readonly stacks: TenantStacks;
+  /**
+   * A stack per tenant, in the server's state backend; given the replicas, so that a lock left by a
+   * gone replica's update is removed (a replica's identity is its host name, as a pod's is).
+   */
+  readonly stacks: (replicas: GoneReplicas) => TenantStacks;
   /** Where the server says what it does, a line at a time, at a level (default info). */
   readonly log: (line: string, level?: LogLevel) => void;
   /** The log Fastify logs requests to (none: requests are not logged). */
@@ -55,19 +55,22 @@ export interface ServerPorts {
   readonly sessionKeys: SessionKeys;
 }
 
+/** Which replicas are known gone. */
+export interface GoneReplicas {
+  /** Whether replica `identity`'s Lease went a whole lease duration unrenewed. */
+  isGone(identity: string): boolean;
+}
+
 /** How this replica runs. */
 export interface ServerRun {
-  /** This replica's identity in the election. */
+  /** This replica's identity among the replicas. */
   readonly identity: string;
-  /** Stops the server: the election ends (the Lease is given up) and running reconciles are cancelled. */
+  /** Stops the server: running reconciles are cancelled, then this replica's Lease is removed. */
   readonly signal: AbortSignal;
 }
 
 /** The controller that reports the server's Events on Tenants. */
 const EVENTS_REPORTER = "kubespaces.io/server";
-
-/** The first retry of a failed reconcile, and the longest pause between retries. */
-const BACKOFF = { initialBackoffMs: 5_000, maxBackoffMs: 5 * 60_000 } as const;
 
 /** Runs the server until `run.signal` aborts. */
 export async function runServer(ports: ServerPorts, config: ServerConfig, run: ServerRun): Promise<void> {
@@ -77,6 +80,8 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const platform = withServerAccess(config.platform, self);
   ports.log(`tenant namespaces bind ClusterRole ${platform.namespaceAccess!.clusterRole} to ${self.kind} ${self.name}`);
   const resources = new KubeTenantResources(kubeConfig);
+  const { membership, claims } = kubeReplicaLeases(kubeConfig, config, run.identity, ports.log);
+  const stacks = ports.stacks(membership);
   const metrics = config.metrics
     ? new ServerMetrics({ tenantPhases: async () => (await resources.list()).map((t) => t.status?.phase) })
     : undefined;
@@ -84,7 +89,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
     {
       requests: new ResourceRequestStore(resources),
       runs: new MemoryRunJournals(),
-      stacks: metrics ? timedStacks(ports.stacks, metrics) : ports.stacks,
+      stacks: metrics ? timedStacks(stacks, metrics) : stacks,
       host: resolved(host, ports.host),
     },
     { policy: platform },
@@ -102,147 +107,44 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       (error) => ports.log(`event: ${apiErrorText(error)}`, "warn"),
     ),
   });
-  // Whether this replica leads, and whether its watch of Tenants has listed them all.
-  const watch: WatchState = { leading: false, synced: false };
+  // Whether this replica's watch of Tenants has listed them all.
+  let synced = false;
   const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, serverPreviews(service, serverActor));
-  const http = await serveHttp(ports, config, people, {
-    metrics,
-    tenantsSynced: () => (watch.leading ? watch.synced : resources.list().then(() => true)),
-  });
+  const http = await serveHttp(ports, config, people, { metrics, tenantsSynced: () => synced });
   run.signal.addEventListener("abort", () => void http.close(), { once: true });
   ports.log(
-    `replica ${run.identity} on ${host.description}; electing a leader through Lease ${config.namespace}/${config.leaseName}`,
+    `replica ${run.identity} on ${host.description}; the replicas hold Leases labelled ${REPLICA_OF_LABEL}=${config.leaseName} in ${config.namespace}`,
   );
-  await runLeaseElection(
-    new KubeLeaseStore(kubeConfig, config.namespace, config.leaseName),
+  // The share stops first (its reconciles hold claims), then the membership removes this replica's Lease.
+  const stopMembership = new AbortController();
+  const members = membership.run(stopMembership.signal);
+  await runReplicaShare(
     {
-      // The renew deadline and the retry period follow from the duration (leaseElection.ts).
+      kubeConfig,
+      reconciler,
+      resources,
+      config,
+      log: ports.log,
       identity: run.identity,
-      leaseDurationSeconds: config.leaseDurationSeconds,
-      onError: (error) => ports.log(`lease: ${apiErrorText(error)}`, "warn"),
+      metrics,
+      membership,
+      claims,
+      onSynced: () => (synced = true),
     },
-    (leading) =>
-      lead(
-        { kubeConfig, reconciler, resources, config, log: ports.log, identity: run.identity, metrics, watch },
-        leading,
-      ),
     run.signal,
-  );
-}
-
-/** What the leader works with. */
-interface Leader {
-  readonly kubeConfig: KubeConfig;
-  readonly reconciler: TenantReconciler;
-  readonly resources: KubeTenantResources;
-  readonly config: ServerConfig;
-  readonly log: (line: string, level?: LogLevel) => void;
-  readonly identity: string;
-  readonly metrics?: ServerMetrics;
-  readonly watch: WatchState;
-}
-
-/** Whether this replica leads, and whether its watch has synced (listed every Tenant) since. */
-interface WatchState {
-  leading: boolean;
-  synced: boolean;
+  ).finally(() => stopMembership.abort());
+  await members;
 }
 
 /**
- * The leader's work: the watch of Tenants feeds the queue, the drift watch asks for a resync of a
- * tenant whose host objects changed, and each tenant is resynced once a period at an offset of its
- * own, until `leading` aborts; then no new reconcile starts and the running ones are told to stop.
- * Settles once they have.
- */
-function lead(
-  { kubeConfig, reconciler, resources, config, log, identity, metrics, watch }: Leader,
-  leading: AbortSignal,
-): Promise<void> {
-  log(`replica ${identity} leads: reconciling Tenants`);
-  const queue = new ReconcileQueue(
-    async (name, options) => {
-      log(`reconciling tenant ${name}${options.resync ? " (resync)" : ""}`);
-      const started = performance.now();
-      const seconds = () => (performance.now() - started) / 1000;
-      try {
-        const result = await reconciler.reconcile(name, options);
-        metrics?.reconciled(result.retry ? "retry" : "done", seconds());
-        log(`tenant ${name}: ${result.retry ? "will be tried again" : "reconciled"}`);
-        return result;
-      } catch (error) {
-        metrics?.reconciled("error", seconds());
-        throw error;
-      }
-    },
-    {
-      concurrency: config.concurrency,
-      ...BACKOFF,
-      onError: (name, error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"),
-      onStart: (_name, waitedMs) => metrics?.queueWaitSeconds.observe(waitedMs / 1000),
-    },
-  );
-  metrics?.leading(() => queue.size);
-  Object.assign(watch, { leading: true, synced: false });
-  watchTenants(
-    kubeConfig,
-    {
-      // A new Tenant shows Pending before it waits for its turn; its reconcile is queued after that write.
-      onTenant: (name, hasStatus) =>
-        hasStatus
-          ? queue.add(name)
-          : void reconciler
-              .acknowledge(name)
-              .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"))
-              .finally(() => queue.add(name)),
-      onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
-      onSynced: () => (watch.synced = true),
-    },
-    leading,
-  );
-  // Drift is found by watching the tenants' host objects; the periodic resync is the slow safety net.
-  watchDrift(
-    kubeConfig,
-    {
-      onDrift: (tenant, kind, object) => {
-        metrics?.driftSeen.inc({ kind });
-        log(`drift: ${kind} ${object} of tenant ${tenant} changed or went; resyncing the tenant`);
-        queue.add(tenant, true);
-      },
-      onError: (error) => log(`drift watch: ${apiErrorText(error)}`, "warn"),
-    },
-    leading,
-  );
-  if (config.resyncSeconds > 0)
-    scheduleResyncs(
-      config.resyncSeconds * 1000,
-      async () => (await resources.list()).map((t) => t.metadata.name),
-      (name) => queue.add(name, true),
-      (error) => log(`resync: ${apiErrorText(error)}`, "warn"),
-      leading,
-    );
-  return new Promise((resolve) =>
-    leading.addEventListener(
-      "abort",
-      () => {
-        metrics?.leading(undefined);
-        watch.leading = false;
-        log(`replica ${identity} no longer leads: its running reconciles are stopping`);
-        void queue.stop().then(resolve);
-      },
-      { once: true },
-    ),
-  );
-}
-
-/**
- * Serves the API and the portal on `config.http.listen` (every replica serves; only the leader
- * reconciles), then starts the sign-in for the address it listens on.
+ * Serves the API and the portal on `config.http.listen` (every replica serves), then starts the
+ * sign-in for the address it listens on.
  */
 async function serveHttp(
   ports: ServerPorts,
   config: ServerConfig,
   tenants: OwnedTenants,
-  operations: { readonly metrics?: ServerMetrics; readonly tenantsSynced: () => Promise<boolean> | boolean },
+  operations: { readonly metrics?: ServerMetrics; readonly tenantsSynced: () => boolean },
 ): Promise<FastifyInstance> {
   let publicUrl = config.http.publicUrl ? new URL(config.http.publicUrl) : undefined;
   let signIn: Promise<SignInParts> | undefined;
@@ -269,8 +171,7 @@ async function serveHttp(
     logger: ports.logger,
     operations: {
       metrics: operations.metrics,
-      // Ready once people can sign in, and the leader's watch has listed every Tenant (a replica
-      // that does not lead watches nothing: it must have listed them once, as its API will).
+      // Ready once people can sign in, and this replica's watch has listed every Tenant.
       readiness: new Readiness({
         signIn: () => signInParts().then(() => true),
         tenants: operations.tenantsSynced,

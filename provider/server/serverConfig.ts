@@ -24,8 +24,14 @@ export const serverConfigSchema = z
       .string()
       .min(1)
       .default("kubespaces-system")
-      .describe("The server's namespace on the host: its Lease lives there."),
-    leaseName: z.string().min(1).default("kubespaces-server").describe("The Lease the replicas elect a leader with."),
+      .describe("The server's namespace on the host: its replicas' Leases and the tenants' claims live there."),
+    leaseName: z
+      .string()
+      .min(1)
+      .default("kubespaces-server")
+      .describe(
+        "What the replicas' Leases are named after: each replica's is `<leaseName>-replica-<identity>`, each tenant's claim `<leaseName>-tenant-<tenant>`, and both carry a label with this value.",
+      ),
     concurrency: z.number().int().min(1).max(64).default(4).describe("How many tenants are reconciled at once."),
     resyncSeconds: z
       .number()
@@ -41,7 +47,7 @@ export const serverConfigSchema = z
       .min(2)
       .default(15)
       .describe(
-        "How long the leader's renewal holds; a killed leader is replaced after about this long. A leader that cannot renew within two thirds of it stops reconciling.",
+        "How long a replica's renewal of its Leases holds: a killed replica's tenants are taken up by the others after about this long. A replica that cannot renew a tenant's claim within two thirds of it stops reconciling that tenant.",
       ),
     metrics: z
       .boolean()

@@ -37,7 +37,7 @@ export interface ServerMainOptions {
   readonly config?: string;
   /** The Pulumi state backend URL. */
   readonly backend?: string;
-  /** This replica's identity in the leader election. */
+  /** This replica's identity among the replicas (its Lease's holder). */
   readonly id?: string;
   /** Where the API and portal listen, over the configuration's `http.listen`. */
   readonly listen?: string;
@@ -84,15 +84,16 @@ export async function serverMain(io: ServerStreams, home: ServerHome, options: S
           (admin, say) => installTenantApi(admin, config, say),
         )
       : chooseHost(naming));
-  const stacks = new AutomationStacks({
-    backendUrl: options.backend ?? `file://${home.dir("server", "state")}`,
-    project: SERVER_PROJECT,
-    workRoot: home.dir("server", "engine", safeName(identity)),
-    passphrase: () => readFileSync(home.passphraseFile(), "utf8").trim(),
-  });
+  const stacks = () =>
+    new AutomationStacks({
+      backendUrl: options.backend ?? `file://${home.dir("server", "state")}`,
+      project: SERVER_PROJECT,
+      workRoot: home.dir("server", "engine", safeName(identity)),
+      passphrase: () => readFileSync(home.passphraseFile(), "utf8").trim(),
+    });
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    io.stderr.write(`kubespaces server: ${signal}: giving up the lead and stopping\n`);
+    io.stderr.write(`kubespaces server: ${signal}: stopping\n`);
     stop.abort();
   };
   process.once("SIGINT", onSignal);

@@ -1,8 +1,8 @@
 /**
  * The server's configuration file as the installation writes it: the platform's configuration with
  * what the installation decides put in, each from its one source: the namespace and the admin group
- * from the Tenant resource's installation (so that the Lease is where the leader-election Role
- * allows it, and the API's admins are the admission policy's), where to listen from the port, and
+ * from the Tenant resource's installation (so that the Leases are where the server's Leases Role
+ * allows them, and the API's admins are the admission policy's), where to listen from the port, and
  * the Secret's files where the pod mounts them. It is checked with the server's own schemas, so
  * that a configuration the server would refuse at start is refused before anything is created.
  */

@@ -135,7 +135,7 @@ export interface ServerInstallInput {
    */
   readonly imagePullPolicy?: "Always" | "IfNotPresent" | "Never";
   /**
-   * How many replicas serve the API and portal; they elect one leader, which alone reconciles.
+   * How many replicas serve the API and portal, and share the reconciling of the Tenants out between them.
    * @default 2
    */
   readonly replicas?: number;
@@ -196,8 +196,8 @@ export interface ServerInstallInput {
     readonly limits?: { readonly cpu?: string; readonly memory?: string };
   };
   /**
-   * How long a stopping pod has: on SIGTERM the leader gives the Lease up and cancels its running
-   * updates, which save their state before they stop.
+   * How long a stopping pod has: on SIGTERM the replica cancels its running updates, which save
+   * their state before they stop, then removes its Lease.
    * @default 300
    */
   readonly terminationGracePeriodSeconds?: number;

@@ -161,7 +161,7 @@ function serverContainer(options: ServerInstallOptions): Record<string, unknown>
     image: options.image,
     imagePullPolicy: options.imagePullPolicy,
     command: ["kubespaces"],
-    // $(POD_NAME): each replica's identity in the leader election is its pod's name.
+    // $(POD_NAME): each replica's identity among the replicas is its pod's name.
     args: ["server", "--config", CONFIG_FILE, "--backend", options.stateBackend.url, "--id", "$(POD_NAME)"],
     env: [
       { name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },

@@ -53,7 +53,7 @@ export type ServerIdentity =
 /** Options as written: all may be left out. (A unit test checks that this is what the schema accepts.) */
 export interface InstallOptionsInput {
   /**
-   * The server's namespace: its leader-election Lease, and its ServiceAccount.
+   * The server's namespace: its replicas' Leases and tenant claims, and its ServiceAccount.
    * @default "kubespaces-system"
    */
   readonly namespace?: string;

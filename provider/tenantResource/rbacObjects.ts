@@ -1,7 +1,7 @@
 /**
  * The RBAC that comes with the Tenant resource: the server's ServiceAccount (when it runs as one),
  * its ClusterRole, the ClusterRole it holds in tenant namespaces alone (bound there by each
- * tenant's stack), its Roles in the gateway namespace and for leader election with their bindings,
+ * tenant's stack), its Roles in the gateway namespace and for the replicas' Leases with their bindings,
  * and the ClusterRole of people who request tenants, which the platform binds to its teams.
  */
 import { serverSubject, type InstallOptions } from "./installOptions";
@@ -70,8 +70,8 @@ export function serverRbac(options: InstallOptions): InstalledObject[] {
     role("server-tenant-role", NAMES.serverTenantClusterRole, SERVER_TENANT_RULES),
     role("gateway-role", NAMES.serverGatewayRole, SERVER_GATEWAY_RULES, options.gatewayNamespace),
     serverBinding(options, "gateway-role-binding", NAMES.serverGatewayRole, options.gatewayNamespace),
-    role("leader-election-role", NAMES.serverLeaderElectionRole, SERVER_NAMESPACE_RULES, options.namespace),
-    serverBinding(options, "leader-election-role-binding", NAMES.serverLeaderElectionRole, options.namespace),
+    role("leases-role", NAMES.serverLeasesRole, SERVER_NAMESPACE_RULES, options.namespace),
+    serverBinding(options, "leases-role-binding", NAMES.serverLeasesRole, options.namespace),
   ];
 }
 

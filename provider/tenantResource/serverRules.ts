@@ -239,9 +239,9 @@ export const SERVER_GATEWAY_RULES: readonly DocumentedRule[] = [
 /** The rules of the server's Role in its own namespace. */
 export const SERVER_NAMESPACE_RULES: readonly DocumentedRule[] = [
   granted(
-    "Leader election (server/leaseElection.ts): replicas read, create and replace one Lease in the server's namespace; only its holder reconciles.",
+    "The replicas' Leases (server/leases.ts): each replica holds a Lease of its own and lists the others' (server/replicaMembership.ts), and holds a tenant's claim while it reconciles it (server/tenantClaims.ts); each removes its own when done, and a killed replica's is removed by the others.",
     ["coordination.k8s.io"],
     ["leases"],
-    ["get", "create", "update"],
+    ["get", "list", "create", "update", "delete"],
   ),
 ];

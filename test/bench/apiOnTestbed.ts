@@ -3,9 +3,9 @@
  * 20 tenants, on the local test bed, beside a baseline measured in the same run: the same number
  * of lists of the Tenant resources straight from the API server (the test bed's admin, with
  * @kubernetes/client-node), which is what each API list does underneath. And the cost of the
- * server's metrics: list and get (`GET /api/v1/tenants/NAME`) on the replica that leads, metrics on
- * (the default), beside a second replica with `metrics: false` running at the same time (it does
- * not lead; the API's reads are the same on both), alternating request by request.
+ * server's metrics: list and get (`GET /api/v1/tenants/NAME`) on one replica, metrics on (the
+ * default), beside a second replica with `metrics: false` running at the same time (the API's
+ * reads are the same on both), alternating request by request.
  *
  * The server runs with `requireApproval: true`, so the 20 Tenants (created through the API as one
  * person, signed in with the device flow at the local Dex in headless Chromium) are previewed and
@@ -57,7 +57,7 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-/** The two replicas whose API answers are compared: metrics on (the leader) and off. */
+/** The two replicas whose API answers are compared: metrics on and off. */
 interface Replicas {
   readonly on: { readonly served: ServedKubespaces; readonly token: string };
   readonly off: { readonly served: ServedKubespaces; readonly token: string };
@@ -153,9 +153,8 @@ async function signedInReplica(
   browser: Browser,
   id: string,
   config: object,
-  leads: boolean,
 ): Promise<{ served: ServedKubespaces; token?: string }> {
-  const served = await startServedKubespaces(newCliUser(), id, config, { leads });
+  const served = await startServedKubespaces(newCliUser(), id, config);
   const person = newCliUser();
   const login = await loginThroughDevice(browser, person, served.url, PERSON);
   if (login.code !== 0) return { served };
@@ -169,10 +168,10 @@ async function main(): Promise<void> {
   let on: { served: ServedKubespaces; token?: string } | undefined;
   let off: { served: ServedKubespaces; token?: string } | undefined;
   try {
-    on = await signedInReplica(browser, "bench-api", config, true);
+    on = await signedInReplica(browser, "bench-api", config);
     if (!on.token) throw new Error("kubespaces login at the metrics-on replica failed");
-    // A second replica, metrics off, beside the leader: it serves the same API over the same Tenants.
-    off = await signedInReplica(browser, "bench-api-off", { ...config, metrics: false }, false);
+    // A second replica, metrics off, beside the first: it serves the same API over the same Tenants.
+    off = await signedInReplica(browser, "bench-api-off", { ...config, metrics: false });
     if (!off.token) throw new Error("kubespaces login at the metrics-off replica failed");
     await createTenants(on.served, on.token);
     const { api, direct } = await measureLists(on.served, on.token);
@@ -190,7 +189,7 @@ async function main(): Promise<void> {
     console.log(row("API server, Tenant resources listed directly:", direct, direct));
     console.log(row("kubespaces list API (GET /api/v1/tenants):", api, direct));
     console.log(
-      `Metrics on (the leader) against off (a second replica, metrics: false), ${LISTS} rounds of list, list, get, get, after ${WARM_UP} not counted:`,
+      `Metrics on (one replica) against off (a second replica, metrics: false), ${LISTS} rounds of list, list, get, get, after ${WARM_UP} not counted:`,
     );
     console.log(row("list, metrics off:", cost.listOff, cost.listOff));
     console.log(row("list, metrics on:", cost.listOn, cost.listOff));

@@ -19,6 +19,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
 import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
+import { replicaReconciles } from "../e2e/support/servedKubespaces";
 import { testbed, testbedEnv } from "../e2e/support/testbed";
 
 const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
   writeFileSync(configFile, stringify({ concurrency: CONCURRENCY, resyncSeconds: RESYNC_SECONDS }));
   const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile, "--listen", "127.0.0.1:0"]);
   try {
-    await server.printed(/replica bench leads/);
+    await server.printed(replicaReconciles("bench"));
     const one = ["bench-alone"];
     const oneDir = manifests(one);
     const alone = await applyAndWait(oneDir, one);

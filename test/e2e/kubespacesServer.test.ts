@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
+import { replicaReconciles } from "./support/servedKubespaces";
+import { ownerOf } from "../../provider/server/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
 import { REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
 
@@ -77,7 +79,7 @@ async function tenant(name: string): Promise<{ status?: Record<string, any> } | 
   return stdout ? JSON.parse(stdout) : undefined;
 }
 
-/** Starts a server replica; resolves once it leads or, with `follower`, once it runs. */
+/** Starts a server replica; resolves once it runs. */
 async function startServer(user: CliUser, id: string, configFile: string): Promise<Running> {
   const server = startKubespaces(user, ["server", "--id", id, "--config", configFile, ...ANY_FREE_PORT]);
   await server.printed(new RegExp(`replica ${id} on `));
@@ -139,14 +141,14 @@ async function bindRequesters(): Promise<void> {
 }
 
 /**
- * For the describe block it is called in: a server replica `id` run with `config`, leading, with the
+ * For the describe block it is called in: a server replica `id` run with `config`, reconciling, with the
  * requesters bound, before the block's tests; after them, every Tenant removed and the replica stopped.
  */
 function serverForBlock(id: string, config: object = {}): () => Running {
   let server: Running | undefined;
   beforeAll(async () => {
     server = await startServer(newCliUser(), id, serverConfig(config));
-    await server.printed(new RegExp(`replica ${id} leads`));
+    await server.printed(replicaReconciles(id));
     await bindRequesters();
   });
   afterAll(async () => {
@@ -184,7 +186,7 @@ describe("kubespaces server: the kubectl door", () => {
     await kubectl({ user: ALICE }, "apply", "-f", DOCS_TENANT);
     await waitFor("team-atlas", "condition=Ready", 600);
 
-    // What operators' tools read: ready, the counters moved, the tenant counted Ready, this replica leads.
+    // What operators' tools read: ready, the counters moved, the tenant counted Ready, one live replica.
     expect((await fetch(`${servedAt(server())}/readyz`)).status).toBe(200);
     // The reconcile is counted when it returns, just after it wrote Ready: wait for that, not for Ready.
     await eventually(
@@ -194,7 +196,7 @@ describe("kubespaces server: the kubectl door", () => {
     );
     expect(await scraped(server(), UPS)).toBeGreaterThan(before.ups);
     expect(await scraped(server(), 'kubespaces_tenants{phase="Ready"}')).toBeGreaterThanOrEqual(1);
-    expect(await scraped(server(), "kubespaces_leader")).toBe(1);
+    expect(await scraped(server(), "kubespaces_replicas")).toBe(1);
     // What kubectl describe shows of its history.
     const events = await describedEvents("team-atlas");
     expect(events).toMatch(/Normal\s+Accepted\s+.*kubespaces\.io\/server\s+accepted; waiting for its turn/);
@@ -372,47 +374,59 @@ describe("kubespaces server: the approval gate", () => {
 describe("kubespaces server: two replicas", () => {
   const replicas = replicasOfBlock();
 
-  it("a killed leader's Provisioning is taken over by the other replica, with a home of its own, past the dead engine's lock in the shared database", async () => {
-    // The server's default lease (15 s: a 10 s renew deadline, 3 s between rounds). A shorter one
-    // made the live leader give the lead up on a loaded 2-core machine, its renewals slower than
-    // the renew deadline, before it was killed.
+  it("share the Tenants out, and a killed replica's Provisioning is taken over by the other, with a home of its own, past the dead engine's lock in the shared database", async () => {
+    // The server's default lease (15 s: a 10 s renew deadline, 3 s between rounds).
     const config = serverConfig({ leaseDurationSeconds: 15 });
     // Homes of their own and one database, as the pods of one Deployment have them.
     const backend = ["--backend", testbedPostgres()];
     const [first, second] = usersSharingOnePassphrase();
     const a = startReplica(first, "replica-a", config, backend);
     replicas.push(a);
-    await a.printed(/replica replica-a leads/);
+    await a.printed(replicaReconciles("replica-a"));
     const b = startReplica(second, "replica-b", config, backend);
     replicas.push(b);
-    await b.printed(/replica replica-b on /);
+    await a.printed(/replicas now: 2 live replicas \(replica-a, replica-b\)/);
+    await b.printed(/replica replica-b reconciles its share of the Tenants, with 2 live replicas/);
     await bindRequesters();
 
-    await applyTenant({ user: ALICE }, "team-takeover");
-    await waitFor("team-takeover", "jsonpath={.status.phase}=Provisioning", 300);
-    expect(b.stderr).not.toMatch(/replica replica-b leads/);
+    // One tenant each replica owns, as both compute it.
+    const candidates = Array.from({ length: 20 }, (_, i) => `team-share-${i}`);
+    const ofA = candidates.find((name) => ownerOf(name, ["replica-a", "replica-b"]) === "replica-a")!;
+    const ofB = candidates.find((name) => ownerOf(name, ["replica-a", "replica-b"]) === "replica-b")!;
+    await applyTenant({ user: ALICE }, ofA);
+    await applyTenant({ user: ALICE }, ofB);
+    await waitFor(ofA, "jsonpath={.status.phase}=Provisioning", 300);
+    await waitFor(ofB, "jsonpath={.status.phase}=Provisioning", 300);
+    expect(a.stderr).toMatch(new RegExp(`reconciling tenant ${ofA}\\b`));
+    expect(a.stderr).not.toMatch(new RegExp(`reconciling tenant ${ofB}\\b`));
+    expect(b.stderr).toMatch(new RegExp(`reconciling tenant ${ofB}\\b`));
+    expect(b.stderr).not.toMatch(new RegExp(`reconciling tenant ${ofA}\\b`));
+
+    // a is killed while it provisions its tenant; its claim on it stays, unrenewed.
     process.kill(-a.child.pid!, "SIGKILL");
     await a.finished;
-
-    await b.printed(/replica replica-b leads/);
-    await waitFor("team-takeover", "condition=Ready", 900);
-    expect(b.stderr).toMatch(/reconciling tenant team-takeover/);
+    await b.printed(/replicas now: 1 live replica \(replica-b\)/);
+    await waitFor(ofA, "condition=Ready", 900);
+    await waitFor(ofB, "condition=Ready", 900);
+    expect(b.stderr).toMatch(new RegExp(`reconciling tenant ${ofA}\\b`));
     // The killed engine's lock, a row of the database, was judged gone and removed.
     expect(b.stderr).toMatch(/removing the lock of an update that is gone/);
-    const { stdout } = await kubectl(
-      undefined,
-      "get",
-      "lease",
-      "-n",
-      "kubespaces-system",
-      "kubespaces-server",
-      "-o",
-      "json",
-    );
-    expect(JSON.parse(stdout).spec).toMatchObject({
-      holderIdentity: "replica-b",
-      leaseTransitions: expect.any(Number),
-    });
+    // No claim is left once the reconciles are done (each is removed just after its status is written).
+    const claims = async () =>
+      (
+        await kubectl(
+          undefined,
+          "get",
+          "leases",
+          "-n",
+          "kubespaces-system",
+          "-l",
+          "kubespaces.io/claim-of=kubespaces-server",
+          "-o",
+          "name",
+        )
+      ).stdout.trim();
+    await eventually(async () => (await claims()) === "", 30_000, "the tenants' claims to be removed");
   });
 });
 
@@ -432,19 +446,19 @@ describe("kubespaces server: state in PostgreSQL, shared by replicas with homes 
     const config = serverConfig({});
     const a = startReplica(first, "pg-a", config, ["--backend", url]);
     replicas.push(a);
-    await a.printed(/replica pg-a leads/);
+    await a.printed(replicaReconciles("pg-a"));
     await bindRequesters();
     await applyTenant({ user: ALICE }, "team-pg");
     await waitFor("team-pg", "condition=Ready", 600);
     expect(await stackRows(url, "team-pg")).toBe("1");
     expect(existsSync(path.join(first.home, "server", "state"))).toBe(false);
 
-    // The first stops, as a pod is replaced; the second leads and reads the tenant's stack from the database.
+    // The first stops, as a pod is replaced; the second owns every tenant and reads the tenant's stack from the database.
     process.kill(-a.child.pid!, "SIGTERM");
     await a.finished;
     const b = startReplica(second, "pg-b", config, ["--backend", url]);
     replicas.push(b);
-    await b.printed(/replica pg-b leads/);
+    await b.printed(replicaReconciles("pg-b"));
     await kubectl({ user: ALICE }, "delete", "tenant", "team-pg", "--wait=true", "--timeout=600s");
     expect(b.stderr).toMatch(/reconciling tenant team-pg/);
     await expectNothingLeft("team-pg");

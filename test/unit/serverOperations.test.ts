@@ -123,7 +123,7 @@ describe("/metrics", () => {
       kubespaces_tenants: ["phase"],
       kubespaces_reconcile_queue_depth: ["state"],
       kubespaces_reconcile_queue_wait_seconds: [],
-      kubespaces_leader: [],
+      kubespaces_replicas: [],
       kubespaces_resyncs_total: ["outcome"],
       kubespaces_drift_seen_total: ["kind"],
       kubespaces_http_requests_total: ["method", "route", "status"],
@@ -155,15 +155,18 @@ describe("/metrics", () => {
     expect(await counts()).toEqual({ Ready: 2, AwaitingApproval: 1, None: 2, Failed: 0 });
   });
 
-  it("shows the leader and its queue while it leads, and 0 once it no longer does", async () => {
+  it("shows the live replicas and this replica's queue while it reconciles, and 0 once it stops", async () => {
     const metrics = new ServerMetrics();
-    metrics.leading(() => ({ running: 2, waiting: 5, retrying: 1 }));
+    metrics.working(
+      () => ({ running: 2, waiting: 5, retrying: 1 }),
+      () => 3,
+    );
     let text = await metrics.registry.metrics();
-    expect(sample(text, "kubespaces_leader", {})).toBe(1);
+    expect(sample(text, "kubespaces_replicas", {})).toBe(3);
     expect(sample(text, "kubespaces_reconcile_queue_depth", { state: "waiting" })).toBe(5);
-    metrics.leading(undefined);
+    metrics.working(undefined, undefined);
     text = await metrics.registry.metrics();
-    expect(sample(text, "kubespaces_leader", {})).toBe(0);
+    expect(sample(text, "kubespaces_replicas", {})).toBe(0);
     expect(sample(text, "kubespaces_reconcile_queue_depth", { state: "waiting" })).toBe(0);
   });
 

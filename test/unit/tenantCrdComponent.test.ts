@@ -21,8 +21,8 @@ it("registers the CRD, the admission policies and the RBAC, each a typed child o
       "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole kubespaces-server-tenant-role",
       "kubernetes:rbac.authorization.k8s.io/v1:Role kubespaces-gateway-role",
       "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding kubespaces-gateway-role-binding",
-      "kubernetes:rbac.authorization.k8s.io/v1:Role kubespaces-leader-election-role",
-      "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding kubespaces-leader-election-role-binding",
+      "kubernetes:rbac.authorization.k8s.io/v1:Role kubespaces-leases-role",
+      "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding kubespaces-leases-role-binding",
       "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole kubespaces-requester-cluster-role",
       "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy kubespaces-owner-policy",
       "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding kubespaces-owner-policy-binding",
@@ -55,7 +55,7 @@ it("keeps the CRD when the component is deleted, and orders what depends on the 
   expect(registeredEdges.get("kubespaces-requester-cluster-role")?.retainOnDelete).toBe(false);
   for (const role of ["owner-policy", "owner-policy-binding"])
     expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(registeredUrnOf("kubespaces-crd"));
-  for (const role of ["server-service-account", "leader-election-role", "leader-election-role-binding"])
+  for (const role of ["server-service-account", "leases-role", "leases-role-binding"])
     expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(registeredUrnOf("kubespaces-namespace"));
 });
 

@@ -474,9 +474,10 @@ describe("the RBAC", () => {
     expect(rbac({ createNamespace: false }).map((o) => o.kind)).not.toContain("Namespace");
   });
 
-  it("keeps the leader-election Lease to the server's namespace", () => {
-    const role = named({ namespace: "ks" }, "Role", "kubespaces-server-leader-election");
+  it("keeps the replicas' Leases to the server's namespace", () => {
+    const role = named({ namespace: "ks" }, "Role", "kubespaces-server-leases");
     expect(role.metadata.namespace).toBe("ks");
-    expect(grants(role.rules, "coordination.k8s.io", "leases", "update")).toBe(true);
+    for (const verb of ["list", "update", "delete"])
+      expect(grants(role.rules, "coordination.k8s.io", "leases", verb)).toBe(true);
   });
 });

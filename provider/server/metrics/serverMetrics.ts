@@ -84,12 +84,8 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  /** Whether this replica leads. */
-  readonly leader = new Gauge({
-    name: "kubespaces_leader",
-    help: "1 while this replica holds the Lease and reconciles, else 0.",
-    registers: [this.registry],
-  });
+  /** The live replicas this replica sees. */
+  readonly replicas: Gauge;
 
   /** API, portal and sign-in requests. */
   readonly httpRequests = new Counter({
@@ -140,8 +136,10 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  /** The leader's queue, while it leads. */
+  /** This replica's queue, while it reconciles. */
   private queue: (() => { running: number; waiting: number; retrying: number }) | undefined;
+  /** How many replicas are live, while this replica reconciles. */
+  private liveReplicas: (() => number) | undefined;
 
   constructor(sources: MetricsSources = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -167,14 +165,22 @@ export class ServerMetrics {
     const queueSize = () => this.queue?.() ?? { running: 0, waiting: 0, retrying: 0 };
     this.queueDepth = new Gauge({
       name: "kubespaces_reconcile_queue_depth",
-      help: "Tenants in the leader's work queue, by state: running, waiting (for a worker), retrying (waiting out a backoff). 0 on a replica that does not lead.",
+      help: "Tenants in this replica's work queue (the tenants it owns), by state: running, waiting (for a worker), retrying (waiting out a backoff).",
       labelNames: ["state"] as const,
       registers: [this.registry],
       collect() {
         for (const [state, count] of Object.entries(queueSize())) this.set({ state }, count);
       },
     });
-    this.leader.set(0);
+    const liveReplicas = () => this.liveReplicas?.() ?? 0;
+    this.replicas = new Gauge({
+      name: "kubespaces_replicas",
+      help: "The live replicas of the server as this replica sees them (their Leases renewed within a lease duration), itself among them; 0 before it reconciles.",
+      registers: [this.registry],
+      collect() {
+        this.set(liveReplicas());
+      },
+    });
   }
 
   /** Counts a reconcile that ended with `result` after `seconds`. */
@@ -183,10 +189,13 @@ export class ServerMetrics {
     this.reconcileSeconds.observe({ result }, seconds);
   }
 
-  /** Marks this replica leading (with its queue's size) or not. */
-  leading(queue: (() => { running: number; waiting: number; retrying: number }) | undefined): void {
+  /** Marks this replica reconciling, with its queue's size and the live replicas' count, or stopped (both undefined). */
+  working(
+    queue: (() => { running: number; waiting: number; retrying: number }) | undefined,
+    liveReplicas: (() => number) | undefined,
+  ): void {
     this.queue = queue;
-    this.leader.set(queue ? 1 : 0);
+    this.liveReplicas = liveReplicas;
   }
 
   /** Counts an HTTP answer. `route` is the matched route's pattern, undefined when none matched. */

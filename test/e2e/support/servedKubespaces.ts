@@ -44,24 +44,21 @@ function configFile(config: object): string {
 
 /**
  * Starts `kubespaces server --id ID --listen 127.0.0.1:0` for `user` with `config`; resolves once it
- * serves its API and portal and leads (so that it reconciles what people create), or, with
- * `leads: false` (a second replica beside a leader), once it serves.
+ * serves its API and portal and reconciles its share of the Tenants.
  */
-export async function startServedKubespaces(
-  user: CliUser,
-  id: string,
-  config: object = {},
-  options: { readonly leads?: boolean } = {},
-): Promise<ServedKubespaces> {
+export async function startServedKubespaces(user: CliUser, id: string, config: object = {}): Promise<ServedKubespaces> {
   const args = ["server", "--id", id, "--config", configFile(config), "--listen", "127.0.0.1:0"];
   const running = startKubespaces(user, args);
   const served = /API and portal at (http:\/\/\S+?)\/? \(listening/;
   await running.printed(served);
-  if (options.leads !== false) await running.printed(new RegExp(`replica ${id} leads`));
+  await running.printed(replicaReconciles(id));
   return { running, url: served.exec(running.stderr)![1] };
 }
 
-/** Stops the server (SIGTERM: it gives up the Lease and stops its Dex) and waits until it has exited. */
+/** What replica `id` prints once it reconciles its share of the Tenants. */
+export const replicaReconciles = (id: string) => new RegExp(`replica ${id} reconciles its share`);
+
+/** Stops the server (SIGTERM: it removes its Lease and stops its Dex) and waits until it has exited. */
 export async function stopServedKubespaces(served: ServedKubespaces | undefined): Promise<void> {
   if (!served || served.running.child.exitCode !== null || served.running.child.signalCode !== null) return;
   served.running.child.kill("SIGTERM");

@@ -1,31 +1,7 @@
-/** Leader election over a Lease, against a stand-in Lease store that checks resourceVersions as the API server does. */
+/** Holding a Lease, against a stand-in Lease store that checks resourceVersions as the API server does. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  LeaseObserver,
-  runLeaseElection,
-  tryAcquireOrRenew,
-  type LeaseRecord,
-  type LeaseStore,
-} from "../../provider/server/leaseElection";
-
-/** A stand-in for one Lease on the API server: writes carry the version they read, or fail as a 409 would. */
-class FakeLeaseStore implements LeaseStore {
-  lease?: LeaseRecord;
-  private version = 0;
-  async read() {
-    return this.lease && { ...this.lease };
-  }
-  async create(record: LeaseRecord) {
-    if (this.lease) return false;
-    this.lease = { ...record, resourceVersion: String(++this.version) };
-    return true;
-  }
-  async replace(record: LeaseRecord) {
-    if (!this.lease || record.resourceVersion !== this.lease.resourceVersion) return false;
-    this.lease = { ...record, resourceVersion: String(++this.version) };
-    return true;
-  }
-}
+import { holdLease, LeaseObserver, leaseTiming, tryAcquireOrRenew } from "../../provider/server/leases";
+import { FakeLeaseStore } from "./support/fakeLeaseStore";
 
 let now: number;
 const clock = () => new Date(now);
@@ -82,73 +58,98 @@ describe("tryAcquireOrRenew", () => {
   });
 });
 
-describe("runLeaseElection", () => {
+describe("holdLease", () => {
   afterEach(() => {
     vi.useRealTimers();
   });
+  const timing = { leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2 };
 
-  it("calls lead once when it wins, aborts its signal when it stops, and gives the Lease up", async () => {
+  it("runs the work holding the Lease, renews it while the work runs, and removes it once the work has settled", async () => {
     vi.useFakeTimers();
     const store = new FakeLeaseStore();
-    const stop = new AbortController();
-    const leads: AbortSignal[] = [];
-    const running = runLeaseElection(
-      store,
-      { identity: "a", retryPeriodSeconds: 5 },
-      (s) => void leads.push(s),
-      stop.signal,
-    );
-    await vi.advanceTimersByTimeAsync(20_000);
-    expect(leads).toHaveLength(1);
-    expect(leads[0].aborted).toBe(false);
-    stop.abort();
-    await running;
-    expect(leads[0].aborted).toBe(true);
-    expect(store.lease?.holderIdentity).toBeUndefined();
+    const renewals: (Date | undefined)[] = [];
+    const holding = holdLease(store, { identity: "a", ...timing }, new LeaseObserver(), async (held) => {
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        renewals.push(store.lease?.renewTime);
+      }
+      return held.aborted ? "aborted" : "finished";
+    });
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(await holding).toEqual({ held: true, value: "finished" });
+    expect(new Set(renewals.map((r) => r?.getTime())).size).toBe(3);
+    expect(store.lease).toBeUndefined();
   });
 
-  it("goes on leading through a renewal that failed, and stops at once when another replica holds the Lease", async () => {
+  it("never runs the work while another replica holds the Lease", async () => {
+    const store = new FakeLeaseStore();
+    await tryAcquireOrRenew(store, options("b"), new LeaseObserver());
+    const work = vi.fn(async () => "ran");
+    expect(await holdLease(store, { identity: "a", ...timing }, new LeaseObserver(), work)).toEqual({ held: false });
+    expect(work).not.toHaveBeenCalled();
+    expect(store.lease?.holderIdentity).toBe("b");
+  });
+
+  it("takes over a Lease its expiry judges gone at once, and leaves a Lease another replica took over in place", async () => {
     vi.useFakeTimers();
     const store = new FakeLeaseStore();
-    const stop = new AbortController();
-    const leads: AbortSignal[] = [];
-    const errors: unknown[] = [];
-    const running = runLeaseElection(
+    await tryAcquireOrRenew(store, options("gone"), new LeaseObserver());
+    let aborted: AbortSignal | undefined;
+    const holding = holdLease(
       store,
-      { identity: "a", retryPeriodSeconds: 5, onError: (e) => errors.push(e) },
-      (s) => void leads.push(s),
-      stop.signal,
+      { identity: "a", ...timing },
+      { expired: (lease) => lease.holderIdentity === "gone" },
+      async (held) => {
+        aborted = held;
+        await new Promise((resolve) => held.addEventListener("abort", resolve));
+        return "stopped";
+      },
     );
     await vi.advanceTimersByTimeAsync(1);
-    expect(leads).toHaveLength(1);
+    expect(store.lease?.holderIdentity).toBe("a");
+    store.lease = { ...store.lease, holderIdentity: "b", renewTime: new Date() };
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(aborted?.aborted).toBe(true);
+    expect(await holding).toEqual({ held: true, value: "stopped" });
+    expect(store.lease?.holderIdentity).toBe("b");
+  });
+
+  it("goes on through a renewal that failed", async () => {
+    vi.useFakeTimers();
+    const store = new FakeLeaseStore();
+    const errors: unknown[] = [];
+    let held!: AbortSignal;
+    let finish!: () => void;
+    const holding = holdLease(
+      store,
+      { identity: "a", ...timing, onError: (e) => errors.push(e) },
+      new LeaseObserver(),
+      (signal) => ((held = signal), new Promise<void>((resolve) => (finish = resolve))),
+    );
+    await vi.advanceTimersByTimeAsync(1);
     const { replace } = store;
     store.replace = async () => {
       throw new Error("API server unreachable");
     };
-    await vi.advanceTimersByTimeAsync(5_000);
+    await vi.advanceTimersByTimeAsync(2_000);
     expect(errors).toHaveLength(1);
-    expect(leads[0].aborted).toBe(false);
-
+    expect(held.aborted).toBe(false);
     store.replace = replace;
-    store.lease = { ...store.lease, holderIdentity: "b", renewTime: new Date() };
-    await vi.advanceTimersByTimeAsync(5_000);
-    expect(leads[0].aborted).toBe(true);
-    stop.abort();
-    await running;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(held.aborted).toBe(false);
+    finish();
+    await holding;
   });
 
-  it("stops leading at the renew deadline, before the lease duration, when its Lease calls hang; the hung call is aborted", async () => {
+  it("aborts the work at the renew deadline, before the lease duration, when its Lease calls hang; the hung call is aborted", async () => {
     vi.useFakeTimers();
     const store = new FakeLeaseStore();
-    const stop = new AbortController();
     const lost: number[] = [];
     const start = Date.now();
-    const running = runLeaseElection(
-      store,
-      { identity: "a", leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2 },
-      (leading) => leading.addEventListener("abort", () => lost.push(Date.now() - start)),
-      stop.signal,
-    );
+    const holding = holdLease(store, { identity: "a", ...timing }, new LeaseObserver(), async (held) => {
+      await new Promise((resolve) => held.addEventListener("abort", resolve));
+      lost.push(Date.now() - start);
+    });
     await vi.advanceTimersByTimeAsync(1);
     expect(store.lease?.holderIdentity).toBe("a");
     // From now on every call hangs, and takes no notice of its signal.
@@ -161,45 +162,11 @@ describe("runLeaseElection", () => {
     expect(lost).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(lost).toEqual([10_000]);
+    // The removal at the end hangs too, and is cut off at its own deadline.
+    await vi.advanceTimersByTimeAsync(10_000);
+    await holding;
     expect(hung.length).toBeGreaterThan(0);
     expect(hung.every((signal) => signal.aborted)).toBe(true);
-    stop.abort();
-    await running;
-  });
-
-  it("tries again only once the work it led has stopped, and leads again when it wins", async () => {
-    vi.useFakeTimers();
-    const store = new FakeLeaseStore();
-    const stop = new AbortController();
-    const leads: AbortSignal[] = [];
-    let workStopped!: () => void;
-    const running = runLeaseElection(
-      store,
-      { identity: "a", leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2 },
-      (leading) => {
-        leads.push(leading);
-        return new Promise<void>((resolve) => (workStopped = resolve));
-      },
-      stop.signal,
-    );
-    await vi.advanceTimersByTimeAsync(1);
-    const { read } = store;
-    let calls = 0;
-    store.read = () => (calls++, new Promise(() => {}));
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(leads[0].aborted).toBe(true);
-    // The Lease answers again, but the work has not stopped: no call, no new lead.
-    store.read = (...args) => (calls++, read.apply(store, args));
-    calls = 0;
-    await vi.advanceTimersByTimeAsync(20_000);
-    expect([calls, leads.length]).toEqual([0, 1]);
-    workStopped();
-    await vi.advanceTimersByTimeAsync(2_000);
-    expect(leads).toHaveLength(2);
-    expect(leads[1].aborted).toBe(false);
-    stop.abort();
-    workStopped();
-    await running;
   });
 
   it.each<[string, object, RegExp]>([
@@ -213,13 +180,7 @@ describe("runLeaseElection", () => {
       { renewDeadlineSeconds: 4, retryPeriodSeconds: 4 },
       /retryPeriodSeconds \(4\) must be shorter than renewDeadlineSeconds \(4\)/,
     ],
-  ])("refuses %s", async (_, timing, message) => {
-    const election = runLeaseElection(
-      new FakeLeaseStore(),
-      { identity: "a", ...timing },
-      () => {},
-      new AbortController().signal,
-    );
-    await expect(election).rejects.toThrow(message);
+  ])("refuses %s", (_, timing, message) => {
+    expect(() => leaseTiming({ identity: "a", ...timing })).toThrow(message);
   });
 });

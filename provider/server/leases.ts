@@ -1,16 +1,17 @@
 /**
- * Leader election over a `coordination.k8s.io/v1` Lease, as Kubernetes' own controllers do it
- * (client-go's leaderelection): the leader renews the Lease every retry period; another replica
- * takes it over only once it has seen no renewal for a whole lease duration; every write carries
- * the resourceVersion it read, so two replicas can never both win one round. A leader that has not
- * renewed within the renew deadline, shorter than the lease duration, stops leading before anyone
- * may take over: each Lease call is aborted once it would outlast that deadline, so a leader whose
- * calls hang cannot go on reconciling beside the next one. Only the leader reconciles, so a killed
- * leader's work is taken over after at most one lease duration, and nothing runs twice at once.
- * (No maintained npm library does this over @kubernetes/client-node 1.x, so it is written here.)
+ * Holding a `coordination.k8s.io/v1` Lease, as Kubernetes' own controllers do (client-go's
+ * leaderelection): the holder renews it every retry period; another replica takes it over only
+ * once it has seen no renewal for a whole lease duration (or knows the holder is gone); every
+ * write carries the resourceVersion it read, so two replicas can never both win one round. A holder
+ * that has not renewed within the renew deadline, shorter than the lease duration, stops its work
+ * before anyone may take over: each Lease call is aborted once it would outlast that deadline, so a
+ * holder whose calls hang cannot go on beside the next one. The replicas hold a Lease each to say
+ * they are alive (replicaMembership.ts), and a Lease per tenant while they reconcile it
+ * (tenantClaims.ts). (No maintained npm library does this over @kubernetes/client-node 1.x, so it
+ * is written here.)
  */
 
-/** The Lease's fields the election reads and writes. */
+/** The Lease's fields that are read and written. */
 export interface LeaseRecord {
   /** Who holds it. */
   readonly holderIdentity?: string;
@@ -26,7 +27,7 @@ export interface LeaseRecord {
   readonly resourceVersion?: string;
 }
 
-/** What the election needs of the API server; each call stops when `signal` aborts. */
+/** What holding one Lease needs of the API server; each call stops when `signal` aborts. */
 export interface LeaseStore {
   /** The Lease, if it exists. */
   read(signal?: AbortSignal): Promise<LeaseRecord | undefined>;
@@ -36,18 +37,24 @@ export interface LeaseStore {
   replace(record: LeaseRecord, signal?: AbortSignal): Promise<boolean>;
 }
 
-/** How the election runs. */
-export interface LeaseElectionOptions {
+/** A LeaseStore whose Lease can also be removed (a tenant's claim, a replica's own Lease: nothing of them is left). */
+export interface RemovableLeaseStore extends LeaseStore {
+  /** Removes the Lease if it is still at `resourceVersion`; a Lease gone or written since is left as it is. */
+  remove(resourceVersion: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** How a Lease is held. */
+export interface LeaseOptions {
   /** This replica's identity, unique among the replicas. */
   readonly identity: string;
   /** How long a renewal holds: another replica takes over after seeing none for this long. @default 15 */
   readonly leaseDurationSeconds?: number;
   /**
-   * How long the leader goes on leading without a renewal; shorter than the lease duration, so that
+   * How long the holder goes on working without a renewal; shorter than the lease duration, so that
    * it has stopped before another replica may take over. @default two thirds of the lease duration
    */
   readonly renewDeadlineSeconds?: number;
-  /** How often the leader renews and the others try; shorter than the renew deadline. @default a fifth of the lease duration */
+  /** How often the holder renews; shorter than the renew deadline. @default a fifth of the lease duration */
   readonly retryPeriodSeconds?: number;
   /** The clock. */
   readonly now?: () => Date;
@@ -55,15 +62,15 @@ export interface LeaseElectionOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** The election's three durations, checked, in milliseconds. */
-interface Timing {
+/** A Lease's three durations, checked, in milliseconds. */
+export interface LeaseTiming {
   readonly leaseMs: number;
   readonly renewDeadlineMs: number;
   readonly retryMs: number;
 }
 
 /** The timing of `options`; throws naming the durations that do not fit (as client-go's elector refuses them). */
-export function electionTiming(options: LeaseElectionOptions): Timing {
+export function leaseTiming(options: LeaseOptions): LeaseTiming {
   const lease = options.leaseDurationSeconds ?? 15;
   const renewDeadline = options.renewDeadlineSeconds ?? (lease * 2) / 3;
   const retry = options.retryPeriodSeconds ?? lease / 5;
@@ -76,89 +83,77 @@ export function electionTiming(options: LeaseElectionOptions): Timing {
       ? []
       : [`renewDeadlineSeconds (${renewDeadline}) must be shorter than leaseDurationSeconds (${lease})`]),
   ];
-  if (problems.length > 0) throw new Error(`the leader election's timing does not fit: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new Error(`the Lease's timing does not fit: ${problems.join("; ")}`);
   return { leaseMs: lease * 1000, renewDeadlineMs: renewDeadline * 1000, retryMs: retry * 1000 };
 }
 
-/**
- * What `lead` is given and returns: a signal that aborts when this replica stops leading (or the
- * election stops), and, optionally, a promise that settles once the work it started has stopped.
- */
-export type Lead = (leading: AbortSignal) => void | Promise<void>;
-
-/** This replica's term as the leader. */
-interface Term {
-  readonly leading: AbortController;
-  /** When the last round that renewed the Lease started (the renewTime it wrote is no earlier). */
-  renewedAt: number;
-  /** The work `lead` started, settled once it has stopped. */
-  readonly work: Promise<void>;
-}
+/** What `holdLease` answers: the work's value when the Lease was taken; else only that it was not. */
+export type Held<T> = { readonly held: true; readonly value: T } | { readonly held: false };
 
 /**
- * Runs the election until `signal` aborts. Each time this replica becomes the leader, `lead` is
- * called with a signal that aborts when it stops being the leader: another replica holds the
- * Lease, the renew deadline passed without a renewal, or the election stops. The election tries
- * again only once the work `lead` started has stopped; on a clean stop it then gives the Lease up.
+ * Takes the Lease of `store` (when it is free, expired as `expiry` judges, or this replica's) and
+ * runs `work` while holding it: the Lease is renewed every retry period, and `work`'s signal aborts
+ * when a renewal finds another holder, or when the renew deadline passed without one (each call is
+ * cut off at that deadline, so a hung API server cannot keep the work going beside the next
+ * holder), or when `signal` aborts. Once `work` has settled, the Lease is removed, so nothing of it
+ * is left. When the Lease cannot be taken, `work` never runs.
  */
-export async function runLeaseElection(
-  store: LeaseStore,
-  options: LeaseElectionOptions,
-  lead: Lead,
-  signal: AbortSignal,
-): Promise<void> {
-  const timing = electionTiming(options);
+export async function holdLease<T>(
+  store: RemovableLeaseStore,
+  options: LeaseOptions,
+  expiry: LeaseExpiry,
+  work: (held: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<Held<T>> {
+  const timing = leaseTiming(options);
   const clock = () => (options.now ?? (() => new Date()))().getTime();
-  const observer = new LeaseObserver();
-  let term: Term | undefined;
-  const stopLeading = async () => {
-    term?.leading.abort();
-    await term?.work;
-    term = undefined;
-  };
-  try {
-    while (!signal.aborted) {
+  let renewedAt = clock();
+  const taken = await bounded(timing.renewDeadlineMs, signal, (round) =>
+    tryAcquireOrRenew(store, options, expiry, round),
+  );
+  if (!taken) return { held: false };
+  const lost = new AbortController();
+  const done = new AbortController();
+  const renewing = (async () => {
+    while (!done.signal.aborted && !lost.signal.aborted) {
+      await pause(Math.max(0, Math.min(timing.retryMs, renewedAt + timing.renewDeadlineMs - clock())), done.signal);
+      if (done.signal.aborted) return;
       const startedAt = clock();
-      // A leader's round may last until its renew deadline; anyone else's, a renew deadline.
-      const bound = term ? term.renewedAt + timing.renewDeadlineMs - startedAt : timing.renewDeadlineMs;
+      const bound = renewedAt + timing.renewDeadlineMs - startedAt;
       const held =
         bound > 0 &&
-        (await bounded(bound, signal, (round) => tryAcquireOrRenew(store, options, observer, round)).catch((error) => {
-          if (!signal.aborted) options.onError?.(error);
-          return undefined;
-        }));
-      if (held === true && term) term.renewedAt = startedAt;
-      else if (held === true) term = startTerm(lead, startedAt);
-      else if (term && (held === false || clock() >= term.renewedAt + timing.renewDeadlineMs)) await stopLeading();
-      // A leader comes round again by its deadline at the latest, so that it stops leading on time.
-      const untilDeadline = term ? term.renewedAt + timing.renewDeadlineMs - clock() : Infinity;
-      await pause(Math.max(0, Math.min(timing.retryMs, untilDeadline)), signal);
+        (await bounded(bound, done.signal, (round) => tryAcquireOrRenew(store, options, expiry, round)).catch(
+          (error) => {
+            if (!done.signal.aborted) options.onError?.(error);
+            return undefined;
+          },
+        ));
+      if (held === true) renewedAt = startedAt;
+      else if (held === false || clock() >= renewedAt + timing.renewDeadlineMs)
+        lost.abort(new Error(`the Lease was ${held === false ? "taken over" : "not renewed by its renew deadline"}`));
     }
+  })();
+  try {
+    const value = await work(signal ? AbortSignal.any([lost.signal, signal]) : lost.signal);
+    return { held: true, value };
   } finally {
-    const wasLeading = term !== undefined;
-    await stopLeading();
-    if (wasLeading)
-      await bounded(timing.renewDeadlineMs, undefined, (round) => release(store, options, round)).catch(
-        () => undefined,
-      );
+    done.abort();
+    await renewing;
+    await bounded(timing.renewDeadlineMs, undefined, (round) => removeIfHeld(store, options, round)).catch((error) =>
+      options.onError?.(error),
+    );
   }
-}
-
-/** Starts a term: `lead` is called with its signal. */
-function startTerm(lead: Lead, renewedAt: number): Term {
-  const leading = new AbortController();
-  // A lead that throws or rejects has stopped its work all the same.
-  const work = Promise.resolve()
-    .then(() => lead(leading.signal))
-    .catch(() => undefined);
-  return { leading, renewedAt, work };
 }
 
 /**
  * Runs `call` with a signal that aborts after `ms` or when `outer` aborts, and settles by then
  * even when the call takes no notice of its signal (a hung connection): it then rejects.
  */
-function bounded<T>(ms: number, outer: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export function bounded<T>(
+  ms: number,
+  outer: AbortSignal | undefined,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const round = new AbortController();
   const timer = setTimeout(() => round.abort(new Error(`the Lease did not answer within ${Math.round(ms)} ms`)), ms);
   const onOuter = () => round.abort(outer?.reason);
@@ -174,27 +169,38 @@ function bounded<T>(ms: number, outer: AbortSignal | undefined, call: (signal: A
   });
 }
 
+/** What judges whether a Lease held by another replica may be taken over. */
+export interface LeaseExpiry {
+  /** Notes `lease` as read now; true when it may be taken over. */
+  expired(lease: LeaseRecord, now: Date): boolean;
+}
+
 /**
  * One replica's view of the Lease: when it last saw the Lease change, by its own clock. A Lease
  * counts as expired when it has not changed for a whole duration as this replica saw it, as
  * client-go's elector does, so replicas whose clocks disagree still agree on expiry.
  */
-export class LeaseObserver {
+export class LeaseObserver implements LeaseExpiry {
   private seen?: { readonly key: string; readonly at: number };
 
   /** Notes `lease` as read now; true when it has not changed for a whole duration. */
   expired(lease: LeaseRecord, now: Date): boolean {
+    return this.unchangedMs(lease, now) > (lease.leaseDurationSeconds ?? 15) * 1000;
+  }
+
+  /** Notes `lease` as read now; how long, in milliseconds, it has gone unchanged as this replica saw it. */
+  unchangedMs(lease: LeaseRecord, now: Date): number {
     const key = `${lease.holderIdentity ?? ""}|${lease.renewTime?.toISOString() ?? ""}|${lease.resourceVersion ?? ""}`;
     if (this.seen?.key !== key) this.seen = { key, at: now.getTime() };
-    return now.getTime() - this.seen.at > (lease.leaseDurationSeconds ?? 15) * 1000;
+    return now.getTime() - this.seen.at;
   }
 }
 
 /** One round: takes the Lease when it is free or expired, renews it when held; true when this replica holds it. */
 export async function tryAcquireOrRenew(
   store: LeaseStore,
-  options: LeaseElectionOptions,
-  observer: LeaseObserver,
+  options: LeaseOptions,
+  observer: LeaseExpiry,
   signal?: AbortSignal,
 ): Promise<boolean> {
   const now = (options.now ?? (() => new Date()))();
@@ -227,15 +233,15 @@ export async function tryAcquireOrRenew(
   );
 }
 
-/** Gives the Lease up on a clean stop, so that another replica need not wait a whole duration. */
-async function release(store: LeaseStore, options: LeaseElectionOptions, signal: AbortSignal): Promise<void> {
+/** Removes the Lease if this replica still holds it (at the version read), so that none is left behind. */
+async function removeIfHeld(store: RemovableLeaseStore, options: LeaseOptions, signal: AbortSignal): Promise<void> {
   const current = await store.read(signal);
-  if (current?.holderIdentity !== options.identity) return;
-  await store.replace({ ...current, holderIdentity: undefined, renewTime: undefined, acquireTime: undefined }, signal);
+  if (current?.holderIdentity === options.identity && current.resourceVersion)
+    await store.remove(current.resourceVersion, signal);
 }
 
 /** A pause that ends early when `signal` aborts (on the global timers, which tests can fake). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -1,0 +1,165 @@
+/**
+ * One replica's share of the reconciling: every replica watches the Tenants and their host
+ * objects, but queues only the tenants it owns (tenantOwnership.ts, over the live replicas that
+ * replicaMembership.ts lists), and runs each reconcile holding the tenant's claim
+ * (tenantClaims.ts). When a replica joins or goes, every replica queues the tenants it gained (a
+ * settled tenant's reconcile is one read), so a killed replica's tenants are taken up once its
+ * Lease has gone a lease duration unrenewed. Nothing is polled: work comes from the watches, the
+ * staggered resync and the queue's backoff.
+ */
+import type { KubeConfig } from "@kubernetes/client-node";
+import { apiErrorText } from "./kubeClientErrors";
+import type { KubeTenantResources } from "./kubeTenantResources";
+import type { ServerMetrics } from "./metrics/serverMetrics";
+import { ReconcileQueue } from "./reconcileQueue";
+import type { ReplicaMembership } from "./replicaMembership";
+import { scheduleResyncs } from "./resyncSchedule";
+import type { ServerConfig } from "./serverConfig";
+import type { LogLevel } from "./serverLog";
+import type { TenantClaims } from "./tenantClaims";
+import { ownerOf } from "./tenantOwnership";
+import type { TenantReconciler } from "./tenantReconciler";
+import { watchDrift } from "./driftWatch";
+import { watchTenants } from "./tenantWatch";
+
+/** What a replica's share works with. */
+export interface ReplicaParts {
+  readonly kubeConfig: KubeConfig;
+  readonly reconciler: TenantReconciler;
+  readonly resources: KubeTenantResources;
+  readonly config: ServerConfig;
+  readonly log: (line: string, level?: LogLevel) => void;
+  readonly identity: string;
+  readonly metrics?: ServerMetrics;
+  readonly membership: ReplicaMembership;
+  readonly claims: TenantClaims;
+  /** Marked once the watch of Tenants has listed them all (the readiness endpoint waits for it). */
+  readonly onSynced: () => void;
+}
+
+/** The first retry of a failed reconcile, and the longest pause between retries. */
+const BACKOFF = { initialBackoffMs: 5_000, maxBackoffMs: 5 * 60_000 } as const;
+
+/**
+ * Runs this replica's share until `signal` aborts: then no new reconcile starts and the running
+ * ones are told to stop. Settles once they have.
+ */
+export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal): Promise<void> {
+  const { membership, identity, log, metrics } = parts;
+  // Before the first list, this replica would think it owns every tenant.
+  await membership.listed;
+  const owns = (name: string) => ownerOf(name, membership.replicas()) === identity;
+  const queue = reconcileQueue(parts, owns);
+  metrics?.working(
+    () => queue.size,
+    () => membership.replicas().length,
+  );
+  log(`replica ${identity} reconciles its share of the Tenants, with ${describeReplicas(membership.replicas())}`);
+  const unsubscribe = membership.subscribe((replicas) => {
+    log(`replicas now: ${describeReplicas(replicas)}; queueing the Tenants this replica gained`);
+    parts.resources
+      .list()
+      .then((tenants) => tenants.forEach((t) => owns(t.metadata.name) && queue.add(t.metadata.name)))
+      .catch((error) => log(`replicas changed: ${apiErrorText(error)}`, "warn"));
+  });
+  startWatches(parts, queue, owns, signal);
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  unsubscribe();
+  metrics?.working(undefined, undefined);
+  log(`replica ${identity} stops: its running reconciles are stopping`);
+  await queue.stop();
+}
+
+/** The queue: each reconcile of a tenant this replica still owns runs holding its claim. */
+function reconcileQueue(
+  { reconciler, claims, log, metrics, config }: ReplicaParts,
+  owns: (name: string) => boolean,
+): ReconcileQueue {
+  return new ReconcileQueue(
+    async (name, options) => {
+      // Its owner changed while it waited: the new owner has queued it.
+      if (!owns(name)) return { retry: false };
+      log(`reconciling tenant ${name}${options.resync ? " (resync)" : ""}`);
+      const started = performance.now();
+      const seconds = () => (performance.now() - started) / 1000;
+      try {
+        const claimed = await claims.hold(name, (held) => reconciler.reconcile(name, { ...options, signal: held }));
+        if (!claimed.held) {
+          log(`tenant ${name}: another replica holds its claim; trying again after a pause`);
+          return { retry: true };
+        }
+        metrics?.reconciled(claimed.value.retry ? "retry" : "done", seconds());
+        log(`tenant ${name}: ${claimed.value.retry ? "will be tried again" : "reconciled"}`);
+        return claimed.value;
+      } catch (error) {
+        metrics?.reconciled("error", seconds());
+        throw error;
+      }
+    },
+    {
+      concurrency: config.concurrency,
+      ...BACKOFF,
+      onError: (name, error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"),
+      onStart: (_name, waitedMs) => metrics?.queueWaitSeconds.observe(waitedMs / 1000),
+    },
+  );
+}
+
+/**
+ * The watch of Tenants feeds the queue, the drift watch asks for a resync of a tenant whose host
+ * objects changed, and each tenant is resynced once a period at an offset of its own; each only
+ * for the tenants this replica owns.
+ */
+function startWatches(
+  { kubeConfig, reconciler, resources, config, log, metrics, onSynced }: ReplicaParts,
+  queue: ReconcileQueue,
+  owns: (name: string) => boolean,
+  signal: AbortSignal,
+): void {
+  watchTenants(
+    kubeConfig,
+    {
+      // A new Tenant shows Pending before it waits for its turn; its reconcile is queued after that write.
+      onTenant: (name, hasStatus) => {
+        if (!owns(name)) return;
+        if (hasStatus) return queue.add(name);
+        void reconciler
+          .acknowledge(name)
+          .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"))
+          .finally(() => queue.add(name));
+      },
+      onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
+      onSynced,
+    },
+    signal,
+  );
+  // Drift is found by watching the tenants' host objects; the periodic resync is the slow safety net.
+  watchDrift(
+    kubeConfig,
+    {
+      onDrift: (tenant, kind, object) => {
+        if (!owns(tenant)) return;
+        metrics?.driftSeen.inc({ kind });
+        log(`drift: ${kind} ${object} of tenant ${tenant} changed or went; resyncing the tenant`);
+        queue.add(tenant, true);
+      },
+      onError: (error) => log(`drift watch: ${apiErrorText(error)}`, "warn"),
+    },
+    signal,
+  );
+  if (config.resyncSeconds > 0)
+    scheduleResyncs(
+      config.resyncSeconds * 1000,
+      async () => (await resources.list()).map((t) => t.metadata.name),
+      (name) => owns(name) && queue.add(name, true),
+      (error) => log(`resync: ${apiErrorText(error)}`, "warn"),
+      signal,
+    );
+}
+
+/** The live replicas for the log: how many, and who. */
+const describeReplicas = (replicas: readonly string[]) =>
+  `${replicas.length} live replica${replicas.length === 1 ? "" : "s"} (${replicas.join(", ")})`;
