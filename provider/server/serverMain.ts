@@ -22,7 +22,7 @@ import { startLocalDex } from "./auth/localDex";
 import { MIN_SESSION_KEY_BYTES, sessionKeys, type SessionKeys } from "./auth/sessionSeal";
 import { signInConfigSchema } from "./auth/signInConfig";
 import { CALLBACK_PATH, discoverSignIn, type SignInParts } from "./auth/signInParts";
-import { runServer } from "./kubespacesServer";
+import { runServer, type GoneReplicas } from "./kubespacesServer";
 import { serverConfigSchema, type ServerConfig } from "./serverConfig";
 import { serverLogger, type LogLevel } from "./serverLog";
 import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "./tenantApiInstall";
@@ -84,12 +84,14 @@ export async function serverMain(io: ServerStreams, home: ServerHome, options: S
           (admin, say) => installTenantApi(admin, config, say),
         )
       : chooseHost(naming));
-  const stacks = () =>
+  // A lock left by a gone replica's update is removed: in a pod, a replica's identity is its host name.
+  const stacks = (replicas: GoneReplicas) =>
     new AutomationStacks({
       backendUrl: options.backend ?? `file://${home.dir("server", "state")}`,
       project: SERVER_PROJECT,
       workRoot: home.dir("server", "engine", safeName(identity)),
       passphrase: () => readFileSync(home.passphraseFile(), "utf8").trim(),
+      isHostGone: (hostname) => replicas.isGone(hostname),
     });
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {

@@ -336,6 +336,23 @@ describe("withStackLock", () => {
     expect(existsSync(theirs)).toBe(true);
   });
 
+  it("removes the lock of a machine the caller knows is gone (a replica whose Lease went unrenewed), and leaves a live machine's", async () => {
+    const gone = writeLock("gone.json", { pid: 4242, hostname: "replica-gone", timestamp: now() });
+    const live = writeLock("live.json", { pid: 4243, hostname: "replica-live", timestamp: now() });
+    const isHostGone = (hostname: string) => hostname === "replica-gone";
+    expect(await withStackLock(waitFor(60_000, { isHostGone }), refusedTimes(1))).toBe("done");
+    expect([existsSync(gone), existsSync(live)]).toEqual([false, true]);
+    expect(notes).toEqual([
+      expect.stringMatching(/removing the lock of an update that is gone \(pid 4242 of "root@replica-gone"/),
+    ]);
+  });
+
+  it("never judges a lock of this machine by the gone machines: its process is checked", async () => {
+    const mine = liveLock("mine.json");
+    expect(await withStackLock(waitFor(60_000, { isHostGone: () => true }), refusedTimes(1))).toBe("done");
+    expect(existsSync(mine)).toBe(true);
+  });
+
   it("waits with a growing pause, telling once, and gives up at the deadline with StackBusyError naming the holder", async () => {
     liveLock("live.json");
     const holders = describeLocks(listLocks(folder()));

@@ -40,6 +40,11 @@ export interface AutomationStacksConfig {
   readonly workRoot: string;
   /** The passphrase of the stacks' secrets (file backends use the passphrase provider). */
   readonly passphrase: () => string;
+  /**
+   * Whether the machine of host name `hostname` is known gone, so that a lock its update left is
+   * removed (stackLock.ts). None: only this machine's locks are judged.
+   */
+  readonly isHostGone?: (hostname: string) => boolean;
 }
 
 /** The tenants' stacks. */
@@ -155,6 +160,7 @@ export class AutomationStacks implements TenantStacks {
       note: run.onNote,
       timeoutMs: run.lockTimeoutMs,
       signal: run.signal,
+      isHostGone: this.config.isHostGone,
     };
     return withStackLock(wait, work);
   }

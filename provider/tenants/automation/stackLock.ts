@@ -4,9 +4,10 @@
  * PostgreSQL one (postgresLocks.ts), the locks are found by listing the stack's own lock files
  * (a folder's, or a table's keys under that folder's path), never by reading the engine's message
  * (it quotes what whoever wrote the lock put in it); a lock whose process is gone from this
- * machine is removed, that lock only, and the operation is tried again at once, even past the
- * deadline. A lock this machine cannot judge (another backend's, another machine's) is never
- * removed: the error says how to remove it by hand.
+ * machine, or whose machine the caller knows is gone (the server's replicas: a replica whose Lease
+ * went unrenewed), is removed, that lock only, and the operation is tried again at once, even past
+ * the deadline. A lock that cannot be judged (another backend's, a machine not known gone) is
+ * never removed: the error says how to remove it by hand.
  */
 import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -118,6 +119,15 @@ export function isStale(lock: StackLock, hostname = os.hostname()): boolean {
   return holder !== undefined && !couldHaveWritten(holder.pid, holder.takenAt);
 }
 
+/** Whether `lock` was taken on another machine, one the caller knows is gone. */
+export function isOfGoneHost(
+  lock: StackLock,
+  isHostGone: ((hostname: string) => boolean) | undefined,
+  hostname = os.hostname(),
+): boolean {
+  return lock.hostname !== undefined && lock.hostname !== hostname && isHostGone?.(lock.hostname) === true;
+}
+
 /** Whether `lock` is live: taken on this machine by a process that is still running. */
 function isLive(lock: StackLock): boolean {
   const holder = holderHere(lock, os.hostname());
@@ -185,6 +195,8 @@ export interface LockWait {
   readonly timeoutMs: number;
   /** Ends the wait at once. */
   readonly signal?: AbortSignal;
+  /** Whether the machine of host name `hostname` is known gone (none: only this machine's locks are judged). */
+  readonly isHostGone?: (hostname: string) => boolean;
 }
 
 /** Runs `operation`, waiting while another update holds the stack's lock and clearing a stale one. */
@@ -199,7 +211,7 @@ export async function withStackLock<T>(wait: LockWait, operation: () => Promise<
     } catch (error) {
       if (!wait.isLocked(error) || wait.signal?.aborted) throw error;
       const locks = await listedLocks(wait);
-      const stale = locks.filter((lock) => isStale(lock));
+      const stale = locks.filter((lock) => isStale(lock) || isOfGoneHost(lock, wait.isHostGone));
       for (const lock of stale) {
         wait.note(`removing the lock of an update that is gone (${describeLocks([lock])})`);
         await wait.locks!.remove(lock);
