@@ -16,9 +16,10 @@ import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { replicaReconciles } from "./support/servedKubespaces";
+import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
 import { ownerOf } from "../../provider/server/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
-import { REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
+import { crashTestbedPostgres, REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
 
 const run = promisify(execFile);
 const ALICE = "alice@example.com";
@@ -327,6 +328,21 @@ function usersSharingOnePassphrase(): [CliUser, CliUser] {
   return users;
 }
 
+/**
+ * A sign-in a replica off the test bed must be given, at an issuer nobody serves: these tests use
+ * the kubectl door only, so the replica serves its API and portal but signs nobody in.
+ */
+function unreachableSignIn(): object {
+  const secret = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-sign-in-")), "portal-client-secret");
+  writeFileSync(secret, "unused", { mode: 0o600 });
+  return {
+    issuer: "http://127.0.0.1:9/dex",
+    portalClientId: "kubespaces-portal",
+    cliClientId: "kubespaces-cli",
+    portalClientSecretFile: secret,
+  };
+}
+
 /** A server configuration file. */
 function serverConfig(config: object): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-server-config-")), "server.yaml");
@@ -374,19 +390,25 @@ describe("kubespaces server: the approval gate", () => {
 describe("kubespaces server: two replicas", () => {
   const replicas = replicasOfBlock();
 
-  it("share the Tenants out, and a killed replica's Provisioning is taken over by the other, with a home of its own, past the dead engine's lock in the shared database", async () => {
+  it("on two machines, share the Tenants out; a killed machine's Provisioning is taken over by the other, past its engine's lock in the shared database", async () => {
     // The server's default lease (15 s: a 10 s renew deadline, 3 s between rounds).
-    const config = serverConfig({ leaseDurationSeconds: 15 });
-    // Homes of their own and one database, as the pods of one Deployment have them.
+    const config = { leaseDurationSeconds: 15, signIn: unreachableSignIn() };
+    // Homes of their own, machines of their own, and one database, as the pods of one Deployment have them.
     const backend = ["--backend", testbedPostgres()];
+    const kubeconfig = await serverAccountKubeconfig();
     const [first, second] = usersSharingOnePassphrase();
-    const a = startReplica(first, "replica-a", config, backend);
-    replicas.push(a);
-    await a.printed(replicaReconciles("replica-a"));
-    const b = startReplica(second, "replica-b", config, backend);
-    replicas.push(b);
-    await a.printed(/replicas now: 2 live replicas \(replica-a, replica-b\)/);
-    await b.printed(/replica replica-b reconciles its share of the Tenants, with 2 live replicas/);
+    const a = await startReplicaOnMachine(first, "replica-a", kubeconfig, config, backend);
+    replicas.push(a.running);
+    await a.running.printed(replicaReconciles("replica-a"));
+    const b = await startReplicaOnMachine(second, "replica-b", kubeconfig, config, backend);
+    replicas.push(b.running);
+    await a.running.printed(/replicas now: 2 live replicas \(replica-a, replica-b\)/);
+    await b.running.printed(/replica replica-b reconciles its share of the Tenants, with 2 live replicas/);
+    // Each serves its API where its machine publishes it (a request without a sign-in is refused).
+    for (const replica of [a, b]) {
+      expect((await fetch(`${replica.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${replica.url}/api/v1/tenants`)).status).toBe(401);
+    }
     await bindRequesters();
 
     // One tenant each replica owns, as both compute it.
@@ -397,20 +419,19 @@ describe("kubespaces server: two replicas", () => {
     await applyTenant({ user: ALICE }, ofB);
     await waitFor(ofA, "jsonpath={.status.phase}=Provisioning", 300);
     await waitFor(ofB, "jsonpath={.status.phase}=Provisioning", 300);
-    expect(a.stderr).toMatch(new RegExp(`reconciling tenant ${ofA}\\b`));
-    expect(a.stderr).not.toMatch(new RegExp(`reconciling tenant ${ofB}\\b`));
-    expect(b.stderr).toMatch(new RegExp(`reconciling tenant ${ofB}\\b`));
-    expect(b.stderr).not.toMatch(new RegExp(`reconciling tenant ${ofA}\\b`));
+    const reconciling = (name: string) => new RegExp(`reconciling tenant ${name}\\b`);
+    expect([a.running.stderr, b.running.stderr].map((log) => reconciling(ofA).test(log))).toEqual([true, false]);
+    expect([a.running.stderr, b.running.stderr].map((log) => reconciling(ofB).test(log))).toEqual([false, true]);
 
-    // a is killed while it provisions its tenant; its claim on it stays, unrenewed.
-    process.kill(-a.child.pid!, "SIGKILL");
-    await a.finished;
-    await b.printed(/replicas now: 1 live replica \(replica-b\)/);
+    // Machine a dies while its replica provisions its tenant; its claim and its engine's lock stay.
+    process.kill(-a.running.child.pid!, "SIGKILL");
+    await a.running.finished;
+    await b.running.printed(/replicas now: 1 live replica \(replica-b\)/);
     await waitFor(ofA, "condition=Ready", 900);
     await waitFor(ofB, "condition=Ready", 900);
-    expect(b.stderr).toMatch(new RegExp(`reconciling tenant ${ofA}\\b`));
-    // The killed engine's lock, a row of the database, was judged gone and removed.
-    expect(b.stderr).toMatch(/removing the lock of an update that is gone/);
+    expect(b.running.stderr).toMatch(reconciling(ofA));
+    // The lock of a's engine, a row of the database taken on machine replica-a, was judged gone and removed.
+    expect(b.running.stderr).toMatch(/removing the lock of an update that is gone \(pid \d+ of \\"[^"@]*@replica-a\\"/);
     // No claim is left once the reconciles are done (each is removed just after its status is written).
     const claims = async () =>
       (
@@ -466,6 +487,42 @@ describe("kubespaces server: state in PostgreSQL, shared by replicas with homes 
     // The URL's password is the test bed's: the replicas' logs never print it.
     const password = new URL(url).password;
     expect(a.stderr + b.stderr + a.stdout + b.stdout).not.toContain(password);
+  });
+
+  it("a database killed during an update fails it, the Tenant says why, and it converges once the database is back: one namespace, one stack", async () => {
+    const url = testbedPostgres();
+    const [owner] = usersSharingOnePassphrase();
+    const a = startReplica(owner, "pg-crash", serverConfig({}), ["--backend", url]);
+    replicas.push(a);
+    await a.printed(replicaReconciles("pg-crash"));
+    await bindRequesters();
+    await applyTenant({ user: ALICE }, "team-crash");
+    await waitFor("team-crash", "jsonpath={.status.phase}=Provisioning", 300);
+    crashTestbedPostgres();
+    try {
+      await waitFor("team-crash", "jsonpath={.status.phase}=Failed", 300);
+      const failed = (await tenant("team-crash"))!.status!;
+      expect(failed.message).toMatch(/connect|refused|database|postgres|shutdown|terminat/i);
+      expect(JSON.stringify(failed)).not.toContain(new URL(url).password);
+    } finally {
+      testbedPostgres();
+    }
+    // The backoff tries it again, now with the database back.
+    await waitFor("team-crash", "condition=Ready", 900);
+    expect(await stackRows(url, "team-crash")).toBe("1");
+    const { stdout } = await kubectl(
+      undefined,
+      "get",
+      "namespaces",
+      "-l",
+      "kubespaces.io/tenant=team-crash",
+      "-o",
+      "name",
+    );
+    expect(stdout.trim().split("\n")).toEqual([`namespace/${tenantNamespace("team-crash")}`]);
+    await kubectl({ user: ALICE }, "delete", "tenant", "team-crash", "--wait=true", "--timeout=600s");
+    await expectNothingLeft("team-crash");
+    expect(await stackRows(url, "team-crash")).toBe("0");
   });
 });
 

@@ -18,6 +18,8 @@
 #   testbed.sh postgres            install (apt-get), start and print the state backend URL of the
 #                                  test bed's PostgreSQL, for a server whose replicas share stacks;
 #                                  not part of up, stopped by down
+#   testbed.sh postgres-crash      stop the test bed's PostgreSQL at once, as a crash would (its
+#                                  immediate shutdown: the next start recovers from its log)
 #   testbed.sh leftovers           list the processes of this run dir that run; fail if there is any
 #   testbed.sh status              show what runs
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
@@ -30,6 +32,10 @@
 #   testbed.sh gateway-run HOST... -- COMMAND [ARG...]
 #                                  run COMMAND where the gateway listens on 443, each HOST resolving
 #                                  to it (e.g. kubectl with a tenant's kubeconfig, as is)
+#   testbed.sh machine NAME [--publish PORT]... -- COMMAND [ARG...]
+#                                  run COMMAND as on another machine: a network namespace and host
+#                                  name NAME of its own, reaching the API server and PostgreSQL,
+#                                  each PORT of its loopback published here (lib/machine.sh)
 #   testbed.sh run-vcluster-pod NAMESPACE POD
 #                                  (used by the vCluster runner) run one pod's control plane
 #
@@ -65,6 +71,8 @@ source "${LIB}/certManager.sh"
 source "${LIB}/browser.sh"
 # shellcheck source=lib/postgres.sh
 source "${LIB}/postgres.sh"
+# shellcheck source=lib/machine.sh
+source "${LIB}/machine.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -147,6 +155,7 @@ cmd_down() {
   # What no pid file names: a server, Dex, an engine or a browser a test left, a stray plugin.
   testbed_processes stop || rc=$?
   gateway_netns_down
+  machines_down
   if ${wipe}; then
     log "wiping ${RUN_DIR}"
     rm -rf "${RUN_DIR}"
@@ -227,8 +236,9 @@ main() {
   shift || true
   case "${cmd}" in
     build) cmd_build_with_browser "$@" ;;
-    up | down | postgres) one_at_a_time "${cmd}" "$@" ;;
+    up | down | postgres | postgres-crash) one_at_a_time "${cmd}" "$@" ;;
     postgres-unlocked) cmd_postgres "$@" ;;
+    postgres-crash-unlocked) cmd_postgres_crash "$@" ;;
     up-unlocked) cmd_up "$@" ;;
     down-unlocked) cmd_down "$@" ;;
     status) cmd_status "$@" ;;
@@ -237,6 +247,7 @@ main() {
     env) cmd_env "$@" ;;
     chart) cmd_chart "$@" ;;
     tool-path) cmd_tool_path "$@" ;;
+    machine) cmd_machine "$@" ;;
     vcluster-endpoint) cmd_vcluster_endpoint "$@" ;;
     run-vcluster-pod) cmd_run_vcluster_pod "$@" ;;
     gateway-run) cmd_gateway_run "$@" ;;

@@ -30,6 +30,11 @@ export function testbedPostgres(): string {
     .at(-1)!;
 }
 
+/** Stops the test bed's PostgreSQL at once, as a crash would; `testbedPostgres()` starts it again. */
+export function crashTestbedPostgres(): void {
+  testbed("postgres-crash");
+}
+
 /** The environment the test bed's env file sets (KUBECONFIG, PATH with Pulumi, PULUMI_HOME, ...). */
 export function testbedEnv(): Record<string, string> {
   const envFile = execFileSync("bash", [TESTBED_SCRIPT, "env"], { encoding: "utf8" }).trim();
