@@ -1,0 +1,238 @@
+/**
+ * `npm run bench:replicas` (and the first part of `npm run bench:server`): how the reconciling
+ * scales with the server's replicas. 200 Tenants (BENCH_REPLICAS_TENANTS) are applied with kubectl
+ * and brought to Ready by 1, 2 and 4 replicas of `kubespaces server` (BENCH_REPLICAS_COUNTS), each
+ * replica the real server core (runServer: its Leases, claims, watches, queue and reconciler) run
+ * in this process against the local test bed's real API server, as the server's own
+ * ServiceAccount. Only the tenants service's stacks are a stand-in, `StandInStacks`: each up takes
+ * a fixed time (BENCH_REPLICAS_STACK_MS, default 10000 ms; a real one took 20 to 50 s here) and
+ * makes only the tenant's namespace (where the server keeps its kubeconfig Secret), no vCluster,
+ * so the figures show the server's sharing, not the host's capacity. Teardowns take no time: they
+ * only clear the way for the next count. The replicas share this process and the machine's cores
+ * with the API server, as separate machines would not: what the API server and the replicas cost
+ * per reconcile is paid on those cores whatever the count. Each count's time
+ * from the apply to the last Tenant Ready is printed with its ratio to one replica's, and how many
+ * tenants each replica reconciled. The aim: 4 replicas at most 0.3x of one.
+ */
+import { execFile } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from "@kubernetes/client-node";
+import { stringify } from "yaml";
+import { TENANT_LABEL } from "../../provider/model/names";
+import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
+import { chooseHost } from "../../provider/hosts/hostChoice";
+import { serviceAccountHost } from "../../provider/hosts/serviceAccountHost";
+import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
+import { sessionKeys } from "../../provider/server/auth/sessionSeal";
+import { runServer } from "../../provider/server/kubespacesServer";
+import { serverConfigSchema, type ServerConfig } from "../../provider/server/serverConfig";
+import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../provider/server/tenantApiInstall";
+import type { DeployedOutputs, HostPort, StackProgram, StackRun, TenantStacks } from "../../provider/tenants/ports";
+import type { ResourceStep } from "../../provider/tenants/tenantObject";
+import { testbed, testbedEnv } from "../e2e/support/testbed";
+
+const COUNT = Number(process.env.BENCH_REPLICAS_TENANTS ?? 200);
+const REPLICA_COUNTS = (process.env.BENCH_REPLICAS_COUNTS ?? "1,2,4").split(",").map(Number);
+const STACK_MS = Number(process.env.BENCH_REPLICAS_STACK_MS ?? 10_000);
+const run = promisify(execFile);
+
+/**
+ * A stand-in for the tenants service's stacks, named so everywhere it is used: an up waits STACK_MS
+ * and makes the tenant's namespace (labelled as the real stack labels it) with the RoleBinding that
+ * gives the server its rights there (the platform's `namespaceAccess`), a teardown deletes it at once, a preview plans nothing, and the kubeconfig is a stand-in's. It keeps
+ * which stacks exist, as a backend would, so that a teardown after an up behaves as the real one does.
+ */
+class StandInStacks implements TenantStacks {
+  private readonly stacks = new Set<string>();
+  private readonly core: CoreV1Api;
+  private readonly rbac: RbacAuthorizationV1Api;
+
+  constructor(adminKubeconfig: string) {
+    const config = new KubeConfig();
+    config.loadFromFile(adminKubeconfig);
+    this.core = config.makeApiClient(CoreV1Api);
+    this.rbac = config.makeApiClient(RbacAuthorizationV1Api);
+  }
+
+  async up(name: string, program: StackProgram, stackRun: StackRun): Promise<DeployedOutputs> {
+    await sleep(STACK_MS, undefined, { signal: stackRun.signal });
+    const namespace = tenantNamespace(name);
+    await made(
+      this.core.createNamespace({ body: { metadata: { name: namespace, labels: { [TENANT_LABEL]: name } } } }),
+    );
+    const access = program.platform.namespaceAccess;
+    if (access)
+      await made(
+        this.rbac.createNamespacedRoleBinding({
+          namespace,
+          body: {
+            metadata: { name: "kubespaces-server" },
+            roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: access.clusterRole },
+            subjects: [
+              {
+                ...access.subject,
+                ...(access.subject.kind === "ServiceAccount" ? {} : { apiGroup: "rbac.authorization.k8s.io" }),
+              },
+            ],
+          },
+        }),
+      );
+    this.stacks.add(name);
+    return { namespace, apiServerUrl: `https://${name}.stand-in.invalid`, readyMessage: `stand-in ${name} is ready` };
+  }
+  async preview(): Promise<ResourceStep[]> {
+    return [];
+  }
+  async destroy(name: string): Promise<ResourceStep[]> {
+    await this.core.deleteNamespace({ name: tenantNamespace(name) }).catch(() => undefined);
+    this.stacks.delete(name);
+    return [];
+  }
+  async exists(name: string): Promise<boolean> {
+    return this.stacks.has(name);
+  }
+  async kubeconfig(name: string): Promise<string | undefined> {
+    return this.stacks.has(name)
+      ? `# a stand-in's kubeconfig for tenant ${name}: no virtual cluster runs\n`
+      : undefined;
+  }
+}
+
+/** Waits for a create; one that finds the object there already (an earlier round's) is done too. */
+async function made(create: Promise<unknown>): Promise<void> {
+  await create.catch((error) => {
+    if (!String(error).includes("AlreadyExists")) throw error;
+  });
+}
+
+/** Tenant `name`'s host namespace, as the platform's default policy names it. */
+const tenantNamespace = (name: string) => `${DEFAULT_NAMESPACE_PREFIX}${name}`;
+
+/** kubectl as the test bed's admin acting as a platform admin (the owner policy holds the admin too). */
+const kubectl = (...args: string[]) =>
+  run(
+    "kubectl",
+    ["--as=kubespaces-testbed-admin", "--as-group=system:masters", "--as-group=kubespaces-admins", ...args],
+    { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8", maxBuffer: 1 << 26 },
+  );
+
+/** A folder with one Tenant manifest per name. */
+function manifests(names: readonly string[]): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-replicas-"));
+  for (const name of names) {
+    const tenant = {
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "Tenant",
+      metadata: { name },
+      spec: { owner: "bench@example.com", resources: { cpu: "3", memory: "4Gi" } },
+    };
+    writeFileSync(path.join(dir, `${name}.yaml`), stringify(tenant));
+  }
+  return dir;
+}
+
+/** One replica: its log lines (each also told to `logged`), and what stops it. */
+interface Replica {
+  readonly identity: string;
+  readonly lines: string[];
+  readonly logged: EventEmitter;
+  readonly stop: AbortController;
+  readonly running: Promise<void>;
+}
+
+/** Starts replica `identity` in this process, sharing `stacks` (one backend, as replicas share one). */
+function startReplica(identity: string, host: HostPort, stacks: TenantStacks, config: ServerConfig): Replica {
+  const lines: string[] = [];
+  const logged = new EventEmitter();
+  const stop = new AbortController();
+  const running = runServer(
+    {
+      host,
+      stacks: () => stacks,
+      log: (line) => {
+        lines.push(line);
+        logged.emit("line", line);
+      },
+      // The portal is not used here: its sign-in is refused, and the replica logs that and goes on.
+      signIn: async () => {
+        throw new Error("no sign-in in this benchmark");
+      },
+      sessionKeys: sessionKeys(),
+    },
+    config,
+    { identity, signal: stop.signal },
+  );
+  return { identity, lines, logged, stop, running };
+}
+
+/** Resolves once every replica reconciles its share, seeing all of them. */
+async function allSeeEachOther(replicas: readonly Replica[]): Promise<void> {
+  const seesAll = new RegExp(
+    `(reconciles its share of the Tenants, with|replicas now:) ${replicas.length} live replica`,
+  );
+  await Promise.all(
+    replicas.map(
+      (r) =>
+        new Promise<void>((resolve) => {
+          if (r.lines.some((l) => seesAll.test(l))) return resolve();
+          const onLine = (line: string) => seesAll.test(line) && (r.logged.off("line", onLine), resolve());
+          r.logged.on("line", onLine);
+        }),
+    ),
+  );
+}
+
+async function measure(replicaCount: number, host: HostPort, config: ServerConfig, names: string[], dir: string) {
+  const stacks = new StandInStacks(testbedEnv().KUBECONFIG);
+  const replicas = Array.from({ length: replicaCount }, (_, i) => startReplica(`bench-${i}`, host, stacks, config));
+  try {
+    await allSeeEachOther(replicas);
+    const started = performance.now();
+    await kubectl("apply", "-f", dir);
+    await kubectl("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
+    const readyMs = performance.now() - started;
+    const shares = replicas.map((r) => r.lines.filter((l) => /^tenant \S+: reconciled$/.test(l)).length);
+    await kubectl("delete", "-f", dir, "--wait=true", "--timeout=1800s");
+    return { readyMs, shares };
+  } finally {
+    for (const replica of replicas) replica.stop.abort();
+    await Promise.all(replicas.map((r) => r.running.catch(() => undefined)));
+  }
+}
+
+async function main(): Promise<void> {
+  testbed("up");
+  const parsed = serverConfigSchema.parse({ resyncSeconds: 0, metrics: false, http: { listen: "127.0.0.1:0" } });
+  const config: ServerConfig = { ...parsed, platform: parsePlatformPolicy("bench", parsed.platform) };
+  const host = serviceAccountHost(
+    chooseHost({}),
+    { namespace: config.namespace, name: SERVER_SERVICE_ACCOUNT },
+    (admin, say) => installTenantApi(admin, config, say),
+  );
+  const names = Array.from({ length: COUNT }, (_, i) => `bench-r-${i}`);
+  const dir = manifests(names);
+  const results: { replicas: number; readyMs: number; shares: number[] }[] = [];
+  for (const replicas of REPLICA_COUNTS)
+    results.push({ replicas, ...(await measure(replicas, host, config, names, dir)) });
+  const base = results[0].readyMs;
+  console.log(
+    `${COUNT} Tenants to Ready, kubespaces server replicas over StandInStacks (every up ${STACK_MS} ms, no vCluster), concurrency ${config.concurrency} each, all in one process on this machine's ${os.cpus().length} cores beside the API server:`,
+  );
+  for (const r of results)
+    console.log(
+      `  ${String(r.replicas).padStart(2)} replica${r.replicas === 1 ? " " : "s"}: ${(r.readyMs / 1000).toFixed(1).padStart(6)} s (${(r.readyMs / base).toFixed(2)}x); tenants each reconciled: ${r.shares.join(", ")}`,
+    );
+}
+
+void main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
