@@ -1,11 +1,11 @@
 /**
  * One replica's share of the reconciling: every replica watches the Tenants and their host
- * objects, but queues only the tenants it owns (tenantOwnership.ts, over the live replicas that
+ * objects, but queues only the tenants it owns (replicaTenants.ts, over the live replicas that
  * replicaMembership.ts lists), and runs each reconcile holding the tenant's claim
- * (tenantClaims.ts). When a replica joins or goes, every replica queues the tenants it gained (a
- * settled tenant's reconcile is one read), so a killed replica's tenants are taken up once its
- * Lease has gone a lease duration unrenewed. Nothing is polled: work comes from the watches, the
- * staggered resync and the queue's backoff.
+ * (tenantClaims.ts). When a replica joins or goes, or a tenant comes or goes, every replica queues
+ * the tenants it gained (a settled tenant's reconcile is one read), so a killed replica's tenants
+ * are taken up once its Lease has gone a lease duration unrenewed. Nothing is polled: work comes
+ * from the watches, the staggered resync and the queue's backoff.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import { apiErrorText } from "./kubeClientErrors";
@@ -17,7 +17,7 @@ import { scheduleResyncs } from "./resyncSchedule";
 import type { ServerConfig } from "./serverConfig";
 import type { LogLevel } from "./serverLog";
 import type { TenantClaims } from "./tenantClaims";
-import { ownerOf } from "./tenantOwnership";
+import { ReplicaTenants } from "./replicaTenants";
 import type { TenantReconciler } from "./tenantReconciler";
 import { watchDrift } from "./driftWatch";
 import { watchTenants } from "./tenantWatch";
@@ -48,8 +48,13 @@ export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal):
   const { membership, identity, log, metrics } = parts;
   // Before the first list, this replica would think it owns every tenant.
   await membership.listed;
-  const owns = (name: string) => ownerOf(name, membership.replicas()) === identity;
-  const queue = reconcileQueue(parts, owns);
+  // Tenants are handed on only at a later turn of the event loop, once the queue below exists.
+  const tenants: ReplicaTenants = new ReplicaTenants(
+    identity,
+    () => membership.replicas(),
+    (name, hasStatus) => enqueue(parts, queue, name, hasStatus),
+  );
+  const queue = reconcileQueue(parts, (name) => tenants.owns(name));
   metrics?.working(
     () => queue.size,
     () => membership.replicas().length,
@@ -57,12 +62,9 @@ export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal):
   log(`replica ${identity} reconciles its share of the Tenants, with ${describeReplicas(membership.replicas())}`);
   const unsubscribe = membership.subscribe((replicas) => {
     log(`replicas now: ${describeReplicas(replicas)}; queueing the Tenants this replica gained`);
-    parts.resources
-      .list()
-      .then((tenants) => tenants.forEach((t) => owns(t.metadata.name) && queue.add(t.metadata.name)))
-      .catch((error) => log(`replicas changed: ${apiErrorText(error)}`, "warn"));
+    tenants.reassign();
   });
-  startWatches(parts, queue, owns, signal);
+  startWatches(parts, queue, tenants, signal);
   await new Promise<void>((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", () => resolve(), { once: true });
@@ -113,24 +115,17 @@ function reconcileQueue(
  * objects changed, and each tenant is resynced once a period at an offset of its own; each only
  * for the tenants this replica owns.
  */
-function startWatches(
-  { kubeConfig, reconciler, resources, config, log, metrics, onSynced }: ReplicaParts,
-  queue: ReconcileQueue,
-  owns: (name: string) => boolean,
-  signal: AbortSignal,
-): void {
+function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: ReplicaTenants, signal: AbortSignal): void {
+  const { kubeConfig, resources, config, log, metrics, onSynced } = parts;
+  const owns = (name: string) => tenants.owns(name);
   watchTenants(
     kubeConfig,
     {
-      // A new Tenant shows Pending before it waits for its turn; its reconcile is queued after that write.
+      // A tenant not known before is queued once its owner is worked out, if it is this replica's.
       onTenant: (name, hasStatus) => {
-        if (!owns(name)) return;
-        if (hasStatus) return queue.add(name);
-        void reconciler
-          .acknowledge(name)
-          .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"))
-          .finally(() => queue.add(name));
+        if (!tenants.seen(name, hasStatus) && owns(name)) enqueue(parts, queue, name, hasStatus);
       },
+      onGone: (name) => tenants.gone(name),
       onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
       onSynced,
     },
@@ -158,6 +153,15 @@ function startWatches(
       (error) => log(`resync: ${apiErrorText(error)}`, "warn"),
       signal,
     );
+}
+
+/** Queues tenant `name`; a new Tenant shows Pending before it waits for its turn, its reconcile queued after that write. */
+function enqueue({ reconciler, log }: ReplicaParts, queue: ReconcileQueue, name: string, hasStatus: boolean): void {
+  if (hasStatus) return queue.add(name);
+  void reconciler
+    .acknowledge(name)
+    .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"))
+    .finally(() => queue.add(name));
 }
 
 /** The live replicas for the log: how many, and who. */

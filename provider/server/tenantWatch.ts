@@ -1,7 +1,7 @@
 /**
  * The watch on Tenant resources that feeds the work queue: every new Tenant, and every change a
- * reconcile acts on, asks for a reconcile of that tenant (a deleted one is gone: its finalizer
- * already let it go). It is kept running by informerRun.ts.
+ * reconcile acts on, asks for a reconcile of that tenant; a deleted one is reported gone (its
+ * finalizer already let it go). It is kept running by informerRun.ts.
  */
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import {
@@ -14,10 +14,12 @@ import {
 } from "../contracts/tenantResourceNames";
 import { runInformer, type InformerRunOptions } from "./informerRun";
 
-/** How the watch reports: a tenant to reconcile, besides how its run goes (informerRun.ts). */
+/** How the watch reports: a tenant to reconcile, and a tenant gone, besides how its run goes (informerRun.ts). */
 export interface TenantWatchOptions extends InformerRunOptions {
   /** A tenant to reconcile, and whether it has a status yet. */
   readonly onTenant: (name: string, hasStatus: boolean) => void;
+  /** A tenant whose Tenant resource is gone. */
+  readonly onGone?: (name: string) => void;
 }
 
 /** Watches Tenants until `signal` aborts. */
@@ -40,7 +42,10 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
     options.onTenant(name, (object as { status?: unknown }).status !== undefined);
   };
   const onDeleted = (object: KubernetesObject) => {
-    if (object.metadata?.name) seen.delete(object.metadata.name);
+    const name = object.metadata?.name;
+    if (!name) return;
+    seen.delete(name);
+    options.onGone?.(name);
   };
   informer.on("add", onObject);
   informer.on("update", onObject);

@@ -17,7 +17,7 @@ import { eventually, hostClients, readOrUndefined } from "./support/hostCluster"
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { replicaReconciles } from "./support/servedKubespaces";
 import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
-import { ownerOf } from "../../provider/server/tenantOwnership";
+import { assignTenants } from "../../provider/server/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
 import { crashTestbedPostgres, REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
 
@@ -411,10 +411,17 @@ describe("kubespaces server: two replicas", () => {
     }
     await bindRequesters();
 
-    // One tenant each replica owns, as both compute it.
+    // One tenant each replica ranks first, so that each is its owner alone and beside the other, as both compute it.
     const candidates = Array.from({ length: 20 }, (_, i) => `team-share-${i}`);
-    const ofA = candidates.find((name) => ownerOf(name, ["replica-a", "replica-b"]) === "replica-a")!;
-    const ofB = candidates.find((name) => ownerOf(name, ["replica-a", "replica-b"]) === "replica-b")!;
+    const firstOf = (name: string) => assignTenants([name], ["replica-a", "replica-b"]).get(name);
+    const ofA = candidates.find((name) => firstOf(name) === "replica-a")!;
+    const ofB = candidates.find((name) => firstOf(name) === "replica-b")!;
+    expect(assignTenants([ofA, ofB], ["replica-a", "replica-b"])).toEqual(
+      new Map([
+        [ofA, "replica-a"],
+        [ofB, "replica-b"],
+      ]),
+    );
     await applyTenant({ user: ALICE }, ofA);
     await applyTenant({ user: ALICE }, ofB);
     await waitFor(ofA, "jsonpath={.status.phase}=Provisioning", 300);
