@@ -13,6 +13,12 @@
  * per reconcile is paid on those cores whatever the count. Each count's time
  * from the apply to the last Tenant Ready is printed with its ratio to one replica's, and how many
  * tenants each replica reconciled. The aim: 4 replicas at most 0.3x of one.
+ *
+ * With the most replicas, the Ready tenants are then left alone for BENCH_REPLICAS_IDLE_SECONDS
+ * (default 120), resyncing at the default period of 600 s: the API server's requests in that
+ * window (its own `apiserver_request_total`), less those of a window as long before the replicas
+ * started (the baseline: the test bed's controllers), are what the idle tenants cost the host,
+ * printed per hour, beside the stacks' ups and previews in the window.
  */
 import { execFile } from "node:child_process";
 import { EventEmitter } from "node:events";
@@ -39,6 +45,7 @@ import { testbed, testbedEnv } from "../e2e/support/testbed";
 const COUNT = Number(process.env.BENCH_REPLICAS_TENANTS ?? 200);
 const REPLICA_COUNTS = (process.env.BENCH_REPLICAS_COUNTS ?? "1,2,4").split(",").map(Number);
 const STACK_MS = Number(process.env.BENCH_REPLICAS_STACK_MS ?? 10_000);
+const IDLE_SECONDS = Number(process.env.BENCH_REPLICAS_IDLE_SECONDS ?? 120);
 const run = promisify(execFile);
 
 /**
@@ -49,6 +56,8 @@ const run = promisify(execFile);
  */
 class StandInStacks implements TenantStacks {
   private readonly stacks = new Set<string>();
+  /** How many ups and previews ran. */
+  readonly calls = { ups: 0, previews: 0 };
   private readonly core: CoreV1Api;
   private readonly rbac: RbacAuthorizationV1Api;
 
@@ -60,6 +69,7 @@ class StandInStacks implements TenantStacks {
   }
 
   async up(name: string, program: StackProgram, stackRun: StackRun): Promise<DeployedOutputs> {
+    this.calls.ups++;
     await sleep(STACK_MS, undefined, { signal: stackRun.signal });
     const namespace = tenantNamespace(name);
     await made(
@@ -86,6 +96,7 @@ class StandInStacks implements TenantStacks {
     return { namespace, apiServerUrl: `https://${name}.stand-in.invalid`, readyMessage: `stand-in ${name} is ready` };
   }
   async preview(): Promise<ResourceStep[]> {
+    this.calls.previews++;
     return [];
   }
   async destroy(name: string): Promise<ResourceStep[]> {
@@ -187,7 +198,35 @@ async function allSeeEachOther(replicas: readonly Replica[]): Promise<void> {
   );
 }
 
-async function measure(replicaCount: number, host: HostPort, config: ServerConfig, names: string[], dir: string) {
+/** The requests the API server has answered so far (the sum of its `apiserver_request_total`). */
+async function apiRequests(): Promise<number> {
+  const { stdout } = await kubectl("get", "--raw", "/metrics");
+  return stdout
+    .split("\n")
+    .filter((line) => line.startsWith("apiserver_request_total{"))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+}
+
+/** The API requests answered in a window of IDLE_SECONDS, and the stacks' calls in it. */
+async function idleWindow(stacks?: StandInStacks) {
+  const before = { requests: await apiRequests(), ...stacks?.calls };
+  await sleep(IDLE_SECONDS * 1000);
+  return {
+    requests: (await apiRequests()) - before.requests,
+    ups: (stacks?.calls.ups ?? 0) - (before.ups ?? 0),
+    previews: (stacks?.calls.previews ?? 0) - (before.previews ?? 0),
+  };
+}
+
+async function measure(
+  replicaCount: number,
+  host: HostPort,
+  config: ServerConfig,
+  names: string[],
+  dir: string,
+  idle: boolean,
+) {
+  const baseline = idle ? await idleWindow() : undefined;
   const stacks = new StandInStacks(testbedEnv().KUBECONFIG);
   const replicas = Array.from({ length: replicaCount }, (_, i) => startReplica(`bench-${i}`, host, stacks, config));
   try {
@@ -197,8 +236,9 @@ async function measure(replicaCount: number, host: HostPort, config: ServerConfi
     await kubectl("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
     const readyMs = performance.now() - started;
     const shares = replicas.map((r) => r.lines.filter((l) => /^tenant \S+: reconciled$/.test(l)).length);
+    const idleCost = baseline && { baseline, running: await idleWindow(stacks) };
     await kubectl("delete", "-f", dir, "--wait=true", "--timeout=1800s");
-    return { readyMs, shares };
+    return { readyMs, shares, idleCost };
   } finally {
     for (const replica of replicas) replica.stop.abort();
     await Promise.all(replicas.map((r) => r.running.catch(() => undefined)));
@@ -207,7 +247,7 @@ async function measure(replicaCount: number, host: HostPort, config: ServerConfi
 
 async function main(): Promise<void> {
   testbed("up");
-  const parsed = serverConfigSchema.parse({ resyncSeconds: 0, metrics: false, http: { listen: "127.0.0.1:0" } });
+  const parsed = serverConfigSchema.parse({ metrics: false, http: { listen: "127.0.0.1:0" } });
   const config: ServerConfig = { ...parsed, platform: parsePlatformPolicy("bench", parsed.platform) };
   const host = serviceAccountHost(
     chooseHost({}),
@@ -216,9 +256,11 @@ async function main(): Promise<void> {
   );
   const names = Array.from({ length: COUNT }, (_, i) => `bench-r-${i}`);
   const dir = manifests(names);
-  const results: { replicas: number; readyMs: number; shares: number[] }[] = [];
-  for (const replicas of REPLICA_COUNTS)
-    results.push({ replicas, ...(await measure(replicas, host, config, names, dir)) });
+  const results = [];
+  for (const [i, replicas] of REPLICA_COUNTS.entries()) {
+    const idle = i === REPLICA_COUNTS.length - 1;
+    results.push({ replicas, ...(await measure(replicas, host, config, names, dir, idle)) });
+  }
   const base = results[0].readyMs;
   console.log(
     `${COUNT} Tenants to Ready, kubespaces server replicas over StandInStacks (every up ${STACK_MS} ms, no vCluster), concurrency ${config.concurrency} each, all in one process on this machine's ${os.cpus().length} cores beside the API server:`,
@@ -227,6 +269,14 @@ async function main(): Promise<void> {
     console.log(
       `  ${String(r.replicas).padStart(2)} replica${r.replicas === 1 ? " " : "s"}: ${(r.readyMs / 1000).toFixed(1).padStart(6)} s (${(r.readyMs / base).toFixed(2)}x); tenants each reconciled: ${r.shares.join(", ")}`,
     );
+  const last = results.at(-1)!;
+  if (last.idleCost) {
+    const { baseline, running } = last.idleCost;
+    const perHour = (count: number) => Math.round((count * 3600) / IDLE_SECONDS);
+    console.log(
+      `${COUNT} Ready tenants left alone for ${IDLE_SECONDS} s with ${last.replicas} replicas (resync every ${config.resyncSeconds} s): ${perHour(running.requests - baseline.requests)} API requests an hour (${perHour(running.requests)} answered, less ${perHour(baseline.requests)} an hour of the test bed's own before the replicas started), ${perHour(running.ups)} updates and ${perHour(running.previews)} previews an hour`,
+    );
+  }
 }
 
 void main().then(
