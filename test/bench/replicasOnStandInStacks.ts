@@ -20,15 +20,10 @@
  * started (the baseline: the test bed's controllers), are what the idle tenants cost the host,
  * printed per hour, beside the stacks' ups and previews in the window.
  */
-import { execFile } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { promisify } from "node:util";
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from "@kubernetes/client-node";
-import { stringify } from "yaml";
 import { TENANT_LABEL } from "../../provider/model/names";
 import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
 import { chooseHost } from "../../provider/hosts/hostChoice";
@@ -41,12 +36,12 @@ import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../provider/server/
 import type { DeployedOutputs, HostPort, StackProgram, StackRun, TenantStacks } from "../../provider/tenants/ports";
 import type { ResourceStep } from "../../provider/tenants/tenantObject";
 import { testbed, testbedEnv } from "../e2e/support/testbed";
+import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 
 const COUNT = Number(process.env.BENCH_REPLICAS_TENANTS ?? 200);
 const REPLICA_COUNTS = (process.env.BENCH_REPLICAS_COUNTS ?? "1,2,4").split(",").map(Number);
 const STACK_MS = Number(process.env.BENCH_REPLICAS_STACK_MS ?? 10_000);
 const IDLE_SECONDS = Number(process.env.BENCH_REPLICAS_IDLE_SECONDS ?? 120);
-const run = promisify(execFile);
 
 /**
  * A stand-in for the tenants service's stacks, named so everywhere it is used: an up waits STACK_MS
@@ -124,29 +119,6 @@ async function made(create: Promise<unknown>): Promise<void> {
 /** Tenant `name`'s host namespace, as the platform's default policy names it. */
 const tenantNamespace = (name: string) => `${DEFAULT_NAMESPACE_PREFIX}${name}`;
 
-/** kubectl as the test bed's admin acting as a platform admin (the owner policy holds the admin too). */
-const kubectl = (...args: string[]) =>
-  run(
-    "kubectl",
-    ["--as=kubespaces-testbed-admin", "--as-group=system:masters", "--as-group=kubespaces-admins", ...args],
-    { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8", maxBuffer: 1 << 26 },
-  );
-
-/** A folder with one Tenant manifest per name. */
-function manifests(names: readonly string[]): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-replicas-"));
-  for (const name of names) {
-    const tenant = {
-      apiVersion: "kubespaces.io/v1alpha1",
-      kind: "Tenant",
-      metadata: { name },
-      spec: { owner: "bench@example.com", resources: { cpu: "3", memory: "4Gi" } },
-    };
-    writeFileSync(path.join(dir, `${name}.yaml`), stringify(tenant));
-  }
-  return dir;
-}
-
 /** One replica: its log lines (each also told to `logged`), and what stops it. */
 interface Replica {
   readonly identity: string;
@@ -200,7 +172,7 @@ async function allSeeEachOther(replicas: readonly Replica[]): Promise<void> {
 
 /** The requests the API server has answered so far (the sum of its `apiserver_request_total`). */
 async function apiRequests(): Promise<number> {
-  const { stdout } = await kubectl("get", "--raw", "/metrics");
+  const { stdout } = await kubectlAsAdmin("get", "--raw", "/metrics");
   return stdout
     .split("\n")
     .filter((line) => line.startsWith("apiserver_request_total{"))
@@ -232,12 +204,12 @@ async function measure(
   try {
     await allSeeEachOther(replicas);
     const started = performance.now();
-    await kubectl("apply", "-f", dir);
-    await kubectl("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
+    await kubectlAsAdmin("apply", "-f", dir);
+    await kubectlAsAdmin("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
     const readyMs = performance.now() - started;
     const shares = replicas.map((r) => r.lines.filter((l) => /^tenant \S+: reconciled$/.test(l)).length);
     const idleCost = baseline && { baseline, running: await idleWindow(stacks) };
-    await kubectl("delete", "-f", dir, "--wait=true", "--timeout=1800s");
+    await kubectlAsAdmin("delete", "-f", dir, "--wait=true", "--timeout=1800s");
     return { readyMs, shares, idleCost };
   } finally {
     for (const replica of replicas) replica.stop.abort();
@@ -255,7 +227,7 @@ async function main(): Promise<void> {
     (admin, say) => installTenantApi(admin, config, say),
   );
   const names = Array.from({ length: COUNT }, (_, i) => `bench-r-${i}`);
-  const dir = manifests(names);
+  const dir = tenantManifests(names);
   const results = [];
   for (const [i, replicas] of REPLICA_COUNTS.entries()) {
     const idle = i === REPLICA_COUNTS.length - 1;

@@ -12,53 +12,20 @@
  * - the deletes of the N, from `kubectl delete` to the last Tenant gone.
  * The tenants are real: the real vCluster chart and control plane the test bed runs.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { stringify } from "yaml";
 import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
 import { replicaReconciles } from "../e2e/support/servedKubespaces";
-import { testbed, testbedEnv } from "../e2e/support/testbed";
+import { testbed } from "../e2e/support/testbed";
+import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 
 const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
 const RESYNC_SECONDS = Number(process.env.BENCH_SERVER_RESYNC_SECONDS ?? 20);
 /** The default period the idle figures are scaled to. */
 const DEFAULT_RESYNC_SECONDS = 600;
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 4);
-const run = promisify(execFile);
-
-/**
- * kubectl as the test bed's admin acting as a platform admin: the owner policy holds the admin to
- * owners too, so it joins the admin group (keeping system:masters for RBAC) to apply others' Tenants.
- */
-const AS_PLATFORM_ADMIN = [
-  "--as=kubespaces-testbed-admin",
-  "--as-group=system:masters",
-  "--as-group=kubespaces-admins",
-];
-const kubectl = (...args: string[]) =>
-  run("kubectl", [...AS_PLATFORM_ADMIN, ...args], {
-    env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG },
-    encoding: "utf8",
-  });
-
-/** A folder with one Tenant manifest per name, as a GitOps repository holds them. */
-function manifests(names: readonly string[]): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-tenants-"));
-  for (const name of names) {
-    const tenant = {
-      apiVersion: "kubespaces.io/v1alpha1",
-      kind: "Tenant",
-      metadata: { name },
-      spec: { owner: "bench@example.com", resources: { cpu: "3", memory: "4Gi" } },
-    };
-    writeFileSync(path.join(dir, `${name}.yaml`), stringify(tenant));
-  }
-  return dir;
-}
-
 async function timed(action: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await action();
@@ -68,11 +35,12 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
 /** Applies the Tenants in `dir` and waits until every one of `names` is Ready. */
 const applyAndWait = (dir: string, names: readonly string[]) =>
   timed(async () => {
-    await kubectl("apply", "-f", dir);
-    await kubectl("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
+    await kubectlAsAdmin("apply", "-f", dir);
+    await kubectlAsAdmin("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
   });
 
-const deleteAndWait = (dir: string) => timed(() => kubectl("delete", "-f", dir, "--wait=true", "--timeout=1800s"));
+const deleteAndWait = (dir: string) =>
+  timed(() => kubectlAsAdmin("delete", "-f", dir, "--wait=true", "--timeout=1800s"));
 
 /** A counter of the server's /metrics (its address read from its log); 0 when absent. */
 async function counter(serverLog: string, series: string): Promise<number> {
@@ -122,11 +90,11 @@ async function main(): Promise<void> {
   try {
     await server.printed(replicaReconciles("bench"));
     const one = ["bench-alone"];
-    const oneDir = manifests(one);
+    const oneDir = tenantManifests(one);
     const alone = await applyAndWait(oneDir, one);
     await deleteAndWait(oneDir);
     const many = Array.from({ length: COUNT }, (_, i) => `bench-${i}`);
-    const manyDir = manifests(many);
+    const manyDir = tenantManifests(many);
     const together = await applyAndWait(manyDir, many);
     const idle = await idleCost(() => server.stderr);
     const deleted = await deleteAndWait(manyDir);

@@ -103,20 +103,9 @@ cmd_postgres() {
 # shutdown (SIGQUIT to the postmaster) ends every connection without a checkpoint, so the next
 # `testbed.sh postgres` recovers from the write-ahead log. The e2e tests kill it during an update.
 cmd_postgres_crash() {
-  local pid i
-  pid="$(pid_of postgres 2>/dev/null)" || {
+  running postgres || {
     log "postgres: not running"
     return 0
   }
-  log "postgres: crashing it (immediate shutdown of pid ${pid})"
-  kill -QUIT "${pid}" 2>/dev/null || true
-  for ((i = 0; i < 300; i++)); do
-    kill -0 "${pid}" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "${pid}" 2>/dev/null; then
-    log "postgres: pid ${pid} still runs 30s after its immediate shutdown"
-    return 1
-  fi
-  rm -f "${PIDS}/postgres.pid"
+  stop_component postgres QUIT
 }

@@ -116,19 +116,20 @@ start_component() {
   echo $! >"${PIDS}/${name}.pid"
 }
 
+# stop_component NAME [SIGNAL]: stop it with SIGNAL (default TERM), then KILL its group after 10 s.
 stop_component() {
-  local name="$1" pid i
+  local name="$1" signal="${2:-TERM}" pid i
   pid="$(pid_of "${name}" 2>/dev/null)" || return 0
   if [[ -n "${pid}" ]] && kill -0 "${pid}" 2>/dev/null; then
-    log "stopping ${name} (pid ${pid})"
-    kill -TERM "${pid}" 2>/dev/null || true
+    log "stopping ${name} (pid ${pid}, SIG${signal})"
+    kill "-${signal}" "${pid}" 2>/dev/null || true
     for ((i = 0; i < 100; i++)); do
       kill -0 "${pid}" 2>/dev/null || break
       sleep 0.1
     done
     if kill -0 "${pid}" 2>/dev/null; then
       # setsid made the component its own process group: kill its children too.
-      log "${name} ignored TERM for 10s, sending KILL to its process group"
+      log "${name} ignored ${signal} for 10s, sending KILL to its process group"
       kill -KILL -- "-${pid}" 2>/dev/null || kill -KILL "${pid}" 2>/dev/null || true
     fi
   fi
