@@ -47,7 +47,8 @@ const BACKOFF = { initialBackoffMs: 5_000, maxBackoffMs: 5 * 60_000 } as const;
 export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal): Promise<void> {
   const { membership, identity, log, metrics } = parts;
   // Before the first list, this replica would think it owns every tenant.
-  await membership.listed;
+  await Promise.race([membership.listed, stopped(signal)]);
+  if (signal.aborted) return;
   // Tenants are handed on only at a later turn of the event loop, once the queue below exists.
   const tenants: ReplicaTenants = new ReplicaTenants(
     identity,
@@ -65,10 +66,7 @@ export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal):
     tenants.reassign();
   });
   startWatches(parts, queue, tenants, signal);
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
+  await stopped(signal);
   unsubscribe();
   metrics?.working(undefined, undefined);
   log(`replica ${identity} stops: its running reconciles are stopping`);
@@ -88,7 +86,12 @@ function reconcileQueue(
       const started = performance.now();
       const seconds = () => (performance.now() - started) / 1000;
       try {
-        const claimed = await claims.hold(name, (held) => reconciler.reconcile(name, { ...options, signal: held }));
+        // The reconcile stops when the claim is lost, or when the queue stops (the server is stopping).
+        const claimed = await claims.hold(
+          name,
+          (held) => reconciler.reconcile(name, { ...options, signal: held }),
+          options.signal,
+        );
         if (!claimed.held) {
           log(`tenant ${name}: another replica holds its claim; trying again after a pause`);
           return { retry: true };
@@ -163,6 +166,13 @@ function enqueue({ reconciler, log }: ReplicaParts, queue: ReconcileQueue, name:
     .catch((error) => log(`tenant ${name}: ${apiErrorText(error)}`, "error"))
     .finally(() => queue.add(name));
 }
+
+/** Settles when `signal` aborts. */
+const stopped = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
 
 /** The live replicas for the log: how many, and who. */
 const describeReplicas = (replicas: readonly string[]) =>

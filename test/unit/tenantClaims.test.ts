@@ -44,3 +44,18 @@ it("takes over the claim of a replica known gone at once, and a live replica's o
   await vi.advanceTimersByTimeAsync(15_001);
   expect(await b.hold("team-stuck", work)).toEqual({ held: true, value: "ran" });
 });
+
+it("stops the work when the caller's signal aborts (the server is stopping), and then removes the claim", async () => {
+  const a = new TenantClaims(claimOf, { identity: "a", ...timing }, () => false);
+  const stopping = new AbortController();
+  const holding = a.hold(
+    "team-a",
+    (held) => new Promise<string>((resolve) => held.addEventListener("abort", () => resolve("cancelled"))),
+    stopping.signal,
+  );
+  await vi.advanceTimersByTimeAsync(1);
+  expect(claims.get("team-a")!.lease?.holderIdentity).toBe("a");
+  stopping.abort();
+  expect(await holding).toEqual({ held: true, value: "cancelled" });
+  expect(claims.get("team-a")!.lease).toBeUndefined();
+});
