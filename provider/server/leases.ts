@@ -121,16 +121,18 @@ export async function holdLease<T>(
       const startedAt = clock();
       const bound = renewedAt + timing.renewDeadlineMs - startedAt;
       const held =
-        bound > 0 &&
-        (await bounded(bound, done.signal, (round) => tryAcquireOrRenew(store, options, expiry, round)).catch(
-          (error) => {
-            if (!done.signal.aborted) options.onError?.(error);
-            return undefined;
-          },
-        ));
+        bound > 0
+          ? await bounded(bound, done.signal, (round) => tryAcquireOrRenew(store, options, expiry, round)).catch(
+              (error) => {
+                if (!done.signal.aborted) options.onError?.(error);
+                return undefined;
+              },
+            )
+          : undefined;
       if (held === true) renewedAt = startedAt;
-      else if (held === false || clock() >= renewedAt + timing.renewDeadlineMs)
-        lost.abort(new Error(`the Lease was ${held === false ? "taken over" : "not renewed by its renew deadline"}`));
+      else if (held === false) lost.abort(new Error("the Lease was taken over"));
+      else if (clock() >= renewedAt + timing.renewDeadlineMs)
+        lost.abort(new Error("the Lease was not renewed by its renew deadline"));
     }
   })();
   try {
