@@ -9,7 +9,9 @@
  *   /metrics, per tenant and hour at the default period of 600 s, beside the update per resync
  *   that each resync ran before a resync previewed first (the baseline, computed from the same
  *   resync count);
- * - the deletes of the N, from `kubectl delete` to the last Tenant gone.
+ * - the deletes of the N, from `kubectl delete` to the last Tenant gone;
+ * - the replica's memory (its process and the engines it started, resident) at rest, and its peak
+ *   while the N were provisioned, with the growth per concurrent update.
  * The tenants are real: the real vCluster chart and control plane the test bed runs.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -20,6 +22,7 @@ import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
 import { replicaReconciles } from "../e2e/support/servedKubespaces";
 import { testbed } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
+import { peakRss, treeRssMiB } from "./processMemory";
 
 const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
 const RESYNC_SECONDS = Number(process.env.BENCH_SERVER_RESYNC_SECONDS ?? 20);
@@ -89,13 +92,16 @@ async function main(): Promise<void> {
   const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile, "--listen", "127.0.0.1:0"]);
   try {
     await server.printed(replicaReconciles("bench"));
+    const restMiB = treeRssMiB(server.child.pid!);
     const one = ["bench-alone"];
     const oneDir = tenantManifests(one);
     const alone = await applyAndWait(oneDir, one);
     await deleteAndWait(oneDir);
     const many = Array.from({ length: COUNT }, (_, i) => `bench-${i}`);
     const manyDir = tenantManifests(many);
+    const stopSampling = peakRss(server.child.pid!);
     const together = await applyAndWait(manyDir, many);
+    const peakMiB = stopSampling();
     const idle = await idleCost(() => server.stderr);
     const deleted = await deleteAndWait(manyDir);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -112,6 +118,9 @@ async function main(): Promise<void> {
       `  per tenant and hour at resyncSeconds ${DEFAULT_RESYNC_SECONDS}: ${perTenantHour(idle.ups)} updates, ${perTenantHour(idle.previews)} previews; before (an update per resync): ${perTenantHour(idle.resyncs)} updates`,
     );
     console.log(`${COUNT} Tenants deleted, to all gone:          ${s(deleted)}`);
+    console.log(
+      `server replica memory (its process and the engines it started, resident): ${restMiB.toFixed(0)} MiB at rest; peak ${peakMiB.toFixed(0)} MiB while the ${COUNT} were provisioned, ${CONCURRENCY} at a time: ${((peakMiB - restMiB) / CONCURRENCY).toFixed(0)} MiB per concurrent update`,
+    );
   } finally {
     server.child.kill("SIGTERM");
     await server.finished;
