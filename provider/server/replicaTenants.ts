@@ -24,11 +24,14 @@ export class ReplicaTenants {
     return this.owners.get(name) === this.identity;
   }
 
+  /** The tenants this replica owns now. */
+  *owned(): Iterable<string> {
+    for (const [name, owner] of this.owners) if (owner === this.identity) yield name;
+  }
+
   /** How many tenants this replica owns now. */
   get size(): number {
-    let count = 0;
-    for (const owner of this.owners.values()) if (owner === this.identity) count++;
-    return count;
+    return [...this.owned()].length;
   }
 
   /**

@@ -119,7 +119,7 @@ function reconcileQueue(
  * for the tenants this replica owns.
  */
 function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: ReplicaTenants, signal: AbortSignal): void {
-  const { kubeConfig, resources, config, log, metrics, onSynced } = parts;
+  const { kubeConfig, config, log, metrics, onSynced } = parts;
   const owns = (name: string) => tenants.owns(name);
   watchTenants(
     kubeConfig,
@@ -151,9 +151,8 @@ function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: Repli
   if (config.resyncSeconds > 0)
     scheduleResyncs(
       config.resyncSeconds * 1000,
-      async () => (await resources.list()).map((t) => t.metadata.name),
+      () => tenants.owned(),
       (name) => owns(name) && queue.add(name, true),
-      (error) => log(`resync: ${apiErrorText(error)}`, "warn"),
       signal,
     );
 }

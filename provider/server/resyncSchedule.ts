@@ -5,6 +5,13 @@
  */
 import { createHash } from "node:crypto";
 
+/**
+ * How many slices a period is cut into. The tenants are read at the start of each slice, and those
+ * whose offsets fall in it are scheduled: a tenant made in the middle of a period is resynced
+ * within that period and one slice, not only once the next period's list has seen it.
+ */
+export const RESYNC_SLICES = 12;
+
 /** Tenant `name`'s offset within a period of `periodMs`: the same for the same name, spread evenly over names. */
 export function resyncOffsetMs(name: string, periodMs: number): number {
   // A digest's first 32 bits: similar names (team-1, team-2) land far apart.
@@ -13,35 +20,40 @@ export function resyncOffsetMs(name: string, periodMs: number): number {
 }
 
 /**
- * Every `periodMs`, lists the tenants and calls `resync` for each at its offset within the period,
- * until `signal` aborts. A failed list is reported and tried at the next period.
+ * Every `periodMs`, from now, calls `resync` for each tenant of `tenants` at its offset within the
+ * period, until `signal` aborts. `tenants` is read once a slice (RESYNC_SLICES), so it should cost
+ * nothing: the watch's cache, not a list from the API server.
  */
 export function scheduleResyncs(
   periodMs: number,
-  list: () => Promise<readonly string[]>,
+  tenants: () => Iterable<string>,
   resync: (name: string) => void,
-  onError: (error: unknown) => void,
   signal: AbortSignal,
 ): void {
+  const started = Date.now();
+  const sliceMs = periodMs / RESYNC_SLICES;
   const pending = new Set<NodeJS.Timeout>();
-  const at = (delayMs: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      pending.delete(timer);
-      run();
-    }, delayMs);
+  // Times are counted from the start, so the slices never drift, however late a timer fires.
+  const at = (sinceStartMs: number, run: () => void) => {
+    const timer = setTimeout(
+      () => {
+        pending.delete(timer);
+        run();
+      },
+      Math.max(0, started + sinceStartMs - Date.now()),
+    );
     pending.add(timer);
   };
-  const period = (): void => {
+  const slice = (index: number): void => {
     if (signal.aborted) return;
-    const started = Date.now();
-    list()
-      .then((names) => {
-        for (const name of names)
-          at(Math.max(0, resyncOffsetMs(name, periodMs) - (Date.now() - started)), () => resync(name));
-      })
-      .catch(onError);
-    at(periodMs, period);
+    const periodStart = Math.floor(index / RESYNC_SLICES) * periodMs;
+    const from = (index % RESYNC_SLICES) * sliceMs;
+    for (const name of tenants()) {
+      const offset = resyncOffsetMs(name, periodMs);
+      if (offset >= from && offset < from + sliceMs) at(periodStart + offset, () => resync(name));
+    }
+    at((index + 1) * sliceMs, () => slice(index + 1));
   };
   signal.addEventListener("abort", () => pending.forEach(clearTimeout), { once: true });
-  at(0, period);
+  slice(0);
 }

@@ -3,7 +3,7 @@
  * decides, the fleet spread over the period; run on fake timers, so no test waits.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { resyncOffsetMs, scheduleResyncs } from "../../provider/server/resyncSchedule";
+import { RESYNC_SLICES, resyncOffsetMs, scheduleResyncs } from "../../provider/server/resyncSchedule";
 
 describe("a tenant's resync offset", () => {
   it("is the same for the same name, within the period", () => {
@@ -36,9 +36,8 @@ describe("the resync schedule", () => {
     const start = Date.now();
     scheduleResyncs(
       period,
-      async () => names,
+      () => names,
       (name) => resynced.push([name, Date.now() - start]),
-      () => {},
       stop.signal,
     );
     await vi.advanceTimersByTimeAsync(2 * period);
@@ -53,23 +52,63 @@ describe("the resync schedule", () => {
     expect(resynced).toHaveLength(count);
   });
 
-  it("reports a failed list and tries again at the next period", async () => {
-    const errors: unknown[] = [];
-    let calls = 0;
+  it("resyncs a tenant made during a period within that period when its offset is still ahead", async () => {
+    const period = 60_000;
+    const slice = period / RESYNC_SLICES;
+    // A name whose offset falls after the first two slices, and one whose offset falls in the first.
+    const names = Array.from({ length: 100 }, (_, i) => `team-${i}`);
+    const late = names.find((name) => resyncOffsetMs(name, period) >= 2 * slice)!;
+    const early = names.find((name) => resyncOffsetMs(name, period) < slice / 2)!;
+    const known: string[] = [];
+    const resynced: [string, number][] = [];
     const stop = new AbortController();
+    const start = Date.now();
     scheduleResyncs(
-      1_000,
-      async () => {
-        calls++;
-        throw new Error("the API server did not answer");
-      },
-      () => {},
-      (error) => errors.push(error),
+      period,
+      () => known,
+      (name) => resynced.push([name, Date.now() - start]),
       stop.signal,
     );
-    await vi.advanceTimersByTimeAsync(2_500);
-    expect(calls).toBe(3);
-    expect(errors).toHaveLength(3);
+    // Both are made once the first slice has been read.
+    await vi.advanceTimersByTimeAsync(slice + 1);
+    known.push(late, early);
+    await vi.advanceTimersByTimeAsync(2 * period);
     stop.abort();
+    // The late one in this period at its offset; the early one, whose slice was read before it was
+    // made, only in the next period, and then a period apart.
+    expect(resynced.filter(([name]) => name === late).map(([, at]) => at)).toEqual([
+      resyncOffsetMs(late, period),
+      period + resyncOffsetMs(late, period),
+    ]);
+    expect(resynced.filter(([name]) => name === early).map(([, at]) => at)).toEqual([
+      period + resyncOffsetMs(early, period),
+      2 * period + resyncOffsetMs(early, period),
+    ]);
+  });
+
+  it("reads the tenants once a slice, and resyncs no tenant that went", async () => {
+    const period = 12_000;
+    let reads = 0;
+    const known = new Set(Array.from({ length: 50 }, (_, i) => `team-${i}`));
+    const resynced: string[] = [];
+    const stop = new AbortController();
+    scheduleResyncs(
+      period,
+      () => {
+        reads++;
+        return [...known];
+      },
+      (name) => resynced.push(name),
+      stop.signal,
+    );
+    known.clear();
+    await vi.advanceTimersByTimeAsync(period);
+    stop.abort();
+    // The first slice's were scheduled before the tenants went; nothing after.
+    const firstSlice = [...Array.from({ length: 50 }, (_, i) => `team-${i}`)].filter(
+      (name) => resyncOffsetMs(name, period) < period / RESYNC_SLICES,
+    );
+    expect(resynced.sort()).toEqual(firstSlice.sort());
+    expect(reads).toBe(RESYNC_SLICES + 1);
   });
 });
