@@ -30,7 +30,13 @@ export const kubectlAsAdmin = (...args: string[]) =>
     maxBuffer: 1 << 26,
   });
 
-/** A folder with one Tenant manifest per name (owner bench@example.com, 3 CPUs, 4Gi). */
+/** Who owns the benchmarks' Tenants. */
+export const BENCH_OWNER = "bench@example.com";
+
+/** What each of the benchmarks' Tenants asks for. */
+export const BENCH_RESOURCES = { cpu: "3", memory: "4Gi" } as const;
+
+/** A folder with one Tenant manifest per name (owner BENCH_OWNER, BENCH_RESOURCES). */
 export function tenantManifests(names: readonly string[]): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-tenants-"));
   for (const name of names) {
@@ -38,7 +44,7 @@ export function tenantManifests(names: readonly string[]): string {
       apiVersion: "kubespaces.io/v1alpha1",
       kind: "Tenant",
       metadata: { name },
-      spec: { owner: "bench@example.com", resources: { cpu: "3", memory: "4Gi" } },
+      spec: { owner: BENCH_OWNER, resources: BENCH_RESOURCES },
     };
     writeFileSync(path.join(dir, `${name}.yaml`), stringify(tenant));
   }

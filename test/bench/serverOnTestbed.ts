@@ -4,6 +4,9 @@
  * - one Tenant applied alone, from `kubectl apply` to Ready (the baseline);
  * - N Tenants (default 10) applied at once, from the apply to the last one Ready, and the ratio to
  *   the baseline; the server reconciles `concurrency` of them at a time (its configuration);
+ * - the same N vClusters installed straight with `helm install`, all at once, to the last one ready
+ *   (the raw baseline, rawHelmInstalls.ts), and the N Tenants' time against it: the server's own
+ *   overhead, apart from what the host takes to start N control planes;
  * - the N left alone, Ready, for a window of several resync periods (BENCH_SERVER_RESYNC_SECONDS,
  *   default 20): the resyncs the server ran and the Pulumi operations they cost, read from its
  *   /metrics, per tenant and hour at the default period of 600 s, beside the update per resync
@@ -22,6 +25,7 @@ import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
 import { replicaReconciles } from "../e2e/support/servedKubespaces";
 import { testbed } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
+import { helmInstallAll, removeHelmInstalls } from "./rawHelmInstalls";
 import { peakRss, treeRssMiB } from "./processMemory";
 
 const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
@@ -98,6 +102,8 @@ async function main(): Promise<void> {
     const alone = await applyAndWait(oneDir, one);
     await deleteAndWait(oneDir);
     const many = Array.from({ length: COUNT }, (_, i) => `bench-${i}`);
+    const raw = await timed(() => helmInstallAll(many));
+    await removeHelmInstalls(many);
     const manyDir = tenantManifests(many);
     const stopSampling = peakRss(server.child.pid!);
     const together = await applyAndWait(manyDir, many);
@@ -108,6 +114,9 @@ async function main(): Promise<void> {
     console.log(`one Tenant, apply to Ready:               ${s(alone)} (1.00x)`);
     console.log(
       `${COUNT} Tenants at once, apply to all Ready:     ${s(together)} (${(together / alone).toFixed(2)}x; ${CONCURRENCY} reconciled at a time)`,
+    );
+    console.log(
+      `${COUNT} vClusters by raw helm install at once, to all ready: ${s(raw)} (the ${COUNT} Tenants took ${(together / raw).toFixed(2)}x that)`,
     );
     const perTenantHour = (count: number) =>
       ((count / COUNT) * (3600 / idle.seconds) * (RESYNC_SECONDS / DEFAULT_RESYNC_SECONDS)).toFixed(2);
