@@ -79,6 +79,11 @@ export interface OperationOptions {
    * RequestChangedError and nothing is run. Without it, the stored request is read and run.
    */
   readonly checkedGeneration?: number;
+  /**
+   * For a preview or a create: the platform policy to hold the request to and run it with, instead
+   * of the service's (a platform revision). Only the platform's own code sets it, never a request.
+   */
+  readonly policy?: TenantPlatformInput;
 }
 
 /** What a delete did. */
@@ -117,8 +122,13 @@ export class TenantsService {
    * The request `request` becomes once checked for `actor`: its owner defaults to the actor, and
    * only an admin may name another. Throws RequestInvalidError with the component's message.
    */
-  check(name: string, request: TenantRequestInput, actor: Actor): TenantRequestInput {
-    return checkRequest(name, request, actor, this.config.policy);
+  check(
+    name: string,
+    request: TenantRequestInput,
+    actor: Actor,
+    policy: TenantPlatformInput = this.config.policy,
+  ): TenantRequestInput {
+    return checkRequest(name, request, actor, policy);
   }
 
   /**
@@ -131,10 +141,10 @@ export class TenantsService {
     actor: Actor,
     options: OperationOptions = {},
   ): Promise<ResourceStep[]> {
-    const checked = request && this.check(name, request, actor);
+    const checked = request && this.check(name, request, actor, options.policy);
     if (!checked) await this.visibleRequest(name, actor);
     const host = await this.host(options);
-    const program = checked && { request: checked, platform: this.platformFor(host) };
+    const program = checked && { request: checked, platform: this.platformFor(host, options.policy) };
     return this.ports.stacks.preview(
       name,
       program,
@@ -159,7 +169,7 @@ export class TenantsService {
       throw new RequestInvalidError(`tenant ${name} has no stored request to resume: give its request`, [
         "spec: required",
       ]);
-    const wanted = this.check(name, request ?? existing!.spec, actor);
+    const wanted = this.check(name, request ?? existing!.spec, actor, options.policy);
     if (existing) refuseDifferent(name, existing, wanted);
     await this.refuseBesideDelete(name);
     // Stored first, so that the tenant can be read from its first step on; a create beside this
@@ -194,7 +204,7 @@ export class TenantsService {
       };
       const outputs = await this.ports.stacks.up(
         name,
-        { request: wanted, platform: this.platformFor(host), checkStillWanted },
+        { request: wanted, platform: this.platformFor(host, options.policy), checkStillWanted },
         run,
       );
       const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;
@@ -349,12 +359,12 @@ export class TenantsService {
   }
 
   /**
-   * The policy a tenant's stack is held to: the platform's, with the host's kubeconfig (a secret
+   * The policy a tenant's stack is held to: the platform's (or `policy`), with the host's kubeconfig (a secret
    * in the Tenant) and, on a host that packages its own chart (the test bed), that chart.
    */
-  private platformFor(host: HostTarget): TenantPlatformInput {
+  private platformFor(host: HostTarget, policy: TenantPlatformInput = this.config.policy): TenantPlatformInput {
     return {
-      ...this.config.policy,
+      ...policy,
       ...(host.chartPath && { chart: { localPath: host.chartPath } }),
       hostKubeconfig: host.kubeconfig,
     } as TenantPlatformInput;
