@@ -11,7 +11,6 @@ import {
   type KubeConfig,
   type KubernetesObject,
 } from "@kubernetes/client-node";
-import { TENANT_CRD_NAME } from "../contracts/tenantResourceNames";
 import { INSTALL_DEFAULTS, installOptions } from "../tenantResource/installOptions";
 import type { InstalledObject } from "../tenantResource/kubeObject";
 import { tenantResourceInstallation } from "../tenantResource/tenantResourceInstallation";
@@ -36,9 +35,9 @@ export async function installTenantApi(
     installOptions({ namespace: config.namespace, adminGroup: config.adminGroup }),
   );
   const objects = KubernetesObjectApi.makeApiClient(admin);
-  progress(`installing the Tenant resource (CRD, admission policy, RBAC) on the host`);
+  progress(`installing the Tenant resource (CRDs, admission policy, RBAC) on the host`);
   await applyAll(objects, installation.crd);
-  await established(admin);
+  for (const { object } of installation.crd) await established(admin, object.metadata.name);
   await applyAll(objects, installation.rbac);
   await applyAll(objects, installation.admission);
 }
@@ -56,15 +55,15 @@ async function applyAll(objects: KubernetesObjectApi, installed: readonly Instal
   }
 }
 
-/** Waits until the API server serves the Tenant CRD (its Established condition). */
-async function established(admin: KubeConfig): Promise<void> {
+/** Waits until the API server serves CRD `name` (its Established condition). */
+async function established(admin: KubeConfig, name: string): Promise<void> {
   const api = admin.makeApiClient(ApiextensionsV1Api);
   const deadline = Date.now() + ESTABLISHED_TIMEOUT_MS;
   for (;;) {
-    const crd = await api.readCustomResourceDefinition({ name: TENANT_CRD_NAME });
+    const crd = await api.readCustomResourceDefinition({ name });
     if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) return;
     if (Date.now() > deadline)
-      throw new Error(`the API server did not serve CRD ${TENANT_CRD_NAME} within ${ESTABLISHED_TIMEOUT_MS / 1000}s`);
+      throw new Error(`the API server did not serve CRD ${name} within ${ESTABLISHED_TIMEOUT_MS / 1000}s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -14,6 +14,7 @@
  *   Secrets, pods and everything else the chart makes;
  * - in the gateway namespace (`SERVER_GATEWAY_RULES`): a tenant's route, listener and certificate.
  */
+import { PLATFORM_REVISION_PLURAL } from "../contracts/platformRevisionNames";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_RESOURCE_OBJECTS as NAMES } from "../contracts/tenantResourceNames";
 import { granted, MANAGE, type DocumentedRule } from "./rbacRule";
 
@@ -46,6 +47,18 @@ const tenantRules: readonly DocumentedRule[] = [
     ["update"],
   ),
   granted("The reconciler records Events on Tenants.", [CORE, "events.k8s.io"], ["events"], ["create", "patch"]),
+  granted(
+    "The fleet preview (server/revisionPreviews.ts) watches PlatformRevisions, which only the platform's admins make; the server never writes their spec.",
+    [TENANT_GROUP],
+    [PLATFORM_REVISION_PLURAL],
+    ["get", "list", "watch"],
+  ),
+  granted(
+    "Each replica writes the previews of its own tenants into a PlatformRevision's status.",
+    [TENANT_GROUP],
+    [`${PLATFORM_REVISION_PLURAL}/status`],
+    ["get", "update"],
+  ),
 ];
 
 /** What the component and its lifecycle do cluster-wide (writes fenced: serverFence.ts). */

@@ -4,9 +4,10 @@
  * people who request tenants (the same objects as `deploy/*.yaml`, for other options). Named for
  * what kubectl users install ("the Tenant CRD"); `TenantApi` would read as the server's HTTP API.
  *
- * The CRD is retained when the component is deleted: deleting it would delete every Tenant, and
- * with them (through the server's finalizer) every tenant's virtual cluster. Remove it by hand
- * (`kubectl delete crd tenants.kubespaces.io`) when that is what you mean.
+ * The CRDs (Tenants, and PlatformRevisions) are retained when the component is deleted: deleting
+ * the Tenant CRD would delete every Tenant, and with them (through the server's finalizer) every
+ * tenant's virtual cluster. Remove them by hand (`kubectl delete crd tenants.kubespaces.io`) when
+ * that is what you mean.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { indexToken } from "../model/tokens";

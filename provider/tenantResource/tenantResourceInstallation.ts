@@ -10,11 +10,12 @@ import { PART_OF_KUBESPACES, type InstalledObject } from "./kubeObject";
 import { ownerAdmission } from "./ownerAdmission";
 import { requesterRole, serverRbac } from "./rbacObjects";
 import { serverFence } from "./serverFence";
+import { platformRevisionCrd } from "./platformRevisionCrd";
 import { tenantCrd } from "./tenantCrd";
 
 /** The installation by part, each part in creation order. */
 export interface TenantResourceInstallation {
-  /** The CRD. */
+  /** The CRDs: Tenants, and PlatformRevisions. */
   readonly crd: readonly InstalledObject[];
   /** The ValidatingAdmissionPolicies (owners, the server's fence) and their bindings. */
   readonly admission: readonly InstalledObject[];
@@ -37,7 +38,10 @@ export function tenantResourceInstallation(options: InstallOptions): TenantResou
       ]
     : [];
   return {
-    crd: [{ role: "crd", object: tenantCrd() }],
+    crd: [
+      { role: "crd", object: tenantCrd() },
+      { role: "platform-revision-crd", object: platformRevisionCrd() },
+    ],
     admission: [...ownerAdmission(options), ...serverFence(options)],
     rbac: [...namespace, ...serverRbac(options), requesterRole()],
   };

@@ -26,7 +26,7 @@ export function deployFiles(): DeployFile[] {
     {
       path: "deploy/tenant-crd.yaml",
       content: yamlFile(
-        "# The Tenant custom resource (tenants.kubespaces.io): a team's request as spec, the server's status.\n# It depends on no option.",
+        "# The Tenant custom resource (tenants.kubespaces.io): a team's request as spec, the server's status;\n# and the PlatformRevision (platformrevisions.kubespaces.io): a version of the platform's policy, previewed on every tenant.\n# They depend on no option.",
         installation.crd,
       ),
     },

@@ -14,6 +14,7 @@ it("registers the CRD, the admission policies and the RBAC, each a typed child o
     [
       "kubespaces:index:TenantCrd kubespaces",
       "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition kubespaces-crd",
+      "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition kubespaces-platform-revision-crd",
       "kubernetes:core/v1:Namespace kubespaces-namespace",
       "kubernetes:core/v1:ServiceAccount kubespaces-server-service-account",
       "kubernetes:rbac.authorization.k8s.io/v1:ClusterRole kubespaces-server-cluster-role",
@@ -48,10 +49,11 @@ it("gives each child the rendered object's fields", async () => {
   }
 });
 
-it("keeps the CRD when the component is deleted, and orders what depends on the CRD and the namespace", async () => {
+it("keeps the CRDs when the component is deleted, and orders what depends on the CRD and the namespace", async () => {
   new TenantCrd("kubespaces");
   await settle();
   expect(registeredEdges.get("kubespaces-crd")?.retainOnDelete).toBe(true);
+  expect(registeredEdges.get("kubespaces-platform-revision-crd")?.retainOnDelete).toBe(true);
   expect(registeredEdges.get("kubespaces-requester-cluster-role")?.retainOnDelete).toBe(false);
   for (const role of ["owner-policy", "owner-policy-binding"])
     expect(registeredEdges.get(`kubespaces-${role}`)?.dependencies).toContain(registeredUrnOf("kubespaces-crd"));

@@ -20,6 +20,8 @@ import {
 } from "../../provider/tenantResource/installOptions";
 import { structuralSchemaOf, type StructuralSchema } from "../../provider/tenantResource/structuralSchema";
 import { tenantCrd, tenantObjectSchema } from "../../provider/tenantResource/tenantCrd";
+import { platformRevisionCrd, REVISION_SPEC_IMMUTABLE } from "../../provider/tenantResource/platformRevisionCrd";
+import { withPreviews } from "../../provider/server/fleetPreview";
 import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
 import type { RunRecord } from "../../provider/tenants/ports";
 import { tenantStatus } from "../../provider/tenants/tenantStatus";
@@ -57,6 +59,66 @@ const validateSpec = ajv.compile(strict(objectSchema.properties!.spec));
 const validateStatus = ajv.compile(strict(objectSchema.properties!.status));
 const errorsOf = (valid: boolean) =>
   valid ? [] : (validateSpec.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+
+describe("the PlatformRevision CRD", () => {
+  const crd = platformRevisionCrd() as any;
+  const version = crd.spec.versions[0];
+  const schema = version.schema.openAPIV3Schema as StructuralSchema;
+
+  it("is platformrevisions.kubespaces.io v1alpha1, cluster-scoped, with a status subresource and the preview's columns", () => {
+    expect(crd.metadata.name).toBe("platformrevisions.kubespaces.io");
+    expect(crd.spec).toMatchObject({
+      group: "kubespaces.io",
+      scope: "Cluster",
+      names: { kind: "PlatformRevision", plural: "platformrevisions", singular: "platformrevision" },
+    });
+    expect(version).toMatchObject({ name: "v1alpha1", served: true, storage: true, subresources: { status: {} } });
+    expect(version.additionalPrinterColumns.map((c: any) => `${c.name} ${c.jsonPath}`)).toEqual([
+      "Phase .status.phase",
+      "Tenants .status.summary.tenants",
+      "Changing .status.summary.changing",
+      "Failed .status.summary.failed",
+      "Age .metadata.creationTimestamp",
+    ]);
+  });
+
+  it("has a structural schema, a policy the server checks kept whole, and a spec that cannot change", () => {
+    const nodes = [...nodesOf(schema)];
+    for (const [at, node] of nodes) {
+      expect(typeof node.type, at).toBe("string");
+      for (const refused of ["$ref", "anyOf", "oneOf", "allOf", "not", "default"])
+        expect(node, `${at}: ${refused}`).not.toHaveProperty(refused);
+    }
+    expect(nodes.filter(([, node]) => node["x-kubernetes-preserve-unknown-fields"]).map(([at]) => at)).toEqual([
+      ".spec.platform",
+    ]);
+    expect(schema.properties!.spec["x-kubernetes-validations"]).toEqual([
+      { rule: "self == oldSelf", message: REVISION_SPEC_IMMUTABLE },
+    ]);
+  });
+
+  it("holds every status the fleet preview writes", () => {
+    const validate = ajv.compile(strict(schema.properties!.status));
+    const steps = [{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "quota", diffs: ["spec"] }];
+    const at = "2026-12-05T00:00:00.000Z";
+    const status = withPreviews(
+      undefined,
+      [
+        {
+          name: "a",
+          generation: 1,
+          outcome: "Changes",
+          plan: { creates: 0, updates: 1, replaces: 0, deletes: 0, steps },
+          previewedAt: at,
+        },
+        { name: "b", generation: 2, outcome: "Failed", reason: "resources.cpu: 4 is above", previewedAt: at },
+      ],
+      new Set(["a", "b", "c"]),
+    );
+    expect(validate(status), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...status, phase: "Done" })).toBe(false);
+  });
+});
 
 describe("the Tenant CRD", () => {
   const crd = tenantCrd() as any;
@@ -451,6 +513,17 @@ describe("the RBAC", () => {
         verbs: ["create", "get", "list", "watch", "update", "patch", "delete"],
       },
     ]);
+  });
+
+  it("lets the server read PlatformRevisions and write their status, never their spec; no requester may touch them", () => {
+    const server = named({}, "ClusterRole", "kubespaces-server").rules;
+    for (const verb of ["get", "list", "watch"])
+      expect(grants(server, "kubespaces.io", "platformrevisions", verb)).toBe(true);
+    for (const verb of ["create", "update", "patch", "delete"])
+      expect(grants(server, "kubespaces.io", "platformrevisions", verb)).toBe(false);
+    expect(grants(server, "kubespaces.io", "platformrevisions/status", "update")).toBe(true);
+    const requester = named({}, "ClusterRole", "kubespaces-tenant-requester").rules;
+    expect(grants(requester, "kubespaces.io", "platformrevisions", "get")).toBe(false);
   });
 
   it("binds the server's roles to its ServiceAccount, or to its user", () => {

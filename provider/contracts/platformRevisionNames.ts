@@ -1,0 +1,17 @@
+/**
+ * The facts of the `PlatformRevision` custom resource, written once: a version of the platform's
+ * policy that the server previews on every tenant before anything of it reaches one. The CRD, the
+ * server's RBAC and its watch read them from here.
+ */
+import { TENANT_GROUP, TENANT_VERSION } from "./tenantResourceNames";
+
+/** Its kind. */
+export const PLATFORM_REVISION_KIND = "PlatformRevision";
+/** Its plural: the resource name in URLs, RBAC rules and `kubectl get platformrevisions`. */
+export const PLATFORM_REVISION_PLURAL = "platformrevisions";
+/** Its singular, for `kubectl get platformrevision`. */
+export const PLATFORM_REVISION_SINGULAR = "platformrevision";
+/** The CRD's name: `<plural>.<group>` (the Tenant's group and version). */
+export const PLATFORM_REVISION_CRD_NAME = `${PLATFORM_REVISION_PLURAL}.${TENANT_GROUP}`;
+/** `apiVersion` of a PlatformRevision object. */
+export const PLATFORM_REVISION_API_VERSION = `${TENANT_GROUP}/${TENANT_VERSION}` as const;

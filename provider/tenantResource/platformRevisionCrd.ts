@@ -1,0 +1,89 @@
+/**
+ * The `platformrevisions.kubespaces.io` CustomResourceDefinition: cluster-scoped, one object per
+ * version of the platform's policy, with a status subresource and kubectl's columns. Its spec is
+ * the whole policy, in the shape of the server configuration's `platform` (docs/policy.md), and
+ * cannot change once made: a new policy is a new revision, so that what was previewed is what the
+ * revision holds. The policy's own rules are the server's to check (its schema has unions a
+ * structural schema cannot say); it reports a policy that breaks them in the status (Invalid).
+ * Only whoever the cluster's RBAC lets create them (the platform's admins) makes revisions: no role
+ * this package installs grants it.
+ */
+import {
+  PLATFORM_REVISION_CRD_NAME,
+  PLATFORM_REVISION_KIND,
+  PLATFORM_REVISION_PLURAL,
+  PLATFORM_REVISION_SINGULAR,
+} from "../contracts/platformRevisionNames";
+import { TENANT_GROUP, TENANT_VERSION } from "../contracts/tenantResourceNames";
+import { PART_OF_KUBESPACES, type KubeObject } from "./kubeObject";
+import { platformRevisionStatusSchema } from "./platformRevisionStatus";
+import { structuralSchemaOf, type StructuralSchema } from "./structuralSchema";
+
+/** What the API server answers to a change of a revision's spec. */
+export const REVISION_SPEC_IMMUTABLE =
+  "a PlatformRevision's spec cannot change once made: make a new PlatformRevision with the new policy";
+
+/** The schema of a whole PlatformRevision object. */
+export function platformRevisionObjectSchema(): StructuralSchema {
+  return {
+    type: "object",
+    description:
+      "A version of the platform's policy, previewed by kubespaces server on every tenant: what it would change (status).",
+    properties: {
+      apiVersion: { type: "string", description: "`kubespaces.io/v1alpha1`." },
+      kind: { type: "string", description: "`PlatformRevision`." },
+      metadata: { type: "object" },
+      spec: {
+        type: "object",
+        description: "The revision's policy. It cannot change once made.",
+        properties: {
+          platform: {
+            type: "object",
+            description:
+              "The whole platform policy, in the shape of the server configuration's `platform` (docs/policy.md), without hostKubeconfig.",
+            "x-kubernetes-preserve-unknown-fields": true,
+          },
+        },
+        required: ["platform"],
+        "x-kubernetes-validations": [{ rule: "self == oldSelf", message: REVISION_SPEC_IMMUTABLE }],
+      },
+      status: structuralSchemaOf(platformRevisionStatusSchema, "output"),
+    },
+    required: ["spec"],
+  };
+}
+
+/** The PlatformRevision CRD. */
+export function platformRevisionCrd(): KubeObject {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: PLATFORM_REVISION_CRD_NAME, labels: PART_OF_KUBESPACES },
+    spec: {
+      group: TENANT_GROUP,
+      scope: "Cluster",
+      names: {
+        kind: PLATFORM_REVISION_KIND,
+        listKind: `${PLATFORM_REVISION_KIND}List`,
+        plural: PLATFORM_REVISION_PLURAL,
+        singular: PLATFORM_REVISION_SINGULAR,
+      },
+      versions: [
+        {
+          name: TENANT_VERSION,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: [
+            { name: "Phase", type: "string", jsonPath: ".status.phase" },
+            { name: "Tenants", type: "integer", jsonPath: ".status.summary.tenants" },
+            { name: "Changing", type: "integer", jsonPath: ".status.summary.changing" },
+            { name: "Failed", type: "integer", jsonPath: ".status.summary.failed" },
+            { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
+          ],
+          schema: { openAPIV3Schema: platformRevisionObjectSchema() },
+        },
+      ],
+    },
+  };
+}
