@@ -32,6 +32,9 @@ import { serverPreviews } from "./serverPreviews";
 import { ResourceRequestStore } from "./resourceRequestStore";
 import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
+import { KubePlatformRevisions } from "./kubePlatformRevisions";
+import { RevisionPreviews } from "./revisionPreviews";
+import { parsePlatformPolicy } from "../model/platformPolicyValue";
 import { TenantReconciler } from "./tenantReconciler";
 
 /** What the server runs on. */
@@ -96,7 +99,12 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   );
   // The server acts as the platform's admin in the service: admission, or the person's own checks, came first.
   const serverActor = { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true };
+  const fleet = new RevisionPreviews(new KubePlatformRevisions(kubeConfig), {
+    policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
+    log: ports.log,
+  });
   const reconciler = new TenantReconciler(service, resources, {
+    fleet,
     actor: serverActor,
     requireApproval: config.requireApproval,
     onResync: (outcome) => metrics?.resyncs.inc({ outcome }),
@@ -130,6 +138,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       membership,
       claims,
       onSynced: () => (synced = true),
+      fleet,
     },
     run.signal,
   ).finally(() => stopMembership.abort());

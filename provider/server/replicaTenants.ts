@@ -24,6 +24,11 @@ export class ReplicaTenants {
     return this.owners.get(name) === this.identity;
   }
 
+  /** Every tenant the watch knows. */
+  names(): ReadonlySet<string> {
+    return new Set(this.known.keys());
+  }
+
   /** The tenants this replica owns now. */
   *owned(): Iterable<string> {
     for (const [name, owner] of this.owners) if (owner === this.identity) yield name;

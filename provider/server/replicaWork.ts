@@ -21,6 +21,8 @@ import { ReplicaTenants } from "./replicaTenants";
 import type { TenantReconciler } from "./tenantReconciler";
 import { watchDrift } from "./driftWatch";
 import { watchTenants } from "./tenantWatch";
+import { watchPlatformRevisions } from "./kubePlatformRevisions";
+import type { RevisionPreviews } from "./revisionPreviews";
 
 /** What a replica's share works with. */
 export interface ReplicaParts {
@@ -35,6 +37,8 @@ export interface ReplicaParts {
   readonly claims: TenantClaims;
   /** Marked once the watch of Tenants has listed them all (the readiness endpoint waits for it). */
   readonly onSynced: () => void;
+  /** The fleet preview's part on this replica, which the reconciler asks (revisionPreviews.ts). */
+  readonly fleet: RevisionPreviews;
 }
 
 /** The first retry of a failed reconcile, and the longest pause between retries. */
@@ -66,6 +70,11 @@ export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal):
     tenants.reassign();
   });
   startWatches(parts, queue, tenants, signal);
+  parts.fleet.follow({
+    tenants: () => tenants.names(),
+    owned: () => tenants.owned(),
+    onPending: (name) => queue.add(name),
+  });
   await stopped(signal);
   unsubscribe();
   metrics?.working(undefined, undefined);
@@ -131,6 +140,15 @@ function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: Repli
       onGone: (name) => tenants.gone(name),
       onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
       onSynced,
+    },
+    signal,
+  );
+  watchPlatformRevisions(
+    kubeConfig,
+    {
+      onRevision: (revision) => parts.fleet.seen(revision),
+      onGone: (name) => parts.fleet.gone(name),
+      onError: (error) => log(`platform revisions watch: ${apiErrorText(error)}`, "warn"),
     },
     signal,
   );

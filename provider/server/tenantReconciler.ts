@@ -6,7 +6,9 @@
  * - otherwise the finalizer goes on first, then, when the Tenant asks for a preview only
  *   (PREVIEW_ONLY_ANNOTATION) or the platform requires approval and this generation and spec are
  *   not approved, the change is previewed and held with its plan in the status; else the stack is
- *   brought up with the spec read here, never one read again later (see tenantApproval.ts).
+ *   brought up with the spec read here, never one read again later (see tenantApproval.ts);
+ * - then, when a platform revision is on the table that has not seen this tenant's request, the
+ *   request is previewed on the revision's policy and the result recorded there (fleetPreview.ts).
  */
 import {
   AWAITING_APPROVAL_PHASE,
@@ -30,6 +32,8 @@ import type {
 } from "./tenantResourcePort";
 import { failureEventReason, type TenantEvents } from "./tenantEvents";
 import { planOf, planSummary } from "../tenants/tenantPlan";
+import { revisionTenantOf, type PreviewResult } from "./fleetPreview";
+import type { FleetPreviewPort } from "./revisionPreviews";
 
 /** How the reconciler works, as the server's configuration sets it. */
 export interface ReconcilerConfig {
@@ -43,6 +47,8 @@ export interface ReconcilerConfig {
   readonly onNote?: (tenant: string, line: string) => void;
   /** Told how each resync of a Ready tenant ended (ResyncOutcome). */
   readonly onResync?: (outcome: ResyncOutcome) => void;
+  /** The fleet preview: the platform revision a tenant is still to be previewed on (revisionPreviews.ts). */
+  readonly fleet?: FleetPreviewPort;
 }
 
 /**
@@ -96,6 +102,15 @@ export class TenantReconciler {
     const tenant = await this.resources.get(name);
     if (!tenant) return { retry: false };
     if (tenant.metadata.deletionTimestamp) return this.tearDown(tenant, options);
+    const result = await this.bringToSpec(tenant, options);
+    // After the tenant's own work, which a platform revision on the table must not hold up.
+    await this.previewRevision(tenant, options);
+    return result;
+  }
+
+  /** Brings a Tenant that is not being deleted to its spec, or holds its change at a gate. */
+  private async bringToSpec(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
+    const { name } = tenant.metadata;
     if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) {
       // First, so that a delete from now on waits for the teardown.
       await this.resources.addFinalizer(name, TENANT_FINALIZER);
@@ -107,6 +122,35 @@ export class TenantReconciler {
       return this.hold(tenant, APPROVAL_GATE, options);
     if (isProvisioned(tenant) && !(await this.drifted(tenant, options))) return { retry: false };
     return this.provision(tenant, options);
+  }
+
+  /**
+   * Previews the tenant's request on the platform revision it has not been previewed on yet, if
+   * any, and records what it would change (or why it fails) in the revision's status. It changes
+   * nothing of the tenant; a write that fails is noted and tried at the tenant's next reconcile.
+   */
+  private async previewRevision(tenant: TenantResource, options: ReconcileOptions): Promise<void> {
+    const { name, generation } = tenant.metadata;
+    const pending = this.config.fleet?.pendingFor(name, generation);
+    if (!pending || options.signal?.aborted) return;
+    const result: PreviewResult = await this.service
+      .preview(name, tenant.spec, this.config.actor, {
+        signal: options.signal,
+        onNote: this.noteOf(name),
+        policy: pending.policy,
+      })
+      .then(
+        (steps) => ({ steps }),
+        (error: unknown) => ({ failure: errorMessage(error) }),
+      );
+    if (options.signal?.aborted) return;
+    try {
+      await this.config.fleet!.record(pending.revision, revisionTenantOf(name, generation, result, this.now()));
+    } catch (error) {
+      this.noteOf(name)(
+        `its preview on platform revision ${pending.revision} was not recorded: ${errorMessage(error)}`,
+      );
+    }
   }
 
   /** Where the service's notes on tenant `name`'s run go. */

@@ -41,14 +41,14 @@ async function kubectl(as: { user: string; groups?: string[] } | undefined, ...a
   });
 }
 
-/** kubectl's error text of a command that must fail. */
-async function refusal(as: { user: string; groups?: string[] }, ...args: string[]): Promise<string> {
+/** kubectl's error text of a command that must fail, run as `as` (the test bed's admin when none). */
+async function refusal(as: { user: string; groups?: string[] } | undefined, ...args: string[]): Promise<string> {
   try {
     await kubectl(as, ...args);
   } catch (error) {
     return (error as { stderr: string }).stderr;
   }
-  throw new Error(`kubectl ${args.join(" ")} succeeded as ${as.user}`);
+  throw new Error(`kubectl ${args.join(" ")} succeeded as ${as?.user ?? "the test bed's admin"}`);
 }
 
 /** A Tenant manifest in a file of its own. */
@@ -571,5 +571,94 @@ describe("kubespaces server: drift, found by watching, and a resync that runs no
     );
     await eventually(async () => (await scraped(server(), UPS)) === ups + 1, 60_000, "the update that put it back");
     expect((await tenant("team-mended"))!.status).toMatchObject({ phase: "Ready" });
+  });
+});
+
+describe("kubespaces server: a platform revision, previewed on every tenant", () => {
+  serverForBlock("fleet");
+  /** A PlatformRevision manifest in a file of its own. */
+  const revisionFile = (name: string, platform: object) => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-revision-")), `${name}.yaml`);
+    const revision = {
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "PlatformRevision",
+      metadata: { name },
+      spec: { platform },
+    };
+    writeFileSync(file, stringify(revision));
+    return file;
+  };
+  const revisionStatus = async (name: string) =>
+    JSON.parse((await kubectl(undefined, "get", "platformrevision", name, "-o", "json")).stdout).status;
+  afterAll(() => kubectl(undefined, "delete", "platformrevisions", "--all", "--wait=true").catch(() => undefined));
+
+  it("shows what a tighter policy would do to each tenant, and which request it refuses, naming the field; nothing changes", async () => {
+    await applyTenant({ user: ALICE }, "team-small", { cpu: "3", memory: "4Gi" });
+    await applyTenant({ user: ALICE }, "team-large", { cpu: "6", memory: "8Gi" });
+    await waitFor("team-small", "condition=Ready", 600);
+    await waitFor("team-large", "condition=Ready", 600);
+    const namespace = tenantNamespace("team-small");
+    const quotaBefore = await hostClients().core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
+
+    // Only the cluster's admins make revisions (the test bed's admin here): a requester may not.
+    const tighter = revisionFile("tighter", {
+      quota: { ceilings: { cpu: "4" }, default: { storage: "10Gi" } },
+      controlPlaneDefaults: { requests: { memory: "300Mi" } },
+    });
+    expect(await refusal({ user: ALICE }, "apply", "-f", tighter)).toMatch(/forbidden/i);
+    await kubectl(undefined, "apply", "-f", tighter);
+    await kubectl(
+      undefined,
+      "wait",
+      "--for=jsonpath={.status.phase}=Previewed",
+      "platformrevision/tighter",
+      "--timeout=300s",
+    );
+
+    const status = await revisionStatus("tighter");
+    expect(status.summary).toMatchObject({ tenants: 2, previewed: 2, changing: 1, unchanged: 0, failed: 1 });
+    const byName = Object.fromEntries(status.tenants.map((t: { name: string }) => [t.name, t]));
+    expect(byName["team-large"]).toMatchObject({ outcome: "Failed", generation: 1 });
+    expect(byName["team-large"].reason).toMatch(/resources\.cpu: 6 is above the platform's ceiling .*cpu: 4/);
+    // The smaller tenant's quota takes the new storage default, and its control plane the new requests.
+    expect(byName["team-small"]).toMatchObject({ outcome: "Changes" });
+    const changed = byName["team-small"].plan.steps.map((s: { type: string }) => s.type);
+    expect(changed).toEqual(
+      expect.arrayContaining(["kubernetes:core/v1:ResourceQuota", "kubernetes:helm.sh/v3:Release"]),
+    );
+    const { stdout: table } = await kubectl(undefined, "get", "platformrevisions");
+    expect(table.trim().split("\n")[1].split(/\s+/).slice(0, 5)).toEqual(["tighter", "Previewed", "2", "1", "1"]);
+
+    // Previewed only: the tenants run as they did.
+    const quotaAfter = await hostClients().core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
+    expect(quotaAfter.metadata?.resourceVersion).toBe(quotaBefore.metadata?.resourceVersion);
+    expect((await tenant("team-large"))!.status).toMatchObject({ phase: "Ready" });
+
+    // What was previewed is what the revision holds: its spec cannot change.
+    expect(
+      await refusal(
+        undefined,
+        "patch",
+        "platformrevision",
+        "tighter",
+        "--type=merge",
+        "-p",
+        '{"spec":{"platform":{}}}',
+      ),
+    ).toContain("a PlatformRevision's spec cannot change once made");
+  });
+
+  it("marks a revision whose policy is not one Invalid, naming the field, and previews nothing on it", async () => {
+    await kubectl(undefined, "apply", "-f", revisionFile("broken", { quota: { ceilings: { cpu: 4 } } }));
+    await kubectl(
+      undefined,
+      "wait",
+      "--for=jsonpath={.status.phase}=Invalid",
+      "platformrevision/broken",
+      "--timeout=120s",
+    );
+    const status = await revisionStatus("broken");
+    expect(status.message).toMatch(/quota\.ceilings\.cpu/);
+    expect(status.tenants).toBeUndefined();
   });
 });

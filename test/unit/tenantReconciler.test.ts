@@ -18,6 +18,9 @@ import { specSha256 } from "../../provider/server/tenantApproval";
 import type { RequestStore } from "../../provider/tenants/ports";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";
+import type { TenantPlatformInput } from "../../provider/model/tenantPlatformSchema";
+import type { FleetPreviewPort } from "../../provider/server/revisionPreviews";
+import type { RevisionTenant } from "../../provider/tenantResource/platformRevisionStatus";
 import { FakeHost, FakeTenantStacks, kubeconfigOf } from "./support/fakeTenantStacks";
 
 const atlas = { owner: "alice@example.com", resources: { cpu: "4", memory: "8Gi" } } as unknown as TenantRequestInput;
@@ -53,7 +56,7 @@ function patchedBeforeFirstRead(store: RequestStore, patch: () => void): Request
 const reconcilerWith = (
   requireApproval: boolean,
   requests = (store: RequestStore): RequestStore => store,
-  reports: Pick<ReconcilerConfig, "onResync" | "onNote"> = {},
+  reports: Pick<ReconcilerConfig, "onResync" | "onNote" | "fleet"> = {},
 ) =>
   new TenantReconciler(
     new TenantsService(
@@ -454,5 +457,64 @@ describe("acknowledge", () => {
     await reconciler.acknowledge("team-borealis");
     expect(resources.peek("team-borealis")?.metadata.deletionTimestamp).toBeDefined();
     expect(resources.statusesOf("team-borealis")).toEqual([]);
+  });
+});
+
+describe("the fleet preview", () => {
+  /** A stand-in of a replica's part of the fleet preview: one revision on the table, results kept here. */
+  const fleetOf = (policy: TenantPlatformInput) => {
+    const recorded: RevisionTenant[] = [];
+    const fleet: FleetPreviewPort = {
+      pendingFor: (name, generation) =>
+        recorded.some((e) => e.name === name && e.generation === generation) ? undefined : { revision: "r2", policy },
+      record: async (revision, entry) => {
+        expect(revision).toBe("r2");
+        recorded.push(entry);
+      },
+    };
+    return { fleet, recorded };
+  };
+
+  it("previews a new tenant on the revision after provisioning it with the server's own policy, and only once", async () => {
+    const { fleet, recorded } = fleetOf({ namespacePrefix: "revision-" });
+    reconciler = reconcilerWith(false, undefined, { fleet });
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.calls.map((c) => c.op)).toEqual(["up", "kubeconfig", "preview"]);
+    // The update ran with the server's policy, the preview with the revision's.
+    expect(stacks.callsOf("up")[0].program?.platform.namespacePrefix).toBeUndefined();
+    expect(stacks.callsOf("preview")[0].program?.platform.namespacePrefix).toBe("revision-");
+    expect(recorded).toEqual([expect.objectContaining({ name: "team-atlas", generation: 1, outcome: "NoChanges" })]);
+    expect(resources.peek("team-atlas")!.status?.phase).toBe("Ready");
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.callsOf("preview")).toHaveLength(1);
+  });
+
+  it("records a request the revision's policy refuses as Failed, naming the field, and leaves the tenant as it was", async () => {
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    const { fleet, recorded } = fleetOf({ quota: { ceilings: { cpu: "2" } } });
+    reconciler = reconcilerWith(false, undefined, { fleet });
+    const writes = resources.statusesOf("team-atlas").length;
+    await reconciler.reconcile("team-atlas");
+    expect(recorded).toEqual([
+      expect.objectContaining({ outcome: "Failed", reason: expect.stringMatching(/resources\.cpu: 4 is above/) }),
+    ]);
+    expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(resources.statusesOf("team-atlas")).toHaveLength(writes);
+  });
+
+  it("notes a result it could not record, and the reconcile still ends as it did", async () => {
+    const notes: string[] = [];
+    const fleet: FleetPreviewPort = {
+      pendingFor: () => ({ revision: "r2", policy: {} }),
+      record: async () => {
+        throw new Error("the API server did not answer");
+      },
+    };
+    reconciler = reconcilerWith(false, undefined, { fleet, onNote: (_tenant, line) => notes.push(line) });
+    resources.apply("team-atlas", atlas);
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+    expect(notes).toContain("its preview on platform revision r2 was not recorded: the API server did not answer");
   });
 });

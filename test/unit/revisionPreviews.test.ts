@@ -1,0 +1,128 @@
+/**
+ * A replica's part of the fleet preview (server/revisionPreviews.ts), over a stand-in of the
+ * revisions' store that refuses a write of a status read before another write, as the API server
+ * refuses a stale resourceVersion.
+ */
+import { describe, expect, it } from "vitest";
+import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
+import { revisionTenantOf, type PlatformRevision } from "../../provider/server/fleetPreview";
+import { RevisionPreviews, type FleetShare, type PlatformRevisionStore } from "../../provider/server/revisionPreviews";
+import type { PlatformRevisionStatus } from "../../provider/tenantResource/platformRevisionStatus";
+
+const NOW = new Date("2026-12-05T00:00:00Z");
+
+/** A stand-in of the API server's PlatformRevisions: versions bump at each write; a stale one is refused. */
+class StandInRevisionStore implements PlatformRevisionStore {
+  readonly objects = new Map<string, PlatformRevision>();
+  /** Writes of other replicas to slip in before this many of the next writes. */
+  interleaved = 0;
+
+  put(name: string, platform: unknown, created = "2026-12-01T00:00:00Z"): PlatformRevision {
+    const object = { metadata: { name, creationTimestamp: created, resourceVersion: "1" }, spec: { platform } };
+    this.objects.set(name, object);
+    return object;
+  }
+
+  async get(name: string) {
+    return this.objects.get(name);
+  }
+
+  async writeStatus(revision: PlatformRevision, status: PlatformRevisionStatus): Promise<boolean> {
+    const stored = this.objects.get(revision.metadata.name)!;
+    if (this.interleaved > 0) {
+      this.interleaved--;
+      this.bump(stored, stored.status);
+      return false;
+    }
+    if (stored.metadata.resourceVersion !== revision.metadata.resourceVersion) return false;
+    this.bump(stored, status);
+    return true;
+  }
+
+  private bump(stored: PlatformRevision, status: PlatformRevisionStatus | undefined) {
+    const resourceVersion = String(Number(stored.metadata.resourceVersion) + 1);
+    this.objects.set(stored.metadata.name, { ...stored, metadata: { ...stored.metadata, resourceVersion }, status });
+  }
+}
+
+const share = (owned: string[], all: string[] = owned, pending: string[] = []): FleetShare => ({
+  tenants: () => new Set(all),
+  owned: () => owned,
+  onPending: (name) => pending.push(name),
+});
+
+const previewsOver = (store: StandInRevisionStore, logs: string[] = []) =>
+  new RevisionPreviews(store, {
+    policyOf: (name, platform) => ({
+      ...parsePlatformPolicy(`platform revision ${name}`, platform),
+      namespacePrefix: "t-",
+    }),
+    log: (line) => logs.push(line),
+  });
+
+describe("a replica's part of the fleet preview", () => {
+  it("asks, once it follows its share, for each owned tenant the newest revision has not seen", () => {
+    const store = new StandInRevisionStore();
+    const previews = previewsOver(store);
+    previews.seen(store.put("r1", { quota: { ceilings: { cpu: "8" } } }));
+    const pending: string[] = [];
+    // Before the share runs, nothing is pending: no tenant is reconciled yet.
+    expect(previews.pendingFor("team-atlas", 1)).toBeUndefined();
+    previews.follow(share(["team-atlas", "team-borealis"], ["team-atlas", "team-borealis", "other"], pending));
+    expect(pending).toEqual(["team-atlas", "team-borealis"]);
+    const due = previews.pendingFor("team-atlas", 1);
+    expect(due?.revision).toBe("r1");
+    // The policy as the server runs it: the revision's, with what the server adds.
+    expect(due?.policy).toEqual({ quota: { ceilings: { cpu: "8" } }, namespacePrefix: "t-" });
+  });
+
+  it("previews only on the newest revision; an older one keeps what it had", () => {
+    const store = new StandInRevisionStore();
+    const previews = previewsOver(store);
+    previews.follow(share(["team-atlas"]));
+    previews.seen(store.put("r1", {}, "2026-12-01T00:00:00Z"));
+    previews.seen(store.put("r2", {}, "2026-12-02T00:00:00Z"));
+    expect(previews.pendingFor("team-atlas", 1)?.revision).toBe("r2");
+    previews.gone("r2");
+    expect(previews.pendingFor("team-atlas", 1)?.revision).toBe("r1");
+  });
+
+  it("records a result, writing again over other replicas' writes, and the tenant is then not pending", async () => {
+    const store = new StandInRevisionStore();
+    const previews = previewsOver(store);
+    previews.follow(share(["team-atlas"], ["team-atlas", "team-borealis"]));
+    previews.seen(store.put("r1", {}));
+    store.interleaved = 2;
+    await previews.record("r1", revisionTenantOf("team-atlas", 1, { steps: [] }, NOW));
+    const written = store.objects.get("r1")!;
+    expect(written.status).toMatchObject({ phase: "Previewing", summary: { tenants: 2, previewed: 1, unchanged: 1 } });
+    // Known at once, before the watch brings the write back.
+    expect(previews.pendingFor("team-atlas", 1)).toBeUndefined();
+    // A new generation of the tenant's request is previewed again.
+    expect(previews.pendingFor("team-atlas", 2)?.revision).toBe("r1");
+  });
+
+  it("gives up after many refused writes, saying so", async () => {
+    const store = new StandInRevisionStore();
+    const previews = previewsOver(store);
+    previews.follow(share(["team-atlas"]));
+    previews.seen(store.put("r1", {}));
+    store.interleaved = 100;
+    await expect(previews.record("r1", revisionTenantOf("team-atlas", 1, { steps: [] }, NOW))).rejects.toThrow(
+      /other replicas wrote its status 8 times/,
+    );
+  });
+
+  it("marks a revision whose policy is not one Invalid, naming the field, and previews nothing on it", async () => {
+    const store = new StandInRevisionStore();
+    const logs: string[] = [];
+    const previews = previewsOver(store, logs);
+    const pending: string[] = [];
+    previews.follow(share(["team-atlas"], ["team-atlas"], pending));
+    previews.seen(store.put("bad", { quota: { ceilings: { cpu: 8 } } }));
+    await expect.poll(() => store.objects.get("bad")!.status?.phase).toBe("Invalid");
+    expect(store.objects.get("bad")!.status!.message).toMatch(/platform revision bad .*quota\.ceilings\.cpu/);
+    expect(pending).toEqual([]);
+    expect(previews.pendingFor("team-atlas", 1)).toBeUndefined();
+  });
+});
