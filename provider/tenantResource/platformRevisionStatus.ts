@@ -22,7 +22,9 @@ export const revisionTenantSchema = z
     outcome: z
       .enum(REVISION_OUTCOMES)
       .describe("Changes (its plan changes something), NoChanges, or Failed (the reason says why)."),
-    plan: changePlanSchema.optional().describe("What the revision would change of the tenant, when it changes something."),
+    plan: changePlanSchema
+      .optional()
+      .describe("What the revision would change of the tenant, when it changes something."),
     reason: z
       .string()
       .optional()
@@ -54,7 +56,9 @@ export const platformRevisionStatusSchema = z
   .strictObject({
     phase: z
       .enum(REVISION_PHASES)
-      .describe("Previewing until every tenant has been previewed, then Previewed; Invalid when the policy is not one."),
+      .describe(
+        "Previewing until every tenant has been previewed, then Previewed; Invalid when the policy is not one.",
+      ),
     message: z.string().describe("How the preview stands, for people and tables."),
     summary: summary.optional(),
     tenants: z
