@@ -67,6 +67,11 @@ export class RevisionPreviews implements FleetPreviewPort {
   private readonly revisions = new Map<string, PlatformRevision>();
   /** The replica's share, once it runs: until then no tenant is reconciled, so none is previewed. */
   private share: FleetShare | undefined;
+  /**
+   * What this replica recorded (`revision/tenant/generation`): known at once, while the watch may
+   * still bring an older status, so that a reconcile asked for meanwhile previews nothing again.
+   */
+  private readonly recorded = new Set<string>();
 
   constructor(
     private readonly store: PlatformRevisionStore,
@@ -89,23 +94,26 @@ export class RevisionPreviews implements FleetPreviewPort {
       return;
     }
     if (!this.share || currentRevision(this.revisions.values()) !== revision) return;
-    for (const name of this.share.owned()) if (needsPreview(revision, name)) this.share.onPending(name);
+    for (const name of this.share.owned())
+      if (needsPreview(revision, name) && !this.wasRecorded(revision.metadata.name, name)) this.share.onPending(name);
   }
 
   /** Revision `name` was deleted. */
   gone(name: string): void {
     this.revisions.delete(name);
+    for (const key of this.recorded) if (key.startsWith(`${name}/`)) this.recorded.delete(key);
   }
 
-  /** Asks for the reconcile of each owned tenant the current revision has not seen (the replica gained tenants). */
-  requeue(): void {
-    const revision = currentRevision(this.revisions.values());
-    if (revision) this.seen(revision);
+  /** Whether this replica recorded a result of tenant `name` on `revision`, at any generation. */
+  private wasRecorded(revision: string, name: string): boolean {
+    for (const key of this.recorded) if (key.startsWith(`${revision}/${name}/`)) return true;
+    return false;
   }
 
   pendingFor(name: string, generation: number): PendingRevision | undefined {
     const revision = currentRevision(this.revisions.values());
     if (!this.share || !revision || !needsPreview(revision, name, generation)) return undefined;
+    if (this.recorded.has(recordKey(revision.metadata.name, name, generation))) return undefined;
     try {
       return {
         revision: revision.metadata.name,
@@ -123,8 +131,7 @@ export class RevisionPreviews implements FleetPreviewPort {
       const tenants = this.share?.tenants() ?? new Set([entry.name]);
       const status = withPreviews(read.status, [entry], tenants);
       if (await this.store.writeStatus(read, status)) {
-        // Known at once, before the watch brings it: a reconcile of the tenant asked for meanwhile previews nothing again.
-        if (this.revisions.has(revision)) this.revisions.set(revision, { ...read, status });
+        this.recorded.add(recordKey(revision, entry.name, entry.generation));
         return;
       }
     }
@@ -156,3 +163,6 @@ export class RevisionPreviews implements FleetPreviewPort {
     }
   }
 }
+
+/** The key of a recorded result. */
+const recordKey = (revision: string, tenant: string, generation: number) => `${revision}/${tenant}/${generation}`;

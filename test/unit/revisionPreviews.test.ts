@@ -90,14 +90,18 @@ describe("a replica's part of the fleet preview", () => {
   it("records a result, writing again over other replicas' writes, and the tenant is then not pending", async () => {
     const store = new StandInRevisionStore();
     const previews = previewsOver(store);
-    previews.follow(share(["team-atlas"], ["team-atlas", "team-borealis"]));
-    previews.seen(store.put("r1", {}));
+    const pending: string[] = [];
+    previews.follow(share(["team-atlas"], ["team-atlas", "team-borealis"], pending));
+    const unwritten = store.put("r1", {});
+    previews.seen(unwritten);
     store.interleaved = 2;
     await previews.record("r1", revisionTenantOf("team-atlas", 1, { steps: [] }, NOW));
     const written = store.objects.get("r1")!;
     expect(written.status).toMatchObject({ phase: "Previewing", summary: { tenants: 2, previewed: 1, unchanged: 1 } });
-    // Known at once, before the watch brings the write back.
+    // Known at once, even while the watch still brings a status from before the write.
+    previews.seen(unwritten);
     expect(previews.pendingFor("team-atlas", 1)).toBeUndefined();
+    expect(pending).toEqual(["team-atlas"]);
     // A new generation of the tenant's request is previewed again.
     expect(previews.pendingFor("team-atlas", 2)?.revision).toBe("r1");
   });
