@@ -1,8 +1,8 @@
 /**
  * Run journals kept in the server's memory. The server's runs are followed only inside the process
  * that runs them (the reconciler writes what they mean into each Tenant's status, which is what
- * survives the process), so nothing is written to disk; a replica that takes over the lead starts
- * with none and reconciles from the resources' status.
+ * survives the process), so nothing is written to disk; a replica that takes a tenant over starts
+ * with none of its runs and reconciles from the resource's status.
  */
 import { EventEmitter, on } from "node:events";
 import type { RunJournals, RunOutcome, RunRecord, RunRecorder } from "../tenants/ports";
