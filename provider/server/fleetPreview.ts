@@ -43,11 +43,21 @@ const isNewer = (a: PlatformRevision, b: PlatformRevision): boolean => {
   return at !== bt ? at > bt : a.metadata.name > b.metadata.name;
 };
 
-/** Whether tenant `name` at `generation` (none: any) is still to be previewed on `revision`. */
-export function needsPreview(revision: PlatformRevision, name: string, generation?: number): boolean {
+/**
+ * Whether tenant `name` at `generation` (none: any) is still to be previewed on `revision`; with
+ * `retryFailed` (a resync), also when its preview at that generation failed: the failure may have
+ * passed (a database that did not answer), and a resync comes once a period.
+ */
+export function needsPreview(
+  revision: PlatformRevision,
+  name: string,
+  generation?: number,
+  retryFailed = false,
+): boolean {
   if (revision.status?.phase === "Invalid") return false;
   const entry = revision.status?.tenants?.find((t) => t.name === name);
-  return !entry || (generation !== undefined && entry.generation !== generation);
+  if (!entry || (generation !== undefined && entry.generation !== generation)) return true;
+  return retryFailed && entry.outcome === "Failed";
 }
 
 /** Tenant `name`'s result at `generation`, previewed at `now`. */

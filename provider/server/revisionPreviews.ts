@@ -35,8 +35,11 @@ export interface PendingRevision {
 
 /** What the reconciler asks of the fleet preview. */
 export interface FleetPreviewPort {
-  /** The revision tenant `name` at `generation` is still to be previewed on, if any. */
-  pendingFor(name: string, generation: number): PendingRevision | undefined;
+  /**
+   * The revision tenant `name` at `generation` is still to be previewed on, if any; with
+   * `retryFailed` (a resync), also one whose preview at that generation failed.
+   */
+  pendingFor(name: string, generation: number, retryFailed?: boolean): PendingRevision | undefined;
   /** Records a tenant's result in revision `revision`'s status. */
   record(revision: string, entry: RevisionTenant): Promise<void>;
 }
@@ -110,10 +113,10 @@ export class RevisionPreviews implements FleetPreviewPort {
     return false;
   }
 
-  pendingFor(name: string, generation: number): PendingRevision | undefined {
+  pendingFor(name: string, generation: number, retryFailed = false): PendingRevision | undefined {
     const revision = currentRevision(this.revisions.values());
-    if (!this.share || !revision || !needsPreview(revision, name, generation)) return undefined;
-    if (this.recorded.has(recordKey(revision.metadata.name, name, generation))) return undefined;
+    if (!this.share || !revision || !needsPreview(revision, name, generation, retryFailed)) return undefined;
+    if (!retryFailed && this.recorded.has(recordKey(revision.metadata.name, name, generation))) return undefined;
     try {
       return {
         revision: revision.metadata.name,

@@ -127,11 +127,12 @@ export class TenantReconciler {
   /**
    * Previews the tenant's request on the platform revision it has not been previewed on yet, if
    * any, and records what it would change (or why it fails) in the revision's status. It changes
-   * nothing of the tenant; a write that fails is noted and tried at the tenant's next reconcile.
+   * nothing of the tenant; a write that fails is noted and tried at the tenant's next reconcile, a
+   * failed preview at its next resync.
    */
   private async previewRevision(tenant: TenantResource, options: ReconcileOptions): Promise<void> {
     const { name, generation } = tenant.metadata;
-    const pending = this.config.fleet?.pendingFor(name, generation);
+    const pending = this.config.fleet?.pendingFor(name, generation, options.resync);
     if (!pending || options.signal?.aborted) return;
     const result: PreviewResult = await this.service
       .preview(name, tenant.spec, this.config.actor, {

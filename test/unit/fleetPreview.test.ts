@@ -54,6 +54,17 @@ describe("whether a tenant is still to be previewed", () => {
     expect(needsPreview(previewed, "team-atlas")).toBe(false);
   });
 
+  it("is so again, on a resync, for a tenant whose preview failed at its generation", () => {
+    const failed = revision("r1", "2026-12-01T00:00:00Z", {
+      phase: "Previewed",
+      message: "",
+      tenants: [revisionTenantOf("team-atlas", 2, { failure: "the state backend did not answer" }, NOW)],
+    });
+    expect(needsPreview(failed, "team-atlas", 2)).toBe(false);
+    expect(needsPreview(failed, "team-atlas", 2, true)).toBe(true);
+    expect(needsPreview(previewed, "team-atlas", 2, true)).toBe(false);
+  });
+
   it("is never so on a revision whose policy is invalid", () => {
     expect(needsPreview(revision("bad", "2026-12-01T00:00:00Z", invalidRevisionStatus("x: y")), "team-atlas")).toBe(
       false,

@@ -465,8 +465,10 @@ describe("the fleet preview", () => {
   const fleetOf = (policy: TenantPlatformInput) => {
     const recorded: RevisionTenant[] = [];
     const fleet: FleetPreviewPort = {
-      pendingFor: (name, generation) =>
-        recorded.some((e) => e.name === name && e.generation === generation) ? undefined : { revision: "r2", policy },
+      pendingFor: (name, generation, retryFailed) => {
+        const entry = [...recorded].reverse().find((e) => e.name === name && e.generation === generation);
+        return entry && !(retryFailed && entry.outcome === "Failed") ? undefined : { revision: "r2", policy };
+      },
       record: async (revision, entry) => {
         expect(revision).toBe("r2");
         recorded.push(entry);
@@ -502,6 +504,11 @@ describe("the fleet preview", () => {
     ]);
     expect(stacks.callsOf("up")).toHaveLength(1);
     expect(resources.statusesOf("team-atlas")).toHaveLength(writes);
+    // Not again until a resync, which tries a failed preview again (the failure may have passed).
+    await reconciler.reconcile("team-atlas");
+    expect(recorded).toHaveLength(1);
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(recorded.map((e) => e.outcome)).toEqual(["Failed", "Failed"]);
   });
 
   it("notes a result it could not record, and the reconcile still ends as it did", async () => {
