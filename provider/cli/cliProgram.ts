@@ -135,6 +135,15 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option("--preview", "only show what would be removed")
     .addOption(lockTimeoutOption())
     .action(action(async () => (await import("./commands/delete")).deleteTenant));
+  const fleet = program
+    .command("fleet")
+    .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");
+  fleet
+    .command("preview")
+    .description("list the PlatformRevisions, or show what revision NAME would do to each tenant")
+    .argument("[name]", "the revision")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/fleet")).fleetPreview));
   program
     .command("server")
     .description(

@@ -4,6 +4,7 @@
  * implements over the API), who it acts as, its previews, and the abilities only some doors have
  * (owners named on the command line, a tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
  */
+import type { RevisionView } from "../server/http/fleetApiRoutes";
 import type { ChangePlan } from "../tenants/tenantPlan";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { TenantView } from "../tenantResource/tenantReplies";
@@ -88,6 +89,16 @@ export interface TenantsDoor {
   readonly localEndpoint?: (name: string, hostNamespace: string) => string;
   /** A note for `tenant list` about tenants it cannot show (made in the command's old layout). */
   readonly listNote?: () => string | undefined;
+  /** The PlatformRevisions and their fleet preview: the server's, for its admins; absent in local mode. */
+  readonly fleet?: FleetReads;
+}
+
+/** The PlatformRevisions as the server's API answers them (its admins only). */
+export interface FleetReads {
+  /** Every revision, newest first. */
+  revisions(): Promise<readonly RevisionView[]>;
+  /** Revision `name`; a CliError (not found) when there is none. */
+  revision(name: string): Promise<RevisionView>;
 }
 
 /**

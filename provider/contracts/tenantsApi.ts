@@ -24,6 +24,10 @@ export const API_ROUTES = {
   tenantKubeconfig: `${API_ROOT}/tenants/:name/kubeconfig`,
   /** POST: what creating or deleting the tenant would change (PreviewTenantBody); nothing is changed. */
   tenantPreview: `${API_ROOT}/tenants/:name/preview`,
+  /** GET, admins only: every PlatformRevision with its fleet preview (PlatformRevisionListBody). */
+  platformRevisions: `${API_ROOT}/platformrevisions`,
+  /** GET, admins only: one PlatformRevision with its fleet preview. */
+  platformRevision: `${API_ROOT}/platformrevisions/:name`,
   /** GET, unauthenticated: how the command signs in (SignInInfo). */
   signIn: `${API_ROOT}/sign-in`,
   /** GET: who the caller is (WhoAmI). */
@@ -38,16 +42,17 @@ export const API_ROUTES = {
   openApi: `${API_ROOT}/openapi.json`,
 } as const;
 
-/** A route's path for tenant `name`. */
-const forTenant = (route: string) => (name: string) => route.replace(":name", encodeURIComponent(name));
+/** A route's path for the tenant (or revision) named `name`. */
+const forName = (route: string) => (name: string) => route.replace(":name", encodeURIComponent(name));
 
 /** The API's paths, as a client requests them. */
 export const API_PATHS = {
   ...API_ROUTES,
-  tenant: forTenant(API_ROUTES.tenant),
-  tenantEvents: forTenant(API_ROUTES.tenantEvents),
-  tenantKubeconfig: forTenant(API_ROUTES.tenantKubeconfig),
-  tenantPreview: forTenant(API_ROUTES.tenantPreview),
+  tenant: forName(API_ROUTES.tenant),
+  tenantEvents: forName(API_ROUTES.tenantEvents),
+  tenantKubeconfig: forName(API_ROUTES.tenantKubeconfig),
+  tenantPreview: forName(API_ROUTES.tenantPreview),
+  platformRevision: forName(API_ROUTES.platformRevision),
 } as const;
 
 /** The body of `POST tenants`: the name and the team's request. The owner is never read from it. */
@@ -113,6 +118,24 @@ export interface ApiErrorBody {
     /** Each problem of an invalid request, `field: rule`. */
     readonly problems?: readonly string[];
   };
+}
+
+/** A PlatformRevision as the API answers with it: its policy and its fleet preview. */
+export interface PlatformRevisionBody<Status> {
+  /** The revision's name. */
+  readonly name: string;
+  /** When it was made (RFC 3339). */
+  readonly createdAt?: string;
+  /** Its policy, as written. */
+  readonly platform: Readonly<Record<string, unknown>>;
+  /** Its fleet preview, once the server wrote one. */
+  readonly status?: Status;
+}
+
+/** The answer of `GET platformrevisions`. */
+export interface PlatformRevisionListBody<Status> {
+  /** The revisions, newest first. */
+  readonly items: readonly PlatformRevisionBody<Status>[];
 }
 
 /** The list answer. */

@@ -12,11 +12,12 @@ import { runInformer, type InformerRunOptions } from "./informerRun";
 import { statusCodeOf } from "./kubeClientErrors";
 import { requireObjectName } from "./nameChecks";
 import type { PlatformRevisionStore } from "./revisionPreviews";
+import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
 
 const REVISIONS = { group: TENANT_GROUP, version: TENANT_VERSION, plural: PLATFORM_REVISION_PLURAL } as const;
 
 /** PlatformRevisions through the API server that `config` reaches. */
-export class KubePlatformRevisions implements PlatformRevisionStore {
+export class KubePlatformRevisions implements PlatformRevisionStore, PlatformRevisionReader {
   private readonly custom: CustomObjectsApi;
 
   constructor(config: KubeConfig) {
@@ -31,6 +32,11 @@ export class KubePlatformRevisions implements PlatformRevisionStore {
       if (statusCodeOf(error) === 404) return undefined;
       throw error;
     }
+  }
+
+  async list(): Promise<PlatformRevision[]> {
+    const list = (await this.custom.listClusterCustomObject({ ...REVISIONS })) as { items: PlatformRevision[] };
+    return list.items;
   }
 
   async writeStatus(revision: PlatformRevision, status: PlatformRevisionStatus): Promise<boolean> {

@@ -34,6 +34,7 @@ import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
 import { KubePlatformRevisions } from "./kubePlatformRevisions";
 import { RevisionPreviews } from "./revisionPreviews";
+import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
 import { parsePlatformPolicy } from "../model/platformPolicyValue";
 import { TenantReconciler } from "./tenantReconciler";
 
@@ -99,7 +100,8 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   );
   // The server acts as the platform's admin in the service: admission, or the person's own checks, came first.
   const serverActor = { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true };
-  const fleet = new RevisionPreviews(new KubePlatformRevisions(kubeConfig), {
+  const revisions = new KubePlatformRevisions(kubeConfig);
+  const fleet = new RevisionPreviews(revisions, {
     policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
     log: ports.log,
   });
@@ -118,7 +120,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   // Whether this replica's watch of Tenants has listed them all.
   let synced = false;
   const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, serverPreviews(service, serverActor));
-  const http = await serveHttp(ports, config, people, { metrics, tenantsSynced: () => synced });
+  const http = await serveHttp(ports, config, people, { metrics, revisions, tenantsSynced: () => synced });
   run.signal.addEventListener("abort", () => void http.close(), { once: true });
   ports.log(
     `replica ${run.identity} on ${host.description}; the replicas hold Leases labelled ${REPLICA_OF_LABEL}=${config.leaseName} in ${config.namespace}`,
@@ -153,7 +155,11 @@ async function serveHttp(
   ports: ServerPorts,
   config: ServerConfig,
   tenants: OwnedTenants,
-  operations: { readonly metrics?: ServerMetrics; readonly tenantsSynced: () => boolean },
+  operations: {
+    readonly metrics?: ServerMetrics;
+    readonly revisions: PlatformRevisionReader;
+    readonly tenantsSynced: () => boolean;
+  },
 ): Promise<FastifyInstance> {
   let publicUrl = config.http.publicUrl ? new URL(config.http.publicUrl) : undefined;
   let signIn: Promise<SignInParts> | undefined;
@@ -173,6 +179,7 @@ async function serveHttp(
     publicUrl: () => publicUrl!,
     plainHttp: publicUrl?.protocol !== "https:",
     adminGroup: config.adminGroup,
+    revisions: operations.revisions,
     sessionSeconds: Math.round(config.http.sessionHours * 3600),
     createsPerMinute: config.http.createsPerMinute,
     audit: countedAudit,

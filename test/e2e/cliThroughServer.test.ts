@@ -213,6 +213,37 @@ describe("the command through a kubespaces server, signed in with the device flo
     expect(namespaces).not.toContain(`namespace/${tenantNamespace(BOBS)}`);
   });
 
+  it("fleet preview shows an admin what a PlatformRevision would do to both tenants; bob is refused", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-cli-revision-")), "revision.yaml");
+    const platform = { quota: { default: { storage: "10Gi" } } };
+    const revision = {
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "PlatformRevision",
+      metadata: { name: "cli-fleet" },
+      spec: { platform },
+    };
+    writeFileSync(file, JSON.stringify(revision));
+    try {
+      await kubectl("apply", "-f", file);
+      await kubectl("wait", "--for=jsonpath={.status.phase}=Previewed", "platformrevision/cli-fleet", "--timeout=300s");
+      const admin = newCliUser();
+      expect((await loginThroughDevice(browser, admin, served.url, dexPerson("admin@example.com"))).code).toBe(0);
+      const listed = await kubespaces(admin, "fleet", "preview");
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/\ncli-fleet\s+Previewed\s+2\s+2\s+0\s/);
+      const shown = await kubespaces(admin, "fleet", "preview", "cli-fleet");
+      expect(shown.code, shown.stderr).toBe(0);
+      // Neither request sets storage: the new default changes both tenants' quotas.
+      for (const tenant of [BOBS, ALICES]) expect(shown.stdout).toMatch(new RegExp(`\\n${tenant}\\s+1\\s+Changes\\s`));
+      expect(shown.stdout).toContain("kubernetes:core/v1:ResourceQuota");
+      const refused = await kubespaces(bob, "fleet", "preview", "cli-fleet");
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("only the platform's admins may read platform revisions");
+    } finally {
+      await kubectl("delete", "-f", file, "--ignore-not-found", "--wait=true");
+    }
+  });
+
   it("delete --preview through the server prints what the teardown removes, and removes nothing", async () => {
     const previewed = await kubespaces(bob, "tenant", "delete", BOBS, "--preview");
     expect(previewed.code, previewed.stderr).toBe(0);

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { API_PATHS, CSRF_HEADER } from "../../provider/contracts/tenantsApi";
 import { checkRequest } from "../../provider/tenants/requestCheck";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
+import { revisionTenantOf, withPreviews } from "../../provider/server/fleetPreview";
 import { ADMIN_GROUP, apiServerHarness, ISSUER, type ApiServerHarness } from "./support/apiServerHarness";
 
 const ALICE = "alice@example.com";
@@ -735,3 +736,55 @@ function onTheWire(
     request.end(body);
   });
 }
+
+describe("platform revisions", () => {
+  const status = withPreviews(
+    undefined,
+    [revisionTenantOf("team-atlas", 1, { failure: "resources.cpu: 6 is above" }, new Date())],
+    new Set(["team-atlas", "team-borealis"]),
+  );
+  const revision = (name: string, created: string) => ({
+    metadata: { name, creationTimestamp: created },
+    spec: { platform: { quota: { ceilings: { cpu: "4" } } } },
+    status,
+  });
+
+  it("are read by the admins, newest first, each with its policy and fleet preview", async () => {
+    const h = await apiServerHarness();
+    h.revisions.set("older", revision("older", "2026-12-01T00:00:00Z"));
+    h.revisions.set("tighter", revision("tighter", "2026-12-02T00:00:00Z"));
+    const headers = bearer(await h.token(ALICE, { groups: [ADMIN_GROUP] }));
+    const list = await h.app.inject({ method: "GET", url: API_PATHS.platformRevisions, headers });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().items.map((r: { name: string }) => r.name)).toEqual(["tighter", "older"]);
+    const one = await h.app.inject({ method: "GET", url: API_PATHS.platformRevision("tighter"), headers });
+    expect(one.json()).toEqual({
+      name: "tighter",
+      createdAt: "2026-12-02T00:00:00Z",
+      platform: { quota: { ceilings: { cpu: "4" } } },
+      status: JSON.parse(JSON.stringify(status)),
+    });
+    const missing = await h.app.inject({ method: "GET", url: API_PATHS.platformRevision("gone"), headers });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.message).toBe("platform revision gone not found");
+  });
+
+  it("are refused to anyone else, who learns nothing of them", async () => {
+    const h = await apiServerHarness();
+    h.revisions.set("tighter", revision("tighter", "2026-12-02T00:00:00Z"));
+    const headers = bearer(await h.token(BOB));
+    for (const url of [
+      API_PATHS.platformRevisions,
+      API_PATHS.platformRevision("tighter"),
+      API_PATHS.platformRevision("gone"),
+    ]) {
+      const answer = await h.app.inject({ method: "GET", url, headers });
+      expect(answer.statusCode, url).toBe(403);
+      expect(answer.json().error).toEqual({
+        kind: "refused",
+        message: "only the platform's admins may read platform revisions",
+      });
+    }
+    expect((await h.app.inject({ method: "GET", url: API_PATHS.platformRevisions })).statusCode).toBe(401);
+  });
+});

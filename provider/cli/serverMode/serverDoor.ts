@@ -3,7 +3,9 @@
  * request to that kubespaces server's API, signed with the kept sign-in (renewed when it has
  * expired), and the command acts as whoever the server says the sign-in is.
  */
-import { API_PATHS, type WhoAmI } from "../../contracts/tenantsApi";
+import { API_PATHS, type PlatformRevisionListBody, type WhoAmI } from "../../contracts/tenantsApi";
+import type { RevisionView } from "../../server/http/fleetApiRoutes";
+import type { PlatformRevisionStatus } from "../../tenantResource/platformRevisionStatus";
 import { ServerApi } from "./serverApi";
 import { refreshSignIn } from "./serverSignIn";
 import { ServerTenants } from "./serverTenants";
@@ -42,5 +44,10 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
     onInterrupt: SERVER_INTERRUPT,
     onStuckLock: serverStuckLock,
     server,
+    fleet: {
+      revisions: async () =>
+        (await api.json<PlatformRevisionListBody<PlatformRevisionStatus>>("GET", API_PATHS.platformRevisions)).items,
+      revision: (name) => api.json<RevisionView>("GET", API_PATHS.platformRevision(name)),
+    },
   };
 }

@@ -24,6 +24,7 @@ import { COOKIE_OPTIONS, serverCookies } from "./serverCookies";
 import { signInRoutes } from "./signInRoutes";
 import { createsLimit, previewsLimit, tenantApiRoutes } from "./tenantApiRoutes";
 import { operationsRoutes, type OperationsDeps } from "./operationsRoutes";
+import { fleetApiRoutes, type PlatformRevisionReader } from "./fleetApiRoutes";
 import { echoRequestId, fastifyLogging } from "../serverLog";
 
 /** What the HTTP front runs on. */
@@ -50,6 +51,8 @@ export interface ApiServerDeps {
   readonly log: (line: string) => void;
   /** The server's log, which Fastify logs each request to with its id (none: requests are not logged). */
   readonly logger?: FastifyBaseLogger;
+  /** The PlatformRevisions, which the API shows the admins. */
+  readonly revisions: PlatformRevisionReader;
   /** Readiness and metrics, for `/readyz` and `/metrics` (none: always ready, no metrics). */
   readonly operations?: OperationsDeps;
 }
@@ -120,6 +123,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     csrfProtection,
     logFailure,
   });
+  await fleetApiRoutes(app, deps.revisions);
   await signInRoutes(app, {
     signIn: deps.signIn,
     seal,

@@ -106,6 +106,25 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       errors: [...SIGNED_IN_ERRORS, 404, 409],
     },
   },
+  platformRevisions: {
+    get: {
+      operationId: "listPlatformRevisions",
+      summary:
+        "Every PlatformRevision, newest first, each with what the server found it would do to every tenant (admins only).",
+      signedIn: true,
+      ok: [200, "PlatformRevisionList"],
+      errors: [...SIGNED_IN_ERRORS, 403],
+    },
+  },
+  platformRevision: {
+    get: {
+      operationId: "getPlatformRevision",
+      summary: "One PlatformRevision, with what the server found it would do to every tenant (admins only).",
+      signedIn: true,
+      ok: [200, "PlatformRevision"],
+      errors: [...SIGNED_IN_ERRORS, 403, 404],
+    },
+  },
   signIn: {
     get: {
       operationId: "getSignInInfo",
@@ -140,7 +159,7 @@ const ERROR_WORDS: Readonly<Record<number, string>> = {
   400: "The request is not valid: the problems name each field and its rule.",
   401: "No sign-in, or one that was refused (the message says why).",
   403: "Refused: not allowed to the caller, or (signed in by cookie) no valid CSRF token.",
-  404: "No such tenant the caller may see.",
+  404: "No such tenant the caller may see (or no such PlatformRevision).",
   409: "In conflict with the tenant's state: the name is taken, it is not Ready yet, or another run holds it.",
   429: "Too many creates (or previews) by this person in a minute.",
   503: "The host cluster or the identity provider did not answer; try again.",
@@ -192,7 +211,7 @@ function operationObject(path: string, operation: Operation): Record<string, unk
       name,
       in: "path",
       required: true,
-      description: "The tenant's name.",
+      description: path.includes("/platformrevisions/") ? "The revision's name." : "The tenant's name.",
       schema: { type: "string" },
     })),
     ...(operation.query ?? []).map((q) => ({

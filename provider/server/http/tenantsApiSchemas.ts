@@ -5,6 +5,7 @@
  * API's answers against that document. The TypeScript types of tenantsApi.ts are checked against
  * them (test/unit/openApiDocument.test.ts).
  */
+import { platformRevisionStatusSchema } from "../../tenantResource/platformRevisionStatus";
 import { z } from "zod";
 import { tenantRequestSchema } from "../../model/tenantRequestSchema";
 import { changePlanSchema, tenantResourceStatusSchema } from "../../tenantResource/tenantResourceStatus";
@@ -101,6 +102,21 @@ export const whoAmISchema = z
   })
   .describe("Who the caller is, as the server sees them.");
 
+/** A PlatformRevision as the API answers with it (contracts/tenantsApi.ts, PlatformRevisionBody). */
+export const platformRevisionViewSchema = z
+  .strictObject({
+    name: z.string().describe("The revision's name."),
+    createdAt: z.string().optional().describe("When it was made (RFC 3339)."),
+    platform: z.record(z.string(), z.unknown()).describe("Its policy, as written (docs/policy.md)."),
+    status: platformRevisionStatusSchema.optional(),
+  })
+  .describe("A version of the platform's policy and what the server found it would do to every tenant.");
+
+/** The answer of `GET platformrevisions`. */
+export const platformRevisionListSchema = z
+  .strictObject({ items: z.array(platformRevisionViewSchema).describe("The revisions, newest first.") })
+  .describe("Every PlatformRevision.");
+
 /** Every schema of the API, by the name the OpenAPI document gives it under `components.schemas`. */
 export const API_SCHEMAS = {
   CreateTenantBody: createTenantBodySchema,
@@ -111,6 +127,8 @@ export const API_SCHEMAS = {
   Error: apiErrorBodySchema,
   SignInInfo: signInInfoSchema,
   WhoAmI: whoAmISchema,
+  PlatformRevision: platformRevisionViewSchema,
+  PlatformRevisionList: platformRevisionListSchema,
 } as const;
 
 /** The name of one of them. */

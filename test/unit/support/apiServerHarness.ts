@@ -17,6 +17,7 @@ import { serverCookies, type ServerCookies } from "../../../provider/server/http
 import type { OperationsDeps } from "../../../provider/server/http/operationsRoutes";
 import { StandInPeopleHost } from "./standInPeopleHost";
 import { StandInStackPreviews } from "./standInStackPreviews";
+import type { PlatformRevision } from "../../../provider/server/fleetPreview";
 
 /** The stand-in issuer's URL. */
 export const ISSUER = "https://issuer.stand-in.example";
@@ -53,6 +54,8 @@ export interface ApiServerHarness {
   readonly host: StandInPeopleHost;
   /** The previews it runs (a stand-in of the tenants service's). */
   readonly previews: StandInStackPreviews;
+  /** The PlatformRevisions the API reads (a stand-in of the API server's), by name. */
+  readonly revisions: Map<string, PlatformRevision>;
   readonly auditLines: string[];
   /** What the server logged of the failures it did not foresee. */
   readonly logLines: string[];
@@ -135,6 +138,7 @@ export async function apiServerHarness(
   const keys = sessionKeys();
   const host = new StandInPeopleHost();
   const previews = new StandInStackPreviews();
+  const revisions = new Map<string, PlatformRevision>();
   const auditLines: string[] = [];
   const logLines: string[] = [];
   const app = await buildApiServer({
@@ -150,12 +154,14 @@ export async function apiServerHarness(
     log: (line) => logLines.push(line),
     operations: options.operations,
     logger: options.logger,
+    revisions: { list: async () => [...revisions.values()], get: async (name) => revisions.get(name) },
   });
   const seal = new SessionSeal(keys.sealKey);
   return {
     app,
     host,
     previews,
+    revisions,
     auditLines,
     logLines,
     publicUrl,

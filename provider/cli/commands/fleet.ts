@@ -1,0 +1,89 @@
+/**
+ * `kubespaces fleet preview [NAME]`: the PlatformRevisions and what each would do to every tenant,
+ * as the server previewed them (its admins only). With no NAME, one line per revision, as
+ * `kubectl get platformrevisions` prints them; with NAME, the revision's sum, then one line per
+ * tenant: what it would change, or why it fails.
+ */
+import type { CommandEnv } from "../commandEnv";
+import { CliError, EXIT } from "../exitCodes";
+import { formatted, type Column, type OutputFormat } from "../formatOutput";
+import type { RevisionView } from "../../server/http/fleetApiRoutes";
+import type { RevisionTenant } from "../../tenantResource/platformRevisionStatus";
+import { planSummary } from "../../tenants/tenantPlan";
+import type { FleetReads } from "../tenantsDoor";
+
+/** `fleet preview`'s options. */
+export interface FleetPreviewOptions {
+  /** How to print. */
+  readonly output: OutputFormat;
+}
+
+/** Runs `fleet preview`. */
+export async function fleetPreview(
+  env: CommandEnv,
+  name: string | undefined,
+  options: FleetPreviewOptions,
+): Promise<number> {
+  const fleet = await fleetOf(env);
+  if (!name) {
+    const revisions = await fleet.revisions();
+    env.stdout.write(
+      formatted(
+        {
+          rows: revisions,
+          columns: REVISION_COLUMNS,
+          document: { items: revisions },
+          names: revisions.map((r) => `platformrevision/${r.name}`),
+        },
+        options.output,
+      ),
+    );
+    return EXIT.ok;
+  }
+  const revision = await fleet.revision(name);
+  const tenants = revision.status?.tenants ?? [];
+  if (options.output !== "table") {
+    env.stdout.write(
+      formatted({ rows: [], columns: [], document: revision, names: [`platformrevision/${name}`] }, options.output),
+    );
+    return EXIT.ok;
+  }
+  env.stdout.write(`${summaryLine(revision)}\n`);
+  if (tenants.length > 0)
+    env.stdout.write(formatted({ rows: tenants, columns: TENANT_COLUMNS, document: {}, names: [] }, "table"));
+  return EXIT.ok;
+}
+
+/** The door's fleet reads, or a CliError saying they are the server's. */
+async function fleetOf(env: CommandEnv): Promise<FleetReads> {
+  const door = await env.door();
+  if (door.fleet) return door.fleet;
+  throw new CliError(
+    "platform revisions are previewed by a kubespaces server: sign in to one first (kubespaces login --server URL)",
+    EXIT.invalid,
+  );
+}
+
+/** The revision in one line: its phase, the server's message, and the changed fields. */
+function summaryLine(revision: RevisionView): string {
+  const status = revision.status;
+  if (!status) return `platform revision ${revision.name}: not previewed yet (no replica has written its status)`;
+  const fields = status.summary?.fields.length ? `; changed fields: ${status.summary.fields.join(", ")}` : "";
+  return `platform revision ${revision.name}: ${status.phase}, ${status.message}${fields}`;
+}
+
+const REVISION_COLUMNS: readonly Column<RevisionView>[] = [
+  { heading: "NAME", value: (r) => r.name },
+  { heading: "PHASE", value: (r) => r.status?.phase },
+  { heading: "TENANTS", value: (r) => r.status?.summary && String(r.status.summary.tenants) },
+  { heading: "CHANGING", value: (r) => r.status?.summary && String(r.status.summary.changing) },
+  { heading: "FAILED", value: (r) => r.status?.summary && String(r.status.summary.failed) },
+  { heading: "CREATED", value: (r) => r.createdAt },
+];
+
+const TENANT_COLUMNS: readonly Column<RevisionTenant>[] = [
+  { heading: "TENANT", value: (t) => t.name },
+  { heading: "GENERATION", value: (t) => String(t.generation) },
+  { heading: "OUTCOME", value: (t) => t.outcome },
+  { heading: "CHANGES", value: (t) => (t.plan ? planSummary(t.plan) : t.reason) },
+];
