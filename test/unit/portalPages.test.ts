@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
+import { revisionTenantOf, withPreviews } from "../../provider/server/fleetPreview";
 import { beforeEach, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
@@ -642,6 +643,7 @@ describe("registering the portal", () => {
     await expect(
       app.register(portalRoutes, {
         tenants: new StandInTenantsForPeople(),
+        revisions: { list: async () => [], get: async () => undefined },
         actorOf: () => undefined,
         csrfBinding: () => "",
         logFailure: () => {},
@@ -649,5 +651,70 @@ describe("registering the portal", () => {
     ).rejects.toThrow(
       "portalRoutes needs these registered on the app first: @fastify/csrf-protection (reply.generateCsrf), @fastify/csrf-protection (app.csrfProtection), @fastify/formbody",
     );
+  });
+});
+
+describe("the platform revisions' pages", () => {
+  const steps = [{ op: "update", type: "kubernetes:core/v1:ResourceQuota", name: "kubespaces-quota", diffs: ["spec"] }];
+  const at = new Date("2026-12-05T00:00:00Z");
+  const tighter = {
+    metadata: { name: "tighter", creationTimestamp: "2026-12-05T00:00:00Z" },
+    spec: { platform: { quota: { ceilings: { cpu: "4" } } } },
+    status: withPreviews(
+      undefined,
+      [
+        revisionTenantOf("team-small", 2, { steps }, at),
+        revisionTenantOf("team-large", 1, { failure: "resources.cpu: 6 is above <the ceiling>" }, at),
+        revisionTenantOf("team-same", 1, { steps: [] }, at),
+      ],
+      new Set(["team-small", "team-large", "team-same"]),
+    ),
+  };
+
+  it("list the revisions for an admin, linked from the navigation, with each one's sum", async () => {
+    const portal = await portalHarness();
+    portal.revisions.set("tighter", tighter);
+    const home = markup(await portal.get("/", "admin@example.com", true));
+    expect(home).toMatch(/<a href="\/platformrevisions"\s*>Platform revisions<\/a>/);
+    const answer = await portal.get("/platformrevisions", "admin@example.com", true);
+    expect(answer.statusCode).toBe(200);
+    const row = /<tr>\s*<th scope="row"><a href="\/platformrevisions\/tighter">tighter<\/a><\/th>([\s\S]*?)<\/tr>/.exec(
+      markup(answer),
+    );
+    expect(row![1].match(/<td>([^<]*)<\/td>/g)).toEqual([
+      "<td>Previewed</td>",
+      "<td>3</td>",
+      "<td>1</td>",
+      "<td>1</td>",
+    ]);
+  });
+
+  it("show one revision: each tenant's plan, nothing to change, or why its preview failed, escaped", async () => {
+    const portal = await portalHarness();
+    portal.revisions.set("tighter", tighter);
+    const page = markup(await portal.get("/platformrevisions/tighter", "admin@example.com", true));
+    expect(page).toContain(
+      "<strong>Previewed</strong>: previewed on all 3 tenants: 1 would change, 1 would not, 1 failed",
+    );
+    expect(page).toContain("<code>kubernetes:core/v1:ResourceQuota spec</code>");
+    expect(page).toContain('<h2 id="tenant-team-small">team-small</h2>');
+    expect(page).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
+    expect(page).toContain("<span data-reason>resources.cpu: 6 is above &lt;the ceiling&gt;</span>");
+    expect(page).toContain("Nothing would change for generation 1 of its request.");
+    const missing = await portal.get("/platformrevisions/gone", "admin@example.com", true);
+    expect(missing.statusCode).toBe(404);
+    expect(markup(missing)).toContain("platform revision gone not found");
+  });
+
+  it("are refused to anyone else, who finds no link to them and learns nothing of them", async () => {
+    const portal = await portalHarness();
+    portal.revisions.set("tighter", tighter);
+    expect(markup(await portal.get("/", "alice@example.com"))).not.toContain("/platformrevisions");
+    for (const url of ["/platformrevisions", "/platformrevisions/tighter", "/platformrevisions/gone"]) {
+      const answer = await portal.get(url, "alice@example.com");
+      expect(answer.statusCode, url).toBe(403);
+      expect(markup(answer), url).toContain("only the platform&#39;s admins may read platform revisions");
+      expect(markup(answer), url).not.toContain("team-small");
+    }
   });
 });

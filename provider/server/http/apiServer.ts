@@ -140,6 +140,7 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     logFailure,
     createRouteConfig: { rateLimit: createsLimit(deps.createsPerMinute) },
     previewRouteConfig: { rateLimit: previewsLimit(deps.createsPerMinute) },
+    revisions: deps.revisions,
   });
   app.setNotFoundHandler((request, reply) => {
     const message = `no such ${request.url.startsWith(API_ROOT) ? "API route" : "page"}: ${request.method} ${request.url.split("?")[0]}`;

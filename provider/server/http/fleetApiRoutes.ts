@@ -34,7 +34,7 @@ export async function fleetApiRoutes(app: FastifyInstance, revisions: PlatformRe
     API_ROUTES.platformRevisions,
     adminOnly,
     async (): Promise<PlatformRevisionListBody<PlatformRevisionStatus>> => ({
-      items: (await revisions.list()).map(viewOf).sort(newestFirst),
+      items: (await revisions.list()).map(revisionViewOf).sort(newestFirst),
     }),
   );
   app.get<{ Params: { name: string } }>(API_ROUTES.platformRevision, adminOnly, async (request) => {
@@ -42,12 +42,12 @@ export async function fleetApiRoutes(app: FastifyInstance, revisions: PlatformRe
     requireObjectName(name, "name");
     const revision = await revisions.get(name);
     if (!revision) throw new ApiError("notFound", `platform revision ${name} not found`);
-    return viewOf(revision);
+    return revisionViewOf(revision);
   });
 }
 
-/** `revision` as the API answers with it. */
-function viewOf(revision: PlatformRevision): RevisionView {
+/** `revision` as the API (and the portal) shows it. */
+export function revisionViewOf(revision: PlatformRevision): RevisionView {
   const { name, creationTimestamp } = revision.metadata;
   const platform = revision.spec.platform;
   return {
@@ -58,5 +58,6 @@ function viewOf(revision: PlatformRevision): RevisionView {
   };
 }
 
-const newestFirst = (a: RevisionView, b: RevisionView): number =>
+/** The order of revisions shown: newest first, then by name. */
+export const newestFirst = (a: RevisionView, b: RevisionView): number =>
   (b.createdAt ?? "").localeCompare(a.createdAt ?? "") || a.name.localeCompare(b.name);

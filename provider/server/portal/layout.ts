@@ -12,7 +12,7 @@ import { PORTAL_PATHS } from "./portalPaths";
 const SITE = "KubeSpaces";
 
 /** Which navigation entry a page is, for `aria-current`. */
-export type NavEntry = "list" | "newTenant";
+export type NavEntry = "list" | "newTenant" | "revisions";
 
 /** What the frame of one page shows. */
 export interface PageFrame {
@@ -42,6 +42,7 @@ function siteHeader(frame: PageFrame): Html {
           <ul>
             ${navLink(PORTAL_PATHS.list, "Tenants", "list", frame.current)}
             ${navLink(PORTAL_PATHS.newTenant, "New tenant", "newTenant", frame.current)}
+            ${actor.isAdmin && navLink(PORTAL_PATHS.revisions, "Platform revisions", "revisions", frame.current)}
           </ul>
         </nav>
         <div class="account">

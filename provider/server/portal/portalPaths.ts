@@ -24,6 +24,10 @@ export const PORTAL_PATHS = {
   delete: (name: string) => `${tenant(name)}/delete`,
   /** GET: the tenant's host quota as the page's rows (JSON, quotaTable.ts's QuotaRowsBody), for its script. */
   quota: (name: string) => `${tenant(name)}/quota`,
+  /** GET: the platform's revisions (admins only). */
+  revisions: "/platformrevisions",
+  /** GET: one revision's fleet preview (admins only). */
+  revision: (name: string) => `/platformrevisions/${encodeURIComponent(name)}`,
   /** GET: the portal's stylesheet. */
   stylesheet: "/portal/static/portal.css",
   /** GET: the portal's one script (live status on the tenant page). */
@@ -44,6 +48,8 @@ export const PORTAL_ROUTES = {
   delete: "/tenants/:name/delete",
   /** GET: the quota's rows, for the page's script. */
   quota: "/tenants/:name/quota",
+  /** GET: one platform revision's page (`:name`, the revision's name). */
+  revision: "/platformrevisions/:name",
 } as const;
 
 /** The sign-in page's address that comes back to `path` (a path of this server) after signing in. */

@@ -9,7 +9,15 @@
 import type {} from "@fastify/csrf-protection";
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../tenants/ports";
-import { RequestConflictError, RequestInvalidError, TenantNotFoundError } from "../../tenants/tenantsErrors";
+import {
+  OperationRefusedError,
+  RequestConflictError,
+  RequestInvalidError,
+  TenantNotFoundError,
+} from "../../tenants/tenantsErrors";
+import { newestFirst, revisionViewOf, type PlatformRevisionReader } from "../http/fleetApiRoutes";
+import { requireObjectName } from "../nameChecks";
+import { revisionListPage, revisionPage } from "./revisionPages";
 import type { TenantsForPeople } from "../people/tenantsForPeople";
 import { tenantNameParam } from "../http/tenantNameParam";
 import { messagePage, notFoundPage } from "./messagePages";
@@ -39,6 +47,8 @@ export interface PortalDeps {
   readonly createRouteConfig?: FastifyContextConfig;
   /** The config of the routes that run a preview (New tenant's, the delete page), likewise. */
   readonly previewRouteConfig?: FastifyContextConfig;
+  /** The platform's revisions, which the admins' pages show. */
+  readonly revisions: PlatformRevisionReader;
 }
 
 type NameParams = { Params: { readonly name: string } };
@@ -170,6 +180,32 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
   });
 }
 
+/** The platform revisions' pages, for the admins only: anyone else is refused, and learns nothing of them. */
+function revisionRoutes(app: FastifyInstance, revisions: PlatformRevisionReader, access: PortalAccess): void {
+  const adminOnly = (request: FastifyRequest) => {
+    if (!access.signedIn(request).isAdmin)
+      throw new OperationRefusedError("only the platform's admins may read platform revisions");
+  };
+  app.get(PORTAL_PATHS.revisions, access.page, async (request, reply) => {
+    adminOnly(request);
+    const list = (await revisions.list()).map(revisionViewOf).sort(newestFirst);
+    return sendPage(reply, 200, revisionListPage(access.frame(request, reply), list));
+  });
+  app.get<NameParams>(PORTAL_ROUTES.revision, access.page, async (request, reply) => {
+    adminOnly(request);
+    const { name } = request.params;
+    const revision = await revisions.get(requireObjectName(name, "name"));
+    const frame = access.frame(request, reply);
+    if (!revision)
+      return sendPage(
+        reply,
+        404,
+        messagePage(frame, "Platform revision not found", `platform revision ${name} not found`),
+      );
+    return sendPage(reply, 200, revisionPage(frame, revisionViewOf(revision)));
+  });
+}
+
 /** The delete page (what a delete would remove, previewed) and its form, confirmed by typing the name. */
 function deleteRoutes(app: FastifyInstance, deps: PortalDeps, access: PortalAccess): void {
   const { tenants } = deps;
@@ -218,6 +254,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   createRoutes(app, deps, access);
   tenantRoutes(app, deps.tenants, access);
   deleteRoutes(app, deps, access);
+  revisionRoutes(app, deps.revisions, access);
 }
 
 /** The New tenant form's answer to a name that is taken. */

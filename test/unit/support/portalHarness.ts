@@ -12,6 +12,7 @@ import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyRequest, type LightMyRequestResponse } from "fastify";
 import { serverCookies } from "../../../provider/server/http/serverCookies";
 import { portalRoutes } from "../../../provider/server/portal/portalRoutes";
+import type { PlatformRevision } from "../../../provider/server/fleetPreview";
 import type { Actor } from "../../../provider/tenants/ports";
 import { StandInTenantsForPeople } from "./standInTenantsForPeople";
 
@@ -59,6 +60,8 @@ export interface PortalHarness {
   readonly tenants: StandInTenantsForPeople;
   /** The failures the portal handed to the server's log: `<url>: <message>`. */
   readonly failures: string[];
+  /** The PlatformRevisions the admins' pages read (a stand-in of the API server's), by name. */
+  readonly revisions: Map<string, PlatformRevision>;
   /** GETs `url` as `owner` (no one: not signed in). */
   get(url: string, owner?: string, admin?: boolean): Promise<LightMyRequestResponse>;
   /** Loads `formPage` as `owner`, then posts `fields` (with its CSRF token, unless `withToken` is false) to `action`. */
@@ -81,7 +84,9 @@ export async function portalHarness(tenants = new StandInTenantsForPeople()): Pr
   });
   await app.register(formbody);
   const failures: string[] = [];
+  const revisions = new Map<string, PlatformRevision>();
   await app.register(portalRoutes, {
+    revisions: { list: async () => [...revisions.values()], get: async (name) => revisions.get(name) },
     tenants,
     actorOf: standInActorOf,
     csrfBinding: standInCsrfBinding,
@@ -94,6 +99,7 @@ export async function portalHarness(tenants = new StandInTenantsForPeople()): Pr
     app,
     tenants,
     failures,
+    revisions,
     get,
     async submit(formPage, action, fields, options = {}) {
       const { owner = "alice@example.com", as = owner, withToken = true } = options;
