@@ -301,6 +301,47 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     expect((await tenantResource(TENANT)).metadata.deletionTimestamp).toBeUndefined();
   });
 
+  it("an admin opens Platform revisions from the navigation, and a revision's page shows what it would do to alice's tenant", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-portal-revision-")), "revision.yaml");
+    const platform = { quota: { default: { storage: "10Gi" } } };
+    const revision = {
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "PlatformRevision",
+      metadata: { name: "portal-fleet" },
+      spec: { platform },
+    };
+    writeFileSync(file, JSON.stringify(revision));
+    const admin = await signIn(browser, served.url, dexPerson("admin@example.com"), "admin-at-dex");
+    try {
+      await kubectl("apply", "-f", file);
+      await kubectl(
+        "wait",
+        "--for=jsonpath={.status.phase}=Previewed",
+        "platformrevision/portal-fleet",
+        "--timeout=300s",
+      );
+      const page = pageOf(admin);
+      await page.getByRole("link", { name: "Platform revisions" }).click();
+      await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Platform revisions");
+      await portalScreen(page, "admin-revision-list");
+      await page.getByRole("link", { name: "portal-fleet" }).click();
+      await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe(
+        "Platform revision portal-fleet",
+      );
+      const shown = await page.locator("main").textContent();
+      expect(shown).toContain("Previewed");
+      expect(shown).toContain(TENANT);
+      expect(shown).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
+      await portalScreen(page, "admin-revision-page");
+      // Alice, no admin, is refused the same page.
+      const refused = await alice.request.get(`${served.url}${PORTAL_PATHS.revision("portal-fleet")}`);
+      expect(refused.status()).toBe(403);
+    } finally {
+      await admin.close();
+      await kubectl("delete", "-f", file, "--ignore-not-found", "--wait=true");
+    }
+  });
+
   it("alice deletes it by typing its name, after its page showed what the delete removes: Deleting, then gone, nothing left", async () => {
     const page = pageOf(alice);
     await page.goto(`${served.url}${PORTAL_PATHS.tenant(TENANT)}`);
