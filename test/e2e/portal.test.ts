@@ -303,7 +303,8 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
 
   it("an admin opens Platform revisions from the navigation, and a revision's page shows what it would do to alice's tenant", async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-portal-revision-")), "revision.yaml");
-    const platform = { quota: { default: { storage: "10Gi" } } };
+    // Helm may take longer: the vCluster's release changes, whatever the tenant asked for.
+    const platform = { helmTimeoutSeconds: 1200 };
     const revision = {
       apiVersion: "kubespaces.io/v1alpha1",
       kind: "PlatformRevision",
