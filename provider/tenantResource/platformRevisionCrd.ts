@@ -14,8 +14,8 @@ import {
   PLATFORM_REVISION_PLURAL,
   PLATFORM_REVISION_SINGULAR,
 } from "../contracts/platformRevisionNames";
-import { TENANT_GROUP, TENANT_VERSION } from "../contracts/tenantResourceNames";
-import { PART_OF_KUBESPACES, type KubeObject } from "./kubeObject";
+import { clusterCrd } from "./clusterCrd";
+import type { KubeObject } from "./kubeObject";
 import { platformRevisionStatusSchema } from "./platformRevisionStatus";
 import { structuralSchemaOf, type StructuralSchema } from "./structuralSchema";
 
@@ -55,35 +55,17 @@ export function platformRevisionObjectSchema(): StructuralSchema {
 
 /** The PlatformRevision CRD. */
 export function platformRevisionCrd(): KubeObject {
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: PLATFORM_REVISION_CRD_NAME, labels: PART_OF_KUBESPACES },
-    spec: {
-      group: TENANT_GROUP,
-      scope: "Cluster",
-      names: {
-        kind: PLATFORM_REVISION_KIND,
-        listKind: `${PLATFORM_REVISION_KIND}List`,
-        plural: PLATFORM_REVISION_PLURAL,
-        singular: PLATFORM_REVISION_SINGULAR,
-      },
-      versions: [
-        {
-          name: TENANT_VERSION,
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          additionalPrinterColumns: [
-            { name: "Phase", type: "string", jsonPath: ".status.phase" },
-            { name: "Tenants", type: "integer", jsonPath: ".status.summary.tenants" },
-            { name: "Changing", type: "integer", jsonPath: ".status.summary.changing" },
-            { name: "Failed", type: "integer", jsonPath: ".status.summary.failed" },
-            { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-          ],
-          schema: { openAPIV3Schema: platformRevisionObjectSchema() },
-        },
-      ],
-    },
-  };
+  return clusterCrd({
+    name: PLATFORM_REVISION_CRD_NAME,
+    kind: PLATFORM_REVISION_KIND,
+    plural: PLATFORM_REVISION_PLURAL,
+    singular: PLATFORM_REVISION_SINGULAR,
+    columns: [
+      { name: "Phase", type: "string", jsonPath: ".status.phase" },
+      { name: "Tenants", type: "integer", jsonPath: ".status.summary.tenants" },
+      { name: "Changing", type: "integer", jsonPath: ".status.summary.changing" },
+      { name: "Failed", type: "integer", jsonPath: ".status.summary.failed" },
+    ],
+    schema: platformRevisionObjectSchema(),
+  });
 }

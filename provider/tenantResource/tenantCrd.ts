@@ -13,16 +13,10 @@
 import { celLiteral } from "../model/apiServerRules";
 import { DNS_LABEL, DNS_LABEL_GRAMMAR, DNS_LABEL_MAX_LENGTH, DNS_LABEL_TOO_LONG } from "../model/schemaParts";
 import { tenantRequestSchema } from "../model/tenantRequestSchema";
-import { PART_OF_KUBESPACES, type KubeObject } from "./kubeObject";
+import { clusterCrd } from "./clusterCrd";
+import type { KubeObject } from "./kubeObject";
 import { structuralSchemaOf, type StructuralSchema } from "./structuralSchema";
-import {
-  TENANT_CRD_NAME,
-  TENANT_GROUP,
-  TENANT_KIND,
-  TENANT_PLURAL,
-  TENANT_SINGULAR,
-  TENANT_VERSION,
-} from "../contracts/tenantResourceNames";
+import { TENANT_CRD_NAME, TENANT_KIND, TENANT_PLURAL, TENANT_SINGULAR } from "../contracts/tenantResourceNames";
 import { tenantResourceStatusSchema } from "./tenantResourceStatus";
 
 /** The schema of a whole Tenant object: apiVersion, kind, metadata, the request as spec, and the status. */
@@ -54,30 +48,16 @@ const NAME_RULES = [
 
 /** The Tenant CRD. */
 export function tenantCrd(): KubeObject {
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: TENANT_CRD_NAME, labels: PART_OF_KUBESPACES },
-    spec: {
-      group: TENANT_GROUP,
-      scope: "Cluster",
-      names: { kind: TENANT_KIND, listKind: `${TENANT_KIND}List`, plural: TENANT_PLURAL, singular: TENANT_SINGULAR },
-      versions: [
-        {
-          name: TENANT_VERSION,
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          // Naming any column replaces kubectl's default AGE, so it is named again.
-          additionalPrinterColumns: [
-            { name: "Owner", type: "string", jsonPath: ".spec.owner" },
-            { name: "Phase", type: "string", jsonPath: ".status.phase" },
-            { name: "API", type: "string", jsonPath: ".status.apiServerUrl" },
-            { name: "Age", type: "date", jsonPath: ".metadata.creationTimestamp" },
-          ],
-          schema: { openAPIV3Schema: tenantObjectSchema() },
-        },
-      ],
-    },
-  };
+  return clusterCrd({
+    name: TENANT_CRD_NAME,
+    kind: TENANT_KIND,
+    plural: TENANT_PLURAL,
+    singular: TENANT_SINGULAR,
+    columns: [
+      { name: "Owner", type: "string", jsonPath: ".spec.owner" },
+      { name: "Phase", type: "string", jsonPath: ".status.phase" },
+      { name: "API", type: "string", jsonPath: ".status.apiServerUrl" },
+    ],
+    schema: tenantObjectSchema(),
+  });
 }
