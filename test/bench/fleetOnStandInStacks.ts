@@ -9,11 +9,8 @@
  * `concurrency` (4) tenants at once, so the 50 cannot take less than ceil(50 / (4 x replicas))
  * previews one after another: that bound is printed beside the ratio.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { stringify } from "yaml";
 import { testbed, testbedEnv } from "../e2e/support/testbed";
+import { platformRevisionFile } from "../e2e/support/platformRevisions";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { allSeeEachOther, StandInStacks, standInServer, startReplica } from "./standInReplicas";
 
@@ -21,28 +18,12 @@ const COUNT = Number(process.env.BENCH_FLEET_TENANTS ?? 50);
 const REPLICAS = Number(process.env.BENCH_FLEET_REPLICAS ?? 1);
 const PREVIEW_MS = Number(process.env.BENCH_FLEET_PREVIEW_MS ?? 5000);
 
-/** A PlatformRevision manifest (a changed quota default) in a file of its own. */
-function revisionFile(name: string): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-revision-")), `${name}.yaml`);
-  const platform = { quota: { default: { storage: "10Gi" } } };
-  writeFileSync(
-    file,
-    stringify({
-      apiVersion: "kubespaces.io/v1alpha1",
-      kind: "PlatformRevision",
-      metadata: { name },
-      spec: { platform },
-    }),
-  );
-  return file;
-}
-
 /** Brings `names` to Ready, then times revision `revision` from its apply to Previewed; removes both after. */
 async function previewTime(names: readonly string[], revision: string): Promise<number> {
   const tenants = tenantManifests(names);
   await kubectlAsAdmin("apply", "-f", tenants);
   await kubectlAsAdmin("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
-  const file = revisionFile(revision);
+  const file = platformRevisionFile(revision, { quota: { default: { storage: "10Gi" } } });
   const started = performance.now();
   await kubectlAsAdmin("apply", "-f", file);
   await kubectlAsAdmin(

@@ -30,6 +30,7 @@ import {
 } from "./support/servedKubespaces";
 import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
 import { testbedEnv, vclusterEndpoint } from "./support/testbed";
+import { platformRevisionFile } from "./support/platformRevisions";
 
 const run = promisify(execFile);
 const ALICE = dexPerson("alice@example.com");
@@ -214,15 +215,7 @@ describe("the command through a kubespaces server, signed in with the device flo
   });
 
   it("fleet preview shows an admin what a PlatformRevision would do to both tenants; bob is refused", async () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-cli-revision-")), "revision.yaml");
-    const platform = { quota: { default: { storage: "10Gi" } } };
-    const revision = {
-      apiVersion: "kubespaces.io/v1alpha1",
-      kind: "PlatformRevision",
-      metadata: { name: "cli-fleet" },
-      spec: { platform },
-    };
-    writeFileSync(file, JSON.stringify(revision));
+    const file = platformRevisionFile("cli-fleet", { quota: { default: { storage: "10Gi" } } });
     try {
       await kubectl("apply", "-f", file);
       await kubectl("wait", "--for=jsonpath={.status.phase}=Previewed", "platformrevision/cli-fleet", "--timeout=300s");

@@ -16,6 +16,7 @@ import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { replicaReconciles } from "./support/servedKubespaces";
+import { platformRevisionFile } from "./support/platformRevisions";
 import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
 import { assignTenants } from "../../provider/server/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
@@ -576,18 +577,6 @@ describe("kubespaces server: drift, found by watching, and a resync that runs no
 
 describe("kubespaces server: a platform revision, previewed on every tenant", () => {
   serverForBlock("fleet");
-  /** A PlatformRevision manifest in a file of its own. */
-  const revisionFile = (name: string, platform: object) => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-revision-")), `${name}.yaml`);
-    const revision = {
-      apiVersion: "kubespaces.io/v1alpha1",
-      kind: "PlatformRevision",
-      metadata: { name },
-      spec: { platform },
-    };
-    writeFileSync(file, stringify(revision));
-    return file;
-  };
   const revisionStatus = async (name: string) =>
     JSON.parse((await kubectl(undefined, "get", "platformrevision", name, "-o", "json")).stdout).status;
   afterAll(() => kubectl(undefined, "delete", "platformrevisions", "--all", "--wait=true").catch(() => undefined));
@@ -601,7 +590,7 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
     const quotaBefore = await hostClients().core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
 
     // Only the cluster's admins make revisions (the test bed's admin here): a requester may not.
-    const tighter = revisionFile("tighter", {
+    const tighter = platformRevisionFile("tighter", {
       quota: { ceilings: { cpu: "4" }, default: { storage: "10Gi" } },
       controlPlaneDefaults: { requests: { memory: "300Mi" } },
     });
@@ -649,7 +638,7 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
   });
 
   it("marks a revision whose policy is not one Invalid, naming the field, and previews nothing on it", async () => {
-    await kubectl(undefined, "apply", "-f", revisionFile("broken", { quota: { ceilings: { cpu: 4 } } }));
+    await kubectl(undefined, "apply", "-f", platformRevisionFile("broken", { quota: { ceilings: { cpu: 4 } } }));
     await kubectl(
       undefined,
       "wait",

@@ -41,6 +41,7 @@ import {
 } from "./support/servedKubespaces";
 import { expectNothingLeft, forwardedKubeconfig, tenantNamespace } from "./support/tenantAssertions";
 import { testbedEnv } from "./support/testbed";
+import { platformRevisionFile } from "./support/platformRevisions";
 
 const run = promisify(execFile);
 const ALICE = dexPerson("alice@example.com");
@@ -302,16 +303,8 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
   });
 
   it("an admin opens Platform revisions from the navigation, and a revision's page shows what it would do to alice's tenant", async () => {
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-portal-revision-")), "revision.yaml");
     // Helm may take longer: the vCluster's release changes, whatever the tenant asked for.
-    const platform = { helmTimeoutSeconds: 1200 };
-    const revision = {
-      apiVersion: "kubespaces.io/v1alpha1",
-      kind: "PlatformRevision",
-      metadata: { name: "portal-fleet" },
-      spec: { platform },
-    };
-    writeFileSync(file, JSON.stringify(revision));
+    const file = platformRevisionFile("portal-fleet", { helmTimeoutSeconds: 1200 });
     const admin = await signIn(browser, served.url, dexPerson("admin@example.com"), "admin-at-dex");
     try {
       await kubectl("apply", "-f", file);
