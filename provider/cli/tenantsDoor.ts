@@ -4,7 +4,7 @@
  * implements over the API), who it acts as, its previews, and the abilities only some doors have
  * (owners named on the command line, a tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
  */
-import type { RevisionView } from "../server/http/fleetApiRoutes";
+import type { RevisionView } from "../tenantResource/platformRevisionStatus";
 import type { ChangePlan } from "../tenants/tenantPlan";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { TenantView } from "../tenantResource/tenantReplies";

@@ -4,6 +4,7 @@
  * the CRD's status schema and the type the server writes.
  */
 import { z } from "zod";
+import type { PlatformRevisionBody } from "../contracts/tenantsApi";
 import { changePlanSchema } from "./tenantResourceStatus";
 
 /** How previewing a revision on the fleet stands. */
@@ -75,3 +76,5 @@ export type PlatformRevisionStatus = z.output<typeof platformRevisionStatusSchem
 export type RevisionTenant = z.output<typeof revisionTenantSchema>;
 /** The fleet preview's sum. */
 export type RevisionSummary = NonNullable<PlatformRevisionStatus["summary"]>;
+/** A PlatformRevision as the API answers with it (contracts/tenantsApi.ts). */
+export type RevisionView = PlatformRevisionBody<PlatformRevisionStatus>;

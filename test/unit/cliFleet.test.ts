@@ -9,7 +9,7 @@ import { EXIT } from "../../provider/cli/exitCodes";
 import { runCli } from "../../provider/cli/runCli";
 import type { FleetReads, TenantsDoor } from "../../provider/cli/tenantsDoor";
 import { revisionTenantOf, withPreviews } from "../../provider/server/fleetPreview";
-import type { RevisionView } from "../../provider/server/http/fleetApiRoutes";
+import type { RevisionView } from "../../provider/tenantResource/platformRevisionStatus";
 
 const NOW = new Date("2026-12-05T00:00:00Z");
 const QUOTA = "kubernetes:core/v1:ResourceQuota";

@@ -4,7 +4,7 @@
  * expired), and the command acts as whoever the server says the sign-in is.
  */
 import { API_PATHS, type PlatformRevisionListBody, type WhoAmI } from "../../contracts/tenantsApi";
-import type { RevisionView } from "../../server/http/fleetApiRoutes";
+import type { RevisionView } from "../../tenantResource/platformRevisionStatus";
 import type { PlatformRevisionStatus } from "../../tenantResource/platformRevisionStatus";
 import { ServerApi } from "./serverApi";
 import { refreshSignIn } from "./serverSignIn";

@@ -4,8 +4,8 @@
  * reads one; the server reads them as itself, which the cluster's RBAC lets read them.
  */
 import type { FastifyInstance } from "fastify";
-import { API_ROUTES, type PlatformRevisionBody, type PlatformRevisionListBody } from "../../contracts/tenantsApi";
-import type { PlatformRevisionStatus } from "../../tenantResource/platformRevisionStatus";
+import { API_ROUTES, type PlatformRevisionListBody } from "../../contracts/tenantsApi";
+import type { PlatformRevisionStatus, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import type { PlatformRevision } from "../fleetPreview";
 import { requireObjectName } from "../nameChecks";
 import { ApiError } from "./httpErrors";
@@ -18,9 +18,6 @@ export interface PlatformRevisionReader {
   /** Revision `name`, if it exists. */
   get(name: string): Promise<PlatformRevision | undefined>;
 }
-
-/** A revision as the API answers with it. */
-export type RevisionView = PlatformRevisionBody<PlatformRevisionStatus>;
 
 /** The routes. */
 export async function fleetApiRoutes(app: FastifyInstance, revisions: PlatformRevisionReader): Promise<void> {
