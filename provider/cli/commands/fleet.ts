@@ -7,8 +7,7 @@
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { formatted, type Column, type OutputFormat } from "../formatOutput";
-import type { RevisionView } from "../../tenantResource/platformRevisionStatus";
-import type { RevisionTenant } from "../../tenantResource/platformRevisionStatus";
+import type { RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import { planSummary } from "../../tenants/tenantPlan";
 import type { FleetReads } from "../tenantsDoor";
 

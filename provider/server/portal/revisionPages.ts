@@ -3,8 +3,7 @@
  * platformrevisions` shows it, and one revision's fleet preview: its phase and sum, then each
  * tenant's outcome with its plan (the plan as every portal page shows one) or why it failed.
  */
-import type { RevisionView } from "../../tenantResource/platformRevisionStatus";
-import type { RevisionTenant } from "../../tenantResource/platformRevisionStatus";
+import type { RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import { html, type Html } from "./html";
 import { page, type PageFrame } from "./layout";
 import { planSection } from "./planSection";
