@@ -6,8 +6,10 @@
  */
 import {
   ApiextensionsV1Api,
+  CustomObjectsApi,
   KubernetesObjectApi,
   PatchStrategy,
+  setHeaderOptions,
   type KubeConfig,
   type KubernetesObject,
 } from "@kubernetes/client-node";
@@ -36,10 +38,34 @@ export async function installTenantApi(
   );
   const objects = KubernetesObjectApi.makeApiClient(admin);
   progress(`installing the Tenant resource (CRDs, admission policy, RBAC) on the host`);
-  await applyAll(objects, installation.crd);
+  await applyCrds(admin, installation.crd);
   for (const { object } of installation.crd) await established(admin, object.metadata.name);
   await applyAll(objects, installation.rbac);
   await applyAll(objects, installation.admission);
+}
+
+/**
+ * Applies the CRDs as they are written. KubernetesObjectApi would first pass them through
+ * client-node's typed model of a CRD, which knows the `x-kubernetes-*` keys only by its own field
+ * names and so drops every one written by its JSON name: the kept unknown fields, the CEL rules and
+ * the list types would not reach the API server. The custom objects client sends the body as is.
+ */
+async function applyCrds(admin: KubeConfig, crds: readonly InstalledObject[]): Promise<void> {
+  const custom = admin.makeApiClient(CustomObjectsApi);
+  for (const { object } of crds) {
+    await custom.patchClusterCustomObject(
+      {
+        group: "apiextensions.k8s.io",
+        version: "v1",
+        plural: "customresourcedefinitions",
+        name: object.metadata.name,
+        body: object,
+        fieldManager: FIELD_MANAGER,
+        force: true,
+      },
+      setHeaderOptions("Content-Type", PatchStrategy.ServerSideApply),
+    );
+  }
 }
 
 async function applyAll(objects: KubernetesObjectApi, installed: readonly InstalledObject[]): Promise<void> {
