@@ -632,7 +632,7 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
         "tighter",
         "--type=merge",
         "-p",
-        '{"spec":{"platform":{}}}',
+        '{"spec":{"platform":{"quota":{"ceilings":{"cpu":"8"}}}}}',
       ),
     ).toContain("a PlatformRevision's spec cannot change once made");
   });
