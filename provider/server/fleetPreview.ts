@@ -98,7 +98,7 @@ export function withPreviews(
   return {
     phase: done ? "Previewed" : "Previewing",
     message: done
-      ? `previewed on all ${summary.tenants} tenants: ${summary.changing} would change, ${summary.unchanged} would not, ${summary.failed} failed`
+      ? `previewed on every tenant (${summary.tenants}): ${summary.changing} would change, ${summary.unchanged} would not, ${summary.failed} failed`
       : `previewed on ${summary.previewed} of ${summary.tenants} tenants`,
     summary,
     tenants: kept,

@@ -228,7 +228,9 @@ describe("the command through a kubespaces server, signed in with the device flo
       expect(shown.code, shown.stderr).toBe(0);
       // Neither request sets storage: the new default changes both tenants' quotas.
       for (const tenant of [BOBS, ALICES]) expect(shown.stdout).toMatch(new RegExp(`\\n${tenant}\\s+1\\s+Changes\\s`));
-      expect(shown.stdout).toContain("kubernetes:core/v1:ResourceQuota");
+      const json = await kubespaces(admin, "fleet", "preview", "cli-fleet", "-o", "json");
+      for (const tenant of JSON.parse(json.stdout).status.tenants as { plan: { steps: { type: string }[] } }[])
+        expect(tenant.plan.steps.map((s) => s.type)).toContain("kubernetes:core/v1:ResourceQuota");
       const refused = await kubespaces(bob, "fleet", "preview", "cli-fleet");
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain("only the platform's admins may read platform revisions");

@@ -325,7 +325,11 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
       const shown = await page.locator("main").textContent();
       expect(shown).toContain("Previewed");
       expect(shown).toContain(TENANT);
-      expect(shown).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
+      // Its release's timeout among what changes.
+      expect(shown).toMatch(
+        /Generation 1 of its request would see: 0 to create, \d+ to update, 0 to replace, 0 to delete/,
+      );
+      expect(shown).toContain("Changed fields: kubernetes:helm.sh/v3:Release timeout");
       await portalScreen(page, "admin-revision-page");
       // Alice, no admin, is refused the same page.
       const refused = await alice.request.get(`${served.url}${PORTAL_PATHS.revision("portal-fleet")}`);

@@ -80,7 +80,7 @@ describe("kubespaces fleet preview", () => {
     expect(run.code).toBe(EXIT.ok);
     const [summary, header, ...rows] = run.stdout.trim().split("\n");
     expect(summary).toBe(
-      `platform revision tighter: Previewed, previewed on all 2 tenants: 1 would change, 0 would not, 1 failed; changed fields: ${QUOTA} spec`,
+      `platform revision tighter: Previewed, previewed on every tenant (2): 1 would change, 0 would not, 1 failed; changed fields: ${QUOTA} spec`,
     );
     expect(header.split(/\s+/)).toEqual(["TENANT", "GENERATION", "OUTCOME", "CHANGES"]);
     expect(rows.map((row) => row.split(/\s+/).slice(0, 3))).toEqual([

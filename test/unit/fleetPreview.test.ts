@@ -116,7 +116,7 @@ describe("a revision's status as results are put in", () => {
       fields: [`${QUOTA} spec`, `${RELEASE} chart`],
     });
     expect(done.tenants!.map((t) => t.name)).toEqual(["a", "b", "c"]);
-    expect(done.message).toBe("previewed on all 3 tenants: 2 would change, 0 would not, 1 failed");
+    expect(done.message).toBe("previewed on every tenant (3): 2 would change, 0 would not, 1 failed");
   });
 
   it("replaces a tenant's result with a newer one, never with one of an older request", () => {

@@ -694,7 +694,7 @@ describe("the platform revisions' pages", () => {
     portal.revisions.set("tighter", tighter);
     const page = markup(await portal.get("/platformrevisions/tighter", "admin@example.com", true));
     expect(page).toContain(
-      "<strong>Previewed</strong>: previewed on all 3 tenants: 1 would change, 1 would not, 1 failed",
+      "<strong>Previewed</strong>: previewed on every tenant (3): 1 would change, 1 would not, 1 failed",
     );
     expect(page).toContain("<code>kubernetes:core/v1:ResourceQuota spec</code>");
     expect(page).toContain('<h2 id="tenant-team-small">team-small</h2>');
