@@ -6,6 +6,7 @@
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */
+import { setMaxListeners } from "node:events";
 import { loadHostKubeConfig } from "../lifecycle/hostAccess";
 import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
 import { TenantsService } from "../tenants/tenantsService";
@@ -73,11 +74,17 @@ export interface ServerRun {
   readonly signal: AbortSignal;
 }
 
+/** How many listeners the stop signal may have before Node warns of a leak. */
+const STOP_LISTENERS = 32;
+
 /** The controller that reports the server's Events on Tenants. */
 const EVENTS_REPORTER = "kubespaces.io/server";
 
 /** Runs the server until `run.signal` aborts. */
 export async function runServer(ports: ServerPorts, config: ServerConfig, run: ServerRun): Promise<void> {
+  // Each part of the replica listens for the stop once (its watches, the resync, the HTTP server,
+  // the share): a dozen, a fixed number, over Node's warning at 10; a leak would still pass 32.
+  setMaxListeners(STOP_LISTENERS, run.signal);
   const host = await ports.host.resolve(ports.log, run.signal);
   const kubeConfig = loadHostKubeConfig(host.kubeconfig);
   const self = await ownSubject(kubeConfig);
