@@ -155,9 +155,9 @@ export class RevisionPreviews implements FleetPreviewPort {
 
   private async markInvalid(revision: PlatformRevision, problems: string): Promise<void> {
     try {
-      // Another replica may write it first: then this write is refused, and nothing is lost.
-      await this.store.writeStatus(revision, invalidRevisionStatus(problems));
-      this.options.log(`platform revision ${revision.metadata.name} is not a valid policy: ${problems}`, "warn");
+      // Another replica may write it first: then this write is refused, nothing is lost, and only
+      // the replica that wrote it logs it (`problems` names the revision).
+      if (await this.store.writeStatus(revision, invalidRevisionStatus(problems))) this.options.log(problems, "warn");
     } catch (error) {
       this.options.log(
         `platform revision ${revision.metadata.name}: its status was not written: ${apiErrorText(error)}`,

@@ -128,5 +128,9 @@ describe("a replica's part of the fleet preview", () => {
     expect(store.objects.get("bad")!.status!.message).toMatch(/platform revision bad .*quota\.ceilings\.cpu/);
     expect(pending).toEqual([]);
     expect(previews.pendingFor("team-atlas", 1)).toBeUndefined();
+    // Logged once, by the replica whose write landed; seen again, it is not written again.
+    expect(logs).toEqual([expect.stringMatching(/^platform revision bad is not a valid platform policy: /)]);
+    previews.seen(store.objects.get("bad")!);
+    expect(logs).toHaveLength(1);
   });
 });
