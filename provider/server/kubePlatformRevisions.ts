@@ -4,7 +4,11 @@
  * read so that one replica never overwrites another's results.
  */
 import { CustomObjectsApi, makeInformer, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
-import { PLATFORM_REVISION_KIND, PLATFORM_REVISION_PLURAL } from "../contracts/platformRevisionNames";
+import {
+  PLATFORM_REVISION_API_VERSION,
+  PLATFORM_REVISION_KIND,
+  PLATFORM_REVISION_PLURAL,
+} from "../contracts/platformRevisionNames";
 import { TENANT_GROUP, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import type { PlatformRevisionStatus } from "../tenantResource/platformRevisionStatus";
 import type { PlatformRevision } from "./fleetPreview";
@@ -43,7 +47,7 @@ export class KubePlatformRevisions implements PlatformRevisionStore, PlatformRev
     const { name } = revision.metadata;
     requireObjectName(name, "metadata.name");
     // The version read goes with the write: the API server refuses it (409) if another wrote since.
-    const body = { apiVersion: `${TENANT_GROUP}/${TENANT_VERSION}`, kind: PLATFORM_REVISION_KIND, ...revision, status };
+    const body = { apiVersion: PLATFORM_REVISION_API_VERSION, kind: PLATFORM_REVISION_KIND, ...revision, status };
     try {
       await this.custom.replaceClusterCustomObjectStatus({ ...REVISIONS, name, body });
       return true;
