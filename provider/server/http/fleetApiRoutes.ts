@@ -3,7 +3,9 @@
  * fleet preview, for the platform's admins only. A revision speaks of every tenant, so nobody else
  * reads one; the server reads them as itself, which the cluster's RBAC lets read them.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Actor } from "../../tenants/ports";
+import { OperationRefusedError } from "../../tenants/tenantsErrors";
 import { API_ROUTES, type PlatformRevisionListBody } from "../../contracts/tenantsApi";
 import type { PlatformRevisionStatus, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import type { PlatformRevision } from "../fleetPreview";
@@ -19,14 +21,14 @@ export interface PlatformRevisionReader {
   get(name: string): Promise<PlatformRevision | undefined>;
 }
 
+/** Refuses anyone but the platform's admins: the API's and the portal's revision routes both ask this. */
+export function requireRevisionReader(actor: Actor): void {
+  if (!actor.isAdmin) throw new OperationRefusedError("only the platform's admins may read platform revisions");
+}
+
 /** The routes. */
 export async function fleetApiRoutes(app: FastifyInstance, revisions: PlatformRevisionReader): Promise<void> {
-  const adminOnly = {
-    preHandler: async (request: Parameters<typeof requireActor>[0]) => {
-      if (!requireActor(request).isAdmin)
-        throw new ApiError("refused", "only the platform's admins may read platform revisions");
-    },
-  };
+  const adminOnly = { preHandler: async (request: FastifyRequest) => requireRevisionReader(requireActor(request)) };
   app.get(
     API_ROUTES.platformRevisions,
     adminOnly,

@@ -9,13 +9,13 @@
 import type {} from "@fastify/csrf-protection";
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../../tenants/ports";
+import { RequestConflictError, RequestInvalidError, TenantNotFoundError } from "../../tenants/tenantsErrors";
 import {
-  OperationRefusedError,
-  RequestConflictError,
-  RequestInvalidError,
-  TenantNotFoundError,
-} from "../../tenants/tenantsErrors";
-import { newestFirst, revisionViewOf, type PlatformRevisionReader } from "../http/fleetApiRoutes";
+  newestFirst,
+  requireRevisionReader,
+  revisionViewOf,
+  type PlatformRevisionReader,
+} from "../http/fleetApiRoutes";
 import { requireObjectName } from "../nameChecks";
 import { revisionListPage, revisionPage } from "./revisionPages";
 import type { TenantsForPeople } from "../people/tenantsForPeople";
@@ -182,10 +182,7 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
 
 /** The platform revisions' pages, for the admins only: anyone else is refused, and learns nothing of them. */
 function revisionRoutes(app: FastifyInstance, revisions: PlatformRevisionReader, access: PortalAccess): void {
-  const adminOnly = (request: FastifyRequest) => {
-    if (!access.signedIn(request).isAdmin)
-      throw new OperationRefusedError("only the platform's admins may read platform revisions");
-  };
+  const adminOnly = (request: FastifyRequest) => requireRevisionReader(access.signedIn(request));
   app.get(PORTAL_PATHS.revisions, access.page, async (request, reply) => {
     adminOnly(request);
     const list = (await revisions.list()).map(revisionViewOf).sort(newestFirst);
