@@ -15,3 +15,18 @@ export const PLATFORM_REVISION_SINGULAR = "platformrevision";
 export const PLATFORM_REVISION_CRD_NAME = `${PLATFORM_REVISION_PLURAL}.${TENANT_GROUP}`;
 /** `apiVersion` of a PlatformRevision object. */
 export const PLATFORM_REVISION_API_VERSION = `${TENANT_GROUP}/${TENANT_VERSION}` as const;
+
+/**
+ * The annotation an admin sets on a revision to roll it out (`approved`) or to stop rolling it out
+ * (`aborted`). Only whoever may update PlatformRevisions (the cluster's admins) can set it.
+ */
+export const ROLLOUT_ANNOTATION = "kubespaces.io/rollout";
+/** ROLLOUT_ANNOTATION's values. */
+export const ROLLOUT_DECISIONS = { approve: "approved", abort: "aborted" } as const;
+/**
+ * The annotation an admin sets on a halted revision to resume its rollout: its value is the halt's
+ * time (`status.rollout.halt.at`), so that it resumes the halt the admin saw and no later one.
+ */
+export const RESUME_ANNOTATION = "kubespaces.io/resume";
+/** The waves a revision is rolled out in when its spec names none: one tenant, then a tenth, then the rest. */
+export const DEFAULT_WAVES: readonly string[] = ["1", "10%", "100%"];

@@ -18,9 +18,11 @@ export interface PlatformRevision {
     readonly creationTimestamp?: string;
     /** The object's version, for a status write that must not overwrite a newer one. */
     readonly resourceVersion?: string;
+    /** The admins' decisions: ROLLOUT_ANNOTATION and RESUME_ANNOTATION. */
+    readonly annotations?: Readonly<Record<string, string>>;
   };
-  /** Its policy. */
-  readonly spec: { readonly platform: unknown };
+  /** Its policy, and the waves it is rolled out in (the API server fills in DEFAULT_WAVES). */
+  readonly spec: { readonly platform: unknown; readonly waves?: readonly string[] };
   /** What the server found. */
   readonly status?: PlatformRevisionStatus;
 }
@@ -29,13 +31,27 @@ export interface PlatformRevision {
 export type PreviewResult = { readonly steps: readonly ResourceStep[] } | { readonly failure: string };
 
 /**
- * The revision on the table: the newest (by creation, then name). Older ones keep the status they
- * reached: previewing every revision ever made on every new tenant would cost more each time.
+ * The revision on the table: the newest (by creation, then name) that is not Invalid. Older ones
+ * keep the status they reached: previewing every revision ever made on every new tenant would cost
+ * more each time.
  */
 export function currentRevision(revisions: Iterable<PlatformRevision>): PlatformRevision | undefined {
-  let newest: PlatformRevision | undefined;
-  for (const revision of revisions) if (!newest || isNewer(revision, newest)) newest = revision;
-  return newest;
+  return newest(revisions, (revision) => revision.status?.phase !== "Invalid");
+}
+
+/** The newest revision rolled out to every tenant: the policy a tenant made since is brought up with. */
+export function newestRolledOut(revisions: Iterable<PlatformRevision>): PlatformRevision | undefined {
+  return newest(revisions, (revision) => revision.status?.rollout?.phase === "RolledOut");
+}
+
+/** The newest of `revisions` that `keep` keeps. */
+function newest(
+  revisions: Iterable<PlatformRevision>,
+  keep: (revision: PlatformRevision) => boolean,
+): PlatformRevision | undefined {
+  let found: PlatformRevision | undefined;
+  for (const revision of revisions) if (keep(revision) && (!found || isNewer(revision, found))) found = revision;
+  return found;
 }
 
 const isNewer = (a: PlatformRevision, b: PlatformRevision): boolean => {

@@ -15,7 +15,7 @@ import type { PlatformRevision } from "./fleetPreview";
 import { runInformer, type InformerRunOptions } from "./informerRun";
 import { statusCodeOf } from "./kubeClientErrors";
 import { requireObjectName } from "./nameChecks";
-import type { PlatformRevisionStore } from "./revisionPreviews";
+import type { PlatformRevisionStore } from "./replicaFleet";
 import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
 
 const REVISIONS = { group: TENANT_GROUP, version: TENANT_VERSION, plural: PLATFORM_REVISION_PLURAL } as const;

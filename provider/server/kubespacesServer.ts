@@ -34,7 +34,7 @@ import { ResourceRequestStore } from "./resourceRequestStore";
 import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
 import { KubePlatformRevisions } from "./kubePlatformRevisions";
-import { RevisionPreviews } from "./revisionPreviews";
+import { ReplicaFleet } from "./replicaFleet";
 import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
 import { parsePlatformPolicy } from "../model/platformPolicyValue";
 import { TenantReconciler } from "./tenantReconciler";
@@ -108,7 +108,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   // The server acts as the platform's admin in the service: admission, or the person's own checks, came first.
   const serverActor = { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true };
   const revisions = new KubePlatformRevisions(kubeConfig);
-  const fleet = new RevisionPreviews(revisions, {
+  const fleet = new ReplicaFleet(revisions, {
     policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
     log: ports.log,
   });

@@ -22,7 +22,7 @@ import type { TenantReconciler } from "./tenantReconciler";
 import { watchDrift } from "./driftWatch";
 import { watchTenants } from "./tenantWatch";
 import { watchPlatformRevisions } from "./kubePlatformRevisions";
-import type { RevisionPreviews } from "./revisionPreviews";
+import type { FleetShare, ReplicaFleet } from "./replicaFleet";
 
 /** What a replica's share works with. */
 export interface ReplicaParts {
@@ -37,8 +37,8 @@ export interface ReplicaParts {
   readonly claims: TenantClaims;
   /** Marked once the watch of Tenants has listed them all (the readiness endpoint waits for it). */
   readonly onSynced: () => void;
-  /** The fleet preview's part on this replica, which the reconciler asks (revisionPreviews.ts). */
-  readonly fleet: RevisionPreviews;
+  /** The fleet preview's part on this replica, which the reconciler asks (replicaFleet.ts). */
+  readonly fleet: ReplicaFleet;
 }
 
 /** The first retry of a failed reconcile, and the longest pause between retries. */
@@ -70,11 +70,6 @@ export async function runReplicaShare(parts: ReplicaParts, signal: AbortSignal):
     tenants.reassign();
   });
   startWatches(parts, queue, tenants, signal);
-  parts.fleet.follow({
-    tenants: () => tenants.names(),
-    owned: () => tenants.owned(),
-    onPending: (name) => queue.add(name),
-  });
   await stopped(signal);
   unsubscribe();
   metrics?.working(undefined, undefined);
@@ -123,13 +118,40 @@ function reconcileQueue(
 }
 
 /**
- * The watch of Tenants feeds the queue, the drift watch asks for a resync of a tenant whose host
- * objects changed, and each tenant is resynced once a period at an offset of its own; each only
- * for the tenants this replica owns.
+ * The watch of PlatformRevisions comes first: a tenant's stack runs with the policy of the revision
+ * its status names, so no tenant is reconciled before they are all known. Then the watch of
+ * Tenants feeds the queue, the drift watch asks for a resync of a tenant whose host objects
+ * changed, and each tenant is resynced once a period at an offset of its own; each only for the
+ * tenants this replica owns.
  */
 function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: ReplicaTenants, signal: AbortSignal): void {
+  let started = false;
+  watchPlatformRevisions(
+    parts.kubeConfig,
+    {
+      onRevision: (revision) => parts.fleet.seen(revision),
+      onGone: (name) => parts.fleet.gone(name),
+      onError: (error) => parts.log(`platform revisions watch: ${apiErrorText(error)}`, "warn"),
+      onSynced: () => {
+        if (started) return;
+        started = true;
+        startTenantWatches(parts, queue, tenants, signal);
+      },
+    },
+    signal,
+  );
+}
+
+/** The watches of Tenants and of their host objects, and the periodic resync. */
+function startTenantWatches(
+  parts: ReplicaParts,
+  queue: ReconcileQueue,
+  tenants: ReplicaTenants,
+  signal: AbortSignal,
+): void {
   const { kubeConfig, config, log, metrics, onSynced } = parts;
   const owns = (name: string) => tenants.owns(name);
+  let following = false;
   watchTenants(
     kubeConfig,
     {
@@ -139,16 +161,12 @@ function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: Repli
       },
       onGone: (name) => tenants.gone(name),
       onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
-      onSynced,
-    },
-    signal,
-  );
-  watchPlatformRevisions(
-    kubeConfig,
-    {
-      onRevision: (revision) => parts.fleet.seen(revision),
-      onGone: (name) => parts.fleet.gone(name),
-      onError: (error) => log(`platform revisions watch: ${apiErrorText(error)}`, "warn"),
+      onSynced: () => {
+        onSynced();
+        // Only once every tenant is known: a revision's sum and rollout are over all of them.
+        if (!following) parts.fleet.follow(fleetShare(tenants, queue));
+        following = true;
+      },
     },
     signal,
   );
@@ -174,6 +192,13 @@ function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: Repli
       signal,
     );
 }
+
+/** The replica's share of the tenants, as the fleet follows it. */
+const fleetShare = (tenants: ReplicaTenants, queue: ReconcileQueue): FleetShare => ({
+  tenants: () => tenants.names(),
+  owned: () => tenants.owned(),
+  onPending: (name) => queue.add(name),
+});
 
 /** Queues tenant `name`; a new Tenant shows Pending before it waits for its turn, its reconcile queued after that write. */
 function enqueue({ reconciler, log }: ReplicaParts, queue: ReconcileQueue, name: string, hasStatus: boolean): void {

@@ -8,7 +8,11 @@
  *   not approved, the change is previewed and held with its plan in the status; else the stack is
  *   brought up with the spec read here, never one read again later (see tenantApproval.ts);
  * - then, when a platform revision is on the table that has not seen this tenant's request, the
- *   request is previewed on the revision's policy and the result recorded there (fleetPreview.ts).
+ *   request is previewed on the revision's policy and the result recorded there (fleetPreview.ts);
+ * - last, when the revision's rollout has reached the tenant's wave (fleetRollout.ts), the tenant
+ *   is brought up on its policy, and the outcome recorded there too.
+ * A tenant's stack always runs with the policy of the revision its status names (the server's own
+ * policy before any), so that a resync never undoes a rollout.
  */
 import {
   AWAITING_APPROVAL_PHASE,
@@ -33,7 +37,7 @@ import type {
 import { failureEventReason, type TenantEvents } from "./tenantEvents";
 import { planOf, planSummary } from "../tenants/tenantPlan";
 import { revisionTenantOf, type PreviewResult } from "./fleetPreview";
-import type { FleetPreviewPort } from "./revisionPreviews";
+import type { FleetPort, PendingRevision } from "./replicaFleet";
 
 /** How the reconciler works, as the server's configuration sets it. */
 export interface ReconcilerConfig {
@@ -47,8 +51,8 @@ export interface ReconcilerConfig {
   readonly onNote?: (tenant: string, line: string) => void;
   /** Told how each resync of a Ready tenant ended (ResyncOutcome). */
   readonly onResync?: (outcome: ResyncOutcome) => void;
-  /** The fleet preview: the platform revision a tenant is still to be previewed on (revisionPreviews.ts). */
-  readonly fleet?: FleetPreviewPort;
+  /** The fleet: the platform revision a tenant runs with, is to be previewed on, or brought up on (replicaFleet.ts). */
+  readonly fleet?: FleetPort;
 }
 
 /**
@@ -105,7 +109,21 @@ export class TenantReconciler {
     const result = await this.bringToSpec(tenant, options);
     // After the tenant's own work, which a platform revision on the table must not hold up.
     await this.previewRevision(tenant, options);
+    if (!result.retry) await this.rollOut(name, options);
     return result;
+  }
+
+  /**
+   * Brings a Ready tenant up on the platform revision whose rollout is due to reach it, and
+   * records the outcome in the revision's status: a failure halts the rollout, and the tenant is
+   * brought back to the revision it ran at its next try.
+   */
+  private async rollOut(name: string, options: ReconcileOptions): Promise<void> {
+    if (!this.config.fleet || options.signal?.aborted) return;
+    const tenant = await this.resources.get(name);
+    if (!tenant || tenant.metadata.deletionTimestamp || !isProvisioned(tenant)) return;
+    const due = this.config.fleet.dueFor(name, tenant.metadata.generation, tenant.status?.platformRevision);
+    if (due) await this.provision(tenant, options, { revision: due, applying: true });
   }
 
   /** Brings a Tenant that is not being deleted to its spec, or holds its change at a gate. */
@@ -116,12 +134,13 @@ export class TenantReconciler {
       await this.resources.addFinalizer(name, TENANT_FINALIZER);
     }
     if (isProvisioned(tenant) && !options.resync) return { retry: false };
+    const revision = this.config.fleet?.runningPolicy(tenant.status?.platformRevision);
     // A preview-only Tenant's change is held first, whatever the approval: its writer asked for no change yet.
-    if (isPreviewOnly(tenant) && !isProvisioned(tenant)) return this.hold(tenant, PREVIEW_ONLY_GATE, options);
+    if (isPreviewOnly(tenant) && !isProvisioned(tenant)) return this.hold(tenant, PREVIEW_ONLY_GATE, options, revision);
     if (this.config.requireApproval && !isApproved(tenant) && !isProvisioned(tenant))
-      return this.hold(tenant, APPROVAL_GATE, options);
-    if (isProvisioned(tenant) && !(await this.drifted(tenant, options))) return { retry: false };
-    return this.provision(tenant, options);
+      return this.hold(tenant, APPROVAL_GATE, options, revision);
+    if (isProvisioned(tenant) && !(await this.drifted(tenant, options, revision))) return { retry: false };
+    return this.provision(tenant, options, { revision });
   }
 
   /**
@@ -132,7 +151,7 @@ export class TenantReconciler {
    */
   private async previewRevision(tenant: TenantResource, options: ReconcileOptions): Promise<void> {
     const { name, generation } = tenant.metadata;
-    const pending = this.config.fleet?.pendingFor(name, generation, options.resync);
+    const pending = this.config.fleet?.pendingFor(name, generation, options.resync, tenant.status?.platformRevision);
     if (!pending || options.signal?.aborted) return;
     const result: PreviewResult = await this.service
       .preview(name, tenant.spec, this.config.actor, {
@@ -163,13 +182,18 @@ export class TenantReconciler {
    * Whether the host drifted from a Ready tenant's stack: a preview after a refresh plans a change.
    * A preview that fails says nothing either way, so the update runs (and reports what failed).
    */
-  private async drifted(tenant: TenantResource, options: ReconcileOptions): Promise<boolean> {
+  private async drifted(
+    tenant: TenantResource,
+    options: ReconcileOptions,
+    revision: PendingRevision | undefined,
+  ): Promise<boolean> {
     const { name } = tenant.metadata;
     const outcome: ResyncOutcome = await this.service
       .preview(name, tenant.spec, this.config.actor, {
         signal: options.signal,
         refresh: true,
         onNote: this.noteOf(name),
+        policy: revision?.policy,
       })
       .then(
         (steps) => (planOf(steps).steps.length > 0 ? "drifted" : "clean"),
@@ -194,16 +218,17 @@ export class TenantReconciler {
   }
 
   /**
-   * Brings the tenant's stack up with the spec read here (the one the approval gate checked),
-   * writing each phase as it moves, and its kubeconfig once Ready.
+   * Brings the tenant's stack up with the spec read here (the one the approval gate checked) and
+   * the policy of `run.revision` (none: the server's own), writing each phase as it moves, and its
+   * kubeconfig once Ready.
    */
-  private async provision(tenant: TenantResource, options: ReconcileOptions): Promise<ReconcileResult> {
+  private async provision(tenant: TenantResource, options: ReconcileOptions, run: PolicyRun): Promise<ReconcileResult> {
     const { name, generation } = tenant.metadata;
     // A resync of a Ready tenant keeps showing Ready while it runs: only its end is written.
     const quiet = options.resync && isProvisioned(tenant);
     const changes = stepCounter();
     const progress = quiet ? changes : this.progressWriter(tenant);
-    await this.recordStart(tenant, quiet);
+    await this.recordStart(tenant, quiet, run);
     try {
       await this.service.create(name, tenant.spec, this.config.actor, {
         onNote: this.noteOf(name),
@@ -211,12 +236,18 @@ export class TenantReconciler {
         signal: options.signal,
         refresh: options.resync,
         checkedGeneration: generation,
+        policy: run.revision?.policy,
       });
       await progress.settled();
       const status = await this.serviceStatus(tenant);
       const ref = kubeconfigSecretRef(name, status.namespace!);
       await this.resources.writeKubeconfig(name, ref, await this.service.kubeconfig(name, this.config.actor));
-      await this.resources.writeStatus(name, { ...status, kubeconfigSecretRef: ref });
+      await this.resources.writeStatus(name, {
+        ...status,
+        kubeconfigSecretRef: ref,
+        platformRevision: run.revision?.revision,
+      });
+      if (run.revision) await this.recordApplied(name, generation, run.revision.revision);
       if (!quiet)
         await this.config.events?.record(tenant, "Ready", `generation ${tenant.metadata.generation} is ready`);
       else if (changes.count() > 0)
@@ -231,24 +262,47 @@ export class TenantReconciler {
       // The spec changed after it was read here (nothing ran): the new one is reconciled from the
       // start, so it is held when it is not approved. Each round needs another change of the spec.
       if (error instanceof RequestChangedError) return this.reconcile(name, options);
+      if (run.applying && run.revision)
+        await this.config.fleet
+          ?.recordApplyFailure(run.revision.revision, name, generation, errorMessage(error))
+          .catch((recordError: unknown) =>
+            this.noteOf(name)(`its failure was not recorded: ${errorMessage(recordError)}`),
+          );
       return this.failed(tenant, error);
     }
   }
 
-  /** Records a provisioning's start: approved first when it leaves the approval gate; nothing for a quiet resync. */
-  private async recordStart(tenant: TenantResource, quiet: boolean | undefined): Promise<void> {
-    if (quiet) return;
-    if (tenant.status?.phase === "AwaitingApproval" && isApproved(tenant))
-      await this.config.events?.record(
-        tenant,
-        "Approved",
-        `an admin approved generation ${tenant.metadata.generation}`,
-      );
-    await this.config.events?.record(tenant, "Provisioning", `provisioning generation ${tenant.metadata.generation}`);
+  /** Records in the revision that the tenant runs it; a write that fails is noted, and made at its next run. */
+  private async recordApplied(name: string, generation: number, revision: string): Promise<void> {
+    try {
+      await this.config.fleet?.recordApplied(revision, name, generation);
+    } catch (error) {
+      this.noteOf(name)(`that it runs platform revision ${revision} was not recorded: ${errorMessage(error)}`);
+    }
   }
 
-  /** Previews the change and holds it, its plan in the status, until `gate` lets it go. */
-  private async hold(tenant: TenantResource, gate: HoldingGate, options: ReconcileOptions): Promise<ReconcileResult> {
+  /** Records a provisioning's start: approved first when it leaves the approval gate; nothing for a quiet resync. */
+  private async recordStart(tenant: TenantResource, quiet: boolean | undefined, run: PolicyRun): Promise<void> {
+    if (quiet) return;
+    const { generation } = tenant.metadata;
+    if (tenant.status?.phase === "AwaitingApproval" && isApproved(tenant))
+      await this.config.events?.record(tenant, "Approved", `an admin approved generation ${generation}`);
+    await this.config.events?.record(
+      tenant,
+      "Provisioning",
+      run.applying
+        ? `bringing generation ${generation} up on platform revision ${run.revision!.revision}`
+        : `provisioning generation ${generation}`,
+    );
+  }
+
+  /** Previews the change (with `revision`'s policy) and holds it, its plan in the status, until `gate` lets it go. */
+  private async hold(
+    tenant: TenantResource,
+    gate: HoldingGate,
+    options: ReconcileOptions,
+    revision: PendingRevision | undefined,
+  ): Promise<ReconcileResult> {
     const { name, generation } = tenant.metadata;
     const sha256 = specSha256(tenant.spec);
     const held = tenant.status?.plan;
@@ -258,6 +312,7 @@ export class TenantReconciler {
       const steps = await this.service.preview(name, tenant.spec, this.config.actor, {
         signal: options.signal,
         onNote: this.noteOf(name),
+        policy: revision?.policy,
       });
       const plan = gatePlanOf(generation, sha256, steps);
       await this.resources.writeStatus(name, {
@@ -387,15 +442,20 @@ function stepCounter(): {
   };
 }
 
-/** What a status keeps across the reconciler's own writes: where the tenant was provisioned. */
+/** What a status keeps across the reconciler's own writes: where the tenant was provisioned, and on which revision. */
 function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceStatus> {
   if (!status) return {};
-  const { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration } = status;
-  return Object.fromEntries(
-    Object.entries({ apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration }).filter(
-      ([, value]) => value !== undefined,
-    ),
-  );
+  const { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration, platformRevision } = status;
+  const fields = { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration, platformRevision };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** The policy a run brings a tenant up with. */
+interface PolicyRun {
+  /** The revision whose policy it runs with; none: the server's own. */
+  readonly revision?: PendingRevision;
+  /** Whether it brings the tenant up on a revision being rolled out (its failure halts the rollout). */
+  readonly applying?: boolean;
 }
 
 /** What holds a Tenant's change with its plan in the status, and what its status and Event say. */

@@ -9,6 +9,7 @@
  * this package installs grants it.
  */
 import {
+  DEFAULT_WAVES,
   PLATFORM_REVISION_CRD_NAME,
   PLATFORM_REVISION_KIND,
   PLATFORM_REVISION_PLURAL,
@@ -22,6 +23,9 @@ import { structuralSchemaOf, type StructuralSchema } from "./structuralSchema";
 /** What the API server answers to a change of a revision's spec. */
 export const REVISION_SPEC_IMMUTABLE =
   "a PlatformRevision's spec cannot change once made: make a new PlatformRevision with the new policy";
+
+/** A wave's size: a number of tenants, or a share of them from 1% to 100%. */
+export const WAVE_PATTERN = "^([1-9][0-9]{0,5}|([1-9][0-9]?|100)%)$";
 
 /** The schema of a whole PlatformRevision object. */
 export function platformRevisionObjectSchema(): StructuralSchema {
@@ -42,6 +46,15 @@ export function platformRevisionObjectSchema(): StructuralSchema {
             description:
               "The whole platform policy, in the shape of the server configuration's `platform` (docs/policy.md), without hostKubeconfig.",
             "x-kubernetes-preserve-unknown-fields": true,
+          },
+          waves: {
+            type: "array",
+            description:
+              "The waves the revision is rolled out in, once approved: each the number of tenants (`3`) or the share of them (`10%`) that run it by the wave's end, counted over the tenants in an order of the revision's own. The last is always the whole fleet.",
+            items: { type: "string", pattern: WAVE_PATTERN },
+            minItems: 1,
+            maxItems: 10,
+            default: [...DEFAULT_WAVES],
           },
         },
         required: ["platform"],
@@ -65,6 +78,8 @@ export function platformRevisionCrd(): KubeObject {
       { name: "Tenants", type: "integer", jsonPath: ".status.summary.tenants" },
       { name: "Changing", type: "integer", jsonPath: ".status.summary.changing" },
       { name: "Failed", type: "integer", jsonPath: ".status.summary.failed" },
+      { name: "Rollout", type: "string", jsonPath: ".status.rollout.phase" },
+      { name: "Wave", type: "integer", jsonPath: ".status.rollout.wave" },
     ],
     schema: platformRevisionObjectSchema(),
   });

@@ -48,13 +48,13 @@ const tenantRules: readonly DocumentedRule[] = [
   ),
   granted("The reconciler records Events on Tenants.", [CORE, "events.k8s.io"], ["events"], ["create", "patch"]),
   granted(
-    "The fleet preview (server/revisionPreviews.ts) watches PlatformRevisions, which only the platform's admins make; the server never writes their spec.",
+    "The fleet (server/replicaFleet.ts) watches PlatformRevisions, which only the platform's admins make and approve; the server never writes their spec or annotations.",
     [TENANT_GROUP],
     [PLATFORM_REVISION_PLURAL],
     ["get", "list", "watch"],
   ),
   granted(
-    "Each replica writes the previews of its own tenants into a PlatformRevision's status.",
+    "Each replica writes the previews and updates of its own tenants, and the rollout they lead to, into a PlatformRevision's status.",
     [TENANT_GROUP],
     [`${PLATFORM_REVISION_PLURAL}/status`],
     ["get", "update"],

@@ -52,6 +52,8 @@ export interface StructuralSchema {
   readonly minItems?: number;
   /** The most items an array may have. */
   readonly maxItems?: number;
+  /** The value the API server fills in when the field is left out. */
+  readonly default?: unknown;
   /** A known string format, such as `date-time`. */
   readonly format?: string;
   /** Keep unknown fields below this node (free-form maps only). */

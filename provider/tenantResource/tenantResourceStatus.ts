@@ -104,6 +104,10 @@ export const tenantResourceStatusSchema = z
     observedGeneration: generation()
       .optional()
       .describe("The generation of the request the last finished run provisioned."),
+    platformRevision: z
+      .string()
+      .optional()
+      .describe("The PlatformRevision whose policy the tenant runs with; none: the server configuration's `platform`."),
     plan: plan.optional(),
   })
   .describe("What the server knows of the tenant now.");

@@ -11,12 +11,14 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import type { V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { replicaReconciles } from "./support/servedKubespaces";
 import { platformRevisionFile } from "./support/platformRevisions";
+import { waveOrder } from "../../provider/server/fleetRollout";
 import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
 import { assignTenants } from "../../provider/server/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
@@ -579,6 +581,41 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
   serverForBlock("fleet");
   const revisionStatus = async (name: string) =>
     JSON.parse((await kubectl(undefined, "get", "platformrevision", name, "-o", "json")).stdout).status;
+  const waitForRollout = (name: string, phase: string) =>
+    kubectl(
+      undefined,
+      "wait",
+      `--for=jsonpath={.status.rollout.phase}=${phase}`,
+      `platformrevision/${name}`,
+      "--timeout=600s",
+    );
+  /** The kubeconfig a team holds: its Secret's bytes. */
+  const kubeconfigOf = async (name: string) => {
+    const ref = (await tenant(name))!.status!.kubeconfigSecretRef;
+    const secret = await hostClients().core.readNamespacedSecret({ name: ref.name, namespace: ref.namespace });
+    return Buffer.from(secret.data![ref.key], "base64").toString();
+  };
+  /** The pod of tenant `name`'s control plane, once it is ready. */
+  const controlPlanePod = async (name: string) => {
+    let ready: V1Pod | undefined;
+    await eventually(
+      async () => {
+        const pods = await hostClients().core.listNamespacedPod({
+          namespace: tenantNamespace(name),
+          labelSelector: `app=vcluster,release=${name}`,
+        });
+        ready = pods.items.find(
+          (pod) =>
+            !pod.metadata?.deletionTimestamp &&
+            pod.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+        );
+        return ready !== undefined && pods.items.length === 1;
+      },
+      300_000,
+      `tenant ${name}'s control plane to be ready`,
+    );
+    return ready!;
+  };
   afterAll(() => kubectl(undefined, "delete", "platformrevisions", "--all", "--wait=true").catch(() => undefined));
 
   it("shows what a tighter policy would do to each tenant, and which request it refuses, naming the field; nothing changes", async () => {
@@ -590,10 +627,14 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
     const quotaBefore = await hostClients().core.readNamespacedResourceQuota({ name: "kubespaces-quota", namespace });
 
     // Only the cluster's admins make revisions (the test bed's admin here): a requester may not.
-    const tighter = platformRevisionFile("tighter", {
-      quota: { ceilings: { cpu: "4" }, default: { storage: "10Gi" } },
-      controlPlaneDefaults: { requests: { memory: "300Mi" } },
-    });
+    const tighter = platformRevisionFile(
+      "tighter",
+      {
+        quota: { ceilings: { cpu: "4" }, default: { storage: "10Gi" } },
+        controlPlaneDefaults: { requests: { memory: "300Mi" } },
+      },
+      ["1", "100%"],
+    );
     expect(await refusal({ user: ALICE }, "apply", "-f", tighter)).toMatch(/forbidden/i);
     await kubectl(undefined, "apply", "-f", tighter);
     await kubectl(
@@ -635,6 +676,84 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
         '{"spec":{"platform":{"quota":{"ceilings":{"cpu":"8"}}}}}',
       ),
     ).toContain("a PlatformRevision's spec cannot change once made");
+  });
+
+  it("rolls it out in waves once approved: a conflicting tenant halts the first wave until it is resolved and the halt resumed; kubeconfigs stay", async () => {
+    // The revision's order puts the conflicting tenant first: it is the first wave, alone.
+    expect(waveOrder("tighter", ["team-small", "team-large"])).toEqual(["team-large", "team-small"]);
+    expect((await revisionStatus("tighter")).rollout).toMatchObject({
+      phase: "Waiting",
+      message: expect.stringContaining("kubectl annotate platformrevision tighter kubespaces.io/rollout=approved"),
+    });
+    const namespace = tenantNamespace("team-small");
+    const kubeconfigBefore = await kubeconfigOf("team-small");
+    const controlPlaneBefore = await controlPlanePod("team-small");
+
+    // Only the cluster's admins approve: a requester may not annotate a revision.
+    expect(
+      await refusal({ user: ALICE }, "annotate", "platformrevision", "tighter", "kubespaces.io/rollout=approved"),
+    ).toMatch(/forbidden/i);
+    await kubectl(undefined, "annotate", "platformrevision", "tighter", "kubespaces.io/rollout=approved");
+    await waitForRollout("tighter", "Halted");
+    const halted = (await revisionStatus("tighter")).rollout;
+    expect(halted).toMatchObject({ wave: 1, waves: 2, applied: 0, halt: { tenant: "team-large" } });
+    expect(halted.halt.reason).toMatch(/resources\.cpu: 6 is above the platform's ceiling .*cpu: 4/);
+    expect(halted.message).toContain(`kubespaces.io/resume=${halted.halt.at}`);
+    // Nobody was brought up on it: the second wave never opened.
+    expect((await tenant("team-small"))!.status!.platformRevision).toBeUndefined();
+
+    // The owner resolves it: its request now fits the revision's ceiling. The rollout stays halted
+    // until an admin resumes that very halt.
+    await applyTenant({ user: ALICE }, "team-large", { cpu: "4", memory: "8Gi" });
+    await waitFor("team-large", "jsonpath={.status.observedGeneration}=2", 600);
+    await eventually(
+      async () =>
+        (await revisionStatus("tighter")).tenants.some(
+          (t: { name: string; generation: number; outcome: string }) =>
+            t.name === "team-large" && t.generation === 2 && t.outcome === "Changes",
+        ),
+      300_000,
+      "team-large's new request to be previewed on the revision",
+    );
+    expect((await revisionStatus("tighter")).rollout).toMatchObject({ phase: "Halted", halt: halted.halt });
+    await kubectl(
+      undefined,
+      "annotate",
+      "--overwrite",
+      "platformrevision",
+      "tighter",
+      `kubespaces.io/resume=${halted.halt.at}`,
+    );
+    await waitForRollout("tighter", "RolledOut");
+
+    const status = await revisionStatus("tighter");
+    expect(status.rollout).toMatchObject({ phase: "RolledOut", applied: 2, message: "every tenant (2) runs it" });
+    expect(
+      status.tenants.map((t: { name: string; appliedGeneration: number }) => [t.name, t.appliedGeneration]),
+    ).toEqual([
+      ["team-large", 2],
+      ["team-small", 1],
+    ]);
+    for (const name of ["team-large", "team-small"]) {
+      expect((await tenant(name))!.status).toMatchObject({ phase: "Ready", platformRevision: "tighter" });
+      const quota = await hostClients().core.readNamespacedResourceQuota({
+        name: "kubespaces-quota",
+        namespace: tenantNamespace(name),
+      });
+      expect(quota.spec?.hard?.["requests.storage"]).toBe("10Gi");
+    }
+
+    // The new control-plane requests rolled team-small's control plane; the kubeconfig its team
+    // holds is the same, and still reaches it.
+    const controlPlaneAfter = await controlPlanePod("team-small");
+    expect(controlPlaneAfter.metadata?.uid).not.toBe(controlPlaneBefore.metadata?.uid);
+    expect(controlPlaneAfter.spec?.containers.find((c) => c.name === "syncer")?.resources?.requests?.memory).toBe(
+      "300Mi",
+    );
+    const kubeconfigAfter = await kubeconfigOf("team-small");
+    expect(kubeconfigAfter).toBe(kubeconfigBefore);
+    await expectWorkingKubeconfig(kubeconfigAfter, "team-small", (await tenant("team-small"))!.status!.apiServerUrl);
+    expect((await tenant("team-small"))!.status!.kubeconfigSecretRef).toMatchObject({ namespace });
   });
 
   it("marks a revision whose policy is not one Invalid, naming the field, and previews nothing on it", async () => {

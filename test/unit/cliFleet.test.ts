@@ -22,23 +22,31 @@ class Captured implements OutputStream {
   }
 }
 
+const previewed = withPreviews(
+  undefined,
+  [
+    revisionTenantOf("team-small", 2, { steps: [{ op: "update", type: QUOTA, name: "quota", diffs: ["spec"] }] }, NOW),
+    revisionTenantOf("team-large", 1, { failure: "resources.cpu: 6 is above the platform's ceiling" }, NOW),
+  ],
+  new Set(["team-small", "team-large"]),
+);
+
 const tighter: RevisionView = {
   name: "tighter",
   createdAt: "2026-12-05T00:00:00Z",
   platform: { quota: { ceilings: { cpu: "4" } } },
-  status: withPreviews(
-    undefined,
-    [
-      revisionTenantOf(
-        "team-small",
-        2,
-        { steps: [{ op: "update", type: QUOTA, name: "quota", diffs: ["spec"] }] },
-        NOW,
-      ),
-      revisionTenantOf("team-large", 1, { failure: "resources.cpu: 6 is above the platform's ceiling" }, NOW),
-    ],
-    new Set(["team-small", "team-large"]),
-  ),
+  status: {
+    ...previewed,
+    tenants: previewed.tenants!.map((t) => (t.name === "team-small" ? { ...t, appliedGeneration: 2 } : t)),
+    rollout: {
+      phase: "Halted",
+      wave: 2,
+      waves: 2,
+      applied: 1,
+      halt: { tenant: "team-large", reason: "its preview failed", at: "2026-12-05T01:00:00.000Z" },
+      message: "halted in wave 2: tenant team-large: its preview failed",
+    },
+  },
 };
 
 /** Runs `kubespaces ...args` with a door whose only part these commands use is `fleet` (none: local mode). */
@@ -68,24 +76,25 @@ describe("kubespaces fleet preview", () => {
       .trim()
       .split("\n")
       .map((line) => line.split(/\s+/));
-    expect(header).toEqual(["NAME", "PHASE", "TENANTS", "CHANGING", "FAILED", "CREATED"]);
+    expect(header).toEqual(["NAME", "PHASE", "TENANTS", "CHANGING", "FAILED", "ROLLOUT", "CREATED"]);
     expect(rows).toEqual([
-      ["tighter", "Previewed", "2", "1", "1", "2026-12-05T00:00:00Z"],
-      ["unseen", "-", "-", "-", "-", "-"],
+      ["tighter", "Previewed", "2", "1", "1", "Halted", "2026-12-05T00:00:00Z"],
+      ["unseen", "-", "-", "-", "-", "-", "-"],
     ]);
   });
 
-  it("shows what a revision would do to each tenant, and why a tenant's preview failed", async () => {
+  it("shows what a revision would do to each tenant, why a tenant's preview failed, and how the rollout stands", async () => {
     const run = await kubespaces(server, "fleet", "preview", "tighter");
     expect(run.code).toBe(EXIT.ok);
-    const [summary, header, ...rows] = run.stdout.trim().split("\n");
+    const [summary, rollout, header, ...rows] = run.stdout.trim().split("\n");
     expect(summary).toBe(
       `platform revision tighter: Previewed, previewed on every tenant (2): 1 would change, 0 would not, 1 failed; changed fields: ${QUOTA} spec`,
     );
-    expect(header.split(/\s+/)).toEqual(["TENANT", "GENERATION", "OUTCOME", "CHANGES"]);
-    expect(rows.map((row) => row.split(/\s+/).slice(0, 3))).toEqual([
-      ["team-large", "1", "Failed"],
-      ["team-small", "2", "Changes"],
+    expect(rollout).toBe("rollout: Halted (wave 2 of 2), halted in wave 2: tenant team-large: its preview failed");
+    expect(header.split(/\s+/)).toEqual(["TENANT", "GENERATION", "OUTCOME", "APPLIED", "CHANGES"]);
+    expect(rows.map((row) => row.split(/\s+/).slice(0, 4))).toEqual([
+      ["team-large", "1", "Failed", "-"],
+      ["team-small", "2", "Changes", "2"],
     ]);
     expect(rows[0]).toContain("resources.cpu: 6 is above the platform's ceiling");
     expect(rows[1]).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");

@@ -660,15 +660,25 @@ describe("the platform revisions' pages", () => {
   const tighter = {
     metadata: { name: "tighter", creationTimestamp: "2026-12-05T00:00:00Z" },
     spec: { platform: { quota: { ceilings: { cpu: "4" } } } },
-    status: withPreviews(
-      undefined,
-      [
-        revisionTenantOf("team-small", 2, { steps }, at),
-        revisionTenantOf("team-large", 1, { failure: "resources.cpu: 6 is above <the ceiling>" }, at),
-        revisionTenantOf("team-same", 1, { steps: [] }, at),
-      ],
-      new Set(["team-small", "team-large", "team-same"]),
-    ),
+    status: {
+      ...withPreviews(
+        undefined,
+        [
+          revisionTenantOf("team-small", 2, { steps }, at),
+          revisionTenantOf("team-large", 1, { failure: "resources.cpu: 6 is above <the ceiling>" }, at),
+          { ...revisionTenantOf("team-same", 1, { steps: [] }, at), appliedGeneration: 1 },
+        ],
+        new Set(["team-small", "team-large", "team-same"]),
+      ),
+      rollout: {
+        phase: "Halted" as const,
+        wave: 1,
+        waves: 3,
+        applied: 1,
+        halt: { tenant: "team-large", reason: "its preview failed", at: "2026-12-05T01:00:00.000Z" },
+        message: "halted in wave 1: tenant team-large: its preview failed",
+      },
+    },
   };
 
   it("list the revisions for an admin, linked from the navigation, with each one's sum", async () => {
@@ -686,10 +696,11 @@ describe("the platform revisions' pages", () => {
       "<td>3</td>",
       "<td>1</td>",
       "<td>1</td>",
+      "<td>Halted</td>",
     ]);
   });
 
-  it("show one revision: each tenant's plan, nothing to change, or why its preview failed, escaped", async () => {
+  it("show one revision: its rollout, each tenant's plan, nothing to change, or why its preview failed, escaped", async () => {
     const portal = await portalHarness();
     portal.revisions.set("tighter", tighter);
     const page = markup(await portal.get("/platformrevisions/tighter", "admin@example.com", true));
@@ -700,7 +711,12 @@ describe("the platform revisions' pages", () => {
     expect(page).toContain('<h2 id="tenant-team-small">team-small</h2>');
     expect(page).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
     expect(page).toContain("<span data-reason>resources.cpu: 6 is above &lt;the ceiling&gt;</span>");
-    expect(page).toContain("Nothing would change for generation 1 of its request.");
+    expect(page).toContain(
+      "Nothing would change for generation 1 of its request (it runs the revision since generation 1).",
+    );
+    expect(page).toContain(
+      "Rollout: <strong>Halted</strong> (wave 1 of 3): halted in wave 1: tenant team-large: its preview failed",
+    );
     const missing = await portal.get("/platformrevisions/gone", "admin@example.com", true);
     expect(missing.statusCode).toBe(404);
     expect(markup(missing)).toContain("platform revision gone not found");

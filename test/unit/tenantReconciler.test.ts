@@ -19,7 +19,7 @@ import type { RequestStore } from "../../provider/tenants/ports";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";
 import type { TenantPlatformInput } from "../../provider/model/tenantPlatformSchema";
-import type { FleetPreviewPort } from "../../provider/server/revisionPreviews";
+import type { FleetPort } from "../../provider/server/replicaFleet";
 import type { RevisionTenant } from "../../provider/tenantResource/platformRevisionStatus";
 import { FakeHost, FakeTenantStacks, kubeconfigOf } from "./support/fakeTenantStacks";
 
@@ -460,11 +460,19 @@ describe("acknowledge", () => {
   });
 });
 
+/** A fleet with no revision rolled out, and none being rolled out. */
+const NO_ROLLOUT: Pick<FleetPort, "runningPolicy" | "dueFor" | "recordApplied" | "recordApplyFailure"> = {
+  runningPolicy: () => undefined,
+  dueFor: () => undefined,
+  recordApplied: async () => {},
+  recordApplyFailure: async () => {},
+};
+
 describe("the fleet preview", () => {
   /** A stand-in of a replica's part of the fleet preview: one revision on the table, results kept here. */
   const fleetOf = (policy: TenantPlatformInput) => {
     const recorded: RevisionTenant[] = [];
-    const fleet: FleetPreviewPort = {
+    const fleet: FleetPort = {
       pendingFor: (name, generation, retryFailed) => {
         const entry = [...recorded].reverse().find((e) => e.name === name && e.generation === generation);
         return entry && !(retryFailed && entry.outcome === "Failed") ? undefined : { revision: "r2", policy };
@@ -473,6 +481,7 @@ describe("the fleet preview", () => {
         expect(revision).toBe("r2");
         recorded.push(entry);
       },
+      ...NO_ROLLOUT,
     };
     return { fleet, recorded };
   };
@@ -513,15 +522,66 @@ describe("the fleet preview", () => {
 
   it("notes a result it could not record, and the reconcile still ends as it did", async () => {
     const notes: string[] = [];
-    const fleet: FleetPreviewPort = {
+    const fleet: FleetPort = {
       pendingFor: () => ({ revision: "r2", policy: {} }),
       record: async () => {
         throw new Error("the API server did not answer");
       },
+      ...NO_ROLLOUT,
     };
     reconciler = reconcilerWith(false, undefined, { fleet, onNote: (_tenant, line) => notes.push(line) });
     resources.apply("team-atlas", atlas);
     expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
     expect(notes).toContain("its preview on platform revision r2 was not recorded: the API server did not answer");
+  });
+});
+
+describe("the rollout of a platform revision", () => {
+  /** A stand-in of a replica's part of the fleet: revision r2 is due to reach team-atlas until it runs it. */
+  const rollingOut = (policy: TenantPlatformInput, older?: TenantPlatformInput) => {
+    const applied: string[] = [];
+    const failures: string[] = [];
+    const fleet: FleetPort = {
+      pendingFor: () => undefined,
+      record: async () => {},
+      runningPolicy: (running) =>
+        running === "r2" ? { revision: "r2", policy } : older && { revision: "r1", policy: older },
+      dueFor: (_name, _generation, running) =>
+        running !== "r2" && failures.length === 0 ? { revision: "r2", policy } : undefined,
+      recordApplied: async (revision, name, generation) => void applied.push(`${revision}/${name}/${generation}`),
+      recordApplyFailure: async (revision, name, generation, reason) =>
+        void failures.push(`${revision}/${name}/${generation}: ${reason}`),
+    };
+    return { fleet, applied, failures };
+  };
+
+  it("brings a Ready tenant up on the revision due to reach it, and later runs keep its policy", async () => {
+    const { fleet, applied } = rollingOut({ namespacePrefix: "revision-" });
+    reconciler = reconcilerWith(false, undefined, { fleet });
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    // First provisioned with the server's own policy, then brought up on r2 once Ready.
+    const ups = stacks.callsOf("up");
+    expect(ups.map((c) => c.program?.platform.namespacePrefix)).toEqual([undefined, "revision-"]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", platformRevision: "r2" });
+    expect(applied).toEqual(["r2/team-atlas/1"]);
+
+    // A resync previews (and, on drift, brings it up) with r2's policy, never the server's own.
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(stacks.callsOf("preview").at(-1)?.program?.platform.namespacePrefix).toBe("revision-");
+    expect(stacks.callsOf("up")).toHaveLength(2);
+  });
+
+  it("records a failure to bring the tenant up, and its next try brings it back to the revision it ran", async () => {
+    const { fleet, failures } = rollingOut({ quota: { ceilings: { cpu: "2" } } }, { namespacePrefix: "r1-" });
+    reconciler = reconcilerWith(false, undefined, { fleet });
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    expect(failures).toEqual([expect.stringMatching(/^r2\/team-atlas\/1: .*resources\.cpu: 4 is above/s)]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Failed", platformRevision: "r1" });
+
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.callsOf("up").at(-1)?.program?.platform.namespacePrefix).toBe("r1-");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", platformRevision: "r1" });
   });
 });

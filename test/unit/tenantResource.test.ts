@@ -78,6 +78,8 @@ describe("the PlatformRevision CRD", () => {
       "Tenants .status.summary.tenants",
       "Changing .status.summary.changing",
       "Failed .status.summary.failed",
+      "Rollout .status.rollout.phase",
+      "Wave .status.rollout.wave",
       "Age .metadata.creationTimestamp",
     ]);
   });
@@ -86,12 +88,19 @@ describe("the PlatformRevision CRD", () => {
     const nodes = [...nodesOf(schema)];
     for (const [at, node] of nodes) {
       expect(typeof node.type, at).toBe("string");
-      for (const refused of ["$ref", "anyOf", "oneOf", "allOf", "not", "default"])
+      for (const refused of ["$ref", "anyOf", "oneOf", "allOf", "not"])
         expect(node, `${at}: ${refused}`).not.toHaveProperty(refused);
     }
     expect(nodes.filter(([, node]) => node["x-kubernetes-preserve-unknown-fields"]).map(([at]) => at)).toEqual([
       ".spec.platform",
     ]);
+    // The only default: the waves, which the API server fills in, so that the spec says them.
+    expect(nodes.filter(([, node]) => "default" in node)).toEqual([
+      [".spec.waves", expect.objectContaining({ default: ["1", "10%", "100%"] })],
+    ]);
+    const wave = new RegExp(schema.properties!.spec.properties!.waves.items!.pattern!);
+    expect(["1", "25", "10%", "100%"].filter((w) => wave.test(w))).toHaveLength(4);
+    expect(["0", "0%", "101%", "-1", "1.5", "10 %", ""].filter((w) => wave.test(w))).toEqual([]);
     expect(schema.properties!.spec["x-kubernetes-validations"]).toEqual([
       { rule: "self == oldSelf", message: REVISION_SPEC_IMMUTABLE },
     ]);

@@ -1,13 +1,13 @@
 /**
  * `kubespaces fleet preview [NAME]`: the PlatformRevisions and what each would do to every tenant,
  * as the server previewed them (its admins only). With no NAME, one line per revision, as
- * `kubectl get platformrevisions` prints them; with NAME, the revision's sum, then one line per
- * tenant: what it would change, or why it fails.
+ * `kubectl get platformrevisions` prints them; with NAME, the revision's sum and how its rollout
+ * stands, then one line per tenant: what it would change, or why it fails, and whether it runs it.
  */
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { formatted, type Column, type OutputFormat } from "../formatOutput";
-import type { RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
+import type { RevisionRollout, RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import { planSummary } from "../../tenants/tenantPlan";
 import type { FleetReads } from "../tenantsDoor";
 
@@ -48,6 +48,7 @@ export async function fleetPreview(
     return EXIT.ok;
   }
   env.stdout.write(`${summaryLine(revision)}\n`);
+  if (revision.status?.rollout) env.stdout.write(`${rolloutLine(revision.status.rollout)}\n`);
   if (tenants.length > 0)
     env.stdout.write(formatted({ rows: tenants, columns: TENANT_COLUMNS, document: {}, names: [] }, "table"));
   return EXIT.ok;
@@ -71,12 +72,19 @@ function summaryLine(revision: RevisionView): string {
   return `platform revision ${revision.name}: ${status.phase}, ${status.message}${fields}`;
 }
 
+/** How the rollout stands in one line: its phase, its wave, and the server's message (what an admin may do next). */
+function rolloutLine(rollout: RevisionRollout): string {
+  const wave = rollout.wave === undefined ? "" : ` (wave ${rollout.wave} of ${rollout.waves})`;
+  return `rollout: ${rollout.phase}${wave}, ${rollout.message}`;
+}
+
 const REVISION_COLUMNS: readonly Column<RevisionView>[] = [
   { heading: "NAME", value: (r) => r.name },
   { heading: "PHASE", value: (r) => r.status?.phase },
   { heading: "TENANTS", value: (r) => r.status?.summary && String(r.status.summary.tenants) },
   { heading: "CHANGING", value: (r) => r.status?.summary && String(r.status.summary.changing) },
   { heading: "FAILED", value: (r) => r.status?.summary && String(r.status.summary.failed) },
+  { heading: "ROLLOUT", value: (r) => r.status?.rollout?.phase },
   { heading: "CREATED", value: (r) => r.createdAt },
 ];
 
@@ -84,5 +92,7 @@ const TENANT_COLUMNS: readonly Column<RevisionTenant>[] = [
   { heading: "TENANT", value: (t) => t.name },
   { heading: "GENERATION", value: (t) => String(t.generation) },
   { heading: "OUTCOME", value: (t) => t.outcome },
+  // The generation of the tenant's request it was brought up on the revision with, once it was.
+  { heading: "APPLIED", value: (t) => t.appliedGeneration?.toString() },
   { heading: "CHANGES", value: (t) => (t.plan ? planSummary(t.plan) : t.reason) },
 ];

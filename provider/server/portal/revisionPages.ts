@@ -1,9 +1,10 @@
 /**
  * The portal's pages of the platform's revisions, for its admins: the list, as `kubectl get
- * platformrevisions` shows it, and one revision's fleet preview: its phase and sum, then each
- * tenant's outcome with its plan (the plan as every portal page shows one) or why it failed.
+ * platformrevisions` shows it, and one revision's fleet preview: its phase and sum, how its
+ * rollout stands, then each tenant's outcome with its plan (the plan as every portal page shows
+ * one) or why it failed, and whether it runs the revision.
  */
-import type { RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
+import type { RevisionRollout, RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import { html, type Html } from "./html";
 import { page, type PageFrame } from "./layout";
 import { planSection } from "./planSection";
@@ -27,13 +28,17 @@ export function revisionListPage(
         <td>${sumOf(revision, "tenants")}</td>
         <td>${sumOf(revision, "changing")}</td>
         <td>${sumOf(revision, "failed")}</td>
+        <td>${revision.status?.rollout?.phase ?? NOT_YET}</td>
         <td>${timeText(revision.createdAt)}</td>
       </tr>`,
   );
   return page(
     { ...frame, title: "Platform revisions", current: "revisions" },
     html`<h1>Platform revisions</h1>
-      <p>Each is a version of the platform's policy, previewed on every tenant; nothing of it reaches a tenant yet.</p>
+      <p>
+        Each is a version of the platform's policy, previewed on every tenant; it reaches tenants only once an admin
+        approves its rollout, wave by wave.
+      </p>
       ${
         rows.length === 0
           ? html`<p>
@@ -41,7 +46,7 @@ export function revisionListPage(
             </p>`
           : tableOf(
               "Platform revisions, newest first",
-              ["Name", "Phase", "Tenants", "Changing", "Failed", "Created"],
+              ["Name", "Phase", "Tenants", "Changing", "Failed", "Rollout", "Created"],
               rows,
             )
       }`,
@@ -51,7 +56,7 @@ export function revisionListPage(
 /** One tenant's outcome: its plan, the failure's reason, or nothing to change. */
 function tenantSection(tenant: RevisionTenant): Html {
   const id = `tenant-${tenant.name}`;
-  const lead = `Generation ${tenant.generation} of its request would see:`;
+  const lead = `Generation ${tenant.generation} of its request would see${appliedText(tenant)}:`;
   if (tenant.plan) return planSection({ title: tenant.name, id, lead }, tenant.plan);
   return html`<section aria-labelledby="${id}">
     <h2 id="${id}">${tenant.name}</h2>
@@ -59,10 +64,21 @@ function tenantSection(tenant: RevisionTenant): Html {
       ${
         tenant.outcome === "Failed"
           ? html`Its preview failed: <span data-reason>${tenant.reason ?? "no reason given"}</span>`
-          : html`Nothing would change for generation ${String(tenant.generation)} of its request.`
+          : html`Nothing would change for generation ${String(tenant.generation)} of its request${appliedText(tenant)}.`
       }
     </p>
   </section>`;
+}
+
+/** Whether the tenant runs the revision, as a clause. */
+const appliedText = (tenant: RevisionTenant): string =>
+  tenant.appliedGeneration === undefined ? "" : ` (it runs the revision since generation ${tenant.appliedGeneration})`;
+
+/** How the rollout stands: its phase and wave, and what an admin may do next. */
+function rolloutPart(rollout: RevisionRollout | undefined): Html | false {
+  if (!rollout) return false;
+  const wave = rollout.wave === undefined ? "" : ` (wave ${rollout.wave} of ${rollout.waves})`;
+  return html`<p data-rollout>Rollout: <strong>${rollout.phase}</strong>${wave}: ${rollout.message}</p>`;
 }
 
 /** One revision's page. */
@@ -73,6 +89,7 @@ export function revisionPage(frame: Omit<PageFrame, "title" | "current">, revisi
     { ...frame, title: `Platform revision ${revision.name}`, current: "revisions" },
     html`<h1>Platform revision ${revision.name}</h1>
       <p data-phase>${status ? html`<strong>${status.phase}</strong>: ${status.message}` : "Not previewed yet."}</p>
+      ${rolloutPart(status?.rollout)}
       ${fields.length > 0 && html`<p>Changed fields: ${fields.map((field) => html`<code>${field}</code> `)}</p>`}
       ${(status?.tenants ?? []).map(tenantSection)}`,
   );

@@ -1,12 +1,14 @@
 /**
- * A replica's part of the fleet preview (server/revisionPreviews.ts), over a stand-in of the
+ * A replica's part of the fleet preview (server/replicaFleet.ts), over a stand-in of the
  * revisions' store that refuses a write of a status read before another write, as the API server
  * refuses a stale resourceVersion.
  */
 import { describe, expect, it } from "vitest";
 import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
+import { ROLLOUT_ANNOTATION } from "../../provider/contracts/platformRevisionNames";
 import { revisionTenantOf, type PlatformRevision } from "../../provider/server/fleetPreview";
-import { RevisionPreviews, type FleetShare, type PlatformRevisionStore } from "../../provider/server/revisionPreviews";
+import { waveOrder } from "../../provider/server/fleetRollout";
+import { ReplicaFleet, type FleetShare, type PlatformRevisionStore } from "../../provider/server/replicaFleet";
 import type { PlatformRevisionStatus } from "../../provider/tenantResource/platformRevisionStatus";
 
 const NOW = new Date("2026-12-05T00:00:00Z");
@@ -52,7 +54,7 @@ const share = (owned: string[], all: string[] = owned, pending: string[] = []): 
 });
 
 const previewsOver = (store: StandInRevisionStore, logs: string[] = []) =>
-  new RevisionPreviews(store, {
+  new ReplicaFleet(store, {
     policyOf: (name, platform) => ({
       ...parsePlatformPolicy(`platform revision ${name}`, platform),
       namespacePrefix: "t-",
@@ -133,4 +135,63 @@ describe("a replica's part of the fleet preview", () => {
     previews.seen(store.objects.get("bad")!);
     expect(logs).toHaveLength(1);
   });
+
+  it("rolls an approved revision out wave by wave, asking for each due tenant, and opens the next wave on the last result", async () => {
+    const store = new StandInRevisionStore();
+    const fleet = previewsOver(store);
+    const tenants = ["team-a", "team-b", "team-c"];
+    const pending: string[] = [];
+    fleet.follow(share(tenants, tenants, pending));
+    const put = store.put("r1", {});
+    store.objects.set("r1", { ...put, spec: { ...put.spec, waves: ["1", "100%"] } });
+    fleet.seen(store.objects.get("r1")!);
+    for (const name of tenants) await fleet.record("r1", revisionTenantOf(name, 1, { steps: [] }, NOW));
+    fleet.seen(store.objects.get("r1")!);
+    expect(store.objects.get("r1")!.status?.rollout).toMatchObject({ phase: "Waiting" });
+    expect(fleet.dueFor("team-a", 1, undefined)).toBeUndefined();
+
+    // Approved: the replica writes the rollout (wave 1), and asks for the first wave's tenant once it sees it.
+    approve(store, "r1");
+    fleet.seen(store.objects.get("r1")!);
+    await expect.poll(() => store.objects.get("r1")!.status?.rollout?.phase).toBe("RollingOut");
+    pending.length = 0;
+    fleet.seen(store.objects.get("r1")!);
+    const [first, ...rest] = waveOrder("r1", tenants);
+    expect(pending).toEqual([first]);
+    expect(fleet.dueFor(first, 1, undefined)?.revision).toBe("r1");
+    expect(rest.map((name) => fleet.dueFor(name, 1, undefined))).toEqual([undefined, undefined]);
+
+    await fleet.recordApplied("r1", first, 1);
+    fleet.seen(store.objects.get("r1")!);
+    expect(store.objects.get("r1")!.status?.rollout).toMatchObject({ phase: "RollingOut", wave: 2, applied: 1 });
+    expect(rest.every((name) => fleet.dueFor(name, 1, undefined)?.revision === "r1")).toBe(true);
+    for (const name of rest) await fleet.recordApplied("r1", name, 1);
+    fleet.seen(store.objects.get("r1")!);
+    expect(store.objects.get("r1")!.status?.rollout).toMatchObject({ phase: "RolledOut", applied: 3 });
+
+    // Rolled out: a tenant running no revision yet (one made since) is brought up with it.
+    expect(fleet.runningPolicy(undefined)?.revision).toBe("r1");
+  });
+
+  it("runs a tenant with the revision its status names, even while a newer one rolls out", () => {
+    const store = new StandInRevisionStore();
+    const fleet = previewsOver(store);
+    fleet.follow(share(["team-a"]));
+    fleet.seen(store.put("r1", { quota: { ceilings: { cpu: "8" } } }, "2026-12-01T00:00:00Z"));
+    fleet.seen(store.put("r2", { quota: { ceilings: { cpu: "4" } } }, "2026-12-02T00:00:00Z"));
+    expect(fleet.runningPolicy("r1")?.policy.quota).toEqual({ ceilings: { cpu: "8" } });
+    // None rolled out to every tenant: a tenant that names none runs with the server's own policy.
+    expect(fleet.runningPolicy(undefined)).toBeUndefined();
+    // A tenant running r2 already is not previewed on it again.
+    expect(fleet.pendingFor("team-a", 1, false, "r2")).toBeUndefined();
+    expect(fleet.pendingFor("team-a", 1, false, "r1")?.revision).toBe("r2");
+  });
 });
+
+/** The admin's approval of revision `name`, as `kubectl annotate` writes it: a new version. */
+function approve(store: StandInRevisionStore, name: string): void {
+  const stored = store.objects.get(name)!;
+  const resourceVersion = String(Number(stored.metadata.resourceVersion) + 1);
+  const annotations = { [ROLLOUT_ANNOTATION]: "approved" };
+  store.objects.set(name, { ...stored, metadata: { ...stored.metadata, resourceVersion, annotations } });
+}
