@@ -135,6 +135,23 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option("--preview", "only show what would be removed")
     .addOption(lockTimeoutOption())
     .action(action(async () => (await import("./commands/delete")).deleteTenant));
+  tenant
+    .command("history")
+    .description(
+      "list a tenant's updates, newest first: when, the result, its request's generation, the platform revision, who",
+    )
+    .argument("<name>", "the tenant")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/history")).tenantHistory));
+  tenant
+    .command("rollback")
+    .description(
+      "ask again for the request an earlier update ran (a kubespaces server previews and approves it as any change)",
+    )
+    .argument("<name>", "the tenant")
+    .requiredOption("--to <version>", "the update's VERSION in `tenant history`")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/rollback")).rollbackTenant));
   const fleet = program
     .command("fleet")
     .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");

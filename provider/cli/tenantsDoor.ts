@@ -8,7 +8,7 @@ import type { RevisionView } from "../tenantResource/platformRevisionStatus";
 import type { ChangePlan } from "../tenants/tenantPlan";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 import type { TenantView } from "../tenantResource/tenantReplies";
-import type { Actor } from "../tenants/ports";
+import type { Actor, StackUpdate } from "../tenants/ports";
 import type { TenantEvent, TenantObject } from "../tenants/tenantObject";
 import type { DeleteResult, OperationOptions } from "../tenants/tenantsService";
 import { CliError, EXIT } from "./exitCodes";
@@ -39,6 +39,8 @@ export interface TenantOperations {
   ): Promise<ShownTenant>;
   /** Deletes tenant `name` completely, reporting through `options`. */
   delete(name: string, actor: Actor, options?: OperationOptions): Promise<DeleteOutcome>;
+  /** Tenant `name`'s updates, newest first, each with what it recorded (the request among it). */
+  history(name: string, actor: Actor): Promise<StackUpdate[]>;
   /** Tenant `name`'s kubeconfig; TenantNotReadyError before it has one. */
   kubeconfig(name: string, actor: Actor): Promise<string>;
   /** Tenant `name`'s changes as they happen; ends once nothing is going to change it. */
@@ -91,6 +93,12 @@ export interface TenantsDoor {
   readonly listNote?: () => string | undefined;
   /** The PlatformRevisions and their fleet preview: the server's, for its admins; absent in local mode. */
   readonly fleet?: FleetReads;
+  /**
+   * Puts the request of the tenant's update `version` back as its request: a new generation, which
+   * the server previews and holds for approval as any change. Only a server has it: the command's
+   * own stacks keep a request that never changes.
+   */
+  readonly rollback?: (name: string, version: number) => Promise<ShownTenant>;
 }
 
 /** The PlatformRevisions as the server's API answers them (its admins only). */

@@ -24,6 +24,10 @@ export const API_ROUTES = {
   tenantKubeconfig: `${API_ROOT}/tenants/:name/kubeconfig`,
   /** POST: what creating or deleting the tenant would change (PreviewTenantBody); nothing is changed. */
   tenantPreview: `${API_ROOT}/tenants/:name/preview`,
+  /** GET: the tenant's updates, newest first (TenantHistoryBody). */
+  tenantHistory: `${API_ROOT}/tenants/:name/history`,
+  /** POST: puts the request of an earlier update back as the tenant's request (RollbackTenantBody). */
+  tenantRollback: `${API_ROOT}/tenants/:name/rollback`,
   /** GET, admins only: every PlatformRevision with its fleet preview (PlatformRevisionListBody). */
   platformRevisions: `${API_ROOT}/platformrevisions`,
   /** GET, admins only: one PlatformRevision with its fleet preview. */
@@ -52,6 +56,8 @@ export const API_PATHS = {
   tenantEvents: forName(API_ROUTES.tenantEvents),
   tenantKubeconfig: forName(API_ROUTES.tenantKubeconfig),
   tenantPreview: forName(API_ROUTES.tenantPreview),
+  tenantHistory: forName(API_ROUTES.tenantHistory),
+  tenantRollback: forName(API_ROUTES.tenantRollback),
   platformRevision: forName(API_ROUTES.platformRevision),
 } as const;
 
@@ -82,6 +88,18 @@ export interface TenantPreviewReply<Plan> {
   readonly operation: PreviewTenantBody["operation"];
   /** What it would change. */
   readonly plan: Plan;
+}
+
+/** The body of `POST tenants/:name/rollback`. */
+export interface RollbackTenantBody {
+  /** The stack version (from the tenant's history) whose request becomes the tenant's request again. */
+  readonly version: number;
+}
+
+/** The answer of `GET tenants/:name/history`. */
+export interface TenantHistoryBody<Update> {
+  /** The tenant's updates, newest first. */
+  readonly items: readonly Update[];
 }
 
 /**

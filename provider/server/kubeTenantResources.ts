@@ -52,6 +52,25 @@ export class KubeTenantResources implements TenantResources {
     }
   }
 
+  async replaceSpec(
+    name: string,
+    spec: TenantRequestInput,
+    resourceVersion: string,
+  ): Promise<TenantResource | undefined> {
+    requireObjectName(name, "metadata.name");
+    const body = [
+      { op: "test", path: "/metadata/resourceVersion", value: resourceVersion },
+      { op: "replace", path: "/spec", value: spec },
+    ];
+    try {
+      return (await this.custom.patchClusterCustomObject({ ...TENANTS, name, body })) as TenantResource;
+    } catch (error) {
+      // 422: the test failed (another writer changed it since); 404: it is gone.
+      if ([404, 409, 422].includes(statusCodeOf(error) ?? 0)) return undefined;
+      throw error;
+    }
+  }
+
   async delete(name: string): Promise<void> {
     requireObjectName(name, "metadata.name");
     try {

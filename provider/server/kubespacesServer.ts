@@ -126,7 +126,9 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   });
   // Whether this replica's watch of Tenants has listed them all.
   let synced = false;
-  const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, serverPreviews(service, serverActor));
+  const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, serverPreviews(service, serverActor), {
+    history: (name) => service.history(name, serverActor),
+  });
   const http = await serveHttp(ports, config, people, { metrics, revisions, tenantsSynced: () => synced });
   run.signal.addEventListener("abort", () => void http.close(), { once: true });
   ports.log(

@@ -237,6 +237,7 @@ export class TenantReconciler {
         refresh: options.resync,
         checkedGeneration: generation,
         policy: run.revision?.policy,
+        platformRevision: run.revision?.revision,
       });
       await progress.settled();
       const status = await this.serviceStatus(tenant);

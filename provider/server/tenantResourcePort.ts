@@ -53,6 +53,11 @@ export interface TenantResources {
   list(): Promise<TenantResource[]>;
   /** Creates a Tenant with `spec`; resolves to undefined when one of that name exists already. */
   create(name: string, spec: TenantRequestInput): Promise<TenantResource | undefined>;
+  /**
+   * Replaces Tenant `name`'s spec with `spec` (a new generation), only while the Tenant is still at
+   * `resourceVersion`; resolves to undefined when it changed since, or is gone.
+   */
+  replaceSpec(name: string, spec: TenantRequestInput, resourceVersion: string): Promise<TenantResource | undefined>;
   /** Asks the API server to delete Tenant `name` (its finalizer holds it until the teardown ends). */
   delete(name: string): Promise<void>;
   /** Adds `finalizer` to Tenant `name` unless it is there. */

@@ -166,6 +166,38 @@ export interface StackProgram {
    * update with nothing changed (a delete beside this create removed the request).
    */
   readonly checkStillWanted?: () => Promise<void>;
+  /** What the update records of itself in the stack's history, beside the request. */
+  readonly record?: UpdateRecord;
+}
+
+/** What an update records of itself in the stack's history, for `tenant history` and a rollback. */
+export interface UpdateRecord {
+  /** The generation of the request it runs. */
+  readonly generation: number;
+  /** The platform revision whose policy it runs with; none: the door's own policy. */
+  readonly platformRevision?: string;
+  /** Who ran it: the person, or the server acting for the Tenant resource. */
+  readonly actor: string;
+}
+
+/** One update of a tenant's stack, from the stack's history. */
+export interface StackUpdate {
+  /** Which update it is, 1 the first: the engine's version, or, on a DIY backend (which numbers none), its place. */
+  readonly version: number;
+  /** `update`, `refresh`, `destroy`, ... as the engine names it. */
+  readonly kind: string;
+  /** When it started (RFC 3339). */
+  readonly startedAt: string;
+  /** When it ended (RFC 3339), once it did. */
+  readonly endedAt?: string;
+  /** `succeeded`, `failed` or `in-progress`. */
+  readonly result: string;
+  /** How many resources it changed, by kind of change (`create`, `update`, `same`, ...). */
+  readonly changes: Readonly<Record<string, number>>;
+  /** What it recorded of itself; none for an update that recorded nothing (made before history was kept). */
+  readonly record?: UpdateRecord;
+  /** The request it ran, as recorded; what a rollback applies again. */
+  readonly request?: TenantRequestInput;
 }
 
 /** A stack per tenant, in the door's Pulumi state backend. */
@@ -180,4 +212,6 @@ export interface TenantStacks {
   exists(name: string, engineEnv: Readonly<Record<string, string>>): Promise<boolean>;
   /** Tenant `name`'s kubeconfig (the one read that decrypts), or undefined before it is ready. */
   kubeconfig(name: string, engineEnv: Readonly<Record<string, string>>): Promise<string | undefined>;
+  /** Tenant `name`'s updates, newest first (none without a stack). */
+  history(name: string, engineEnv: Readonly<Record<string, string>>): Promise<StackUpdate[]>;
 }

@@ -19,6 +19,7 @@ import type {
   RunJournals,
   RunRecorder,
   StackRun,
+  StackUpdate,
   StoredRequest,
   TenantStacks,
 } from "./ports";
@@ -84,6 +85,8 @@ export interface OperationOptions {
    * of the service's (a platform revision). Only the platform's own code sets it, never a request.
    */
   readonly policy?: TenantPlatformInput;
+  /** For a create with `policy`: the platform revision it is, recorded in the stack's history. */
+  readonly platformRevision?: string;
 }
 
 /** What a delete did. */
@@ -108,6 +111,16 @@ export class TenantsService {
   async get(name: string, actor: Actor): Promise<TenantObject> {
     const request = await this.visibleRequest(name, actor);
     return tenantObject(request, await this.ports.runs.latest(name));
+  }
+
+  /**
+   * Tenant `name`'s updates, newest first, as `actor` may see them: when, the result, what changed,
+   * and what each recorded (the request's generation, the platform revision, who ran it, the
+   * request itself, which a rollback applies again).
+   */
+  async history(name: string, actor: Actor): Promise<StackUpdate[]> {
+    await this.visibleRequest(name, actor);
+    return this.ports.stacks.history(name, this.ports.host.engineEnvForReads());
   }
 
   /** The tenants `actor` owns or, with `all`, every tenant it may see. */
@@ -202,9 +215,14 @@ export class TenantsService {
           throw refusal;
         }
       };
+      const record = {
+        generation: stored.generation,
+        actor: actor.owner,
+        ...(options.platformRevision !== undefined && { platformRevision: options.platformRevision }),
+      };
       const outputs = await this.ports.stacks.up(
         name,
-        { request: wanted, platform: this.platformFor(host, options.policy), checkStillWanted },
+        { request: wanted, platform: this.platformFor(host, options.policy), checkStillWanted, record },
         run,
       );
       const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;

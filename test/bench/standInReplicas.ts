@@ -15,7 +15,14 @@ import { serviceAccountHost } from "../../provider/hosts/serviceAccountHost";
 import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
 import { serverConfigSchema, type ServerConfig } from "../../provider/server/serverConfig";
 import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../provider/server/tenantApiInstall";
-import type { DeployedOutputs, HostPort, StackProgram, StackRun, TenantStacks } from "../../provider/tenants/ports";
+import type {
+  DeployedOutputs,
+  HostPort,
+  StackProgram,
+  StackRun,
+  StackUpdate,
+  TenantStacks,
+} from "../../provider/tenants/ports";
 import type { ResourceStep } from "../../provider/tenants/tenantObject";
 
 /** How long the stand-in's operations take. */
@@ -90,6 +97,9 @@ export class StandInStacks implements TenantStacks {
   }
   async exists(name: string): Promise<boolean> {
     return this.stacks.has(name);
+  }
+  async history(): Promise<StackUpdate[]> {
+    return []; // the stand-in keeps no history: no bench reads it
   }
   async kubeconfig(name: string): Promise<string | undefined> {
     return this.stacks.has(name)

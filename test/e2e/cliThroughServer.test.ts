@@ -239,6 +239,71 @@ describe("the command through a kubespaces server, signed in with the device flo
     }
   });
 
+  it("history lists bob's updates; rollback --to the first puts its request back, a new generation the server brings up", async () => {
+    // The request changes through the Tenant resource (here a platform admin's edit; bob's team would
+    // change its Tenant file): a second generation.
+    const bigger = { cpu: String(Number(cpu) + 1), memory };
+    const asAdmin = ["--as=kubespaces-testbed-admin", "--as-group=system:masters", "--as-group=kubespaces-admins"];
+    await kubectl(
+      ...asAdmin,
+      "patch",
+      "tenant",
+      BOBS,
+      "--type=merge",
+      "-p",
+      JSON.stringify({ spec: { resources: bigger } }),
+    );
+    await kubectl("wait", "--for=jsonpath={.status.observedGeneration}=2", `tenant/${BOBS}`, "--timeout=600s");
+    const quotaCpu = async () =>
+      (
+        await kubectl(
+          "get",
+          "resourcequota",
+          "kubespaces-quota",
+          "-n",
+          tenantNamespace(BOBS),
+          "-o",
+          "jsonpath={.spec.hard.requests\\.cpu}",
+        )
+      ).stdout;
+    expect(await quotaCpu()).toBe(bigger.cpu);
+
+    const listed = await kubespaces(bob, "tenant", "history", BOBS);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^VERSION\s+KIND\s+RESULT\s+STARTED\s+GENERATION\s+REVISION\s+BY\s+CHANGES\n/);
+    const updates = JSON.parse((await kubespaces(bob, "tenant", "history", BOBS, "-o", "json")).stdout).items as {
+      version: number;
+      result: string;
+      record?: { generation: number; actor: string };
+      request?: { resources: { cpu: string } };
+    }[];
+    // Newest first; each update names the generation it ran, and the request with it.
+    expect([updates[0].record?.generation, updates[0].result, updates[0].request?.resources.cpu]).toEqual([
+      2,
+      "succeeded",
+      bigger.cpu,
+    ]);
+    const first = updates.find((u) => u.record?.generation === 1 && u.result === "succeeded")!;
+    expect(first.request?.resources.cpu).toBe(cpu);
+    expect(updates[0].record?.actor).toMatch(/^system:kubespaces-server:/);
+    // Not alice's to see, nor to roll back.
+    expect((await callApi(served.url, keptIdToken(alice), "GET", API_PATHS.tenantHistory(BOBS))).status).toBe(404);
+
+    const rolled = await kubespaces(bob, "tenant", "rollback", BOBS, "--to", String(first.version));
+    expect(rolled.code, rolled.stderr).toBe(0);
+    expect(rolled.stderr).toContain(
+      `tenant ${BOBS}: generation 3 asks again for the request of update ${first.version}`,
+    );
+    await kubectl("wait", "--for=jsonpath={.status.observedGeneration}=3", `tenant/${BOBS}`, "--timeout=600s");
+    expect((await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.phase}")).stdout).toBe("Ready");
+    expect(await quotaCpu()).toBe(cpu);
+    const after = JSON.parse((await kubespaces(bob, "tenant", "history", BOBS, "-o", "json")).stdout).items;
+    expect(after[0]).toMatchObject({ result: "succeeded", record: { generation: 3 }, request: { resources: { cpu } } });
+    expect(served.running.stdout).toMatch(
+      new RegExp(`"actor":"${BOB.email}".*"action":"tenant.rollback","tenant":"${BOBS}".*"outcome":"ok"`),
+    );
+  });
+
   it("delete --preview through the server prints what the teardown removes, and removes nothing", async () => {
     const previewed = await kubespaces(bob, "tenant", "delete", BOBS, "--preview");
     expect(previewed.code, previewed.stderr).toBe(0);

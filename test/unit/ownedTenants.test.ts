@@ -7,6 +7,7 @@ import { OwnedTenants } from "../../provider/server/people/ownedTenants";
 import type { Actor } from "../../provider/tenants/ports";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 import { StandInPeopleHost } from "./support/standInPeopleHost";
+import { StandInStackHistories } from "./support/standInStackHistories";
 import { StandInStackPreviews } from "./support/standInStackPreviews";
 
 const BOB: Actor = { owner: "bob@example.com", groups: [], isAdmin: false };
@@ -32,7 +33,7 @@ describe("OwnedTenants", () => {
 
   it.each(operations)("refuses in %s a name no tenant can have, before the host is asked", async (_op, operation) => {
     const host = new StandInPeopleHost();
-    const door = new OwnedTenants(host, {}, new StandInStackPreviews());
+    const door = new OwnedTenants(host, {}, new StandInStackPreviews(), new StandInStackHistories());
     const names = ["", ".", "..", "Atlas", "a".repeat(64), "a,b"];
     const outcomes = await Promise.all(
       names.map((name) =>
@@ -57,7 +58,7 @@ describe("OwnedTenants", () => {
 describe("following a tenant", () => {
   it("ends for its old owner when an admin gives it to someone else, with nothing of it after", async () => {
     const host = new StandInPeopleHost();
-    const door = new OwnedTenants(host, {}, new StandInStackPreviews());
+    const door = new OwnedTenants(host, {}, new StandInStackPreviews(), new StandInStackHistories());
     await door.create("atlas", { resources: { cpu: "4", memory: "8Gi" } }, BOB);
     const stream = door.follow("atlas", BOB, { signal: AbortSignal.timeout(10_000) })[Symbol.asyncIterator]();
     const first = await stream.next();
@@ -74,7 +75,7 @@ describe("following a tenant", () => {
 
   it("goes on for an admin, who may see every tenant", async () => {
     const host = new StandInPeopleHost();
-    const door = new OwnedTenants(host, {}, new StandInStackPreviews());
+    const door = new OwnedTenants(host, {}, new StandInStackPreviews(), new StandInStackHistories());
     await door.create("atlas", {}, BOB);
     const stream = door.follow("atlas", ADMIN, { signal: AbortSignal.timeout(10_000) })[Symbol.asyncIterator]();
     await stream.next();

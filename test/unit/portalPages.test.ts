@@ -521,6 +521,37 @@ describe("deleting", () => {
   });
 });
 
+describe("the history", () => {
+  it("lists the updates on the tenant page, each with a Roll back form that asks for its request again", async () => {
+    tenants.histories.add("team-atlas", 1, { owner: alice, resources: { cpu: "3", memory: "4Gi" } });
+    tenants.histories.add("team-atlas", 2, { owner: alice, resources: { cpu: "4", memory: "4Gi" } }, "tighter");
+    const page = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(page).toContain('<h2 id="history-title">History</h2>');
+    const rows = [...page.matchAll(/<tr>\s*<th scope="row">(\d+)<\/th>([\s\S]*?)<\/tr>/g)];
+    expect(rows.map((row) => row[1])).toEqual(["2", "1"]);
+    expect(rows[0][2]).toContain("<td>tighter</td>");
+    expect(rows[1][2]).toContain("<td>the server&#39;s policy</td>");
+    expect(rows[1][2]).toContain('<input type="hidden" name="version" value="1">');
+
+    const answer = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/rollback", { version: "1" });
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe("/tenants/team-atlas");
+    expect(tenants.rolledBack).toEqual([{ name: "team-atlas", version: 1 }]);
+  });
+
+  it("needs the CSRF token to roll back", async () => {
+    tenants.histories.add("team-atlas", 1, { owner: alice, resources: { cpu: "3", memory: "4Gi" } });
+    const answer = await portal.submit(
+      "/tenants/team-atlas",
+      "/tenants/team-atlas/rollback",
+      { version: "1" },
+      { withToken: false },
+    );
+    expect(answer.statusCode).toBe(403);
+    expect(tenants.rolledBack).toEqual([]);
+  });
+});
+
 describe("the kubeconfig download", () => {
   it("is an attachment named after the tenant, never cached", async () => {
     const answer = await portal.get("/tenants/team-atlas/kubeconfig", alice);

@@ -389,6 +389,81 @@ describe("another person's tenant", () => {
   });
 });
 
+describe("a tenant's history", () => {
+  it("lists its updates for its owner and the admins, newest first, and nobody else", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    h.histories.add("atlas", 1, { owner: ALICE, resources: { cpu: "2", memory: "4Gi" } });
+    h.histories.add("atlas", 2, { owner: ALICE, resources: { cpu: "4", memory: "8Gi" } }, "tighter");
+    const url = API_PATHS.tenantHistory("atlas");
+    const owner = await h.app.inject({ method: "GET", url, headers: bearer(await h.token(ALICE)) });
+    expect(owner.statusCode).toBe(200);
+    expect(
+      owner
+        .json()
+        .items.map((u: { version: number; record: { generation: number } }) => [u.version, u.record.generation]),
+    ).toEqual([
+      [2, 2],
+      [1, 1],
+    ]);
+    expect(owner.json().items[0].record.platformRevision).toBe("tighter");
+    const admin = await h.app.inject({
+      method: "GET",
+      url,
+      headers: bearer(await h.token(BOB, { groups: [ADMIN_GROUP] })),
+    });
+    expect(admin.statusCode).toBe(200);
+    const other = await h.app.inject({ method: "GET", url, headers: bearer(await h.token(BOB)) });
+    expect(other.statusCode).toBe(404);
+  });
+
+  it("rolls back to an earlier update's request: a new generation of the Tenant, recorded in the audit log", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    h.histories.add("atlas", 1, { owner: ALICE, resources: { cpu: "5", memory: "6Gi" } });
+    const rollback = async (token: string, version: unknown) =>
+      h.app.inject({
+        method: "POST",
+        url: API_PATHS.tenantRollback("atlas"),
+        headers: { ...bearer(token), "content-type": "application/json" },
+        payload: JSON.stringify({ version }),
+      });
+    expect((await rollback(await h.token(BOB), 1)).statusCode).toBe(404);
+    const unknown = await rollback(await h.token(ALICE), 7);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.message).toBe("tenant atlas has no update 7 that recorded its request");
+    expect((await rollback(await h.token(ALICE), "one")).json().error.message).toMatch(/version/);
+
+    const answer = await rollback(await h.token(ALICE), 1);
+    expect(answer.statusCode).toBe(202);
+    expect(answer.json()).toMatchObject({
+      metadata: { name: "atlas", generation: 2 },
+      spec: { owner: ALICE, resources: { cpu: "5", memory: "6Gi" } },
+    });
+    expect((await h.host.tenants.get("atlas"))?.spec.resources).toEqual({ cpu: "5", memory: "6Gi" });
+    expect(h.auditLines.map((line) => JSON.parse(line)).filter((l) => l.action === "tenant.rollback")).toEqual([
+      expect.objectContaining({ actor: BOB, tenant: "atlas", outcome: "notFound" }),
+      expect.objectContaining({ actor: ALICE, tenant: "atlas", outcome: "invalid" }),
+      expect.objectContaining({ actor: ALICE, tenant: "atlas", outcome: "ok" }),
+    ]);
+  });
+
+  it("refuses a rollback to another owner's request: it never gives the tenant away", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    h.histories.add("atlas", 1, { owner: BOB, resources: { cpu: "2", memory: "4Gi" } });
+    const answer = await h.app.inject({
+      method: "POST",
+      url: API_PATHS.tenantRollback("atlas"),
+      headers: { ...bearer(await h.token(ALICE)), "content-type": "application/json" },
+      payload: JSON.stringify({ version: 1 }),
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error.problems).toEqual([`version: its request's owner is not the tenant's owner (${ALICE})`]);
+    expect((await h.host.tenants.get("atlas"))?.spec.owner).toBe(ALICE);
+  });
+});
+
 describe("a name no tenant can have", () => {
   // Sent as they are on the wire (node:http, no URL normalization), as curl --path-as-is would:
   // in a Kubernetes client's path, "" or "." names the collection and ".." the API group.

@@ -6,6 +6,7 @@
 import { API_PATHS, type PlatformRevisionListBody, type WhoAmI } from "../../contracts/tenantsApi";
 import type { RevisionView } from "../../tenantResource/platformRevisionStatus";
 import type { PlatformRevisionStatus } from "../../tenantResource/platformRevisionStatus";
+import type { TenantView } from "../../tenantResource/tenantReplies";
 import { ServerApi } from "./serverApi";
 import { refreshSignIn } from "./serverSignIn";
 import { ServerTenants } from "./serverTenants";
@@ -49,5 +50,7 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
         (await api.json<PlatformRevisionListBody<PlatformRevisionStatus>>("GET", API_PATHS.platformRevisions)).items,
       revision: (name) => api.json<RevisionView>("GET", API_PATHS.platformRevision(name)),
     },
+    rollback: (name, version) =>
+      api.json<TenantView>("POST", API_PATHS.tenantRollback(name), { tenant: name, body: { version } }),
   };
 }

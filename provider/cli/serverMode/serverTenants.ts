@@ -11,12 +11,13 @@ import {
   API_PATHS,
   type CreateTenantBody,
   type PreviewTenantBody,
+  type TenantHistoryBody,
   type TenantListBody,
   type TenantPreviewReply,
 } from "../../contracts/tenantsApi";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { TenantView } from "../../tenantResource/tenantReplies";
-import type { Actor } from "../../tenants/ports";
+import type { Actor, StackUpdate } from "../../tenants/ports";
 import { TENANT_PHASES, type ReadyReason, type TenantEvent, type TenantPhase } from "../../tenants/tenantObject";
 import {
   InterruptedError,
@@ -41,6 +42,13 @@ export class ServerTenants implements TenantOperations {
     private readonly api: ServerApi,
     private readonly follow: Omit<FollowOptions, "signal"> = {},
   ) {}
+
+  async history(name: string): Promise<StackUpdate[]> {
+    return [
+      ...(await this.api.json<TenantHistoryBody<StackUpdate>>("GET", API_PATHS.tenantHistory(name), { tenant: name }))
+        .items,
+    ];
+  }
 
   get(name: string): Promise<TenantView> {
     return this.api.json<TenantView>("GET", API_PATHS.tenant(name), { tenant: name });

@@ -106,6 +106,28 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       errors: [...SIGNED_IN_ERRORS, 404, 409],
     },
   },
+  tenantHistory: {
+    get: {
+      operationId: "getTenantHistory",
+      summary:
+        "The tenant's updates, newest first: when, the result, what changed, the request's generation, the platform revision, who ran it, and the request.",
+      signedIn: true,
+      ok: [200, "TenantHistory"],
+      errors: [...SIGNED_IN_ERRORS, 404],
+    },
+  },
+  tenantRollback: {
+    post: {
+      operationId: "rollBackTenant",
+      summary:
+        "Puts the request of an earlier update back as the tenant's request (its owner or an admin): a new generation, previewed and approved as any change.",
+      signedIn: true,
+      changes: true,
+      body: "RollbackTenantBody",
+      ok: [202, "Tenant"],
+      errors: [...SIGNED_IN_ERRORS, 404, 409],
+    },
+  },
   platformRevisions: {
     get: {
       operationId: "listPlatformRevisions",

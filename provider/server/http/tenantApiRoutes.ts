@@ -1,6 +1,6 @@
 /**
- * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, preview, follow and
- * the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
+ * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, preview, follow,
+ * history, rollback and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
  * caller, never the body; creates and previews are rate-limited per person; a request signed in
  * by cookie must carry its CSRF token to change anything or run a preview. A tenant's route checks, in this order, who asks, that
  * a change was meant (CSRF), and that the name in its path can be a tenant's.
@@ -10,6 +10,7 @@ import {
   API_ROUTES,
   type CreateTenantBody,
   type PreviewTenantBody,
+  type RollbackTenantBody,
   type SignInInfo,
   type TenantPreviewReply,
   type WhoAmI,
@@ -17,7 +18,12 @@ import {
 import type { ChangePlan } from "../../tenants/tenantPlan";
 import { RequestInvalidError } from "../../tenants/tenantsErrors";
 import { ApiError } from "./httpErrors";
-import { createTenantBodySchema, jsonSchemaOf, previewTenantBodySchema } from "./tenantsApiSchemas";
+import {
+  createTenantBodySchema,
+  jsonSchemaOf,
+  previewTenantBodySchema,
+  rollbackTenantBodySchema,
+} from "./tenantsApiSchemas";
 import type { TenantsForPeople } from "../people/tenantsForPeople";
 import { streamChanges } from "./eventStream";
 import { csrfForSessions, requireActor } from "./requestActor";
@@ -95,6 +101,19 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
     },
   );
 
+  app.get<NameParams>(API_ROUTES.tenantHistory, read, async (request) => ({
+    items: await deps.tenants.history(request.params.name, requireActor(request)),
+  }));
+
+  app.post<NameParams & { Body: RollbackTenantBody }>(
+    API_ROUTES.tenantRollback,
+    { ...change, schema: { body: ROLLBACK_BODY_SCHEMA } },
+    async (request, reply) => {
+      reply.code(202);
+      return deps.tenants.rollback(request.params.name, request.body.version, requireActor(request));
+    },
+  );
+
   app.get<NameParams>(API_ROUTES.tenantKubeconfig, read, async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
     return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
@@ -145,3 +164,5 @@ async function mustSignIn(request: FastifyRequest): Promise<void> {
 const CREATE_BODY_SCHEMA = jsonSchemaOf(createTenantBodySchema);
 /** The preview body's shape, likewise. */
 const PREVIEW_BODY_SCHEMA = jsonSchemaOf(previewTenantBodySchema);
+/** The rollback body's JSON Schema. */
+const ROLLBACK_BODY_SCHEMA = jsonSchemaOf(rollbackTenantBodySchema);

@@ -73,6 +73,39 @@ export const tenantListSchema = z
   .strictObject({ items: z.array(tenantViewSchema).describe("The tenants, by name.") })
   .describe("The caller's tenants (every tenant, for an admin who asked for all).");
 
+/** One update of a tenant's stack (tenants/ports.ts, StackUpdate). */
+export const tenantUpdateSchema = z
+  .strictObject({
+    version: z.int().describe("Which update it is (1 the first): what a rollback names."),
+    kind: z.string().describe("`update`, `refresh`, `destroy`, ... as the engine names it."),
+    startedAt: z.string().describe("When it started (RFC 3339)."),
+    endedAt: z.string().optional().describe("When it ended (RFC 3339), once it did."),
+    result: z.string().describe("`succeeded`, `failed` or `in-progress`."),
+    changes: z.record(z.string(), z.int()).describe("How many resources it changed, by kind of change."),
+    record: z
+      .strictObject({
+        generation: z.int().describe("The generation of the request it ran."),
+        platformRevision: z.string().optional().describe("The platform revision whose policy it ran with."),
+        actor: z.string().describe("Who ran it: a person, or the server for the Tenant resource."),
+      })
+      .optional()
+      .describe("What it recorded of itself; none for an update made before history was kept."),
+    request: tenantRequestSchema.optional().describe("The request it ran: what a rollback to it puts back."),
+  })
+  .describe("One update of the tenant's stack.");
+
+/** The answer of `GET tenants/{name}/history`. */
+export const tenantHistorySchema = z
+  .strictObject({ items: z.array(tenantUpdateSchema).describe("The updates, newest first.") })
+  .describe("A tenant's updates.");
+
+/** The body of `POST tenants/{name}/rollback`. */
+export const rollbackTenantBodySchema = z
+  .strictObject({
+    version: z.int().min(1).describe("The stack version (from the history) whose request becomes the request again."),
+  })
+  .describe("Which earlier update's request to put back; it goes through the same preview and approval as any change.");
+
 /** The body of every error answer. */
 export const apiErrorBodySchema = z
   .strictObject({
@@ -127,6 +160,8 @@ export const API_SCHEMAS = {
   Error: apiErrorBodySchema,
   SignInInfo: signInInfoSchema,
   WhoAmI: whoAmISchema,
+  TenantHistory: tenantHistorySchema,
+  RollbackTenantBody: rollbackTenantBodySchema,
   PlatformRevision: platformRevisionViewSchema,
   PlatformRevisionList: platformRevisionListSchema,
 } as const;

@@ -25,5 +25,6 @@ export function timedStacks(stacks: TenantStacks, metrics: ServerMetrics): Tenan
     destroy: (name, run) => timed("destroy", () => stacks.destroy(name, run)),
     exists: (name, engineEnv) => stacks.exists(name, engineEnv),
     kubeconfig: (name, engineEnv) => stacks.kubeconfig(name, engineEnv),
+    history: (name, engineEnv) => stacks.history(name, engineEnv),
   };
 }

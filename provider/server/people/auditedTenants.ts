@@ -1,10 +1,10 @@
 /**
- * OwnedTenants with its audit log: every create, delete and kubeconfig handed out is
+ * OwnedTenants with its audit log: every create, delete, rollback and kubeconfig handed out is
  * recorded, whichever front asked (the API, the portal), with the person, the tenant and how it
  * ended. Reads are not recorded.
  */
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
-import type { Actor } from "../../tenants/ports";
+import type { Actor, StackUpdate } from "../../tenants/ports";
 import type { ChangePlan } from "../../tenants/tenantPlan";
 import { audit, type AuditSink } from "./auditLog";
 import type { TenantsForPeople } from "./tenantsForPeople";
@@ -44,6 +44,14 @@ export class AuditedTenants implements TenantsForPeople {
 
   kubeconfig(name: string, actor: Actor): Promise<string> {
     return this.recorded(actor, "tenant.kubeconfig", name, () => this.tenants.kubeconfig(name, actor));
+  }
+
+  history(name: string, actor: Actor): Promise<StackUpdate[]> {
+    return this.tenants.history(name, actor);
+  }
+
+  rollback(name: string, version: number, actor: Actor): Promise<TenantView> {
+    return this.recorded(actor, "tenant.rollback", name, () => this.tenants.rollback(name, version, actor));
   }
 
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {

@@ -10,7 +10,7 @@ import { isHeldPhase } from "../../contracts/tenantResourceNames";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { checkRequest, mayUse, ownerOf } from "../../tenants/requestCheck";
-import type { Actor } from "../../tenants/ports";
+import type { Actor, StackUpdate } from "../../tenants/ports";
 import {
   RequestConflictError,
   RequestInvalidError,
@@ -36,7 +36,7 @@ export interface TenantWatchEvent {
 /** What OwnedTenants reads and writes on the host, besides the Tenants themselves. */
 export interface PeopleHost {
   /** The Tenant resources. */
-  readonly tenants: Pick<TenantResources, "get" | "list" | "create" | "delete">;
+  readonly tenants: Pick<TenantResources, "get" | "list" | "create" | "replaceSpec" | "delete">;
   /** The text under `ref`'s key of the Secret it names, if it exists. */
   readSecret(ref: SecretKeyRef): Promise<string | undefined>;
   /** The tenant's ResourceQuota in `namespace`, if it exists. */
@@ -54,12 +54,19 @@ export interface StackPreviews {
   preview(name: string, request: TenantRequestInput | undefined): Promise<readonly ResourceStep[]>;
 }
 
+/** Where a tenant's history is read: the tenants service's stacks, as the server. */
+export interface StackHistories {
+  /** Tenant `name`'s updates, newest first. */
+  history(name: string): Promise<StackUpdate[]>;
+}
+
 /** The tenants as signed-in people may see and change them, over the host. */
 export class OwnedTenants implements TenantsForPeople {
   constructor(
     private readonly host: PeopleHost,
     private readonly policy: TenantPlatformInput,
     private readonly previews: StackPreviews,
+    private readonly histories: StackHistories,
   ) {}
 
   async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantView[]> {
@@ -113,6 +120,35 @@ export class OwnedTenants implements TenantsForPeople {
         "its kubeconfig is handed out once it is Ready",
       );
     return text;
+  }
+
+  async history(name: string, actor: Actor): Promise<StackUpdate[]> {
+    await this.visible(name, actor);
+    return this.histories.history(name);
+  }
+
+  async rollback(name: string, version: number, actor: Actor): Promise<TenantView> {
+    const tenant = await this.visible(name, actor);
+    if (!Number.isInteger(version) || version < 1)
+      throw new RequestInvalidError(`tenant ${name}: which update to roll back to is not given`, [
+        "version: must be an update's version (a whole number from 1), as the tenant's history lists it",
+      ]);
+    const update = (await this.histories.history(name)).find((u) => u.version === version);
+    if (!update?.request)
+      throw new RequestInvalidError(`tenant ${name} has no update ${version} that recorded its request`, [
+        `version: must be one of the tenant's updates that recorded a request (kubespaces tenant history ${name})`,
+      ]);
+    // The owner stays whoever owns the tenant now: a rollback never gives a tenant to someone else.
+    const owner = ownerOf(tenant.spec) ?? actor.owner;
+    if (ownerOf(update.request) !== owner)
+      throw new RequestInvalidError(`tenant ${name}'s update ${version} was another owner's request`, [
+        `version: its request's owner is not the tenant's owner (${owner})`,
+      ]);
+    const request = checkRequest(name, update.request, { ...actor, owner, isAdmin: true }, this.policy);
+    const replaced = await this.host.tenants.replaceSpec(name, request, tenant.metadata.resourceVersion ?? "");
+    if (!replaced)
+      throw new RequestConflictError(`tenant ${name} changed while it was rolled back; read it again and retry`);
+    return tenantViewOf(replaced);
   }
 
   async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {

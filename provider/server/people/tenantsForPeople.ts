@@ -6,7 +6,7 @@
  */
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
-import type { Actor } from "../../tenants/ports";
+import type { Actor, StackUpdate } from "../../tenants/ports";
 import type { ChangePlan } from "../../tenants/tenantPlan";
 
 /** The tenants as signed-in people may see and change them. */
@@ -31,6 +31,18 @@ export interface TenantsForPeople {
   delete(name: string, actor: Actor): Promise<TenantView>;
   /** The tenant's kubeconfig, for its owner only; TenantNotReadyError before it is Ready. */
   kubeconfig(name: string, actor: Actor): Promise<string>;
+  /**
+   * The tenant's updates, newest first: when, the result, what changed, and what each recorded
+   * (the request's generation, the platform revision, who ran it, the request).
+   */
+  history(name: string, actor: Actor): Promise<StackUpdate[]>;
+  /**
+   * Puts the request that update `version` ran back as the tenant's request, for its owner or an
+   * admin: a new generation, which the reconciler previews and, where the platform requires it,
+   * holds for approval as any change. RequestInvalidError when that update recorded no request or
+   * its request breaks today's policy; RequestConflictError when the tenant changed meanwhile.
+   */
+  rollback(name: string, version: number, actor: Actor): Promise<TenantView>;
   /** The tenant's host quota, once its namespace exists. */
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined>;
   /**

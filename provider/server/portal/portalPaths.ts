@@ -22,6 +22,8 @@ export const PORTAL_PATHS = {
   kubeconfig: (name: string) => `${tenant(name)}/kubeconfig`,
   /** GET: the delete page (what a delete would remove, and the confirmation); POST: delete, the name typed as confirmation. */
   delete: (name: string) => `${tenant(name)}/delete`,
+  /** POST: roll the tenant back to an earlier update's request (the `version` field, with `_csrf`). */
+  rollback: (name: string) => `${tenant(name)}/rollback`,
   /** GET: the tenant's host quota as the page's rows (JSON, quotaTable.ts's QuotaRowsBody), for its script. */
   quota: (name: string) => `${tenant(name)}/quota`,
   /** GET: the platform's revisions (admins only). */
@@ -48,6 +50,8 @@ export const PORTAL_ROUTES = {
   delete: "/tenants/:name/delete",
   /** GET: the quota's rows, for the page's script. */
   quota: "/tenants/:name/quota",
+  /** POST: the rollback form. */
+  rollback: "/tenants/:name/rollback",
   /** GET: one platform revision's page (`:name`, the revision's name). */
   revision: "/platformrevisions/:name",
 } as const;

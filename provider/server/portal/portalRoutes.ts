@@ -158,7 +158,8 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
     const actor = access.signedIn(request);
     const tenant = await tenants.get(request.params.name, actor);
     const quota = await tenants.quota(tenant.metadata.name, actor);
-    const view = { tenant, quota, isOwner: ownerOf(tenant) === actor.owner };
+    const history = await tenants.history(tenant.metadata.name, actor);
+    const view = { tenant, quota, history, isOwner: ownerOf(tenant) === actor.owner };
     return sendPage(reply, 200, tenantPage(access.frame(request, reply), view));
   });
 
@@ -177,6 +178,21 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
     const quota = await tenants.quota(request.params.name, access.signedIn(request));
     const body: QuotaRowsBody = { rows: quota ? quotaRows(quota) : null };
     return reply.header("cache-control", "no-store").send(body);
+  });
+}
+
+/** The rollback form: the tenant's request goes back to an earlier update's, then the tenant page follows the change. */
+function rollbackRoute(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
+  const formHooks = {
+    ...access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name)),
+    preHandler: tenantNameParam,
+  };
+  app.post<NameParams>(PORTAL_ROUTES.rollback, formHooks, async (request, reply) => {
+    const version = Number((request.body as { version?: unknown } | undefined)?.version);
+    const { name } = await tenants
+      .rollback(request.params.name, version, access.signedIn(request))
+      .then((t) => t.metadata);
+    return reply.redirect(PORTAL_PATHS.tenant(name), 303);
   });
 }
 
@@ -251,6 +267,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   createRoutes(app, deps, access);
   tenantRoutes(app, deps.tenants, access);
   deleteRoutes(app, deps, access);
+  rollbackRoute(app, deps.tenants, access);
   revisionRoutes(app, deps.revisions, access);
 }
 

@@ -2,7 +2,8 @@
  * The tenant page: its status (a live region the portal's script keeps up to date from the API's
  * event stream), what to do when it failed, the plan of a change held for approval or previewed
  * only, its conditions and endpoints, the host quota, the kubeconfig download for its owner, and
- * the way to its delete page (deletePage.ts: what a delete removes, then the typed confirmation).
+ * its history with the rollback forms (historySection.ts), and the way to its delete page
+ * (deletePage.ts: what a delete removes, then the typed confirmation).
  *
  * Every text the script updates carries `data-field`; every element that shows only in some
  * phases or for some reasons carries `data-show-phases` / `data-show-reasons`, and is rendered
@@ -18,6 +19,8 @@ import { page, type PageFrame } from "./layout";
 import { planSection } from "./planSection";
 import { PORTAL_PATHS } from "./portalPaths";
 import { quotaSection } from "./quotaTable";
+import { historySection } from "./historySection";
+import type { StackUpdate } from "../../tenants/ports";
 import { STATUS_HINTS } from "./statusHints";
 import { NOT_YET, ownerOf, tableOf, timeText } from "./viewParts";
 
@@ -35,6 +38,8 @@ export interface TenantPageView {
   readonly quota?: QuotaUsage;
   /** Whether the signed-in person owns it: only the owner downloads the kubeconfig. */
   readonly isOwner: boolean;
+  /** Its updates, newest first (historySection.ts). */
+  readonly history: readonly StackUpdate[];
 }
 
 /** When an element shows: in these phases, for these reasons, when the tenant is reached so (an empty list: always). */
@@ -223,6 +228,12 @@ export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: Ten
       <p>Owner: ${ownerOf(tenant) ?? "unknown"}. Created: ${timeText(creationTimestamp)}.</p>
       ${statusSection(tenant)} ${heldPlanSection(tenant)} ${kubeconfigSection(tenant, view.isOwner)}
       ${endpointsSection(tenant)} ${conditionsSection(tenant)} ${quotaSection(view.tenant.metadata.name, view.quota)}
+      ${historySection({
+        name,
+        updates: view.history,
+        // Whoever sees the tenant (its owner, an admin) may roll it back, until its deletion is asked for.
+        csrfToken: tenant.metadata.deletionTimestamp ? undefined : frame.csrfToken,
+      })}
       ${deleteSection(tenant)}`,
   );
 }

@@ -18,13 +18,24 @@ import type {
   Stack,
 } from "@pulumi/pulumi/automation";
 import { writeAtomically } from "../../util/atomicFile";
-import type { DeployedOutputs, StackProgram, StackRun, TenantStacks } from "../ports";
+import type { DeployedOutputs, StackProgram, StackRun, StackUpdate, TenantStacks } from "../ports";
 import type { ResourceStep } from "../tenantObject";
 import { resourceStepOf, tenantEventOf } from "./engineEvents";
 import { assertBackendFolder } from "./fileBackend";
 import { cancelCommand, fileLocks, lockFolder, withStackLock, type StackLocks } from "./stackLock";
 import { isPostgresBackend, postgresLocks } from "./postgresLocks";
 import { emptyProgram, tenantProgram } from "./tenantProgram";
+import { stackUpdateOf, withRecord } from "./updateRecord";
+
+/**
+ * Writes what the update records of itself into the stack's settings, where the engine takes it
+ * into the update's history (updateRecord.ts). A settings file that is not there yet (a stack
+ * just made in another workspace) starts empty.
+ */
+async function recordUpdate(stack: Stack, name: string, program: StackProgram): Promise<void> {
+  const settings = await stack.workspace.stackSettings(name).catch(() => ({}));
+  await stack.workspace.saveStackSettings(name, withRecord(settings, program.record, program.request));
+}
 
 /** The Automation API module, loaded on first use (reads and `--help` never need it). */
 type Automation = typeof import("@pulumi/pulumi/automation");
@@ -58,6 +69,7 @@ export class AutomationStacks implements TenantStacks {
       this.locked(name, run, async () => {
         const existed = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
         const stack = await this.stack(name, tenantProgram(name, program), run.host.engineEnv, true);
+        await recordUpdate(stack, name, program);
         try {
           const result = await withAttemptSignal(run, (signal) =>
             stack.up({ onEvent: this.digest(name, run, false), signal, refresh: run.refresh }),
@@ -131,6 +143,17 @@ export class AutomationStacks implements TenantStacks {
 
   async exists(name: string, engineEnv: Readonly<Record<string, string>>): Promise<boolean> {
     return (await this.stack(name, emptyProgram, engineEnv, false)) !== undefined;
+  }
+
+  async history(name: string, engineEnv: Readonly<Record<string, string>>): Promise<StackUpdate[]> {
+    const stack = await this.stack(name, emptyProgram, engineEnv, false);
+    if (!stack) return [];
+    // Newest first. A DIY backend numbers no update (every version is 0): there, an update's
+    // version is its place from the first one, which stays as later updates are added.
+    const summaries = await stack.history();
+    return summaries.map((summary, index) =>
+      stackUpdateOf(summary.version > 0 ? summary : { ...summary, version: summaries.length - index }),
+    );
   }
 
   async kubeconfig(name: string, engineEnv: Readonly<Record<string, string>>): Promise<string | undefined> {

@@ -16,6 +16,7 @@ import { buildApiServer } from "../../../provider/server/http/apiServer";
 import { serverCookies, type ServerCookies } from "../../../provider/server/http/serverCookies";
 import type { OperationsDeps } from "../../../provider/server/http/operationsRoutes";
 import { StandInPeopleHost } from "./standInPeopleHost";
+import { StandInStackHistories } from "./standInStackHistories";
 import { StandInStackPreviews } from "./standInStackPreviews";
 import type { PlatformRevision } from "../../../provider/server/fleetPreview";
 
@@ -54,6 +55,8 @@ export interface ApiServerHarness {
   readonly host: StandInPeopleHost;
   /** The previews it runs (a stand-in of the tenants service's). */
   readonly previews: StandInStackPreviews;
+  /** The tenants' stack histories, as the test puts them. */
+  readonly histories: StandInStackHistories;
   /** The PlatformRevisions the API reads (a stand-in of the API server's), by name. */
   readonly revisions: Map<string, PlatformRevision>;
   readonly auditLines: string[];
@@ -138,11 +141,12 @@ export async function apiServerHarness(
   const keys = sessionKeys();
   const host = new StandInPeopleHost();
   const previews = new StandInStackPreviews();
+  const histories = new StandInStackHistories();
   const revisions = new Map<string, PlatformRevision>();
   const auditLines: string[] = [];
   const logLines: string[] = [];
   const app = await buildApiServer({
-    tenants: new OwnedTenants(host, {}, previews),
+    tenants: new OwnedTenants(host, {}, previews, histories),
     signIn: async () => ({ client, verifier, info: { issuer: ISSUER, clientId: CLI_CLIENT, scopes: client.scopes } }),
     keys,
     publicUrl: () => publicUrl,
@@ -161,6 +165,7 @@ export async function apiServerHarness(
     app,
     host,
     previews,
+    histories,
     revisions,
     auditLines,
     logLines,

@@ -75,6 +75,16 @@ export class FakeTenantResources implements TenantResources {
     return this.apply(name, spec);
   }
 
+  async replaceSpec(
+    name: string,
+    spec: TenantRequestInput,
+    resourceVersion: string,
+  ): Promise<TenantResource | undefined> {
+    const tenant = this.tenants.get(name);
+    if (!tenant || (tenant.metadata.resourceVersion ?? "") !== resourceVersion) return undefined;
+    return this.apply(name, spec);
+  }
+
   async delete(name: string): Promise<void> {
     const tenant = this.tenants.get(name);
     if (!tenant) return;

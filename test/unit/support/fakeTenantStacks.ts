@@ -9,6 +9,7 @@ import type {
   HostTarget,
   StackProgram,
   StackRun,
+  StackUpdate,
   TenantStacks,
 } from "../../../provider/tenants/ports";
 import type { ReadyReason, ResourceStep, TenantEvent } from "../../../provider/tenants/tenantObject";
@@ -41,7 +42,7 @@ export interface UpFailure {
 
 /** One call the stand-in received. */
 export interface StackCall {
-  readonly op: "up" | "preview" | "destroy" | "exists" | "kubeconfig";
+  readonly op: "up" | "preview" | "destroy" | "exists" | "kubeconfig" | "history";
   readonly name: string;
   readonly program?: StackProgram;
   readonly run?: StackRun;
@@ -88,6 +89,8 @@ export const kubeconfigOf = (name: string): string =>
 interface FakeStack {
   /** The resources it holds, by `type::name`, in the order they were created. */
   readonly resources: Map<string, ResourceStep>;
+  /** Its updates, oldest first, each with what it recorded, as the engine's history keeps them. */
+  readonly updates?: StackUpdate[];
   outputs?: DeployedOutputs;
   kubeconfig?: string;
 }
@@ -170,8 +173,19 @@ export class FakeTenantStacks implements TenantStacks {
   async up(name: string, program: StackProgram, run: StackRun): Promise<DeployedOutputs> {
     this.calls.push({ op: "up", name, program, run });
     const script = this.nextScript(name);
-    const stack: FakeStack = this.stacks.get(name) ?? { resources: new Map() };
+    const stack: FakeStack = this.stacks.get(name) ?? { resources: new Map(), updates: [] };
     this.stacks.set(name, stack);
+    const created = new Set(stack.resources.keys());
+    const recordUpdate = (result: string) =>
+      stack.updates?.push({
+        version: stack.updates.length + 1,
+        kind: "update",
+        startedAt: new Date(0).toISOString(),
+        result,
+        changes: { create: [...stack.resources.keys()].filter((key) => !created.has(key)).length },
+        ...(program.record && { record: program.record }),
+        request: program.request,
+      });
     // The real program's refusal reaches the caller as the engine's error text only (the inline
     // program's error goes through the language host), and so it does here.
     await program.checkStillWanted?.().catch((error: unknown) => {
@@ -188,6 +202,7 @@ export class FakeTenantStacks implements TenantStacks {
     const [tenant, namespace, ...rest] = resourcesOf(name);
     create(tenant);
     if (script?.kind === "fail") {
+      recordUpdate("failed");
       run.onEvent({ name, phase: "Failed", reason: script.failure.reason, detail: script.failure.detail });
       throw new Error(`code: 255\n stdout: \n stderr: error: update failed\n    error: ${script.failure.detail}\n`);
     }
@@ -196,6 +211,7 @@ export class FakeTenantStacks implements TenantStacks {
     rest.forEach(create);
     stack.outputs = deployedOutputsOf(name);
     stack.kubeconfig = kubeconfigOf(name);
+    recordUpdate("succeeded");
     return stack.outputs;
   }
 
@@ -233,6 +249,11 @@ export class FakeTenantStacks implements TenantStacks {
   async exists(name: string): Promise<boolean> {
     this.calls.push({ op: "exists", name });
     return this.stacks.has(name);
+  }
+
+  async history(name: string): Promise<StackUpdate[]> {
+    this.calls.push({ op: "history", name });
+    return [...(this.stacks.get(name)?.updates ?? [])].reverse();
   }
 
   async kubeconfig(name: string): Promise<string | undefined> {

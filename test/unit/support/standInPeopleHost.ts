@@ -37,6 +37,15 @@ export class StandInPeopleHost implements PeopleHost {
         spec,
       });
     },
+    replaceSpec: async (name: string, spec: TenantRequestInput, resourceVersion: string) => {
+      const object = this.objects.get(name);
+      if (!object || object.metadata.resourceVersion !== resourceVersion) return undefined;
+      return this.write("MODIFIED", {
+        ...object,
+        metadata: { ...object.metadata, generation: object.metadata.generation + 1 },
+        spec,
+      });
+    },
     delete: async (name: string) => {
       this.asked.push(name);
       const object = this.objects.get(name);

@@ -9,13 +9,15 @@
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
 import type { TenantsForPeople } from "../../../provider/server/people/tenantsForPeople";
 import type { QuotaUsage, TenantChange, TenantView } from "../../../provider/tenantResource/tenantReplies";
-import type { Actor } from "../../../provider/tenants/ports";
+import type { Actor, StackUpdate } from "../../../provider/tenants/ports";
 import { checkRequest } from "../../../provider/tenants/requestCheck";
 import { planOf, type ChangePlan } from "../../../provider/tenants/tenantPlan";
+import { StandInStackHistories } from "./standInStackHistories";
 import { StandInStackPreviews } from "./standInStackPreviews";
 import {
   OperationRefusedError,
   RequestConflictError,
+  RequestInvalidError,
   TenantNotFoundError,
   TenantNotReadyError,
 } from "../../../provider/tenants/tenantsErrors";
@@ -75,6 +77,10 @@ export class StandInTenantsForPeople implements TenantsForPeople {
   readonly deleted: string[] = [];
   /** The previews, and each one run. */
   readonly previews = new StandInStackPreviews();
+  /** Each tenant's updates, as a test puts them. */
+  readonly histories = new StandInStackHistories();
+  /** Every rollback asked for, in order: the tenant and the version. */
+  readonly rolledBack: { readonly name: string; readonly version: number }[] = [];
 
   /** Adds `tenant` as if it had been created. */
   put(tenant: TenantView): this {
@@ -130,6 +136,21 @@ export class StandInTenantsForPeople implements TenantsForPeople {
     if (tenant.status.phase !== "Ready")
       throw new TenantNotReadyError(name, tenant.status.phase as "Pending", tenant.status.message);
     return this.kubeconfigs.get(name) ?? "";
+  }
+
+  async history(name: string, actor: Actor): Promise<StackUpdate[]> {
+    this.visible(name, actor);
+    return this.histories.history(name);
+  }
+
+  async rollback(name: string, version: number, actor: Actor): Promise<TenantView> {
+    const tenant = this.visible(name, actor);
+    const update = (await this.histories.history(name)).find((u) => u.version === version);
+    if (!update?.request) throw new RequestInvalidError(`tenant ${name} has no update ${version}`, ["version"]);
+    this.rolledBack.push({ name, version });
+    const rolled = { ...tenant, spec: update.request };
+    this.tenants.set(name, rolled);
+    return rolled;
   }
 
   async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
