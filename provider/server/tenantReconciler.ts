@@ -109,7 +109,7 @@ export class TenantReconciler {
     const result = await this.bringToSpec(tenant, options);
     // After the tenant's own work, which a platform revision on the table must not hold up.
     await this.previewRevision(tenant, options);
-    if (!result.retry) await this.rollOut(name, options);
+    if (!result.retry) await this.rollOut(tenant, options);
     return result;
   }
 
@@ -118,12 +118,16 @@ export class TenantReconciler {
    * records the outcome in the revision's status: a failure halts the rollout, and the tenant is
    * brought back to the revision it ran at its next try.
    */
-  private async rollOut(name: string, options: ReconcileOptions): Promise<void> {
-    if (!this.config.fleet || options.signal?.aborted) return;
-    const tenant = await this.resources.get(name);
+  private async rollOut(read: TenantResource, options: ReconcileOptions): Promise<void> {
+    const { fleet } = this.config;
+    const due = (tenant: TenantResource) =>
+      fleet?.dueFor(tenant.metadata.name, tenant.metadata.generation, tenant.status?.platformRevision);
+    // Asked first of the tenant as read (no request), then of it as it stands after this reconcile's work.
+    if (options.signal?.aborted || !due(read)) return;
+    const tenant = await this.resources.get(read.metadata.name);
     if (!tenant || tenant.metadata.deletionTimestamp || !isProvisioned(tenant)) return;
-    const due = this.config.fleet.dueFor(name, tenant.metadata.generation, tenant.status?.platformRevision);
-    if (due) await this.provision(tenant, options, { revision: due, applying: true });
+    const revision = due(tenant);
+    if (revision) await this.provision(tenant, options, { revision, applying: true });
   }
 
   /** Brings a Tenant that is not being deleted to its spec, or holds its change at a gate. */
