@@ -5,7 +5,13 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "./tenantResourcePort";
+import type {
+  KubeconfigWrite,
+  SecretKeyRef,
+  TenantResource,
+  TenantResourceStatus,
+  TenantResources,
+} from "./tenantResourcePort";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import { TENANT_LABEL } from "../model/names";
 import { statusCodeOf } from "./kubeClientErrors";
@@ -100,7 +106,7 @@ export class KubeTenantResources implements TenantResources {
     });
   }
 
-  async writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<void> {
+  async writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<KubeconfigWrite> {
     requireObjectName(tenant, "tenant");
     requireSecretRef(ref);
     const body: V1Secret = {
@@ -117,7 +123,7 @@ export class KubeTenantResources implements TenantResources {
       .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
     if (!existing) {
       await this.core.createNamespacedSecret({ namespace: ref.namespace, body });
-      return;
+      return "created";
     }
     const labels = existing.metadata?.labels ?? {};
     if (labels[MANAGED_BY.label] !== MANAGED_BY.value || labels[TENANT_LABEL] !== tenant) {
@@ -125,8 +131,11 @@ export class KubeTenantResources implements TenantResources {
         `Secret ${ref.namespace}/${ref.name} exists and was not made by kubespaces server for tenant ${tenant}; it is left alone`,
       );
     }
+    const held = existing.data?.[ref.key];
+    if (held !== undefined && Buffer.from(held, "base64").toString("utf8") === kubeconfig) return "unchanged";
     body.metadata!.resourceVersion = existing.metadata?.resourceVersion;
     await this.core.replaceNamespacedSecret({ name: ref.name, namespace: ref.namespace, body });
+    return "changed";
   }
 
   /** Applies `change` to the finalizers as read; a JSON patch's `test` refuses it if they changed since. */

@@ -23,6 +23,11 @@ export const TENANT_EVENT_REASONS = {
     note: "the change was previewed only; nothing is provisioned until the preview-only annotation goes",
   },
   Approved: { type: "Normal", action: "Approve", note: "an admin approved this generation; provisioning it" },
+  KubeconfigChanged: {
+    type: "Normal",
+    action: "Provision",
+    note: "the tenant's kubeconfig changed (its endpoint or certificates): fetch it again",
+  },
   DriftRepaired: { type: "Normal", action: "Resync", note: "the resync put back what had changed on the host" },
   InvalidRequest: { type: "Warning", action: "Provision", note: "the request breaks a rule" },
   QuotaFailed: { type: "Warning", action: "Provision", note: "the quota could not be put in place" },

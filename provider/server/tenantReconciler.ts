@@ -246,12 +246,20 @@ export class TenantReconciler {
       await progress.settled();
       const status = await this.serviceStatus(tenant);
       const ref = kubeconfigSecretRef(name, status.namespace!);
-      await this.resources.writeKubeconfig(name, ref, await this.service.kubeconfig(name, this.config.actor));
+      const kubeconfig = await this.resources.writeKubeconfig(
+        name,
+        ref,
+        await this.service.kubeconfig(name, this.config.actor),
+      );
+      // A chart upgrade or a rollout keeps the kubeconfig; when it must change, the status says when.
+      const changedAt = kubeconfig === "changed" ? this.now().toISOString() : status.kubeconfigChangedAt;
       await this.resources.writeStatus(name, {
         ...status,
         kubeconfigSecretRef: ref,
         platformRevision: run.revision?.revision,
+        kubeconfigChangedAt: changedAt,
       });
+      if (kubeconfig === "changed") await this.config.events?.record(tenant, "KubeconfigChanged");
       if (run.revision) await this.recordApplied(name, generation, run.revision.revision);
       if (!quiet)
         await this.config.events?.record(tenant, "Ready", `generation ${tenant.metadata.generation} is ready`);
@@ -450,8 +458,12 @@ function stepCounter(): {
 /** What a status keeps across the reconciler's own writes: where the tenant was provisioned, and on which revision. */
 function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceStatus> {
   if (!status) return {};
-  const { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration, platformRevision } = status;
-  const fields = { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, observedGeneration, platformRevision };
+  const { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, kubeconfigChangedAt } = status;
+  const { observedGeneration, platformRevision } = status;
+  const fields = {
+    ...{ apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, kubeconfigChangedAt },
+    ...{ observedGeneration, platformRevision },
+  };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 

@@ -45,6 +45,9 @@ export interface TenantResource {
   readonly status?: TenantResourceStatus;
 }
 
+/** What writing a tenant's kubeconfig did: made the Secret, found it holding the same bytes (nothing written), or changed them. */
+export type KubeconfigWrite = "created" | "unchanged" | "changed";
+
 /** What the reconciler needs of the host's API server. */
 export interface TenantResources {
   /** Tenant `name`, if it exists. */
@@ -67,8 +70,9 @@ export interface TenantResources {
   /** Replaces Tenant `name`'s status (through the status subresource). */
   writeStatus(name: string, status: TenantResourceStatus): Promise<void>;
   /**
-   * Writes the tenant's kubeconfig into a Secret `ref` that the server made (labelled as its own);
-   * a Secret of that name that the server did not make is left alone, and this throws.
+   * Writes the tenant's kubeconfig into a Secret `ref` that the server made (labelled as its own),
+   * unless it holds those bytes already; a Secret of that name that the server did not make is
+   * left alone, and this throws.
    */
-  writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<void>;
+  writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<KubeconfigWrite>;
 }

@@ -101,6 +101,13 @@ export const tenantResourceStatusSchema = z
       })
       .optional()
       .describe("The Secret that holds the tenant's kubeconfig, once it was provisioned."),
+    kubeconfigChangedAt: z
+      .string()
+      .meta({ format: "date-time" })
+      .optional()
+      .describe(
+        "When the kubeconfig in that Secret last changed after it was first written (a new endpoint or certificate): a copy from before no longer works. Absent while it never changed.",
+      ),
     observedGeneration: generation()
       .optional()
       .describe("The generation of the request the last finished run provisioned."),

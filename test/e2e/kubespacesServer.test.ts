@@ -754,6 +754,8 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
     expect(kubeconfigAfter).toBe(kubeconfigBefore);
     await expectWorkingKubeconfig(kubeconfigAfter, "team-small", (await tenant("team-small"))!.status!.apiServerUrl);
     expect((await tenant("team-small"))!.status!.kubeconfigSecretRef).toMatchObject({ namespace });
+    // Unchanged, so the status tells of no change.
+    expect((await tenant("team-small"))!.status!.kubeconfigChangedAt).toBeUndefined();
   });
 
   it("marks a revision whose policy is not one Invalid, naming the field, and previews nothing on it", async () => {

@@ -56,7 +56,7 @@ function patchedBeforeFirstRead(store: RequestStore, patch: () => void): Request
 const reconcilerWith = (
   requireApproval: boolean,
   requests = (store: RequestStore): RequestStore => store,
-  reports: Pick<ReconcilerConfig, "onResync" | "onNote" | "fleet"> = {},
+  reports: Pick<ReconcilerConfig, "onResync" | "onNote" | "fleet" | "events"> = {},
 ) =>
   new TenantReconciler(
     new TenantsService(
@@ -142,6 +142,30 @@ describe("a new Tenant", () => {
         .slice(writesBefore)
         .map((s) => s.phase),
     ).toEqual(["Ready", "Ready"]);
+  });
+
+  it("keeps the kubeconfig Secret as it is when a run hands back the same kubeconfig; a new one is written, dated and told", async () => {
+    const events: string[] = [];
+    reconciler = reconcilerWith(false, undefined, {
+      events: { record: async (tenant, reason) => void events.push(`${tenant.metadata.name} ${reason}`) },
+    });
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    const ref = resources.peek("team-atlas")!.status!.kubeconfigSecretRef!;
+    const first = resources.secretText(ref);
+    stacks.drift("team-atlas");
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(resources.secretText(ref)).toBe(first);
+    expect(resources.peek("team-atlas")!.status!.kubeconfigChangedAt).toBeUndefined();
+    expect(events).not.toContain("team-atlas KubeconfigChanged");
+
+    // A new certificate (or endpoint): the Secret holds the new one, and the status says since when.
+    stacks.setKubeconfig("team-atlas", "apiVersion: v1\nkind: Config\n# a new certificate\n");
+    stacks.drift("team-atlas");
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(resources.secretText(ref)).toContain("# a new certificate");
+    expect(resources.peek("team-atlas")!.status!.kubeconfigChangedAt).toBe("2026-12-01T00:00:00.000Z");
+    expect(events).toContain("team-atlas KubeconfigChanged");
   });
 
   it("whose spec changed is brought up again at the new generation", async () => {

@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
 import type {
+  KubeconfigWrite,
   SecretKeyRef,
   TenantResource,
   TenantResourceStatus,
@@ -54,6 +55,11 @@ export class FakeTenantResources implements TenantResources {
   /** Tenant `name` as the API server holds it now. */
   peek(name: string): TenantResource | undefined {
     return this.tenants.get(name);
+  }
+
+  /** The text under `ref`'s key of the Secret it names, if it exists. */
+  secretText(ref: SecretKeyRef): string | undefined {
+    return this.secrets.get(`${ref.namespace}/${ref.name}`)?.data[ref.key];
   }
 
   /** The statuses written for tenant `name`, in order. */
@@ -127,7 +133,7 @@ export class FakeTenantResources implements TenantResources {
     this.statusWrites.set(name, [...this.statusesOf(name), structuredClone(status)]);
   }
 
-  async writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<void> {
+  async writeKubeconfig(tenant: string, ref: SecretKeyRef, kubeconfig: string): Promise<KubeconfigWrite> {
     const key = `${ref.namespace}/${ref.name}`;
     const existing = this.secrets.get(key);
     const labels = { "kubespaces.io/tenant": tenant, "app.kubernetes.io/managed-by": "kubespaces-server" };
@@ -136,5 +142,7 @@ export class FakeTenantResources implements TenantResources {
         `Secret ${key} exists and was not made by kubespaces server for tenant ${tenant}; it is left alone`,
       );
     this.secrets.set(key, { labels, data: { [ref.key]: kubeconfig } });
+    if (!existing) return "created";
+    return existing.data[ref.key] === kubeconfig ? "unchanged" : "changed";
   }
 }

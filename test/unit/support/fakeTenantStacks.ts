@@ -210,7 +210,8 @@ export class FakeTenantStacks implements TenantStacks {
     if (script?.kind === "block") await this.held(script, run);
     rest.forEach(create);
     stack.outputs = deployedOutputsOf(name);
-    stack.kubeconfig = kubeconfigOf(name);
+    // As a vCluster keeps its certificates, an update keeps the kubeconfig a stack already outputs.
+    stack.kubeconfig ??= kubeconfigOf(name);
     recordUpdate("succeeded");
     return stack.outputs;
   }
