@@ -28,5 +28,10 @@ export const ROLLOUT_DECISIONS = { approve: "approved", abort: "aborted" } as co
  * time (`status.rollout.halt.at`), so that it resumes the halt the admin saw and no later one.
  */
 export const RESUME_ANNOTATION = "kubespaces.io/resume";
+/**
+ * The finalizer the server puts on every revision: a revision that tenants run is not removed
+ * (their stacks run with its policy) until none does.
+ */
+export const REVISION_FINALIZER = "kubespaces.io/revision-in-use";
 /** The waves a revision is rolled out in when its spec names none: one tenant, then a tenth, then the rest. */
 export const DEFAULT_WAVES: readonly string[] = ["1", "10%", "100%"];

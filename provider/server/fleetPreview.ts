@@ -20,6 +20,10 @@ export interface PlatformRevision {
     readonly resourceVersion?: string;
     /** The admins' decisions: ROLLOUT_ANNOTATION and RESUME_ANNOTATION. */
     readonly annotations?: Readonly<Record<string, string>>;
+    /** REVISION_FINALIZER, once the server put it on. */
+    readonly finalizers?: readonly string[];
+    /** Set once its deletion was asked for: it is no longer rolled out, nor given to new tenants. */
+    readonly deletionTimestamp?: string;
   };
   /** Its policy, and the waves it is rolled out in (the API server fills in DEFAULT_WAVES). */
   readonly spec: { readonly platform: unknown; readonly waves?: readonly string[] };
@@ -31,17 +35,21 @@ export interface PlatformRevision {
 export type PreviewResult = { readonly steps: readonly ResourceStep[] } | { readonly failure: string };
 
 /**
- * The revision on the table: the newest (by creation, then name) that is not Invalid. Older ones
+ * The revision on the table: the newest (by creation, then name) that is neither Invalid nor being
+ * deleted. Older ones
  * keep the status they reached: previewing every revision ever made on every new tenant would cost
  * more each time.
  */
 export function currentRevision(revisions: Iterable<PlatformRevision>): PlatformRevision | undefined {
-  return newest(revisions, (revision) => revision.status?.phase !== "Invalid");
+  return newest(revisions, (revision) => !revision.metadata.deletionTimestamp && revision.status?.phase !== "Invalid");
 }
 
 /** The newest revision rolled out to every tenant: the policy a tenant made since is brought up with. */
 export function newestRolledOut(revisions: Iterable<PlatformRevision>): PlatformRevision | undefined {
-  return newest(revisions, (revision) => revision.status?.rollout?.phase === "RolledOut");
+  return newest(
+    revisions,
+    (revision) => !revision.metadata.deletionTimestamp && revision.status?.rollout?.phase === "RolledOut",
+  );
 }
 
 /** The newest of `revisions` that `keep` keeps. */

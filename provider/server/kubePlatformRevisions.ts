@@ -8,6 +8,7 @@ import {
   PLATFORM_REVISION_API_VERSION,
   PLATFORM_REVISION_KIND,
   PLATFORM_REVISION_PLURAL,
+  REVISION_FINALIZER,
 } from "../contracts/platformRevisionNames";
 import { TENANT_GROUP, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import type { PlatformRevisionStatus } from "../tenantResource/platformRevisionStatus";
@@ -41,6 +42,31 @@ export class KubePlatformRevisions implements PlatformRevisionStore, PlatformRev
   async list(): Promise<PlatformRevision[]> {
     const list = (await this.custom.listClusterCustomObject({ ...REVISIONS })) as { items: PlatformRevision[] };
     return list.items;
+  }
+
+  async changeFinalizer(name: string, present: boolean): Promise<void> {
+    requireObjectName(name, "metadata.name");
+    for (let attempt = 0; ; attempt++) {
+      const revision = await this.get(name);
+      const list = revision?.metadata.finalizers ?? [];
+      if (!revision || list.includes(REVISION_FINALIZER) === present) return;
+      const next = present ? [...list, REVISION_FINALIZER] : list.filter((f) => f !== REVISION_FINALIZER);
+      // The list as read goes with the patch: the API server refuses it (422) if another changed it since.
+      const body = revision.metadata.finalizers
+        ? [
+            { op: "test", path: "/metadata/finalizers", value: list },
+            { op: "replace", path: "/metadata/finalizers", value: next },
+          ]
+        : [{ op: "add", path: "/metadata/finalizers", value: next }];
+      try {
+        await this.custom.patchClusterCustomObject({ ...REVISIONS, name, body });
+        return;
+      } catch (error) {
+        const code = statusCodeOf(error);
+        if (code === 404) return;
+        if (code !== 422 || attempt >= 4) throw error;
+      }
+    }
   }
 
   async writeStatus(revision: PlatformRevision, status: PlatformRevisionStatus): Promise<boolean> {

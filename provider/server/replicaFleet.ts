@@ -19,6 +19,7 @@ import {
   type PlatformRevision,
 } from "./fleetPreview";
 import { isDue, rolloutOf } from "./fleetRollout";
+import { REVISION_FINALIZER } from "../contracts/platformRevisionNames";
 
 /** What the fleet preview needs of the host's API server (the Kubernetes adapter: kubePlatformRevisions.ts). */
 export interface PlatformRevisionStore {
@@ -26,6 +27,8 @@ export interface PlatformRevisionStore {
   get(name: string): Promise<PlatformRevision | undefined>;
   /** Replaces the status of `revision` as read; false when another wrote it since (nothing written). */
   writeStatus(revision: PlatformRevision, status: PlatformRevisionStatus): Promise<boolean>;
+  /** Puts REVISION_FINALIZER on revision `name` (`present`) or takes it off; nothing when it is so already, or gone. */
+  changeFinalizer(name: string, present: boolean): Promise<void>;
 }
 
 /** A revision and its policy, as a tenant's stack runs with it. */
@@ -92,6 +95,8 @@ export class ReplicaFleet implements FleetPort {
    * still bring an older status, so that a reconcile asked for meanwhile previews nothing again.
    */
   private readonly recorded = new Set<string>();
+  /** The revision each tenant runs, by tenant, as its status says (the watch of Tenants tells). */
+  private readonly running = new Map<string, string>();
 
   constructor(
     private readonly store: PlatformRevisionStore,
@@ -103,11 +108,49 @@ export class ReplicaFleet implements FleetPort {
     this.share = share;
     const revision = currentRevision(this.revisions.values());
     if (revision) this.seen(revision);
+    this.settleFinalizers();
+  }
+
+  /** The watch saw tenant `name`'s status name `revision` as the one it runs (none: the server's own policy). */
+  tenantRuns(name: string, revision: string | undefined): void {
+    if (this.running.get(name) === revision) return;
+    if (revision === undefined) this.running.delete(name);
+    else this.running.set(name, revision);
+    this.settleFinalizers();
+  }
+
+  /** Tenant `name` is gone: it runs no revision any more. */
+  tenantGone(name: string): void {
+    if (this.running.delete(name)) this.settleFinalizers();
+  }
+
+  /**
+   * Keeps REVISION_FINALIZER on every revision, and takes it off one being deleted once no tenant
+   * runs it. Only once the share runs: before that, not every tenant is known.
+   */
+  private settleFinalizers(): void {
+    if (!this.share) return;
+    const inUse = new Set(this.running.values());
+    for (const revision of this.revisions.values()) {
+      const { name, deletionTimestamp, finalizers = [] } = revision.metadata;
+      const has = finalizers.includes(REVISION_FINALIZER);
+      const wanted = !deletionTimestamp || inUse.has(name);
+      if (has !== wanted) void this.changeFinalizer(name, wanted);
+    }
+  }
+
+  private async changeFinalizer(name: string, present: boolean): Promise<void> {
+    try {
+      await this.store.changeFinalizer(name, present);
+    } catch (error) {
+      this.options.log(`platform revision ${name}: its finalizer was not changed: ${apiErrorText(error)}`, "warn");
+    }
   }
 
   /** The watch saw `revision`, new or changed. */
   seen(revision: PlatformRevision): void {
     this.revisions.set(revision.metadata.name, revision);
+    this.settleFinalizers();
     const problems = this.problemsOf(revision);
     if (problems !== undefined) {
       if (revision.status?.phase !== "Invalid") void this.markInvalid(revision, problems);
@@ -269,9 +312,18 @@ export class ReplicaFleet implements FleetPort {
 
   private async markInvalid(revision: PlatformRevision, problems: string): Promise<void> {
     try {
-      // Another replica may write it first: then this write is refused, nothing is lost, and only
-      // the replica that wrote it logs it (`problems` names the revision).
-      if (await this.store.writeStatus(revision, invalidRevisionStatus(problems))) this.options.log(problems, "warn");
+      // Another write may come first (another replica's, or a finalizer's): the revision is read
+      // again, and only the replica whose write lands logs it (`problems` names the revision).
+      for (
+        let read: PlatformRevision | undefined = revision, attempt = 0;
+        read && attempt < WRITE_ATTEMPTS;
+        attempt++
+      ) {
+        if (read.status?.phase === "Invalid") return;
+        if (await this.store.writeStatus(read, invalidRevisionStatus(problems)))
+          return this.options.log(problems, "warn");
+        read = await this.store.get(revision.metadata.name);
+      }
     } catch (error) {
       this.options.log(
         `platform revision ${revision.metadata.name}: its status was not written: ${apiErrorText(error)}`,

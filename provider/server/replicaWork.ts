@@ -159,7 +159,11 @@ function startTenantWatches(
       onTenant: (name, hasStatus) => {
         if (!tenants.seen(name, hasStatus) && owns(name)) enqueue(parts, queue, name, hasStatus);
       },
-      onGone: (name) => tenants.gone(name),
+      onGone: (name) => {
+        tenants.gone(name);
+        parts.fleet.tenantGone(name);
+      },
+      onRunning: (name, revision) => parts.fleet.tenantRuns(name, revision),
       onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
       onSynced: () => {
         onSynced();

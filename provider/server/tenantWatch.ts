@@ -20,6 +20,8 @@ export interface TenantWatchOptions extends InformerRunOptions {
   readonly onTenant: (name: string, hasStatus: boolean) => void;
   /** A tenant whose Tenant resource is gone. */
   readonly onGone?: (name: string) => void;
+  /** Each add and change of a Tenant: the platform revision its status says it runs (none: none). */
+  readonly onRunning?: (name: string, platformRevision: string | undefined) => void;
 }
 
 /** Watches Tenants until `signal` aborts. */
@@ -36,6 +38,7 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
   const onObject = (object: KubernetesObject) => {
     const name = object.metadata?.name;
     if (!name) return;
+    options.onRunning?.(name, (object as { status?: { platformRevision?: string } }).status?.platformRevision);
     const key = reconcileKey(object);
     if (seen.get(name) === key) return;
     seen.set(name, key);

@@ -54,6 +54,12 @@ const tenantRules: readonly DocumentedRule[] = [
     ["get", "list", "watch"],
   ),
   granted(
+    "The fleet keeps its finalizer on each PlatformRevision while tenants run it (a JSON patch of the finalizers only).",
+    [TENANT_GROUP],
+    [PLATFORM_REVISION_PLURAL],
+    ["patch"],
+  ),
+  granted(
     "Each replica writes the previews and updates of its own tenants, and the rollout they lead to, into a PlatformRevision's status.",
     [TENANT_GROUP],
     [`${PLATFORM_REVISION_PLURAL}/status`],

@@ -73,8 +73,9 @@ async function main(): Promise<void> {
       `  wave 2 (${COUNT - 1} tenants), to RolledOut:              ${s(wave2)} (${(wave2 / wave1).toFixed(2)}x; 4 brought up at a time)`,
     );
   } finally {
-    await kubectlAsAdmin("delete", "-f", revision, "--ignore-not-found", "--wait=true").catch(() => undefined);
+    // The tenants first: the server's finalizer holds a revision that tenants run.
     await kubectlAsAdmin("delete", "-f", tenants, "--wait=true", "--timeout=1800s").catch(() => undefined);
+    await kubectlAsAdmin("delete", "-f", revision, "--ignore-not-found", "--wait=true").catch(() => undefined);
     server.child.kill("SIGTERM");
     await server.finished;
   }

@@ -616,7 +616,11 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
     );
     return ready!;
   };
-  afterAll(() => kubectl(undefined, "delete", "platformrevisions", "--all", "--wait=true").catch(() => undefined));
+  // The tenants first: a revision that tenants run is held by the server's finalizer until none does.
+  afterAll(async () => {
+    await deleteAllTenants();
+    await kubectl(undefined, "delete", "platformrevisions", "--all", "--wait=true").catch(() => undefined);
+  });
 
   it("shows what a tighter policy would do to each tenant, and which request it refuses, naming the field; nothing changes", async () => {
     await applyTenant({ user: ALICE }, "team-small", { cpu: "3", memory: "4Gi" });
@@ -756,6 +760,15 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
     expect((await tenant("team-small"))!.status!.kubeconfigSecretRef).toMatchObject({ namespace });
     // Unchanged, so the status tells of no change.
     expect((await tenant("team-small"))!.status!.kubeconfigChangedAt).toBeUndefined();
+
+    // The tenants run it: its deletion waits, held by the server's finalizer, until none does (afterAll).
+    await kubectl(undefined, "delete", "platformrevision", "tighter", "--wait=false");
+    const held = JSON.parse((await kubectl(undefined, "get", "platformrevision", "tighter", "-o", "json")).stdout);
+    expect(held.metadata).toMatchObject({
+      deletionTimestamp: expect.any(String),
+      finalizers: ["kubespaces.io/revision-in-use"],
+    });
+    expect((await tenant("team-small"))!.status).toMatchObject({ phase: "Ready", platformRevision: "tighter" });
   });
 
   it("marks a revision whose policy is not one Invalid, naming the field, and previews nothing on it", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
-import { ROLLOUT_ANNOTATION } from "../../provider/contracts/platformRevisionNames";
+import { REVISION_FINALIZER, ROLLOUT_ANNOTATION } from "../../provider/contracts/platformRevisionNames";
 import { revisionTenantOf, type PlatformRevision } from "../../provider/server/fleetPreview";
 import { waveOrder } from "../../provider/server/fleetRollout";
 import { ReplicaFleet, type FleetShare, type PlatformRevisionStore } from "../../provider/server/replicaFleet";
@@ -39,6 +39,29 @@ class StandInRevisionStore implements PlatformRevisionStore {
     if (stored.metadata.resourceVersion !== revision.metadata.resourceVersion) return false;
     this.bump(stored, status);
     return true;
+  }
+
+  async changeFinalizer(name: string, present: boolean): Promise<void> {
+    const stored = this.objects.get(name);
+    if (!stored) return;
+    const list = (stored.metadata.finalizers ?? []).filter((f) => f !== REVISION_FINALIZER);
+    const finalizers = present ? [...list, REVISION_FINALIZER] : list;
+    // As the API server does: a revision being deleted goes once its last finalizer does.
+    if (stored.metadata.deletionTimestamp && finalizers.length === 0) {
+      this.objects.delete(name);
+      return;
+    }
+    const resourceVersion = String(Number(stored.metadata.resourceVersion) + 1);
+    this.objects.set(name, { ...stored, metadata: { ...stored.metadata, resourceVersion, finalizers } });
+  }
+
+  /** An admin's `kubectl delete`: held by its finalizers, gone at once without. */
+  delete(name: string): void {
+    const stored = this.objects.get(name)!;
+    if (!stored.metadata.finalizers?.length) return void this.objects.delete(name);
+    const resourceVersion = String(Number(stored.metadata.resourceVersion) + 1);
+    const deletionTimestamp = "2026-12-05T12:00:00Z";
+    this.objects.set(name, { ...stored, metadata: { ...stored.metadata, resourceVersion, deletionTimestamp } });
   }
 
   private bump(stored: PlatformRevision, status: PlatformRevisionStatus | undefined) {
@@ -185,6 +208,30 @@ describe("a replica's part of the fleet preview", () => {
     // A tenant running r2 already is not previewed on it again.
     expect(fleet.pendingFor("team-a", 1, false, "r2")).toBeUndefined();
     expect(fleet.pendingFor("team-a", 1, false, "r1")?.revision).toBe("r2");
+  });
+});
+
+describe("a revision's finalizer", () => {
+  it("is kept while a tenant runs the revision, and taken off its deletion once none does; it is then no longer on the table", async () => {
+    const store = new StandInRevisionStore();
+    const fleet = previewsOver(store);
+    fleet.tenantRuns("team-a", "r1");
+    fleet.seen(store.put("r1", {}));
+    // Not before the share runs: until then not every tenant is known.
+    await Promise.resolve();
+    expect(store.objects.get("r1")!.metadata.finalizers).toBeUndefined();
+    fleet.follow(share(["team-a", "team-b"]));
+    await expect.poll(() => store.objects.get("r1")!.metadata.finalizers).toEqual([REVISION_FINALIZER]);
+
+    store.delete("r1");
+    fleet.seen(store.objects.get("r1")!);
+    expect(fleet.pendingFor("team-b", 1)).toBeUndefined();
+    // The tenant that runs it still runs with its policy.
+    expect(fleet.runningPolicy("r1")?.revision).toBe("r1");
+    await Promise.resolve();
+    expect(store.objects.get("r1")!.metadata.finalizers).toEqual([REVISION_FINALIZER]);
+    fleet.tenantRuns("team-a", undefined);
+    await expect.poll(() => store.objects.has("r1")).toBe(false);
   });
 });
 

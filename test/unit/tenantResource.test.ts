@@ -524,11 +524,11 @@ describe("the RBAC", () => {
     ]);
   });
 
-  it("lets the server read PlatformRevisions and write their status, never their spec; no requester may touch them", () => {
+  it("lets the server read PlatformRevisions, patch them (its finalizer: their spec cannot change) and write their status; no requester may touch them", () => {
     const server = named({}, "ClusterRole", "kubespaces-server").rules;
-    for (const verb of ["get", "list", "watch"])
+    for (const verb of ["get", "list", "watch", "patch"])
       expect(grants(server, "kubespaces.io", "platformrevisions", verb)).toBe(true);
-    for (const verb of ["create", "update", "patch", "delete"])
+    for (const verb of ["create", "update", "delete"])
       expect(grants(server, "kubespaces.io", "platformrevisions", verb)).toBe(false);
     expect(grants(server, "kubespaces.io", "platformrevisions/status", "update")).toBe(true);
     const requester = named({}, "ClusterRole", "kubespaces-tenant-requester").rules;
