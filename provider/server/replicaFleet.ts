@@ -97,6 +97,8 @@ export class ReplicaFleet implements FleetPort {
   private readonly recorded = new Set<string>();
   /** The revision each tenant runs, by tenant, as its status says (the watch of Tenants tells). */
   private readonly running = new Map<string, string>();
+  /** The revisions whose finalizer this replica is changing now. */
+  private readonly finalizing = new Set<string>();
 
   constructor(
     private readonly store: PlatformRevisionStore,
@@ -140,10 +142,15 @@ export class ReplicaFleet implements FleetPort {
   }
 
   private async changeFinalizer(name: string, present: boolean): Promise<void> {
+    // One change at a time per revision: until the watch brings it, each event would ask again.
+    if (this.finalizing.has(name)) return;
+    this.finalizing.add(name);
     try {
       await this.store.changeFinalizer(name, present);
     } catch (error) {
       this.options.log(`platform revision ${name}: its finalizer was not changed: ${apiErrorText(error)}`, "warn");
+    } finally {
+      this.finalizing.delete(name);
     }
   }
 
