@@ -27,7 +27,7 @@ function rollbackForm(view: HistoryView, update: StackUpdate): Html | false {
   return html`<form method="post" action="${PORTAL_PATHS.rollback(view.name)}">
     ${csrfField(view.csrfToken)}
     <input type="hidden" name="version" value="${String(update.version)}" />
-    <button type="submit" class="button">Roll back to this request</button>
+    <button type="submit" class="button">Roll back to the request of update ${String(update.version)}</button>
   </form>`;
 }
 
@@ -57,7 +57,7 @@ export function historySection(view: HistoryView): Html {
             </p>
             ${tableOf(
               "The tenant's updates, newest first",
-              ["Version", "Started", "Update", "Generation", "Platform revision", "By", "Changed", ""],
+              ["Version", "Started", "Update", "Generation", "Platform revision", "By", "Changed", "Roll back"],
               rows,
             )}`
     }
