@@ -15,6 +15,7 @@ import type { PlatformRevisionStatus } from "../tenantResource/platformRevisionS
 import type { PlatformRevision } from "./fleetPreview";
 import { runInformer, type InformerRunOptions } from "./informerRun";
 import { statusCodeOf } from "./kubeClientErrors";
+import { changeFinalizers } from "./finalizerPatch";
 import { requireObjectName } from "./nameChecks";
 import type { PlatformRevisionStore } from "./replicaFleet";
 import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
@@ -46,27 +47,21 @@ export class KubePlatformRevisions implements PlatformRevisionStore, PlatformRev
 
   async changeFinalizer(name: string, present: boolean): Promise<void> {
     requireObjectName(name, "metadata.name");
-    for (let attempt = 0; ; attempt++) {
-      const revision = await this.get(name);
-      const list = revision?.metadata.finalizers ?? [];
-      if (!revision || list.includes(REVISION_FINALIZER) === present) return;
-      const next = present ? [...list, REVISION_FINALIZER] : list.filter((f) => f !== REVISION_FINALIZER);
-      // The list as read goes with the patch: the API server refuses it (422) if another changed it since.
-      const body = revision.metadata.finalizers
-        ? [
-            { op: "test", path: "/metadata/finalizers", value: list },
-            { op: "replace", path: "/metadata/finalizers", value: next },
-          ]
-        : [{ op: "add", path: "/metadata/finalizers", value: next }];
-      try {
-        await this.custom.patchClusterCustomObject({ ...REVISIONS, name, body });
-        return;
-      } catch (error) {
-        const code = statusCodeOf(error);
-        if (code === 404) return;
-        if (code !== 422 || attempt >= 4) throw error;
-      }
-    }
+    await changeFinalizers(
+      {
+        read: async () => {
+          const revision = await this.get(name);
+          return revision && (revision.metadata.finalizers ?? null);
+        },
+        patch: (body) => this.custom.patchClusterCustomObject({ ...REVISIONS, name, body }),
+      },
+      (list) =>
+        list.includes(REVISION_FINALIZER) === present
+          ? undefined
+          : present
+            ? [...list, REVISION_FINALIZER]
+            : list.filter((f) => f !== REVISION_FINALIZER),
+    );
   }
 
   async writeStatus(revision: PlatformRevision, status: PlatformRevisionStatus): Promise<boolean> {

@@ -15,6 +15,7 @@ import type {
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import { TENANT_LABEL } from "../model/names";
 import { statusCodeOf } from "./kubeClientErrors";
+import { changeFinalizers } from "./finalizerPatch";
 import { requireObjectName } from "./nameChecks";
 
 /** The label that marks what the server made for a tenant (its kubeconfig Secret) as the server's own. */
@@ -138,34 +139,22 @@ export class KubeTenantResources implements TenantResources {
     return "changed";
   }
 
-  /** Applies `change` to the finalizers as read; a JSON patch's `test` refuses it if they changed since. */
+  /** Applies `change` to the Tenant's finalizers as read (finalizerPatch.ts). */
   private async changeFinalizers(
     name: string,
     change: (list: readonly string[]) => readonly string[] | undefined,
   ): Promise<void> {
     requireObjectName(name, "metadata.name");
-    for (let attempt = 0; ; attempt++) {
-      const resource = await this.get(name);
-      if (!resource) return;
-      const list = resource.metadata.finalizers ?? [];
-      const next = change(list);
-      if (!next) return;
-      const body = resource.metadata.finalizers
-        ? [
-            { op: "test", path: "/metadata/finalizers", value: list },
-            { op: "replace", path: "/metadata/finalizers", value: next },
-          ]
-        : [{ op: "add", path: "/metadata/finalizers", value: next }];
-      try {
-        await this.custom.patchClusterCustomObject({ ...TENANTS, name, body });
-        return;
-      } catch (error) {
-        // 422: the test failed (another writer changed the list); 404: the Tenant is gone.
-        const code = statusCodeOf(error);
-        if (code === 404) return;
-        if (code !== 422 || attempt >= 4) throw error;
-      }
-    }
+    await changeFinalizers(
+      {
+        read: async () => {
+          const resource = await this.get(name);
+          return resource && (resource.metadata.finalizers ?? null);
+        },
+        patch: (body) => this.custom.patchClusterCustomObject({ ...TENANTS, name, body }),
+      },
+      change,
+    );
   }
 }
 
