@@ -228,8 +228,9 @@ export class TenantReconciler {
    */
   private async provision(tenant: TenantResource, options: ReconcileOptions, run: PolicyRun): Promise<ReconcileResult> {
     const { name, generation } = tenant.metadata;
-    // A resync of a Ready tenant keeps showing Ready while it runs: only its end is written.
-    const quiet = options.resync && isProvisioned(tenant);
+    // A resync of a Ready tenant keeps showing Ready while it runs: only its end is written. A
+    // rollout's update is never quiet, even in a resync: what it changes is no drift put back.
+    const quiet = options.resync && isProvisioned(tenant) && !run.applying;
     const changes = stepCounter();
     const progress = quiet ? changes : this.progressWriter(tenant);
     await this.recordStart(tenant, quiet, run);

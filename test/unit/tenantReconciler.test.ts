@@ -596,6 +596,23 @@ describe("the rollout of a platform revision", () => {
     expect(stacks.callsOf("up")).toHaveLength(2);
   });
 
+  it("tells a rollout's update by its Events, even when a resync brings it: no drift is put back", async () => {
+    const { fleet } = rollingOut({ namespacePrefix: "revision-" });
+    const events: string[] = [];
+    resources.apply("team-atlas", atlas);
+    await reconcilerWith(false).reconcile("team-atlas");
+    reconciler = reconcilerWith(false, undefined, {
+      fleet,
+      events: { record: async (_tenant, reason, note) => void events.push(`${reason}: ${note ?? ""}`) },
+    });
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(events).toEqual([
+      "Provisioning: bringing generation 1 up on platform revision r2",
+      "Ready: generation 1 is ready",
+    ]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", platformRevision: "r2" });
+  });
+
   it("records a failure to bring the tenant up, and its next try brings it back to the revision it ran", async () => {
     const { fleet, failures } = rollingOut({ quota: { ceilings: { cpu: "2" } } }, { namespacePrefix: "r1-" });
     reconciler = reconcilerWith(false, undefined, { fleet });
