@@ -7,8 +7,8 @@ import { statusCodeOf } from "./kubeClientErrors";
 
 /** How the object is read and patched. */
 export interface FinalizerTarget {
-  /** The object's finalizers now; undefined when it is gone. `null`: it has none (no list at all). */
-  readonly read: () => Promise<readonly string[] | null | undefined>;
+  /** The object now; undefined when it is gone. */
+  readonly get: () => Promise<{ readonly metadata: { readonly finalizers?: readonly string[] } } | undefined>;
   /** Sends `body`, a JSON patch of the object. */
   readonly patch: (body: object[]) => Promise<unknown>;
 }
@@ -22,13 +22,15 @@ export async function changeFinalizers(
   change: (list: readonly string[]) => readonly string[] | undefined,
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const read = await target.read();
-    if (read === undefined) return;
+    const object = await target.get();
+    if (!object) return;
+    const read = object.metadata.finalizers;
     const list = read ?? [];
     const next = change(list);
     if (!next) return;
+    // An object with no list at all takes one added; a list is replaced only as it was read.
     const body =
-      read === null
+      read === undefined
         ? [{ op: "add", path: "/metadata/finalizers", value: next }]
         : [
             { op: "test", path: "/metadata/finalizers", value: list },

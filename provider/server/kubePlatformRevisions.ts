@@ -49,10 +49,7 @@ export class KubePlatformRevisions implements PlatformRevisionStore, PlatformRev
     requireObjectName(name, "metadata.name");
     await changeFinalizers(
       {
-        read: async () => {
-          const revision = await this.get(name);
-          return revision && (revision.metadata.finalizers ?? null);
-        },
+        get: () => this.get(name),
         patch: (body) => this.custom.patchClusterCustomObject({ ...REVISIONS, name, body }),
       },
       (list) =>

@@ -147,10 +147,7 @@ export class KubeTenantResources implements TenantResources {
     requireObjectName(name, "metadata.name");
     await changeFinalizers(
       {
-        read: async () => {
-          const resource = await this.get(name);
-          return resource && (resource.metadata.finalizers ?? null);
-        },
+        get: () => this.get(name),
         patch: (body) => this.custom.patchClusterCustomObject({ ...TENANTS, name, body }),
       },
       change,

@@ -7,7 +7,8 @@ function standInObject(finalizers: string[] | null) {
   const state = { finalizers, gone: false, interleaved: 0, patches: [] as object[][] };
   const apiError = (code: number) => Object.assign(new Error(`stand-in: ${code}`), { code });
   const target: FinalizerTarget = {
-    read: async () => (state.gone ? undefined : state.finalizers && [...state.finalizers]),
+    get: async () =>
+      state.gone ? undefined : { metadata: state.finalizers ? { finalizers: [...state.finalizers] } : {} },
     patch: async (body) => {
       state.patches.push(body);
       if (state.gone) throw apiError(404);
