@@ -152,6 +152,20 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .requiredOption("--to <version>", "the update's VERSION in `tenant history`")
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/rollback")).rollbackTenant));
+  tenant
+    .command("sleep")
+    .description(
+      "put a tenant to sleep: its control plane and synced pods scaled to zero, its data and kubeconfig kept (a kubespaces server)",
+    )
+    .argument("<name>", "the tenant")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/sleep")).sleepTenant));
+  tenant
+    .command("wake")
+    .description("wake a sleeping tenant: Ready again with the same data and kubeconfig (a kubespaces server)")
+    .argument("<name>", "the tenant")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/sleep")).wakeTenant));
   const fleet = program
     .command("fleet")
     .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");

@@ -99,6 +99,11 @@ export interface TenantsDoor {
    * own stacks keep a request that never changes.
    */
   readonly rollback?: (name: string, version: number) => Promise<ShownTenant>;
+  /**
+   * Puts the tenant to sleep (`asleep`) or wakes it: its request's `sleep` changes, a new
+   * generation. Only a server has it, for the same reason as `rollback`.
+   */
+  readonly setSleep?: (name: string, asleep: boolean) => Promise<ShownTenant>;
 }
 
 /** The PlatformRevisions as the server's API answers them (its admins only). */

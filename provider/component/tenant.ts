@@ -140,7 +140,9 @@ function tenantOutputs(
 ): Record<keyof TenantOutputs, pulumi.Output<unknown>> {
   const fromReadiness: Partial<Record<keyof TenantOutputs, pulumi.Output<unknown>>> = {
     kubeconfig: readiness.kubeconfig,
-    status: pulumi.all([readiness.readyAt, readiness.waitedMs]).apply(([at, ms]) => readyStatus(name, at, ms)),
+    status: pulumi
+      .all([readiness.readyAt, readiness.waitedMs, asleepOf(rendered)])
+      .apply(([at, ms, asleep]) => readyStatus(name, at, ms, asleep)),
   };
   const fromRender = (key: keyof TenantOutputs) =>
     byRole
@@ -152,6 +154,10 @@ function tenantOutputs(
   });
   return Object.fromEntries(entries) as Record<keyof TenantOutputs, pulumi.Output<unknown>>;
 }
+
+/** Whether the rendered tenant sleeps. */
+const asleepOf = (rendered: PlainOrOutput<RenderedTenant>): pulumi.Output<boolean> =>
+  pulumi.output(mapPlainOrOutput(rendered, (r) => r.readiness.asleep === true));
 
 function validateAndClaim(name: string, plain: unknown, claims: NamespaceClaims): TenantSpec {
   const spec = validateTenant(name, plain, { namespaceOwner: (namespace) => claims.ownerOf(namespace) });

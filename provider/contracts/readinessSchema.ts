@@ -14,6 +14,12 @@ export const readinessInputsSchema = z.object({
   serverUrl: z.string().min(1).describe("Server URL written into the handed-back kubeconfig."),
   timeoutSeconds: z.number().positive().describe("Seconds to wait before failing."),
   hostKubeconfig: hostKubeconfigInput(),
+  asleep: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.",
+    ),
   releaseRevision: z
     .string()
     .optional()

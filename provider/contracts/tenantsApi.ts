@@ -28,6 +28,10 @@ export const API_ROUTES = {
   tenantHistory: `${API_ROOT}/tenants/:name/history`,
   /** POST: puts the request of an earlier update back as the tenant's request (RollbackTenantBody). */
   tenantRollback: `${API_ROOT}/tenants/:name/rollback`,
+  /** POST: puts the tenant to sleep (its request's `sleep` becomes true). */
+  tenantSleep: `${API_ROOT}/tenants/:name/sleep`,
+  /** POST: wakes the tenant (its request's `sleep` becomes false). */
+  tenantWake: `${API_ROOT}/tenants/:name/wake`,
   /** GET, admins only: every PlatformRevision with its fleet preview (PlatformRevisionListBody). */
   platformRevisions: `${API_ROOT}/platformrevisions`,
   /** GET, admins only: one PlatformRevision with its fleet preview. */
@@ -58,6 +62,8 @@ export const API_PATHS = {
   tenantPreview: forName(API_ROUTES.tenantPreview),
   tenantHistory: forName(API_ROUTES.tenantHistory),
   tenantRollback: forName(API_ROUTES.tenantRollback),
+  tenantSleep: forName(API_ROUTES.tenantSleep),
+  tenantWake: forName(API_ROUTES.tenantWake),
   platformRevision: forName(API_ROUTES.platformRevision),
 } as const;
 

@@ -34,11 +34,11 @@ export type TenantPlatformPodSecurityAllowed = "baseline" | "restricted";
 export type TenantPlatformNamespaceAccessSubjectKind = "ServiceAccount" | "User" | "Group";
 
 /**
- * Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does
- * not become ready fails the update instead, so the operator's earlier phases (Pending,
- * Provisioning) and Failed are never an output.
+ * Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request
+ * sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the
+ * operator's earlier phases (Pending, Provisioning) and Failed are never an output.
  */
-export type TenantStatusPhase = "Ready";
+export type TenantStatusPhase = "Ready" | "Sleeping";
 
 /**
  * `True`, `False` or `Unknown`.
@@ -72,6 +72,20 @@ export interface TenantArgs {
    * The tenant's own control plane.
    */
   readonly vcluster?: pulumi.Input<TenantVclusterArgs>;
+  /**
+   * Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to
+   * zero, which frees the host's memory and the tenant's quota. Its data, its objects and its
+   * kubeconfig stay; setting it back to false wakes the tenant with them.
+   * @default false
+   */
+  readonly sleep?: pulumi.Input<boolean>;
+  /**
+   * When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before
+   * (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any
+   * delete. At most `platform.expiry.maxLifetimeHours` ahead; required where
+   * `platform.expiry.requiredFor` says.
+   */
+  readonly expiresAt?: pulumi.Input<string>;
   /**
    * The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and
    * host access. Set by the platform team.
@@ -328,6 +342,10 @@ export interface TenantPlatformArgs {
    * Quota defaults and ceilings.
    */
   readonly quota?: pulumi.Input<TenantPlatformQuotaArgs>;
+  /**
+   * Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+   */
+  readonly expiry?: pulumi.Input<TenantPlatformExpiryArgs>;
   /**
    * Resources of a tenant's control plane when its request sets none.
    */
@@ -638,6 +656,41 @@ export interface TenantPlatformQuotaCeilingsArgs {
 }
 
 /**
+ * Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+ */
+export interface TenantPlatformExpiryArgs {
+  /**
+   * The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset
+   * means no cap. Extending a tenant is checked the same way.
+   */
+  readonly maxLifetimeHours?: pulumi.Input<number>;
+  /**
+   * Who must give their tenants an expiry.
+   */
+  readonly requiredFor?: pulumi.Input<TenantPlatformExpiryRequiredForArgs>;
+  /**
+   * How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+   * @default 24
+   */
+  readonly warnHours?: pulumi.Input<number>;
+}
+
+/**
+ * Who must give their tenants an expiry.
+ */
+export interface TenantPlatformExpiryRequiredForArgs {
+  /**
+   * Owners whose tenants must set `expiresAt`; `*` means every owner.
+   */
+  readonly owners?: pulumi.Input<string[]>;
+  /**
+   * Groups of the identity provider whose members' requests must set `expiresAt` (checked by the
+   * server's doors, which know the requester's groups).
+   */
+  readonly groups?: pulumi.Input<string[]>;
+}
+
+/**
  * Resources of a tenant's control plane when its request sets none.
  */
 export interface TenantPlatformControlPlaneDefaultsArgs {
@@ -746,7 +799,8 @@ export interface TenantOutputs {
   readonly kubeconfigSecretRef: KubeconfigSecretRef;
   /**
    * Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful
-   * `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+   * `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready
+   * fails the update instead.
    */
   readonly status: TenantStatus;
 }
@@ -771,13 +825,14 @@ export interface KubeconfigSecretRef {
 
 /**
  * Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful
- * `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+ * `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready
+ * fails the update instead.
  */
 export interface TenantStatus {
   /**
-   * Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does
-   * not become ready fails the update instead, so the operator's earlier phases (Pending,
-   * Provisioning) and Failed are never an output.
+   * Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request
+   * sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the
+   * operator's earlier phases (Pending, Provisioning) and Failed are never an output.
    */
   readonly phase: TenantStatusPhase;
   /**

@@ -12,11 +12,14 @@ import type { TenantArgsComplete } from "./tenantArgsSchema";
 import type { CpuMemory, TenantSpec } from "./tenantSpec";
 import type { InputProblem } from "./validationError";
 import { footprintProblems } from "./vclusterFootprint";
+import { expiryProblems, sleepProblems } from "./lifecycleRules";
 
 /** Options that depend on the rest of the program rather than on the tenant alone. */
 export interface ValidationContext {
   /** The tenant that already claimed a namespace in this program, if any. */
   readonly namespaceOwner?: (namespace: string) => string | undefined;
+  /** The time an expiry is checked against (the cap counts from it). @default the clock's */
+  readonly now?: () => Date;
 }
 
 /** Every rule `spec` (built from `args`) breaks. */
@@ -55,6 +58,8 @@ export function policyProblems(spec: TenantSpec, args: TenantArgsComplete, conte
       CPU_AND_MEMORY,
     ),
     ...hostnameProblems(spec),
+    ...sleepProblems(spec),
+    ...expiryProblems(spec, args, context.now?.() ?? new Date()),
     ...overrides,
     // The footprint reads the overrides, so it is checked only once they are safe and each value keeps its rule.
     ...(overrides.length === 0 ? footprintProblems(spec) : []),

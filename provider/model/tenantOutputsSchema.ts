@@ -32,12 +32,12 @@ export const tenantConditionSchema = namedType(
 /** The tenant's status. */
 export const tenantStatusSchema = namedType(
   "TenantStatus",
-  "Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.",
+  "Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.",
   z.object({
     phase: z
-      .enum(["Ready"])
+      .enum(["Ready", "Sleeping"])
       .describe(
-        "Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.",
+        "Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.",
       ),
     conditions: z.array(tenantConditionSchema).describe("Conditions; includes `Ready`."),
     message: z.string().describe("Summary for people."),

@@ -220,6 +220,41 @@ const quota = z
   .describe("Quota defaults and ceilings.");
 
 /** The platform's policy: set by the platform team, never by a team's request. */
+/** How many hours before its expiry a tenant's status warns, unless the platform says otherwise. */
+export const DEFAULT_EXPIRY_WARN_HOURS = 24;
+
+const expiry = z
+  .strictObject({
+    maxLifetimeHours: z
+      .int()
+      .min(1, { error: "must be at least 1" })
+      .optional()
+      .describe(
+        "The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.",
+      ),
+    requiredFor: z
+      .strictObject({
+        owners: z
+          .array(z.string().min(1))
+          .default([])
+          .describe("Owners whose tenants must set `expiresAt`; `*` means every owner."),
+        groups: z
+          .array(z.string().min(1))
+          .default([])
+          .describe(
+            "Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).",
+          ),
+      })
+      .prefault({})
+      .describe("Who must give their tenants an expiry."),
+    warnHours: z
+      .int()
+      .min(0, { error: "must be at least 0" })
+      .default(DEFAULT_EXPIRY_WARN_HOURS)
+      .describe("How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`)."),
+  })
+  .describe("Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.");
+
 export const tenantPlatformSchema = namedType(
   "TenantPlatform",
   "The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.",
@@ -256,6 +291,7 @@ export const tenantPlatformSchema = namedType(
     network: network.prefault({}),
     podSecurity: podSecurity.prefault({}),
     quota: quota.prefault({}),
+    expiry: expiry.prefault({}),
     controlPlaneDefaults: z
       .strictObject({
         limits: cpuAndMemory("Limits of the control-plane container.", "1", "2Gi"),

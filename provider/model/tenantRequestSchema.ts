@@ -95,6 +95,18 @@ export const tenantRequestShape = {
   limitRange: limitRange.prefault({}),
   isolation: isolation.prefault({}),
   vcluster: vcluster.prefault({}),
+  sleep: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to zero, which frees the host's memory and the tenant's quota. Its data, its objects and its kubeconfig stay; setting it back to false wakes the tenant with them.",
+    ),
+  expiresAt: z.iso
+    .datetime({ offset: true, error: "must be an RFC 3339 time such as 2027-01-31T18:00:00Z" })
+    .optional()
+    .describe(
+      "When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any delete. At most `platform.expiry.maxLifetimeHours` ahead; required where `platform.expiry.requiredFor` says.",
+    ),
 };
 
 /** A team's request, as the self-service doors accept it: nothing of the platform's. */

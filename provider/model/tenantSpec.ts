@@ -55,6 +55,10 @@ export interface TenantSpec {
     readonly allowUnsafeOverrides: boolean;
     readonly timeoutSeconds: number;
   };
+  /** Whether the tenant sleeps: its control plane and synced workloads scaled to zero, its data kept. */
+  readonly asleep: boolean;
+  /** When the tenant expires (RFC 3339), if it does. */
+  readonly expiresAt?: string;
   /** Whether an update may move the tenant to another namespace (losing what the old one holds). */
   readonly allowNamespaceMove: boolean;
   /** The readiness wait. */

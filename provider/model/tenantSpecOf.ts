@@ -50,6 +50,8 @@ export function tenantSpecOf(name: string, args: TenantArgsComplete): TenantSpec
       allowUnsafeOverrides: platform.allowUnsafeOverrides,
       timeoutSeconds: platform.helmTimeoutSeconds,
     },
+    asleep: args.sleep,
+    ...(args.expiresAt && { expiresAt: args.expiresAt }),
     allowNamespaceMove: platform.allowNamespaceMoves,
     readiness: { timeoutSeconds: platform.readinessTimeoutSeconds },
     ...(platform.exposure && {

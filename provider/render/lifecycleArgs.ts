@@ -33,6 +33,7 @@ export function renderReadiness(spec: TenantSpec): RenderedReadiness {
     releaseName: spec.releaseName,
     serverUrl: kubeconfigServerUrl(spec),
     timeoutSeconds: spec.readiness.timeoutSeconds,
+    ...(spec.asleep && { asleep: true }),
   };
 }
 

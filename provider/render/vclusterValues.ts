@@ -91,9 +91,16 @@ function baseValues(spec: TenantSpec): Values {
   };
 }
 
-/** The values handed to Helm: the tenant's overrides merged over the component's values. */
+/**
+ * The values handed to Helm: the tenant's overrides merged over the component's values, and for a
+ * sleeping tenant no control-plane replica, whatever the overrides ask (as `vcluster pause` scales
+ * it; its data volume stays, since the chart keeps claims when it scales down).
+ */
 export function renderVclusterValues(spec: TenantSpec): Values {
-  return mergeHelmValues(componentValues(spec), spec.vcluster.valuesOverrides);
+  const values = mergeHelmValues(componentValues(spec), spec.vcluster.valuesOverrides);
+  return spec.asleep
+    ? mergeHelmValues(values, { controlPlane: { statefulSet: { highAvailability: { replicas: 0 } } } })
+    : values;
 }
 
 function normalizedVersion(version: string): string {

@@ -114,6 +114,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   });
   const reconciler = new TenantReconciler(service, resources, {
     fleet,
+    policy: platform,
     actor: serverActor,
     requireApproval: config.requireApproval,
     onResync: (outcome) => metrics?.resyncs.inc({ outcome }),

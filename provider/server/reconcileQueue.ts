@@ -1,15 +1,19 @@
 /**
  * The reconciler's work queue: each tenant is reconciled by one worker at a time (a change that
  * arrives while it runs is run again after it), different tenants run side by side up to a limit,
- * and a reconcile that asks to be retried comes back after an exponential backoff. Nothing is
- * polled: work arrives from the watch, from the periodic resync and from the backoff timers.
+ * and a reconcile that asks to be retried comes back after an exponential backoff. A reconcile
+ * that names a time to be looked at again (an expiry) comes back then. Nothing is polled: work
+ * arrives from the watch, from the periodic resync and from those timers.
  */
 
 /** One reconcile of one tenant. */
 export type ReconcileWork = (
   name: string,
   options: { readonly resync: boolean; readonly signal: AbortSignal },
-) => Promise<{ readonly retry: boolean }>;
+) => Promise<{ readonly retry: boolean; readonly revisitAt?: number }>;
+
+/** The longest a timer waits (setTimeout's limit, about 24.8 days); a later visit is set again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How the queue runs. */
 export interface ReconcileQueueOptions {
@@ -39,6 +43,8 @@ export class ReconcileQueue {
   /** Tenants changed while they ran: they go again when their run ends. */
   private readonly again = new Map<string, Pending>();
   private readonly retries = new Map<string, { attempts: number; timer?: NodeJS.Timeout }>();
+  /** Tenants to look at again at a time their reconcile named. */
+  private readonly visits = new Map<string, NodeJS.Timeout>();
   private readonly stopping = new AbortController();
   private idleWaiters: (() => void)[] = [];
 
@@ -79,6 +85,8 @@ export class ReconcileQueue {
     this.stopping.abort();
     for (const retry of this.retries.values()) clearTimeout(retry.timer);
     this.retries.clear();
+    for (const visit of this.visits.values()) clearTimeout(visit);
+    this.visits.clear();
     this.waiting.clear();
     this.again.clear();
     await Promise.allSettled([...this.running.values()]);
@@ -96,21 +104,39 @@ export class ReconcileQueue {
 
   private async run(name: string, pending: Pending): Promise<void> {
     let retry: boolean;
+    let revisitAt: number | undefined;
     this.options.onStart?.(name, Date.now() - pending.since);
     try {
-      ({ retry } = await this.work(name, { resync: pending.resync, signal: this.stopping.signal }));
+      ({ retry, revisitAt } = await this.work(name, { resync: pending.resync, signal: this.stopping.signal }));
     } catch (error) {
       this.options.onError?.(name, error);
       retry = true;
     }
     this.running.delete(name);
     if (this.stopping.signal.aborted) return this.wakeIdle();
+    this.revisit(name, revisitAt);
     const again = this.again.get(name);
     this.again.delete(name);
     if (again) this.waiting.set(name, again);
     else if (retry) this.retryLater(name);
     else this.forget(name);
     this.pump();
+  }
+
+  /** Sets (or clears) the one timer that brings `name` back at `at`. */
+  private revisit(name: string, at: number | undefined): void {
+    clearTimeout(this.visits.get(name));
+    this.visits.delete(name);
+    if (at === undefined) return;
+    const timer = setTimeout(
+      () => {
+        this.visits.delete(name);
+        this.add(name);
+      },
+      Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS),
+    );
+    timer.unref?.();
+    this.visits.set(name, timer);
   }
 
   private retryLater(name: string): void {

@@ -28,6 +28,17 @@ export const TENANT_EVENT_REASONS = {
     action: "Provision",
     note: "the tenant's kubeconfig changed (its endpoint or certificates): fetch it again",
   },
+  Sleeping: {
+    type: "Normal",
+    action: "Sleep",
+    note: "put to sleep: its control plane and synced pods are scaled to zero, its data and kubeconfig kept",
+  },
+  ExpiringSoon: {
+    type: "Warning",
+    action: "Expire",
+    note: "the tenant expires soon; extend spec.expiresAt to keep it",
+  },
+  Expired: { type: "Normal", action: "Expire", note: "the tenant reached its spec.expiresAt; deleting it" },
   DriftRepaired: { type: "Normal", action: "Resync", note: "the resync put back what had changed on the host" },
   InvalidRequest: { type: "Warning", action: "Provision", note: "the request breaks a rule" },
   QuotaFailed: { type: "Warning", action: "Provision", note: "the quota could not be put in place" },

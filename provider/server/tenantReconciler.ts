@@ -12,7 +12,9 @@
  * - last, when the revision's rollout has reached the tenant's wave (fleetRollout.ts), the tenant
  *   is brought up on its policy, and the outcome recorded there too.
  * A tenant's stack always runs with the policy of the revision its status names (the server's own
- * policy before any), so that a resync never undoes a rollout.
+ * policy before any), so that a resync never undoes a rollout. A tenant whose `spec.expiresAt` has
+ * come is deleted (its finalizer tears it down), and one about to expire is warned in its status
+ * (tenantExpiry.ts); the queue brings it back at the warning and at the expiry.
  */
 import {
   AWAITING_APPROVAL_PHASE,
@@ -23,7 +25,7 @@ import {
 } from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
 import { apiErrorText } from "./kubeClientErrors";
-import type { ResourceStep, TenantEvent } from "../tenants/tenantObject";
+import { isProvisionedPhase, type ResourceStep, type TenantEvent } from "../tenants/tenantObject";
 import { RequestChangedError, RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
 import type { TenantsService } from "../tenants/tenantsService";
 import { approvalCommand, isApproved, specSha256 } from "./tenantApproval";
@@ -38,6 +40,16 @@ import { failureEventReason, type TenantEvents } from "./tenantEvents";
 import { planOf, planSummary } from "../tenants/tenantPlan";
 import { revisionTenantOf, type PreviewResult } from "./fleetPreview";
 import type { FleetPort, PendingRevision } from "./replicaFleet";
+import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import {
+  EXPIRING_CONDITION,
+  expiryStanding,
+  type ExpiryStanding,
+  isWarned,
+  nextVisit,
+  warnHoursOf,
+  withExpiryCondition,
+} from "./tenantExpiry";
 
 /** How the reconciler works, as the server's configuration sets it. */
 export interface ReconcilerConfig {
@@ -53,6 +65,8 @@ export interface ReconcilerConfig {
   readonly onResync?: (outcome: ResyncOutcome) => void;
   /** The fleet: the platform revision a tenant runs with, is to be previewed on, or brought up on (replicaFleet.ts). */
   readonly fleet?: FleetPort;
+  /** The server's own policy, for what a tenant's run does not read (how long before its expiry it is warned). */
+  readonly policy?: TenantPlatformInput;
 }
 
 /**
@@ -65,6 +79,8 @@ export type ResyncOutcome = "clean" | "drifted" | "unknown";
 export interface ReconcileResult {
   /** Whether to try again later (with backoff): a failure that may pass. */
   readonly retry: boolean;
+  /** When to reconcile the tenant again whatever happens before (epoch ms): its expiry's warning, or the expiry. */
+  readonly revisitAt?: number;
 }
 
 /** How one reconcile runs. */
@@ -106,11 +122,38 @@ export class TenantReconciler {
     const tenant = await this.resources.get(name);
     if (!tenant) return { retry: false };
     if (tenant.metadata.deletionTimestamp) return this.tearDown(tenant, options);
+    const expiry = this.expiryOf(tenant);
+    if (expiry.state === "expired") return this.expire(tenant);
     const result = await this.bringToSpec(tenant, options);
     // After the tenant's own work, which a platform revision on the table must not hold up.
     await this.previewRevision(tenant, options);
     if (!result.retry) await this.rollOut(tenant, options);
-    return result;
+    await this.warnOfExpiry(name, expiry);
+    return { ...result, revisitAt: nextVisit(expiry) };
+  }
+
+  /** Where the tenant stands against its expiry now, warned as its running policy says. */
+  private expiryOf(tenant: TenantResource): ExpiryStanding {
+    const running = this.config.fleet?.runningPolicy(tenant.status?.platformRevision)?.policy;
+    return expiryStanding(tenant.spec.expiresAt, this.now(), warnHoursOf(running ?? this.config.policy));
+  }
+
+  /** Deletes a Tenant whose expiry has come: the deletion's reconcile tears it down like any other. */
+  private async expire(tenant: TenantResource): Promise<ReconcileResult> {
+    await this.config.events?.record(tenant, "Expired", `it expired at ${tenant.spec.expiresAt}; deleting it`);
+    await this.resources.delete(tenant.metadata.name);
+    return { retry: false };
+  }
+
+  /** Sets or clears the status's Expiring condition as `expiry` says, with an Event when the warning starts. */
+  private async warnOfExpiry(name: string, expiry: ExpiryStanding): Promise<void> {
+    const tenant = await this.resources.get(name);
+    if (!tenant?.status || tenant.metadata.deletionTimestamp) return;
+    const warned = expiry.state === "warned";
+    if (warned === isWarned(tenant.status)) return;
+    const conditions = withExpiryCondition(tenant.status.conditions, expiry, this.now(), tenant.metadata.generation);
+    await this.resources.writeStatus(name, { ...tenant.status, conditions });
+    if (warned) await this.config.events?.record(tenant, "ExpiringSoon", conditions.at(-1)!.message);
   }
 
   /**
@@ -262,8 +305,9 @@ export class TenantReconciler {
       });
       if (kubeconfig === "changed") await this.config.events?.record(tenant, "KubeconfigChanged");
       if (run.revision) await this.recordApplied(name, generation, run.revision.revision);
-      if (!quiet)
-        await this.config.events?.record(tenant, "Ready", `generation ${tenant.metadata.generation} is ready`);
+      if (!quiet && status.phase === "Sleeping")
+        await this.config.events?.record(tenant, "Sleeping", `generation ${generation} is asleep`);
+      else if (!quiet) await this.config.events?.record(tenant, "Ready", `generation ${generation} is ready`);
       else if (changes.count() > 0)
         await this.config.events?.record(
           tenant,
@@ -409,7 +453,8 @@ export class TenantReconciler {
   /** The service's status of the tenant, with the endpoints the resource already shows kept. */
   private async serviceStatus(tenant: TenantResource): Promise<TenantResourceStatus> {
     const status = (await this.service.get(tenant.metadata.name, this.config.actor)).status;
-    return { ...kept(tenant.status), ...status, conditions: status.conditions.map((c) => ({ ...c })) };
+    const conditions = [...status.conditions.map((c) => ({ ...c })), ...otherConditions(tenant.status)];
+    return { ...kept(tenant.status), ...status, conditions };
   }
 
   /** A status of the reconciler's own making (the gate, an invalid request, a teardown). */
@@ -419,7 +464,12 @@ export class TenantReconciler {
     reason: TenantResourceStatus["conditions"][number]["reason"],
     message: string,
   ): TenantResourceStatus {
-    const ready = phase === "Ready" ? "True" : phase === "Failed" || phase === "Deleting" ? "False" : "Unknown";
+    const ready =
+      phase === "Ready"
+        ? "True"
+        : phase === "Failed" || phase === "Deleting" || phase === "Sleeping"
+          ? "False"
+          : "Unknown";
     const previous = tenant.status?.conditions.find((c) => c.type === "Ready");
     const changed = !previous || previous.status !== ready || previous.reason !== reason;
     return {
@@ -437,10 +487,15 @@ export class TenantReconciler {
             : (previous?.lastTransitionTime ?? this.now().toISOString()),
           observedGeneration: tenant.metadata.generation,
         },
+        ...otherConditions(tenant.status),
       ],
     };
   }
 }
+
+/** The conditions a status keeps across the reconciler's writes of its Ready condition: the expiry's warning. */
+const otherConditions = (status: TenantResourceStatus | undefined): TenantResourceStatus["conditions"] =>
+  (status?.conditions ?? []).filter((condition) => condition.type === EXPIRING_CONDITION);
 
 /** The progress of a run whose phases are not written (a resync of a Ready tenant): it counts the steps that change something, the drift it repairs. */
 function stepCounter(): {
@@ -506,9 +561,9 @@ const PREVIEW_ONLY_GATE: HoldingGate = {
 const isPreviewOnly = (tenant: TenantResource): boolean =>
   tenant.metadata.annotations?.[PREVIEW_ONLY_ANNOTATION] === "true";
 
-/** Whether the tenant is Ready at its current generation. */
+/** Whether the tenant is as its current generation asks (Ready, or Sleeping). */
 const isProvisioned = (tenant: TenantResource): boolean =>
-  tenant.status?.phase === "Ready" && tenant.status.observedGeneration === tenant.metadata.generation;
+  isProvisionedPhase(tenant.status?.phase) && tenant.status?.observedGeneration === tenant.metadata.generation;
 
 /** The plan of `steps` for the spec of `generation` whose digest is `specSha256`: what changes, counted by kind. */
 export function gatePlanOf(generation: number, specSha256: string, steps: readonly ResourceStep[]): TenantPlan {

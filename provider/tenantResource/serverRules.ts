@@ -184,7 +184,7 @@ const CHART_ROLE =
 /** The vCluster chart's Role, which the server must hold in the tenant namespace to create it. */
 const chartRules: readonly DocumentedRule[] = [
   granted(
-    `${CHART_ROLE} Also what Helm's wait reads (pods, PVCs) and what the cleanup deletes (data PVCs, lifecycle/cleanup/leftovers.ts).`,
+    `${CHART_ROLE} Also what Helm's wait reads (pods, PVCs) and what the cleanup deletes (data PVCs, lifecycle/cleanup/leftovers.ts), and the synced pods a sleep ends (lifecycle/readiness/syncedPods.ts).`,
     [CORE],
     [
       "configmaps",

@@ -57,6 +57,7 @@ export function tenantCrd(): KubeObject {
       { name: "Owner", type: "string", jsonPath: ".spec.owner" },
       { name: "Phase", type: "string", jsonPath: ".status.phase" },
       { name: "API", type: "string", jsonPath: ".status.apiServerUrl" },
+      { name: "Expires", type: "string", jsonPath: ".spec.expiresAt" },
     ],
     schema: tenantObjectSchema(),
   });

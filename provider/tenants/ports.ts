@@ -56,6 +56,8 @@ export interface DeployedOutputs {
   readonly appsDomain?: string;
   /** The readiness message ("virtual cluster of tenant X is ready ..."). */
   readonly readyMessage?: string;
+  /** The phase the Tenant's status output reports: Ready, or Sleeping when its request sets `sleep`. */
+  readonly phase?: "Ready" | "Sleeping";
 }
 
 /** How a run ended. */

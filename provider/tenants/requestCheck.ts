@@ -29,6 +29,12 @@ export function checkRequest(
       ["owner: must be the requester"],
     );
   }
+  const expiryGroup = groupsRequiringExpiry(owned, actor, policy)[0];
+  if (expiryGroup !== undefined)
+    throw new RequestInvalidError(
+      `tenant ${name}: expiresAt is required for members of group ${expiryGroup} (platform.expiry.requiredFor.groups)`,
+      [`expiresAt: is required for members of group ${expiryGroup} (platform.expiry.requiredFor.groups)`],
+    );
   try {
     validateRequest(name, owned, policy);
   } catch (error) {
@@ -41,6 +47,13 @@ export function checkRequest(
     throw error;
   }
   return owned;
+}
+
+/** The groups of `actor` that the platform requires an expiry of, when `request` sets none. */
+function groupsRequiringExpiry(request: TenantRequestInput, actor: Actor, policy: TenantPlatformInput): string[] {
+  if (request.expiresAt !== undefined) return [];
+  const required = policy.expiry?.requiredFor?.groups ?? [];
+  return actor.groups.filter((group) => required.includes(group));
 }
 
 /** The owner a request names, if any. */

@@ -8,15 +8,37 @@ import type { TENANT_MANIFEST } from "../contracts/tenantManifest";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
 
 /** The phases a tenant's status takes, as the operator names them. */
-export const TENANT_PHASES = ["Pending", "Provisioning", "Ready", "Failed", "Deleting"] as const;
+export const TENANT_PHASES = ["Pending", "Provisioning", "Ready", "Sleeping", "Failed", "Deleting"] as const;
 /** One of them. */
 export type TenantPhase = (typeof TENANT_PHASES)[number];
+
+/** The phases a finished create leaves a tenant in: as its request asks, running or asleep. */
+export const PROVISIONED_PHASES: readonly TenantPhase[] = ["Ready", "Sleeping"];
+
+/** Whether `phase` is one a finished create leaves (Ready, or Sleeping). */
+export const isProvisionedPhase = (phase: string | undefined): boolean =>
+  PROVISIONED_PHASES.includes(phase as TenantPhase);
+
+/**
+ * Whether a tenant's latest request has settled: its status speaks of its current generation (when
+ * it says which) and is Ready, Sleeping or Failed. A Ready status of the generation before a change
+ * has not settled: the change is still to come.
+ */
+export function isSettled(tenant: {
+  readonly metadata: { readonly generation: number };
+  readonly status: { readonly phase: string; readonly observedGeneration?: number };
+}): boolean {
+  const { phase, observedGeneration } = tenant.status;
+  const current = observedGeneration === undefined || observedGeneration >= tenant.metadata.generation;
+  return current && (isProvisionedPhase(phase) || phase === "Failed");
+}
 
 /**
  * Why the Ready condition is what it is: the operator's reasons. `InvalidRequest`: the request
  * broke a rule; `QuotaFailed` and `NetworkingFailed`: the quota or the network fence could not be
  * put in place; `ProvisioningFailed`: anything else failed; `Interrupted`: the last run stopped
- * before it finished; `Deleting`: a teardown runs or stopped half way.
+ * before it finished; `Deleting`: a teardown runs or stopped half way; `Sleeping`: the tenant was
+ * put to sleep as its request asks (its Ready condition is False, and nothing failed).
  */
 export type ReadyReason =
   | "Pending"
@@ -27,13 +49,14 @@ export type ReadyReason =
   | "NetworkingFailed"
   | "ProvisioningFailed"
   | "Interrupted"
-  | "Deleting";
+  | "Deleting"
+  | "Sleeping";
 
 /** The standard `Ready` condition (metav1.Condition's fields). */
 export interface ReadyCondition {
   /** Always `Ready`. */
   readonly type: "Ready";
-  /** `True` once the virtual cluster answered; `False` when it failed or is being removed; `Unknown` while it is on its way. */
+  /** `True` once the virtual cluster answered; `False` when it failed, sleeps or is being removed; `Unknown` while it is on its way. */
   readonly status: "True" | "False" | "Unknown";
   /** One word, CamelCase, for machines. */
   readonly reason: ReadyReason;

@@ -18,6 +18,7 @@ const CONDITION_STATUS: Readonly<Record<TenantPhase, ReadyCondition["status"]>> 
   Pending: "Unknown",
   Provisioning: "Unknown",
   Ready: "True",
+  Sleeping: "False",
   Failed: "False",
   Deleting: "False",
 };
@@ -74,7 +75,9 @@ function verdictOf(name: string, run: RunRecord | undefined): Verdict {
     };
   }
   if (outcome.ok && run.operation === "create")
-    return { phase: "Ready", reason: "Provisioned", message: outcome.message };
+    return outcome.outputs?.phase === "Sleeping"
+      ? { phase: "Sleeping", reason: "Sleeping", message: outcome.message }
+      : { phase: "Ready", reason: "Provisioned", message: outcome.message };
   // A delete that finished, and a request stored again since: nothing provisioned it yet.
   if (outcome.ok) return { phase: "Pending", reason: "Pending", message: "requested; not provisioned yet" };
   if (run.operation === "delete")

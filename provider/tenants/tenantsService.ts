@@ -227,7 +227,7 @@ export class TenantsService {
       );
       const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;
       // The event before the end line, which is the journal's last: a follower stops there.
-      report({ name, phase: "Ready", detail: message });
+      report({ name, phase: outputs.phase ?? "Ready", detail: message });
       journal.end({ ok: true, message, outputs });
       return tenantObject(stored, await this.ports.runs.latest(name));
     } catch (error) {

@@ -13,6 +13,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import type { V1PodSpec } from "@kubernetes/client-node";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
@@ -28,6 +29,8 @@ import {
   stopServedKubespaces,
   type ServedKubespaces,
 } from "./support/servedKubespaces";
+import { eventually } from "./support/hostCluster";
+import { probePod } from "./support/multiTenancyChecks";
 import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
 import { testbedEnv, vclusterEndpoint } from "./support/testbed";
 import { platformRevisionFile } from "./support/platformRevisions";
@@ -39,6 +42,10 @@ const BOB = dexPerson("bob@example.com");
 const BOBS = "team-cli-bob";
 /** Alice's tenant, asked for with the API at the same time. */
 const ALICES = "team-api-alice";
+/** Alice's tenant that expires. */
+const EXPIRING = "team-api-expiring";
+/** The furthest ahead the server's policy lets an expiry be. */
+const MAX_LIFETIME_HOURS = 72;
 const { cpu, memory } = DEFAULT_MINIMUM_QUOTA;
 
 /** kubectl as the test bed's admin. */
@@ -73,14 +80,23 @@ describe("the command through a kubespaces server, signed in with the device flo
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    served = await startServedKubespaces(newCliUser(), "cli-server");
+    served = await startServedKubespaces(newCliUser(), "cli-server", {
+      platform: { expiry: { maxLifetimeHours: MAX_LIFETIME_HOURS } },
+    });
   });
 
   afterAll(async () => {
     if (served)
-      await kubectl("delete", "tenant", BOBS, ALICES, "--ignore-not-found", "--wait=true", "--timeout=600s").catch(
-        () => undefined,
-      );
+      await kubectl(
+        "delete",
+        "tenant",
+        BOBS,
+        ALICES,
+        EXPIRING,
+        "--ignore-not-found",
+        "--wait=true",
+        "--timeout=600s",
+      ).catch(() => undefined);
     await stopServedKubespaces(served);
     await browser?.close();
   });
@@ -302,6 +318,158 @@ describe("the command through a kubespaces server, signed in with the device flo
     expect(served.running.stdout).toMatch(
       new RegExp(`"actor":"${BOB.email}".*"action":"tenant.rollback","tenant":"${BOBS}".*"outcome":"ok"`),
     );
+  });
+
+  it("sleep through the command frees the host (no control plane, no synced pod, quota used 0); wake gives back the same data with the same kubeconfig", async () => {
+    const namespace = tenantNamespace(BOBS);
+    const secretBytes = async () =>
+      (await kubectl("get", "secret", `${BOBS}-kubeconfig`, "-n", namespace, "-o", "jsonpath={.data.config}")).stdout;
+    const kubeconfigBefore = await secretBytes();
+    /** kubectl inside bob's virtual cluster, through the control plane's port as it is now. */
+    const inside = async (...args: string[]) => {
+      const printed = await kubespaces(
+        bob,
+        "tenant",
+        "kubeconfig",
+        BOBS,
+        "--server",
+        vclusterEndpoint(namespace, BOBS),
+      );
+      expect(printed.code, printed.stderr).toBe(0);
+      const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-sleep-")), "kubeconfig");
+      writeFileSync(file, printed.stdout, { mode: 0o600 });
+      return run("kubectl", ["--kubeconfig", file, ...args], { encoding: "utf8" });
+    };
+    await inside("create", "namespace", "kept-through-sleep");
+    await inside("-n", "kept-through-sleep", "create", "configmap", "notes", "--from-literal=written=before-sleep");
+    // A workload whose pod the host admits: Pod Security restricted, and small enough for the
+    // room the minimum quota leaves beside the control plane.
+    const tiny = { cpu: "10m", memory: "16Mi", "ephemeral-storage": "16Mi" };
+    const small = (spec: V1PodSpec) => void (spec.containers[0].resources = { requests: tiny, limits: tiny });
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "kept-through-sleep" },
+      spec: {
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: probePod(small).spec },
+      },
+    };
+    const manifest = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-sleep-")), "web.json");
+    writeFileSync(manifest, JSON.stringify(deployment));
+    await inside("apply", "-f", manifest);
+    const syncedPods = async () =>
+      (await kubectl("get", "pods", "-n", namespace, "-l", `vcluster.loft.sh/managed-by=${BOBS}`, "-o", "name")).stdout
+        .trim()
+        .split("\n")
+        .filter(Boolean);
+    await eventually(
+      async () => (await syncedPods()).some((pod) => pod.includes("web")),
+      300_000,
+      "the web pod synced to the host",
+    );
+
+    const slept = await kubespaces(bob, "tenant", "sleep", BOBS);
+    expect(slept.code, slept.stderr).toBe(0);
+    expect(slept.stderr).toContain(
+      `tenant ${BOBS}: generation 4 asks for sleep: true; the server brings it to Sleeping`,
+    );
+    const asleep = await kubespaces(bob, "tenant", "get", BOBS, "--wait");
+    expect(asleep.code, asleep.stderr).toBe(0);
+    expect(asleep.stdout).toMatch(new RegExp(`${BOBS}\\s+Sleeping`));
+    const status = JSON.parse((await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status}")).stdout);
+    expect(status.conditions.find((c: { type: string }) => c.type === "Ready")).toMatchObject({
+      status: "False",
+      reason: "Sleeping",
+    });
+    expect((await kubectl("get", "statefulset", BOBS, "-n", namespace, "-o", "jsonpath={.spec.replicas}")).stdout).toBe(
+      "0",
+    );
+    await eventually(
+      async () => (await kubectl("get", "pods", "-n", namespace, "-o", "name")).stdout.trim() === "",
+      120_000,
+      "no pod left in the tenant's namespace",
+    );
+    // Nothing holds the quota: the control plane and the synced pods are gone.
+    const used = async () =>
+      (await kubectl("get", "resourcequota", "kubespaces-quota", "-n", namespace, "-o", "jsonpath={.status.used}"))
+        .stdout;
+    await eventually(
+      async () => JSON.parse(await used())["requests.cpu"] === "0",
+      120_000,
+      "the quota's used cpu to be 0",
+    );
+    expect(JSON.parse(await used())["requests.memory"]).toBe("0");
+    expect(served.running.stdout).toMatch(
+      new RegExp(`"actor":"${BOB.email}".*"action":"tenant.sleep","tenant":"${BOBS}"`),
+    );
+
+    const woken = await kubespaces(bob, "tenant", "wake", BOBS);
+    expect(woken.code, woken.stderr).toBe(0);
+    const awake = await kubespaces(bob, "tenant", "get", BOBS, "--wait");
+    expect(awake.code, awake.stderr).toBe(0);
+    expect(awake.stdout).toMatch(new RegExp(`${BOBS}\\s+Ready`));
+    expect(await secretBytes()).toBe(kubeconfigBefore);
+    expect((await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.kubeconfigChangedAt}")).stdout).toBe("");
+    const notes = await inside(
+      "-n",
+      "kept-through-sleep",
+      "get",
+      "configmap",
+      "notes",
+      "-o",
+      "jsonpath={.data.written}",
+    );
+    expect(notes.stdout).toBe("before-sleep");
+    expect((await inside("-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name")).stdout.trim()).toBe(
+      "deployment.apps/web",
+    );
+  });
+
+  it("an expiring tenant is warned in its status, then deleted at its expiresAt with nothing left; the platform caps how far ahead", async () => {
+    const token = keptIdToken(alice);
+    const tooFar = new Date(Date.now() + (MAX_LIFETIME_HOURS + 1) * 3_600_000).toISOString();
+    const refused = await callApi(served.url, token, "POST", API_PATHS.tenants, {
+      name: EXPIRING,
+      spec: { resources: { cpu, memory }, expiresAt: tooFar },
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      `expiresAt: ${tooFar} is more than ${MAX_LIFETIME_HOURS} hours ahead`,
+    );
+
+    // Far enough ahead for the tenant to be Ready first, as a short-lived tenant would be.
+    const expiresAt = new Date(Date.now() + 150_000).toISOString();
+    const created = await callApi(served.url, token, "POST", API_PATHS.tenants, {
+      name: EXPIRING,
+      spec: { resources: { cpu, memory }, expiresAt },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // The policy warns 24 hours ahead: at once.
+    await kubectl("wait", "--for=condition=Expiring", `tenant/${EXPIRING}`, "--timeout=600s");
+    const expiring = JSON.parse(
+      (await kubectl("get", "tenant", EXPIRING, "-o", "jsonpath={.status.conditions}")).stdout,
+    );
+    expect(expiring.find((c: { type: string }) => c.type === "Expiring").message).toContain(
+      `expires at ${new Date(expiresAt).toISOString()}`,
+    );
+    const columns = await kubectl("get", "tenant", EXPIRING);
+    expect(columns.stdout).toMatch(/\sEXPIRES\s/);
+    expect(columns.stdout).toContain(expiresAt);
+
+    await kubectl("wait", "--for=delete", `tenant/${EXPIRING}`, "--timeout=900s");
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+    await expectNothingLeft(EXPIRING);
+    const events = await kubectl(
+      "get",
+      "events",
+      "-A",
+      "--field-selector",
+      `involvedObject.name=${EXPIRING},reason=Expired`,
+      "-o",
+      "name",
+    );
+    expect(events.stdout.trim()).not.toBe("");
   });
 
   it("delete --preview through the server prints what the teardown removes, and removes nothing", async () => {

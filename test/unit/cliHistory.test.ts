@@ -41,12 +41,21 @@ const updates: StackUpdate[] = [
   },
 ];
 
-/** Runs `kubespaces ...args` over a door with `rollback` (a server's) or without (local mode). */
-async function kubespaces(rollback: TenantsDoor["rollback"], ...args: string[]) {
+/** Runs `kubespaces ...args` over a door with `rollback` and `setSleep` (a server's) or without (local mode). */
+async function kubespaces(
+  rollback: TenantsDoor["rollback"],
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return kubespacesWith({ rollback }, ...args);
+}
+
+/** Runs `kubespaces ...args` over a door with `abilities`. */
+async function kubespacesWith(abilities: Partial<TenantsDoor>, ...args: string[]) {
   const stdout = new Captured();
   const stderr = new Captured();
   const tenants = { history: async () => updates };
-  const door = { tenants, actor: { owner: ALICE, groups: [], isAdmin: false }, rollback } as unknown as TenantsDoor;
+  const actor = { owner: ALICE, groups: [], isAdmin: false };
+  const door = { tenants, actor, ...abilities } as unknown as TenantsDoor;
   const env: CommandEnv = { stdout, stderr, door: async () => door };
   const code = await runCli("0.0.0-test", ["node", "kubespaces", ...args], env);
   return { code, stdout: stdout.text, stderr: stderr.text };
@@ -121,5 +130,41 @@ describe("kubespaces tenant rollback", () => {
     const local = await kubespaces(undefined, "tenant", "rollback", "atlas", "--to", "1");
     expect(local.code).toBe(EXIT.invalid);
     expect(local.stderr).toContain("only a kubespaces server does");
+  });
+});
+
+describe("kubespaces tenant sleep and wake", () => {
+  const changed = (sleep: boolean, generation: number): TenantView =>
+    ({
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "Tenant",
+      metadata: { name: "atlas", generation },
+      spec: { ...updates[0].request!, sleep },
+      status: { phase: "Ready", conditions: [], message: "ready" },
+    }) as TenantView;
+
+  it("ask the server to change the tenant's sleep, and say what the tenant is brought to and how to follow it", async () => {
+    const asked: unknown[] = [];
+    const setSleep = async (name: string, asleep: boolean) => (asked.push([name, asleep]), changed(asleep, 4));
+    const slept = await kubespacesWith({ setSleep }, "tenant", "sleep", "atlas");
+    expect(slept.code).toBe(EXIT.ok);
+    expect(slept.stderr).toContain(
+      "tenant atlas: generation 4 asks for sleep: true; the server brings it to Sleeping. Follow it with: kubespaces tenant get atlas --wait",
+    );
+    const woken = await kubespacesWith({ setSleep }, "tenant", "wake", "atlas", "-o", "json");
+    expect(woken.code).toBe(EXIT.ok);
+    expect(woken.stderr).toContain("asks for sleep: false; the server brings it to Ready");
+    expect(JSON.parse(woken.stdout).spec.sleep).toBe(false);
+    expect(asked).toEqual([
+      ["atlas", true],
+      ["atlas", false],
+    ]);
+  });
+
+  it("are refused in local mode, saying where sleep is set instead", async () => {
+    const local = await kubespacesWith({}, "tenant", "sleep", "atlas");
+    expect(local.code).toBe(EXIT.invalid);
+    expect(local.stderr).toContain("only a kubespaces server does");
+    expect(local.stderr).toContain("a Pulumi program sets the Tenant's `sleep` input instead");
   });
 });

@@ -311,7 +311,9 @@ describe("the tenant page", () => {
     expect(body).toContain("When pods in the tenant stay Pending, check this first");
     expect(body).toContain("<table data-quota-table>");
     expect(body).toMatch(/<p data-quota-none hidden>/);
-    expect(body).toMatch(/<p data-show-phases="Ready"><a class="button" href="\/tenants\/team-atlas\/kubeconfig"/);
+    expect(body).toMatch(
+      /<p data-show-phases="Ready Sleeping"><a class="button" href="\/tenants\/team-atlas\/kubeconfig"/,
+    );
     // The way to the delete page, which shows what a delete removes before the name is typed.
     expect(body).toContain('<a class="button button-danger" href="/tenants/team-atlas/delete">Delete tenant…</a>');
     expect(body).not.toContain('<form method="post" action="/tenants/team-atlas/delete"');
@@ -337,7 +339,7 @@ describe("the tenant page", () => {
       /<p class="hint-box" data-show-phases="Failed" data-show-reasons="InvalidRequest"><strong>What to do:<\/strong> The request breaks a rule/,
     );
     expect(body).toMatch(/data-show-reasons="QuotaFailed" hidden>/);
-    expect(body).toMatch(/<p data-show-phases="Ready" hidden><a class="button"/);
+    expect(body).toMatch(/<p data-show-phases="Ready Sleeping" hidden><a class="button"/);
     expect(body).toContain("<p data-quota-none> The tenant's namespace has no quota yet");
   });
 
@@ -549,6 +551,39 @@ describe("the history", () => {
     );
     expect(answer.statusCode).toBe(403);
     expect(tenants.rolledBack).toEqual([]);
+  });
+});
+
+describe("the Sleep section", () => {
+  it("puts a running tenant to sleep with its form, and offers a sleeping one the Wake form", async () => {
+    const page = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(page).toContain('<h2 id="sleep-title">Sleep</h2>');
+    expect(page).toMatch(
+      /<form method="post" action="\/tenants\/team-atlas\/sleep">[\s\S]*?Put tenant to sleep<\/button>/,
+    );
+    const slept = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/sleep", {});
+    expect(slept.statusCode).toBe(303);
+    expect(slept.headers.location).toBe("/tenants/team-atlas");
+    expect(tenants.tenants.get("team-atlas")!.spec.sleep).toBe(true);
+
+    const asleep = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(asleep).toMatch(/<form method="post" action="\/tenants\/team-atlas\/wake">[\s\S]*?Wake tenant<\/button>/);
+    expect((await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/wake", {})).statusCode).toBe(303);
+    expect(tenants.tenants.get("team-atlas")!.spec.sleep).toBe(false);
+  });
+
+  it("needs the CSRF token to change the tenant's sleep", async () => {
+    const answer = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/sleep", {}, { withToken: false });
+    expect(answer.statusCode).toBe(403);
+    expect(tenants.tenants.get("team-atlas")!.spec.sleep).toBeUndefined();
+  });
+
+  it("shows when the tenant expires", async () => {
+    const tenant = tenants.tenants.get("team-atlas")!;
+    tenants.put({ ...tenant, spec: { ...tenant.spec, expiresAt: "2027-01-31T18:00:00Z" } });
+    expect(markup(await portal.get("/tenants/team-atlas", alice))).toMatch(
+      /Expires: <time datetime="2027-01-31T18:00:00.000Z">2027-01-31 18:00 UTC<\/time>, and is then deleted\./,
+    );
   });
 });
 

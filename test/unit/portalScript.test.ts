@@ -138,7 +138,7 @@ describe("the live-status script", () => {
 
   it("shows each change: phase, reason, message, endpoints, and the kubeconfig link once Ready", () => {
     expect(field(elements, "phase")).toEqual(["Provisioning"]);
-    expect(shownFor(elements, "Ready")).toEqual([false]);
+    expect(shownFor(elements, "Ready Sleeping")).toEqual([false]);
 
     stream.emit(TENANT_EVENTS.tenant, ready);
 
@@ -148,7 +148,7 @@ describe("the live-status script", () => {
     expect(field(elements, "since")).toEqual(["2026-12-01 10:07 UTC"]);
     expect(field(elements, "apiServerUrl")).toEqual(["https://team-atlas.example.com:443"]);
     expect(field(elements, "appsDomain")).toEqual(["not yet known"]);
-    expect(shownFor(elements, "Ready")).toEqual([true]);
+    expect(shownFor(elements, "Ready Sleeping")).toEqual([true]);
     expect(shownFor(elements, "Pending Provisioning Failed AwaitingApproval Previewed")).toEqual([false]);
   });
 
@@ -171,7 +171,10 @@ describe("the live-status script", () => {
     stream.emit(TENANT_EVENTS.deleted, { name: "team-atlas" });
     expect(field(elements, "phase")).toEqual(["Deleted"]);
     expect(shownFor(elements, "Deleted")).toEqual([true]);
-    expect(shownFor(elements, "Pending Provisioning Ready Failed AwaitingApproval Previewed")).toEqual([false, false]);
+    expect(shownFor(elements, "Pending Provisioning Ready Sleeping Failed AwaitingApproval Previewed")).toEqual([
+      false,
+      false,
+    ]);
     expect(stream.closed).toBe(true);
   });
 });

@@ -5,9 +5,10 @@ import { deferred, type Deferred } from "./support/fakeTenantStacks";
 
 /** A queue of `options` (retries first after a second) over work whose runs the test finishes one by one. */
 function scriptedQueue(options: Omit<ReconcileQueueOptions, "initialBackoffMs">) {
-  const runs: { name: string; resync: boolean; signal: AbortSignal; done: Deferred<{ retry: boolean }> }[] = [];
+  type Result = { retry: boolean; revisitAt?: number };
+  const runs: { name: string; resync: boolean; signal: AbortSignal; done: Deferred<Result> }[] = [];
   const work = vi.fn((name: string, run: { resync: boolean; signal: AbortSignal }) => {
-    const done = deferred<{ retry: boolean }>();
+    const done = deferred<Result>();
     runs.push({ name, ...run, done });
     return done.promise;
   });
@@ -24,6 +25,35 @@ afterEach(() => {
 });
 
 describe("ReconcileQueue", () => {
+  it("brings a tenant back at the time its reconcile named, once; a later run's time replaces it, and stop clears it", async () => {
+    const { runs, queue } = scriptedQueue({ concurrency: 1, maxBackoffMs: 8000 });
+    queue.add("a");
+    await flush();
+    runs[0].done.resolve({ retry: false, revisitAt: Date.now() + 60_000 });
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(runs).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toHaveLength(2);
+    // This run names a later time; the one before is spent, and only the new one comes.
+    runs[1].done.resolve({ retry: false, revisitAt: Date.now() + 30_000 });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(runs).toHaveLength(3);
+    runs[2].done.resolve({ retry: false, revisitAt: Date.now() + 10_000 });
+    await flush();
+    await queue.stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(runs).toHaveLength(3);
+  });
+
+  it("waits at most setTimeout's limit for a visit far ahead, and looks again then", async () => {
+    const { runs, queue } = scriptedQueue({ concurrency: 1, maxBackoffMs: 8000 });
+    queue.add("a");
+    await flush();
+    runs[0].done.resolve({ retry: false, revisitAt: Date.now() + 90 * 86_400_000 });
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 1);
+    expect(runs).toHaveLength(2);
+  });
+
   it("runs one reconcile per tenant at a time; a change during a run runs once more after it", async () => {
     const { runs, work, queue } = scriptedQueue({ concurrency: 4, maxBackoffMs: 8000 });
     queue.add("a");

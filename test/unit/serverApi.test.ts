@@ -464,6 +464,35 @@ describe("a tenant's history", () => {
   });
 });
 
+describe("sleep and wake", () => {
+  it("put a tenant to sleep and wake it for its owner, changing only `sleep`, each audited; another person is told it is not found", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const post = async (token: string, url: string) => h.app.inject({ method: "POST", url, headers: bearer(token) });
+    expect((await post(await h.token(BOB), API_PATHS.tenantSleep("atlas"))).statusCode).toBe(404);
+    const spec = (await h.host.tenants.get("atlas"))!.spec;
+
+    const slept = await post(await h.token(ALICE), API_PATHS.tenantSleep("atlas"));
+    expect(slept.statusCode).toBe(202);
+    expect(slept.json()).toMatchObject({ metadata: { name: "atlas", generation: 2 }, spec: { sleep: true } });
+    expect((await h.host.tenants.get("atlas"))!.spec).toEqual({ ...spec, sleep: true });
+    // Asleep already: nothing changes, no new generation.
+    const again = await post(await h.token(ALICE), API_PATHS.tenantSleep("atlas"));
+    expect(again.json().metadata.generation).toBe(2);
+
+    const woken = await post(await h.token(ALICE), API_PATHS.tenantWake("atlas"));
+    expect(woken.statusCode).toBe(202);
+    expect((await h.host.tenants.get("atlas"))!.spec).toEqual({ ...spec, sleep: false });
+    const audited = h.auditLines.map((line) => JSON.parse(line)).filter((l) => /^tenant\.(sleep|wake)$/.test(l.action));
+    expect(audited.map((l) => [l.action, l.actor, l.outcome])).toEqual([
+      ["tenant.sleep", BOB, "notFound"],
+      ["tenant.sleep", ALICE, "ok"],
+      ["tenant.sleep", ALICE, "ok"],
+      ["tenant.wake", ALICE, "ok"],
+    ]);
+  });
+});
+
 describe("a name no tenant can have", () => {
   // Sent as they are on the wire (node:http, no URL normalization), as curl --path-as-is would:
   // in a Kubernetes client's path, "" or "." names the collection and ".." the API group.

@@ -106,7 +106,7 @@ describe("readTenantFiles", () => {
     });
     const error = thrownBy(() => readTenantFiles(dir)) as TenantFilesError;
     expect(error.problems).toEqual([
-      `${path.join(dir, "atlas.yaml")}, document 1: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster), got ${got}`,
+      `${path.join(dir, "atlas.yaml")}, document 1: spec must be a mapping of the team's request (owner, resources, limitRange, isolation, vcluster, sleep, expiresAt), got ${got}`,
     ]);
   });
 

@@ -626,3 +626,96 @@ describe("the rollout of a platform revision", () => {
     expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", platformRevision: "r1" });
   });
 });
+
+describe("a tenant's life: sleep and expiry", () => {
+  const NOW = Date.parse("2026-12-01T00:00:00Z");
+  const hoursFromNow = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();
+  const recorded = () => {
+    const events: string[] = [];
+    return {
+      events,
+      record: async (_t: unknown, reason: string, note?: string) => void events.push(`${reason}: ${note ?? ""}`),
+    };
+  };
+
+  it("a Tenant that asks for sleep is Sleeping, its Ready condition False with reason Sleeping, and is left alone like a Ready one", async () => {
+    const { events, record } = recorded();
+    reconciler = reconcilerWith(false, undefined, { events: { record } });
+    resources.apply("team-atlas", { ...atlas, sleep: true });
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Sleeping",
+      observedGeneration: 1,
+      conditions: [{ type: "Ready", status: "False", reason: "Sleeping" }],
+    });
+    expect(events.at(-1)).toBe("Sleeping: generation 1 is asleep");
+    await reconciler.reconcile("team-atlas");
+    expect(stacks.callsOf("up")).toHaveLength(1);
+    // Waking is a change like any other: Ready again.
+    resources.apply("team-atlas", { ...atlas, sleep: false });
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 2 });
+    expect(stacks.callsOf("up").map((c) => c.program?.request.sleep)).toEqual([true, false]);
+  });
+
+  it("warns a tenant within warnHours of its expiry with the Expiring condition and one Event, and asks to come back at the expiry", async () => {
+    const { events, record } = recorded();
+    reconciler = reconcilerWith(false, undefined, { events: { record } });
+    const expiresAt = hoursFromNow(2);
+    resources.apply("team-atlas", { ...atlas, expiresAt });
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false, revisitAt: Date.parse(expiresAt) });
+    const conditions = resources.peek("team-atlas")!.status!.conditions;
+    expect(conditions.map((c) => [c.type, c.status])).toEqual([
+      ["Ready", "True"],
+      ["Expiring", "True"],
+    ]);
+    expect(conditions[1].message).toContain(`expires at ${expiresAt}`);
+    expect(events.filter((e) => e.startsWith("ExpiringSoon"))).toHaveLength(1);
+
+    // The warning stays through later writes of the Ready condition, and is not recorded again.
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(resources.peek("team-atlas")!.status!.conditions.map((c) => c.type)).toEqual(["Ready", "Expiring"]);
+    expect(events.filter((e) => e.startsWith("ExpiringSoon"))).toHaveLength(1);
+
+    // Extended past the warning: the condition goes, and the next visit is the new warning's time.
+    const later = hoursFromNow(100);
+    resources.apply("team-atlas", { ...atlas, expiresAt: later });
+    const result = await reconciler.reconcile("team-atlas");
+    expect(result.revisitAt).toBe(Date.parse(later) - 24 * 3_600_000);
+    expect(resources.peek("team-atlas")!.status!.conditions.map((c) => c.type)).toEqual(["Ready"]);
+  });
+
+  it("deletes a Tenant whose expiry has come, with an Event; the deletion's reconcile tears it down like any other", async () => {
+    const { events, record } = recorded();
+    resources.apply("team-atlas", { ...atlas, expiresAt: hoursFromNow(1) });
+    await reconcilerWith(false, undefined, { events: { record } }).reconcile("team-atlas");
+    resources.apply("team-atlas", { ...atlas, expiresAt: hoursFromNow(-1) });
+    reconciler = reconcilerWith(false, undefined, { events: { record } });
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+    expect(events.at(-1)).toBe(`Expired: it expired at ${hoursFromNow(-1)}; deleting it`);
+    expect(resources.peek("team-atlas")!.metadata.deletionTimestamp).toBeDefined();
+    // Nothing was brought up for the expired generation.
+    expect(stacks.callsOf("up")).toHaveLength(1);
+
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")).toBeUndefined();
+    expect(stacks.callsOf("destroy")).toHaveLength(1);
+  });
+
+  it("warns as the platform's policy says: no warning before warnHours, and a visit when it starts", async () => {
+    const expiresAt = hoursFromNow(5);
+    const warnAt = Date.parse(expiresAt) - 2 * 3_600_000;
+    reconciler = new TenantReconciler(
+      new TenantsService(
+        { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+        { policy: {} },
+      ),
+      resources,
+      { actor: serverActor, requireApproval: false, policy: { expiry: { warnHours: 2 } } },
+      () => new Date(NOW),
+    );
+    resources.apply("team-atlas", { ...atlas, expiresAt });
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false, revisitAt: warnAt });
+    expect(resources.peek("team-atlas")!.status!.conditions.map((c) => c.type)).toEqual(["Ready"]);
+  });
+});

@@ -145,6 +145,7 @@ describe("the Tenant CRD", () => {
       "Owner .spec.owner string",
       "Phase .status.phase string",
       "API .status.apiServerUrl string",
+      "Expires .spec.expiresAt string",
       "Age .metadata.creationTimestamp date",
     ]);
   });
@@ -282,7 +283,8 @@ describe("the Tenant CRD", () => {
     expect(validateStatus(status), JSON.stringify(validateStatus.errors)).toBe(true);
     expect(validateStatus({ ...status, plan: { ...status.plan, creates: -1 } })).toBe(false);
     expect(validateStatus({ ...status, plan: { ...status.plan, specSha256: "0F".repeat(32) } })).toBe(false);
-    expect(validateStatus({ ...status, phase: "Sleeping" })).toBe(false);
+    expect(validateStatus({ ...status, phase: "Sleeping" })).toBe(true);
+    expect(validateStatus({ ...status, phase: "Asleep" })).toBe(false);
     expect(validateStatus({ ...status, notes: "x" })).toBe(false);
   });
 });

@@ -17,6 +17,9 @@ const valuesFor = (args: Record<string, unknown>) =>
   renderVclusterValues(validateTenant("team-atlas", { owner: "alice", ...args }));
 const exposure = { baseDomain: "kubespaces.example.com", issuerRef: { name: "le" } };
 
+/** A quota with room for three control-plane replicas. */
+const ROOM_FOR_THREE = { cpu: "8", memory: "16Gi", ephemeralStorage: "64Gi" };
+
 const representative: Record<string, Record<string, unknown>> = {
   defaults: {},
   exposed: { platform: { exposure } },
@@ -32,6 +35,11 @@ const representative: Record<string, Record<string, unknown>> = {
         telemetry: { enabled: false },
       },
     },
+  },
+  asleep: {
+    sleep: true,
+    resources: ROOM_FOR_THREE,
+    vcluster: { valuesOverrides: { controlPlane: { statefulSet: { highAvailability: { replicas: 3 } } } } },
   },
   "admin overrides": {
     platform: { allowUnsafeOverrides: true },
@@ -60,6 +68,20 @@ describe("vCluster values", () => {
       "team-atlas.kubespaces-tenant-team-atlas.svc",
       "team-atlas.kubespaces-tenant-team-atlas.svc.cluster.local",
     ]);
+  });
+
+  it("scale a sleeping tenant's control plane to zero, whatever its overrides ask, and keep its volume", () => {
+    const overrides = { controlPlane: { statefulSet: { highAvailability: { replicas: 3 } } } };
+    const asleep = (
+      valuesFor({ sleep: true, resources: ROOM_FOR_THREE, vcluster: { valuesOverrides: overrides } }) as any
+    ).controlPlane.statefulSet;
+    expect(asleep.highAvailability.replicas).toBe(0);
+    expect(asleep.persistence.volumeClaim).toEqual({ retentionPolicy: "Delete" });
+    const awake = (
+      valuesFor({ sleep: false, resources: ROOM_FOR_THREE, vcluster: { valuesOverrides: overrides } }) as any
+    ).controlPlane.statefulSet;
+    expect(awake.highAvailability.replicas).toBe(3);
+    expect((valuesFor({}) as any).controlPlane.statefulSet.highAvailability).toBeUndefined();
   });
 
   it("give the control plane an explicit CPU limit and delete its PVC with the StatefulSet", () => {

@@ -6,6 +6,7 @@
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { progressDisplay } from "../progressDisplay";
+import { isSettled } from "../../tenants/tenantObject";
 import { reachHint } from "../../tenants/tenantReach";
 import { tenantText, type ReadOptions } from "../tenantPrint";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
@@ -18,7 +19,7 @@ export interface GetOptions extends ReadOptions {
   readonly watch?: boolean;
 }
 
-const settled = (tenant: ShownTenant) => tenant.status.phase === "Ready" || tenant.status.phase === "Failed";
+const settled = (tenant: ShownTenant) => isSettled(tenant);
 
 /** Runs `get`. */
 export async function getTenant(env: CommandEnv, name: string, options: GetOptions): Promise<number> {

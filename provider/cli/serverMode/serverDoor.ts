@@ -52,5 +52,9 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
     },
     rollback: (name, version) =>
       api.json<TenantView>("POST", API_PATHS.tenantRollback(name), { tenant: name, body: { version } }),
+    setSleep: (name, asleep) =>
+      api.json<TenantView>("POST", asleep ? API_PATHS.tenantSleep(name) : API_PATHS.tenantWake(name), {
+        tenant: name,
+      }),
   };
 }

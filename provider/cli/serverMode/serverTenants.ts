@@ -18,7 +18,14 @@ import {
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { TenantView } from "../../tenantResource/tenantReplies";
 import type { Actor, StackUpdate } from "../../tenants/ports";
-import { TENANT_PHASES, type ReadyReason, type TenantEvent, type TenantPhase } from "../../tenants/tenantObject";
+import {
+  isProvisionedPhase,
+  isSettled,
+  TENANT_PHASES,
+  type ReadyReason,
+  type TenantEvent,
+  type TenantPhase,
+} from "../../tenants/tenantObject";
 import {
   InterruptedError,
   RequestConflictError,
@@ -84,7 +91,7 @@ export class ServerTenants implements TenantOperations {
         if ("deleted" in change) throw goneWhileFollowed(name, "became Ready");
         progress.report(change.tenant, options);
         const { phase, conditions, message } = change.tenant.status;
-        if (phase === "Ready") return change.tenant;
+        if (isProvisionedPhase(phase)) return change.tenant;
         if (phase === "Failed") throw new TenantFailedError(name, reasonOf(conditions), message);
       }
     } catch (error) {
@@ -145,7 +152,7 @@ export class ServerTenants implements TenantOperations {
       }
       const event = progress.eventOf(change.tenant);
       if (event) yield event;
-      if (change.tenant.status.phase === "Ready" || change.tenant.status.phase === "Failed") return;
+      if (isSettled(change.tenant)) return;
     }
   }
 

@@ -9,6 +9,7 @@ import { assertSameHost } from "../hostIdentity";
 import { kubeObjectStream, type RequestCounter } from "./kubeObjectStream";
 import { kubeconfigFromSecret } from "./readinessState";
 import { tenantKubeconfig } from "./tenantKubeconfig";
+import { endSyncedPods } from "./syncedPods";
 import { waitForReady } from "./waitForReady";
 import { readinessInputsSchema, type ReadinessInputs, type ReadinessOutputs } from "../../contracts/readinessSchema";
 
@@ -17,15 +18,23 @@ export type { ReadinessInputs, ReadinessOutputs };
 /** Properties of a readiness resource that, when changed, mean another virtual cluster. */
 export const REPLACE_ON_CHANGE: readonly (keyof ReadinessInputs)[] = ["namespace", "releaseName"];
 
-/** Waits for the virtual cluster and returns the resource's outputs. */
+/** Waits for the virtual cluster (running, or asleep when `inputs.asleep`) and returns the resource's outputs. */
 export async function awaitTenantReady(
   inputs: ReadinessInputs,
   onProgress: (message: string) => void,
 ): Promise<ReadinessOutputs> {
   await assertSameHost(inputs.tenantName, "wait for", inputs.hostUid, inputs.hostKubeconfig);
   const counter: RequestCounter = { requests: 0 };
-  const stream = kubeObjectStream(loadHostKubeConfig(inputs.hostKubeconfig), counter);
-  const ready = await waitForReady(stream, inputs, { timeoutMs: inputs.timeoutSeconds * 1000, onProgress });
+  const kubeConfig = loadHostKubeConfig(inputs.hostKubeconfig);
+  const stream = kubeObjectStream(kubeConfig, counter);
+  const goal = inputs.asleep ? "asleep" : "ready";
+  const ready = await waitForReady(stream, inputs, { timeoutMs: inputs.timeoutSeconds * 1000, onProgress, goal });
+  if (inputs.asleep) {
+    // Only once the control plane is gone: its syncer would make them again.
+    const ended = await endSyncedPods(kubeConfig, inputs.namespace, inputs.releaseName);
+    counter.requests += 1 + ended;
+    onProgress(`asleep: control plane scaled to zero, ${ended} synced pod(s) ended`);
+  }
   return {
     ...inputs,
     kubeconfig: tenantKubeconfig(ready.kubeconfig, inputs.tenantName, inputs.serverUrl),

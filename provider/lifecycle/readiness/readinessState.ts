@@ -24,6 +24,17 @@ export interface ReadinessNames {
   readonly secretKey: string;
 }
 
+/**
+ * What the wait waits for: a running control plane (`ready`), or a sleeping tenant's control plane
+ * scaled to zero with no pod left (`asleep`). The kubeconfig Secret is wanted either way.
+ */
+export type ReadinessGoal = "ready" | "asleep";
+
+/** True when a workload scaled to zero has no pod left at its current generation. */
+export function workloadStopped(workload: ObservedObject): boolean {
+  return generationObserved(workload) && wantedReplicas(workload) === 0 && (workload.status?.replicas ?? 0) === 0;
+}
+
 /** True when a StatefulSet runs all replicas of its current generation and revision. */
 export function statefulSetReady(statefulSet: ObservedObject): boolean {
   const status = statefulSet.status ?? {};
@@ -46,10 +57,13 @@ export function kubeconfigFromSecret(secret: ObservedObject, key: string): strin
 }
 
 /** What is still missing, one phrase per object; empty when ready. */
-export function missingParts(observation: ReadinessObservation, names: ReadinessNames): string[] {
-  return [workloadGap(observation, names), secretGap(observation.secret, names)].filter(
-    (gap): gap is string => gap !== undefined,
-  );
+export function missingParts(
+  observation: ReadinessObservation,
+  names: ReadinessNames,
+  goal: ReadinessGoal = "ready",
+): string[] {
+  const workload = goal === "asleep" ? stoppedGap(observation, names) : workloadGap(observation, names);
+  return [workload, secretGap(observation.secret, names)].filter((gap): gap is string => gap !== undefined);
 }
 
 function wantedReplicas(workload: ObservedObject): number {
@@ -66,6 +80,19 @@ function workloadGap(observation: ReadinessObservation, names: ReadinessNames): 
     return statefulSetReady(statefulSet) ? undefined : progressOf("StatefulSet", statefulSet, names.workload);
   if (deployment) return deploymentReady(deployment) ? undefined : progressOf("Deployment", deployment, names.workload);
   if (statefulSet === undefined || deployment === undefined) return `StatefulSet ${names.workload} not read yet`;
+  return `StatefulSet (or Deployment) ${names.workload} not found`;
+}
+
+function stoppedGap(observation: ReadinessObservation, names: ReadinessNames): string | undefined {
+  const workload = observation.statefulSet ?? observation.deployment;
+  if (workload) {
+    const kind = observation.statefulSet ? "StatefulSet" : "Deployment";
+    return workloadStopped(workload)
+      ? undefined
+      : `${kind} ${names.workload} scaled to zero (${workload.status?.replicas ?? 0} pod(s) left)`;
+  }
+  if (observation.statefulSet === undefined || observation.deployment === undefined)
+    return `StatefulSet ${names.workload} not read yet`;
   return `StatefulSet (or Deployment) ${names.workload} not found`;
 }
 

@@ -6,7 +6,13 @@
 import { kubeconfigSecretName, KUBECONFIG_SECRET_KEY } from "../../model/names";
 import type { ObjectStream, ObservedObject, WatchedKind } from "./objectStream";
 import { DEFAULT_BACKOFF, ObjectTracker, type Backoff } from "./objectTracker";
-import { kubeconfigFromSecret, missingParts, type ReadinessNames, type ReadinessObservation } from "./readinessState";
+import {
+  kubeconfigFromSecret,
+  missingParts,
+  type ReadinessGoal,
+  type ReadinessNames,
+  type ReadinessObservation,
+} from "./readinessState";
 
 /** Which virtual cluster to wait for. */
 export interface ReadinessTarget {
@@ -26,6 +32,8 @@ export interface WaitOptions {
   readonly heartbeatMs?: number;
   /** Reconnect delays after a failed list or watch. */
   readonly backoff?: Backoff;
+  /** What to wait for: a running control plane, or one scaled to zero for a sleeping tenant. @default "ready" */
+  readonly goal?: ReadinessGoal;
 }
 
 /** A ready virtual cluster. */
@@ -51,7 +59,7 @@ export class ReadinessTimeoutError extends Error {
   }
 }
 
-/** Waits until the vCluster of `target` is ready; rejects with ReadinessTimeoutError at the deadline. */
+/** Waits until the vCluster of `target` is ready (or asleep, as `options.goal` says); rejects with ReadinessTimeoutError at the deadline. */
 export function waitForReady(
   stream: ObjectStream,
   target: ReadinessTarget,
@@ -69,12 +77,13 @@ export function waitForReady(
     secret: undefined,
   };
   const snapshot = (): ReadinessObservation => ({ ...observed });
+  const missing = () => missingParts(snapshot(), names, options.goal);
 
   return new Promise<ReadyCluster>((resolve, reject) => {
     let lastMessage = "";
     const troubles = new StandingTroubles();
     const report = (force: boolean) => {
-      const message = `waiting for ${missingParts(snapshot(), names).join("; ")}`;
+      const message = `waiting for ${missing().join("; ")}`;
       if (force || message !== lastMessage) options.onProgress?.(message);
       lastMessage = message;
     };
@@ -87,7 +96,7 @@ export function waitForReady(
     const allRead = () => Object.values(observed).every((object) => object !== undefined);
     const onChange = () => {
       // Until every object has been listed once, "not read yet" is no news worth reporting.
-      if (missingParts(snapshot(), names).length > 0) return allRead() ? report(false) : undefined;
+      if (missing().length > 0) return allRead() ? report(false) : undefined;
       const kubeconfig = kubeconfigFromSecret(observed.secret as ObservedObject, names.secretKey) as string;
       finish(() => resolve({ kubeconfig, elapsedMs: Date.now() - started }));
     };
@@ -110,10 +119,7 @@ export function waitForReady(
       follow("Secret", names.secret, "secret"),
     ];
     const deadline = setTimeout(
-      () =>
-        finish(() =>
-          reject(new ReadinessTimeoutError(missingParts(snapshot(), names), options.timeoutMs, troubles.latest())),
-        ),
+      () => finish(() => reject(new ReadinessTimeoutError(missing(), options.timeoutMs, troubles.latest()))),
       options.timeoutMs,
     );
     const heartbeat = setInterval(() => report(true), options.heartbeatMs ?? 30_000);

@@ -128,6 +128,28 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       errors: [...SIGNED_IN_ERRORS, 404, 409],
     },
   },
+  tenantSleep: {
+    post: {
+      operationId: "sleepTenant",
+      summary:
+        "Puts the tenant to sleep (its owner or an admin): its request's `sleep` becomes true, a new generation; its control plane and synced pods are scaled to zero, its data and kubeconfig kept.",
+      signedIn: true,
+      changes: true,
+      ok: [202, "Tenant"],
+      errors: [...SIGNED_IN_ERRORS, 404, 409],
+    },
+  },
+  tenantWake: {
+    post: {
+      operationId: "wakeTenant",
+      summary:
+        "Wakes the tenant (its owner or an admin): its request's `sleep` becomes false, a new generation; it comes back Ready with the same data and kubeconfig.",
+      signedIn: true,
+      changes: true,
+      ok: [202, "Tenant"],
+      errors: [...SIGNED_IN_ERRORS, 404, 409],
+    },
+  },
   platformRevisions: {
     get: {
       operationId: "listPlatformRevisions",

@@ -1,6 +1,6 @@
 /**
  * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, preview, follow,
- * history, rollback and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
+ * history, rollback, sleep, wake and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
  * caller, never the body; creates and previews are rate-limited per person; a request signed in
  * by cookie must carry its CSRF token to change anything or run a preview. A tenant's route checks, in this order, who asks, that
  * a change was meant (CSRF), and that the name in its path can be a tenant's.
@@ -113,6 +113,15 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
       return deps.tenants.rollback(request.params.name, request.body.version, requireActor(request));
     },
   );
+
+  for (const [route, asleep] of [
+    [API_ROUTES.tenantSleep, true],
+    [API_ROUTES.tenantWake, false],
+  ] as const)
+    app.post<NameParams>(route, change, async (request, reply) => {
+      reply.code(202);
+      return deps.tenants.setSleep(request.params.name, asleep, requireActor(request));
+    });
 
   app.get<NameParams>(API_ROUTES.tenantKubeconfig, read, async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));

@@ -1,5 +1,5 @@
 /**
- * OwnedTenants with its audit log: every create, delete, rollback and kubeconfig handed out is
+ * OwnedTenants with its audit log: every create, delete, rollback, sleep, wake and kubeconfig handed out is
  * recorded, whichever front asked (the API, the portal), with the person, the tenant and how it
  * ended. Reads are not recorded.
  */
@@ -52,6 +52,11 @@ export class AuditedTenants implements TenantsForPeople {
 
   rollback(name: string, version: number, actor: Actor): Promise<TenantView> {
     return this.recorded(actor, "tenant.rollback", name, () => this.tenants.rollback(name, version, actor));
+  }
+
+  setSleep(name: string, asleep: boolean, actor: Actor): Promise<TenantView> {
+    const action = asleep ? "tenant.sleep" : "tenant.wake";
+    return this.recorded(actor, action, name, () => this.tenants.setSleep(name, asleep, actor));
   }
 
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {

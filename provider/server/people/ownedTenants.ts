@@ -17,7 +17,7 @@ import {
   TenantNotFoundError,
   TenantNotReadyError,
 } from "../../tenants/tenantsErrors";
-import type { ResourceStep } from "../../tenants/tenantObject";
+import { isProvisionedPhase, type ResourceStep } from "../../tenants/tenantObject";
 import { planOf, type ChangePlan } from "../../tenants/tenantPlan";
 import { tenantStatus } from "../../tenants/tenantStatus";
 import { requireTenantName } from "../nameChecks";
@@ -112,7 +112,8 @@ export class OwnedTenants implements TenantsForPeople {
     if (ownerOf(tenant.spec) !== actor.owner) throw new TenantNotFoundError(name);
     const ref = tenant.status?.kubeconfigSecretRef;
     const phase = tenant.status?.phase ?? "Pending";
-    const text = ref && phase === "Ready" ? await this.host.readSecret(ref) : undefined;
+    // A sleeping tenant's kubeconfig is the one it wakes with.
+    const text = ref && isProvisionedPhase(phase) ? await this.host.readSecret(ref) : undefined;
     if (!text)
       throw new TenantNotReadyError(
         name,
@@ -148,6 +149,19 @@ export class OwnedTenants implements TenantsForPeople {
     const replaced = await this.host.tenants.replaceSpec(name, request, tenant.metadata.resourceVersion ?? "");
     if (!replaced)
       throw new RequestConflictError(`tenant ${name} changed while it was rolled back; read it again and retry`);
+    return tenantViewOf(replaced);
+  }
+
+  async setSleep(name: string, asleep: boolean, actor: Actor): Promise<TenantView> {
+    const tenant = await this.visible(name, actor);
+    if ((tenant.spec.sleep ?? false) === asleep) return tenantViewOf(tenant);
+    // Only `sleep` changes: the reconciler checks the whole request against the policy, as for any change.
+    const spec = { ...tenant.spec, sleep: asleep };
+    const replaced = await this.host.tenants.replaceSpec(name, spec, tenant.metadata.resourceVersion ?? "");
+    if (!replaced)
+      throw new RequestConflictError(
+        `tenant ${name} changed while it was ${asleep ? "put to sleep" : "woken"}; read it again and retry`,
+      );
     return tenantViewOf(replaced);
   }
 

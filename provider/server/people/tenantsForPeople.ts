@@ -43,6 +43,12 @@ export interface TenantsForPeople {
    * its request breaks today's policy; RequestConflictError when the tenant changed meanwhile.
    */
   rollback(name: string, version: number, actor: Actor): Promise<TenantView>;
+  /**
+   * Puts the tenant to sleep (`asleep`) or wakes it, for its owner or an admin: its request's
+   * `sleep` changes and nothing else, a new generation that the reconciler brings up like any
+   * change. The tenant as it was when it already is so; RequestConflictError when it changed meanwhile.
+   */
+  setSleep(name: string, asleep: boolean, actor: Actor): Promise<TenantView>;
   /** The tenant's host quota, once its namespace exists. */
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined>;
   /**

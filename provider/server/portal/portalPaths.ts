@@ -24,6 +24,10 @@ export const PORTAL_PATHS = {
   delete: (name: string) => `${tenant(name)}/delete`,
   /** POST: roll the tenant back to an earlier update's request (the `version` field, with `_csrf`). */
   rollback: (name: string) => `${tenant(name)}/rollback`,
+  /** POST: put the tenant to sleep (the `_csrf` field). */
+  sleep: (name: string) => `${tenant(name)}/sleep`,
+  /** POST: wake the tenant (the `_csrf` field). */
+  wake: (name: string) => `${tenant(name)}/wake`,
   /** GET: the tenant's host quota as the page's rows (JSON, quotaTable.ts's QuotaRowsBody), for its script. */
   quota: (name: string) => `${tenant(name)}/quota`,
   /** GET: the platform's revisions (admins only). */
@@ -52,6 +56,10 @@ export const PORTAL_ROUTES = {
   quota: "/tenants/:name/quota",
   /** POST: the rollback form. */
   rollback: "/tenants/:name/rollback",
+  /** POST: the Put to sleep form. */
+  sleep: "/tenants/:name/sleep",
+  /** POST: the Wake form. */
+  wake: "/tenants/:name/wake",
   /** GET: one platform revision's page (`:name`, the revision's name). */
   revision: "/platformrevisions/:name",
 } as const;

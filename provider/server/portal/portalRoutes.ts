@@ -196,6 +196,22 @@ function rollbackRoute(app: FastifyInstance, tenants: TenantsForPeople, access: 
   });
 }
 
+/** The Put to sleep and Wake forms: the tenant's request's `sleep` changes, then the tenant page follows the change. */
+function sleepRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
+  const formHooks = {
+    ...access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name)),
+    preHandler: tenantNameParam,
+  };
+  for (const [route, asleep] of [
+    [PORTAL_ROUTES.sleep, true],
+    [PORTAL_ROUTES.wake, false],
+  ] as const)
+    app.post<NameParams>(route, formHooks, async (request, reply) => {
+      const { name } = (await tenants.setSleep(request.params.name, asleep, access.signedIn(request))).metadata;
+      return reply.redirect(PORTAL_PATHS.tenant(name), 303);
+    });
+}
+
 /** The platform revisions' pages, for the admins only: anyone else is refused, and learns nothing of them. */
 function revisionRoutes(app: FastifyInstance, revisions: PlatformRevisionReader, access: PortalAccess): void {
   const adminOnly = (request: FastifyRequest) => requireRevisionReader(access.signedIn(request));
@@ -268,6 +284,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   tenantRoutes(app, deps.tenants, access);
   deleteRoutes(app, deps, access);
   rollbackRoute(app, deps.tenants, access);
+  sleepRoutes(app, deps.tenants, access);
   revisionRoutes(app, deps.revisions, access);
 }
 

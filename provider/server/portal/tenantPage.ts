@@ -11,7 +11,7 @@
  */
 import { API_PATHS } from "../../contracts/tenantsApi";
 import { HELD_PHASES } from "../../contracts/tenantResourceNames";
-import { TENANT_PHASES } from "../../tenants/tenantObject";
+import { PROVISIONED_PHASES, TENANT_PHASES, type TenantPhase } from "../../tenants/tenantObject";
 import { inClusterReach, NOT_EXPOSED, reachKind, type ReachKind } from "../../tenants/tenantReach";
 import type { QuotaUsage, TenantView } from "../../tenantResource/tenantReplies";
 import { html, type Html } from "./html";
@@ -20,6 +20,7 @@ import { planSection } from "./planSection";
 import { PORTAL_PATHS } from "./portalPaths";
 import { quotaSection } from "./quotaTable";
 import { historySection } from "./historySection";
+import { sleepSection } from "./sleepSection";
 import type { StackUpdate } from "../../tenants/ports";
 import { STATUS_HINTS } from "./statusHints";
 import { NOT_YET, ownerOf, tableOf, timeText } from "./viewParts";
@@ -96,9 +97,9 @@ function kubeconfigSection(tenant: TenantView, isOwner: boolean): Html {
   const { name } = tenant.metadata;
   const { phase } = tenant.status;
   const body = isOwner
-    ? html`<p${shownWhen({ phases: ["Ready"] }, phase, undefined)}><a class="button" href="${PORTAL_PATHS.kubeconfig(name)}" download="${name}-kubeconfig.yaml">Download kubeconfig</a>
+    ? html`<p${shownWhen({ phases: PROVISIONED_PHASES }, phase, undefined)}><a class="button" href="${PORTAL_PATHS.kubeconfig(name)}" download="${name}-kubeconfig.yaml">Download kubeconfig</a>
       It makes you cluster-admin inside the tenant's virtual cluster: keep it to yourself.</p>
-    <p${shownWhen({ phases: DELETABLE_PHASES.filter((p) => p !== "Ready") }, phase, undefined)}>The kubeconfig can be downloaded once the tenant is Ready.</p>`
+    <p${shownWhen({ phases: DELETABLE_PHASES.filter((p) => !PROVISIONED_PHASES.includes(p as TenantPhase)) }, phase, undefined)}>The kubeconfig can be downloaded once the tenant is Ready.</p>`
     : html`<p>Only the tenant's owner can download its kubeconfig.</p>`;
   // A tenant being deleted has no kubeconfig to offer: the section goes with the phase.
   return html`<section aria-labelledby="kubeconfig-title" ${shownWhen({ phases: DELETABLE_PHASES }, phase, undefined)}>
@@ -225,7 +226,12 @@ export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: Ten
   return page(
     { ...frame, title: `Tenant ${name}`, script: true },
     html`<h1>Tenant ${name}</h1>
-      <p>Owner: ${ownerOf(tenant) ?? "unknown"}. Created: ${timeText(creationTimestamp)}.</p>
+      <p>
+        Owner: ${ownerOf(tenant) ?? "unknown"}. Created:
+        ${timeText(creationTimestamp)}.${
+          tenant.spec.expiresAt ? html` Expires: ${timeText(tenant.spec.expiresAt)}, and is then deleted.` : ""
+        }
+      </p>
       ${statusSection(tenant)} ${heldPlanSection(tenant)} ${kubeconfigSection(tenant, view.isOwner)}
       ${endpointsSection(tenant)} ${conditionsSection(tenant)} ${quotaSection(view.tenant.metadata.name, view.quota)}
       ${historySection({
@@ -234,6 +240,6 @@ export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: Ten
         // Whoever sees the tenant (its owner, an admin) may roll it back, until its deletion is asked for.
         csrfToken: tenant.metadata.deletionTimestamp ? undefined : frame.csrfToken,
       })}
-      ${deleteSection(tenant)}`,
+      ${sleepSection(tenant, frame.csrfToken)} ${deleteSection(tenant)}`,
   );
 }

@@ -309,12 +309,15 @@ function deployedOutputs(outputs: OutputMap): DeployedOutputs {
     outputs[key] && !outputs[key].secret && typeof outputs[key].value === "string"
       ? (outputs[key].value as string)
       : undefined;
-  const status = outputs.status?.secret ? undefined : (outputs.status?.value as { message?: string } | undefined);
+  const status = outputs.status?.secret
+    ? undefined
+    : (outputs.status?.value as { message?: string; phase?: string } | undefined);
   return {
     ...(plain("namespace") && { namespace: plain("namespace") }),
     ...(plain("apiServerUrl") && { apiServerUrl: plain("apiServerUrl") }),
     ...(plain("appsDomain") && { appsDomain: plain("appsDomain") }),
     ...(status?.message && { readyMessage: status.message }),
+    ...((status?.phase === "Ready" || status?.phase === "Sleeping") && { phase: status.phase }),
   };
 }
 

@@ -80,12 +80,12 @@ export function tenantEventOf(event: EngineEvent, name: string, tearingDown: boo
   if (done && STEP_WORDS[done.op] && isTenantResource(done.urn)) {
     if (isTenantItself(done.urn) && done.op === "delete")
       return { name, phase: "Deleted", detail: `deleted ${resourceLabel(done.type, done.urn)}` };
-    const ready =
-      isTenantItself(done.urn) &&
-      (done.new?.outputs as { status?: { phase?: string } } | undefined)?.status?.phase === "Ready";
+    const phase = isTenantItself(done.urn)
+      ? (done.new?.outputs as { status?: { phase?: string } } | undefined)?.status?.phase
+      : undefined;
     return {
       name,
-      ...(ready && { phase: "Ready" as const }),
+      ...((phase === "Ready" || phase === "Sleeping") && { phase }),
       detail: `${done.op === "delete" ? "deleted" : "done:"} ${resourceLabel(done.type, done.urn)}`,
     };
   }

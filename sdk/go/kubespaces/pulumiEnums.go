@@ -1145,11 +1145,12 @@ func (in *tenantPlatformPodSecurityDefaultPtr) ToTenantPlatformPodSecurityDefaul
 	return pulumi.ToOutputWithContext(ctx, in).(TenantPlatformPodSecurityDefaultPtrOutput)
 }
 
-// Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
+// Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 type TenantStatusPhase string
 
 const (
-	TenantStatusPhaseReady = TenantStatusPhase("Ready")
+	TenantStatusPhaseReady    = TenantStatusPhase("Ready")
+	TenantStatusPhaseSleeping = TenantStatusPhase("Sleeping")
 )
 
 type TenantStatusPhaseOutput struct{ *pulumi.OutputState }

@@ -1049,6 +1049,8 @@ type TenantPlatform struct {
 	Chart *TenantPlatformChart `pulumi:"chart"`
 	// Resources of a tenant's control plane when its request sets none.
 	ControlPlaneDefaults *TenantPlatformControlPlaneDefaults `pulumi:"controlPlaneDefaults"`
+	// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+	Expiry *TenantPlatformExpiry `pulumi:"expiry"`
 	// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
 	Exposure *TenantPlatformExposure `pulumi:"exposure"`
 	// How long Helm may take to install or upgrade a release.
@@ -1088,6 +1090,8 @@ func (val *TenantPlatform) Defaults() *TenantPlatform {
 	tmp.Chart = tmp.Chart.Defaults()
 
 	tmp.ControlPlaneDefaults = tmp.ControlPlaneDefaults.Defaults()
+
+	tmp.Expiry = tmp.Expiry.Defaults()
 
 	tmp.Exposure = tmp.Exposure.Defaults()
 
@@ -1135,6 +1139,8 @@ type TenantPlatformArgs struct {
 	Chart TenantPlatformChartPtrInput `pulumi:"chart"`
 	// Resources of a tenant's control plane when its request sets none.
 	ControlPlaneDefaults TenantPlatformControlPlaneDefaultsPtrInput `pulumi:"controlPlaneDefaults"`
+	// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+	Expiry TenantPlatformExpiryPtrInput `pulumi:"expiry"`
 	// Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
 	Exposure *TenantPlatformExposureArgs `pulumi:"exposure"`
 	// How long Helm may take to install or upgrade a release.
@@ -1286,6 +1292,11 @@ func (o TenantPlatformOutput) ControlPlaneDefaults() TenantPlatformControlPlaneD
 	return o.ApplyT(func(v TenantPlatform) *TenantPlatformControlPlaneDefaults { return v.ControlPlaneDefaults }).(TenantPlatformControlPlaneDefaultsPtrOutput)
 }
 
+// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+func (o TenantPlatformOutput) Expiry() TenantPlatformExpiryPtrOutput {
+	return o.ApplyT(func(v TenantPlatform) *TenantPlatformExpiry { return v.Expiry }).(TenantPlatformExpiryPtrOutput)
+}
+
 // Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
 func (o TenantPlatformOutput) Exposure() TenantPlatformExposurePtrOutput {
 	return o.ApplyT(func(v TenantPlatform) *TenantPlatformExposure { return v.Exposure }).(TenantPlatformExposurePtrOutput)
@@ -1398,6 +1409,16 @@ func (o TenantPlatformPtrOutput) ControlPlaneDefaults() TenantPlatformControlPla
 		}
 		return v.ControlPlaneDefaults
 	}).(TenantPlatformControlPlaneDefaultsPtrOutput)
+}
+
+// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+func (o TenantPlatformPtrOutput) Expiry() TenantPlatformExpiryPtrOutput {
+	return o.ApplyT(func(v *TenantPlatform) *TenantPlatformExpiry {
+		if v == nil {
+			return nil
+		}
+		return v.Expiry
+	}).(TenantPlatformExpiryPtrOutput)
 }
 
 // Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
@@ -2296,6 +2317,367 @@ func (o TenantPlatformControlPlaneDefaultsRequestsPtrOutput) Memory() pulumi.Str
 		}
 		return v.Memory
 	}).(pulumi.StringPtrOutput)
+}
+
+// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+type TenantPlatformExpiry struct {
+	// The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+	MaxLifetimeHours *int `pulumi:"maxLifetimeHours"`
+	// Who must give their tenants an expiry.
+	RequiredFor *TenantPlatformExpiryRequiredFor `pulumi:"requiredFor"`
+	// How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+	WarnHours *int `pulumi:"warnHours"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExpiry
+func (val *TenantPlatformExpiry) Defaults() *TenantPlatformExpiry {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.WarnHours == nil {
+		warnHours_ := 24
+		tmp.WarnHours = &warnHours_
+	}
+	return &tmp
+}
+
+// TenantPlatformExpiryInput is an input type that accepts TenantPlatformExpiryArgs and TenantPlatformExpiryOutput values.
+// You can construct a concrete instance of `TenantPlatformExpiryInput` via:
+//
+//	TenantPlatformExpiryArgs{...}
+type TenantPlatformExpiryInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExpiryOutput() TenantPlatformExpiryOutput
+	ToTenantPlatformExpiryOutputWithContext(context.Context) TenantPlatformExpiryOutput
+}
+
+// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+type TenantPlatformExpiryArgs struct {
+	// The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+	MaxLifetimeHours pulumi.IntPtrInput `pulumi:"maxLifetimeHours"`
+	// Who must give their tenants an expiry.
+	RequiredFor TenantPlatformExpiryRequiredForPtrInput `pulumi:"requiredFor"`
+	// How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+	WarnHours pulumi.IntPtrInput `pulumi:"warnHours"`
+}
+
+// Defaults sets the appropriate defaults for TenantPlatformExpiryArgs
+func (val *TenantPlatformExpiryArgs) Defaults() *TenantPlatformExpiryArgs {
+	if val == nil {
+		return nil
+	}
+	tmp := *val
+	if tmp.WarnHours == nil {
+		tmp.WarnHours = pulumi.IntPtr(24)
+	}
+	return &tmp
+}
+func (TenantPlatformExpiryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExpiry)(nil)).Elem()
+}
+
+func (i TenantPlatformExpiryArgs) ToTenantPlatformExpiryOutput() TenantPlatformExpiryOutput {
+	return i.ToTenantPlatformExpiryOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExpiryArgs) ToTenantPlatformExpiryOutputWithContext(ctx context.Context) TenantPlatformExpiryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExpiryOutput)
+}
+
+func (i TenantPlatformExpiryArgs) ToTenantPlatformExpiryPtrOutput() TenantPlatformExpiryPtrOutput {
+	return i.ToTenantPlatformExpiryPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExpiryArgs) ToTenantPlatformExpiryPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExpiryOutput).ToTenantPlatformExpiryPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformExpiryPtrInput is an input type that accepts TenantPlatformExpiryArgs, TenantPlatformExpiryPtr and TenantPlatformExpiryPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformExpiryPtrInput` via:
+//
+//	        TenantPlatformExpiryArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformExpiryPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExpiryPtrOutput() TenantPlatformExpiryPtrOutput
+	ToTenantPlatformExpiryPtrOutputWithContext(context.Context) TenantPlatformExpiryPtrOutput
+}
+
+type tenantPlatformExpiryPtrType TenantPlatformExpiryArgs
+
+func TenantPlatformExpiryPtr(v *TenantPlatformExpiryArgs) TenantPlatformExpiryPtrInput {
+	return (*tenantPlatformExpiryPtrType)(v)
+}
+
+func (*tenantPlatformExpiryPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExpiry)(nil)).Elem()
+}
+
+func (i *tenantPlatformExpiryPtrType) ToTenantPlatformExpiryPtrOutput() TenantPlatformExpiryPtrOutput {
+	return i.ToTenantPlatformExpiryPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformExpiryPtrType) ToTenantPlatformExpiryPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExpiryPtrOutput)
+}
+
+// Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+type TenantPlatformExpiryOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExpiryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExpiry)(nil)).Elem()
+}
+
+func (o TenantPlatformExpiryOutput) ToTenantPlatformExpiryOutput() TenantPlatformExpiryOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryOutput) ToTenantPlatformExpiryOutputWithContext(ctx context.Context) TenantPlatformExpiryOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryOutput) ToTenantPlatformExpiryPtrOutput() TenantPlatformExpiryPtrOutput {
+	return o.ToTenantPlatformExpiryPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExpiryOutput) ToTenantPlatformExpiryPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExpiry) *TenantPlatformExpiry {
+		return &v
+	}).(TenantPlatformExpiryPtrOutput)
+}
+
+// The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+func (o TenantPlatformExpiryOutput) MaxLifetimeHours() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExpiry) *int { return v.MaxLifetimeHours }).(pulumi.IntPtrOutput)
+}
+
+// Who must give their tenants an expiry.
+func (o TenantPlatformExpiryOutput) RequiredFor() TenantPlatformExpiryRequiredForPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExpiry) *TenantPlatformExpiryRequiredFor { return v.RequiredFor }).(TenantPlatformExpiryRequiredForPtrOutput)
+}
+
+// How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+func (o TenantPlatformExpiryOutput) WarnHours() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TenantPlatformExpiry) *int { return v.WarnHours }).(pulumi.IntPtrOutput)
+}
+
+type TenantPlatformExpiryPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExpiryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExpiry)(nil)).Elem()
+}
+
+func (o TenantPlatformExpiryPtrOutput) ToTenantPlatformExpiryPtrOutput() TenantPlatformExpiryPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryPtrOutput) ToTenantPlatformExpiryPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryPtrOutput) Elem() TenantPlatformExpiryOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiry) TenantPlatformExpiry {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExpiry
+		return ret
+	}).(TenantPlatformExpiryOutput)
+}
+
+// The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+func (o TenantPlatformExpiryPtrOutput) MaxLifetimeHours() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiry) *int {
+		if v == nil {
+			return nil
+		}
+		return v.MaxLifetimeHours
+	}).(pulumi.IntPtrOutput)
+}
+
+// Who must give their tenants an expiry.
+func (o TenantPlatformExpiryPtrOutput) RequiredFor() TenantPlatformExpiryRequiredForPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiry) *TenantPlatformExpiryRequiredFor {
+		if v == nil {
+			return nil
+		}
+		return v.RequiredFor
+	}).(TenantPlatformExpiryRequiredForPtrOutput)
+}
+
+// How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+func (o TenantPlatformExpiryPtrOutput) WarnHours() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiry) *int {
+		if v == nil {
+			return nil
+		}
+		return v.WarnHours
+	}).(pulumi.IntPtrOutput)
+}
+
+// Who must give their tenants an expiry.
+type TenantPlatformExpiryRequiredFor struct {
+	// Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+	Groups []string `pulumi:"groups"`
+	// Owners whose tenants must set `expiresAt`; `*` means every owner.
+	Owners []string `pulumi:"owners"`
+}
+
+// TenantPlatformExpiryRequiredForInput is an input type that accepts TenantPlatformExpiryRequiredForArgs and TenantPlatformExpiryRequiredForOutput values.
+// You can construct a concrete instance of `TenantPlatformExpiryRequiredForInput` via:
+//
+//	TenantPlatformExpiryRequiredForArgs{...}
+type TenantPlatformExpiryRequiredForInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExpiryRequiredForOutput() TenantPlatformExpiryRequiredForOutput
+	ToTenantPlatformExpiryRequiredForOutputWithContext(context.Context) TenantPlatformExpiryRequiredForOutput
+}
+
+// Who must give their tenants an expiry.
+type TenantPlatformExpiryRequiredForArgs struct {
+	// Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+	Groups pulumi.StringArrayInput `pulumi:"groups"`
+	// Owners whose tenants must set `expiresAt`; `*` means every owner.
+	Owners pulumi.StringArrayInput `pulumi:"owners"`
+}
+
+func (TenantPlatformExpiryRequiredForArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExpiryRequiredFor)(nil)).Elem()
+}
+
+func (i TenantPlatformExpiryRequiredForArgs) ToTenantPlatformExpiryRequiredForOutput() TenantPlatformExpiryRequiredForOutput {
+	return i.ToTenantPlatformExpiryRequiredForOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExpiryRequiredForArgs) ToTenantPlatformExpiryRequiredForOutputWithContext(ctx context.Context) TenantPlatformExpiryRequiredForOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExpiryRequiredForOutput)
+}
+
+func (i TenantPlatformExpiryRequiredForArgs) ToTenantPlatformExpiryRequiredForPtrOutput() TenantPlatformExpiryRequiredForPtrOutput {
+	return i.ToTenantPlatformExpiryRequiredForPtrOutputWithContext(context.Background())
+}
+
+func (i TenantPlatformExpiryRequiredForArgs) ToTenantPlatformExpiryRequiredForPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryRequiredForPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExpiryRequiredForOutput).ToTenantPlatformExpiryRequiredForPtrOutputWithContext(ctx)
+}
+
+// TenantPlatformExpiryRequiredForPtrInput is an input type that accepts TenantPlatformExpiryRequiredForArgs, TenantPlatformExpiryRequiredForPtr and TenantPlatformExpiryRequiredForPtrOutput values.
+// You can construct a concrete instance of `TenantPlatformExpiryRequiredForPtrInput` via:
+//
+//	        TenantPlatformExpiryRequiredForArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantPlatformExpiryRequiredForPtrInput interface {
+	pulumi.Input
+
+	ToTenantPlatformExpiryRequiredForPtrOutput() TenantPlatformExpiryRequiredForPtrOutput
+	ToTenantPlatformExpiryRequiredForPtrOutputWithContext(context.Context) TenantPlatformExpiryRequiredForPtrOutput
+}
+
+type tenantPlatformExpiryRequiredForPtrType TenantPlatformExpiryRequiredForArgs
+
+func TenantPlatformExpiryRequiredForPtr(v *TenantPlatformExpiryRequiredForArgs) TenantPlatformExpiryRequiredForPtrInput {
+	return (*tenantPlatformExpiryRequiredForPtrType)(v)
+}
+
+func (*tenantPlatformExpiryRequiredForPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExpiryRequiredFor)(nil)).Elem()
+}
+
+func (i *tenantPlatformExpiryRequiredForPtrType) ToTenantPlatformExpiryRequiredForPtrOutput() TenantPlatformExpiryRequiredForPtrOutput {
+	return i.ToTenantPlatformExpiryRequiredForPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantPlatformExpiryRequiredForPtrType) ToTenantPlatformExpiryRequiredForPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryRequiredForPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantPlatformExpiryRequiredForPtrOutput)
+}
+
+// Who must give their tenants an expiry.
+type TenantPlatformExpiryRequiredForOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExpiryRequiredForOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantPlatformExpiryRequiredFor)(nil)).Elem()
+}
+
+func (o TenantPlatformExpiryRequiredForOutput) ToTenantPlatformExpiryRequiredForOutput() TenantPlatformExpiryRequiredForOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryRequiredForOutput) ToTenantPlatformExpiryRequiredForOutputWithContext(ctx context.Context) TenantPlatformExpiryRequiredForOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryRequiredForOutput) ToTenantPlatformExpiryRequiredForPtrOutput() TenantPlatformExpiryRequiredForPtrOutput {
+	return o.ToTenantPlatformExpiryRequiredForPtrOutputWithContext(context.Background())
+}
+
+func (o TenantPlatformExpiryRequiredForOutput) ToTenantPlatformExpiryRequiredForPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryRequiredForPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantPlatformExpiryRequiredFor) *TenantPlatformExpiryRequiredFor {
+		return &v
+	}).(TenantPlatformExpiryRequiredForPtrOutput)
+}
+
+// Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+func (o TenantPlatformExpiryRequiredForOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantPlatformExpiryRequiredFor) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+// Owners whose tenants must set `expiresAt`; `*` means every owner.
+func (o TenantPlatformExpiryRequiredForOutput) Owners() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantPlatformExpiryRequiredFor) []string { return v.Owners }).(pulumi.StringArrayOutput)
+}
+
+type TenantPlatformExpiryRequiredForPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantPlatformExpiryRequiredForPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantPlatformExpiryRequiredFor)(nil)).Elem()
+}
+
+func (o TenantPlatformExpiryRequiredForPtrOutput) ToTenantPlatformExpiryRequiredForPtrOutput() TenantPlatformExpiryRequiredForPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryRequiredForPtrOutput) ToTenantPlatformExpiryRequiredForPtrOutputWithContext(ctx context.Context) TenantPlatformExpiryRequiredForPtrOutput {
+	return o
+}
+
+func (o TenantPlatformExpiryRequiredForPtrOutput) Elem() TenantPlatformExpiryRequiredForOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiryRequiredFor) TenantPlatformExpiryRequiredFor {
+		if v != nil {
+			return *v
+		}
+		var ret TenantPlatformExpiryRequiredFor
+		return ret
+	}).(TenantPlatformExpiryRequiredForOutput)
+}
+
+// Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+func (o TenantPlatformExpiryRequiredForPtrOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiryRequiredFor) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Owners whose tenants must set `expiresAt`; `*` means every owner.
+func (o TenantPlatformExpiryRequiredForPtrOutput) Owners() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TenantPlatformExpiryRequiredFor) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Owners
+	}).(pulumi.StringArrayOutput)
 }
 
 // Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
@@ -4989,17 +5371,17 @@ func (o TenantResourcesPtrOutput) Storage() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
 type TenantStatus struct {
 	// Conditions; includes `Ready`.
 	Conditions []TenantCondition `pulumi:"conditions"`
 	// Summary for people.
 	Message string `pulumi:"message"`
-	// Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
+	// Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 	Phase TenantStatusPhase `pulumi:"phase"`
 }
 
-// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
 type TenantStatusOutput struct{ *pulumi.OutputState }
 
 func (TenantStatusOutput) ElementType() reflect.Type {
@@ -5024,7 +5406,7 @@ func (o TenantStatusOutput) Message() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantStatus) string { return v.Message }).(pulumi.StringOutput)
 }
 
-// Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
+// Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
 func (o TenantStatusOutput) Phase() TenantStatusPhaseOutput {
 	return o.ApplyT(func(v TenantStatus) TenantStatusPhase { return v.Phase }).(TenantStatusPhaseOutput)
 }
@@ -5733,6 +6115,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsLimitsPtrInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsLimitsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsRequestsInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsRequestsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformControlPlaneDefaultsRequestsPtrInput)(nil)).Elem(), TenantPlatformControlPlaneDefaultsRequestsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExpiryInput)(nil)).Elem(), TenantPlatformExpiryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExpiryPtrInput)(nil)).Elem(), TenantPlatformExpiryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExpiryRequiredForInput)(nil)).Elem(), TenantPlatformExpiryRequiredForArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExpiryRequiredForPtrInput)(nil)).Elem(), TenantPlatformExpiryRequiredForArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureInput)(nil)).Elem(), TenantPlatformExposureArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposurePtrInput)(nil)).Elem(), TenantPlatformExposureArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantPlatformExposureGatewayInput)(nil)).Elem(), TenantPlatformExposureGatewayArgs{})
@@ -5786,6 +6172,10 @@ func init() {
 	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsLimitsPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsRequestsOutput{})
 	pulumi.RegisterOutputType(TenantPlatformControlPlaneDefaultsRequestsPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExpiryOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExpiryPtrOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExpiryRequiredForOutput{})
+	pulumi.RegisterOutputType(TenantPlatformExpiryRequiredForPtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposurePtrOutput{})
 	pulumi.RegisterOutputType(TenantPlatformExposureGatewayOutput{})

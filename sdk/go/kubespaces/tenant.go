@@ -26,7 +26,7 @@ type Tenant struct {
 	KubeconfigSecretRef KubeconfigSecretRefOutput `pulumi:"kubeconfigSecretRef"`
 	// Host namespace of the tenant.
 	Namespace pulumi.StringOutput `pulumi:"namespace"`
-	// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+	// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
 	Status TenantStatusOutput `pulumi:"status"`
 }
 
@@ -46,6 +46,9 @@ func NewTenant(ctx *pulumi.Context,
 	if args.Platform != nil {
 		args.Platform = args.Platform.Defaults()
 	}
+	if args.Sleep == nil {
+		args.Sleep = pulumi.BoolPtr(false)
+	}
 	if args.Vcluster != nil {
 		args.Vcluster = args.Vcluster.ToTenantVclusterPtrOutput().ApplyT(func(v *TenantVcluster) *TenantVcluster { return v.Defaults() }).(TenantVclusterPtrOutput)
 	}
@@ -63,6 +66,8 @@ func NewTenant(ctx *pulumi.Context,
 }
 
 type tenantArgs struct {
+	// When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any delete. At most `platform.expiry.maxLifetimeHours` ahead; required where `platform.expiry.requiredFor` says.
+	ExpiresAt *string `pulumi:"expiresAt"`
 	// How the tenant namespace is fenced off on the host, within the platform's policy.
 	Isolation *TenantIsolation `pulumi:"isolation"`
 	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
@@ -73,12 +78,16 @@ type tenantArgs struct {
 	Platform *TenantPlatform `pulumi:"platform"`
 	// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 	Resources *TenantResources `pulumi:"resources"`
+	// Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to zero, which frees the host's memory and the tenant's quota. Its data, its objects and its kubeconfig stay; setting it back to false wakes the tenant with them.
+	Sleep *bool `pulumi:"sleep"`
 	// The tenant's own control plane.
 	Vcluster *TenantVcluster `pulumi:"vcluster"`
 }
 
 // The set of arguments for constructing a Tenant resource.
 type TenantArgs struct {
+	// When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any delete. At most `platform.expiry.maxLifetimeHours` ahead; required where `platform.expiry.requiredFor` says.
+	ExpiresAt pulumi.StringPtrInput
 	// How the tenant namespace is fenced off on the host, within the platform's policy.
 	Isolation TenantIsolationPtrInput
 	// Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
@@ -89,6 +98,8 @@ type TenantArgs struct {
 	Platform *TenantPlatformArgs
 	// What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
 	Resources TenantResourcesPtrInput
+	// Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to zero, which frees the host's memory and the tenant's quota. Its data, its objects and its kubeconfig stay; setting it back to false wakes the tenant with them.
+	Sleep pulumi.BoolPtrInput
 	// The tenant's own control plane.
 	Vcluster TenantVclusterPtrInput
 }
@@ -205,7 +216,7 @@ func (o TenantOutput) Namespace() pulumi.StringOutput {
 	return o.ApplyT(func(v *Tenant) pulumi.StringOutput { return v.Namespace }).(pulumi.StringOutput)
 }
 
-// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+// Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
 func (o TenantOutput) Status() TenantStatusOutput {
 	return o.ApplyT(func(v *Tenant) TenantStatusOutput { return v.Status }).(TenantStatusOutput)
 }

@@ -18,6 +18,8 @@ type TenantReadiness struct {
 
 	// API requests the last wait made.
 	ApiRequests pulumi.Float64Output `pulumi:"apiRequests"`
+	// Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
+	Asleep pulumi.BoolPtrOutput `pulumi:"asleep"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrOutput `pulumi:"hostKubeconfig"`
 	// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
@@ -105,6 +107,8 @@ func (TenantReadinessState) ElementType() reflect.Type {
 }
 
 type tenantReadinessArgs struct {
+	// Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
+	Asleep *bool `pulumi:"asleep"`
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig *string `pulumi:"hostKubeconfig"`
 	// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
@@ -125,6 +129,8 @@ type tenantReadinessArgs struct {
 
 // The set of arguments for constructing a TenantReadiness resource.
 type TenantReadinessArgs struct {
+	// Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
+	Asleep pulumi.BoolPtrInput
 	// Host kubeconfig; absent means the ambient one.
 	HostKubeconfig pulumi.StringPtrInput
 	// Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
@@ -233,6 +239,11 @@ func (o TenantReadinessOutput) ToTenantReadinessOutputWithContext(ctx context.Co
 // API requests the last wait made.
 func (o TenantReadinessOutput) ApiRequests() pulumi.Float64Output {
 	return o.ApplyT(func(v *TenantReadiness) pulumi.Float64Output { return v.ApiRequests }).(pulumi.Float64Output)
+}
+
+// Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
+func (o TenantReadinessOutput) Asleep() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TenantReadiness) pulumi.BoolPtrOutput { return v.Asleep }).(pulumi.BoolPtrOutput)
 }
 
 // Host kubeconfig; absent means the ambient one.

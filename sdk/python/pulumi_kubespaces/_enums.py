@@ -86,6 +86,7 @@ class TenantPlatformPodSecurityDefault(_builtins.str, Enum):
 @pulumi.type_token("kubespaces:index:TenantStatusPhase")
 class TenantStatusPhase(_builtins.str, Enum):
     """
-    Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
+    Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
     """
     READY = "Ready"
+    SLEEPING = "Sleeping"

@@ -36,6 +36,10 @@ __all__ = [
     'TenantPlatformControlPlaneDefaultsLimitsArgsDict',
     'TenantPlatformControlPlaneDefaultsRequestsArgs',
     'TenantPlatformControlPlaneDefaultsRequestsArgsDict',
+    'TenantPlatformExpiryArgs',
+    'TenantPlatformExpiryArgsDict',
+    'TenantPlatformExpiryRequiredForArgs',
+    'TenantPlatformExpiryRequiredForArgsDict',
     'TenantPlatformExposureArgs',
     'TenantPlatformExposureArgsDict',
     'TenantPlatformExposureGatewayArgs',
@@ -388,6 +392,10 @@ class TenantPlatformArgsDict(TypedDict):
     """
     Resources of a tenant's control plane when its request sets none.
     """
+    expiry: NotRequired[pulumi.Input[Optional['TenantPlatformExpiryArgsDict']]]
+    """
+    Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+    """
     exposure: NotRequired['TenantPlatformExposureArgsDict']
     """
     Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
@@ -436,6 +444,7 @@ class TenantPlatformArgs:
                  allow_unsafe_overrides: pulumi.Input[Optional[_builtins.bool]] = None,
                  chart: pulumi.Input[Optional['TenantPlatformChartArgs']] = None,
                  control_plane_defaults: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgs']] = None,
+                 expiry: pulumi.Input[Optional['TenantPlatformExpiryArgs']] = None,
                  exposure: Optional['TenantPlatformExposureArgs'] = None,
                  helm_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
@@ -453,6 +462,7 @@ class TenantPlatformArgs:
         :param pulumi.Input[_builtins.bool] allow_unsafe_overrides: Let requests' `vcluster.valuesOverrides` touch paths outside the self-service allowlist. Only for requests the platform team writes itself.
         :param pulumi.Input['TenantPlatformChartArgs'] chart: Where the vCluster chart comes from: its templates run with the stack's credentials.
         :param pulumi.Input['TenantPlatformControlPlaneDefaultsArgs'] control_plane_defaults: Resources of a tenant's control plane when its request sets none.
+        :param pulumi.Input['TenantPlatformExpiryArgs'] expiry: Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
         :param 'TenantPlatformExposureArgs' exposure: Publish every tenant's API (TLS passthrough) and apps (TLS terminated) through Gateway API.
         :param pulumi.Input[_builtins.int] helm_timeout_seconds: How long Helm may take to install or upgrade a release.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Kubeconfig of the host cluster, kept secret. The host check, the readiness wait and the cleanup read the cluster with it; when no `provider` is given, the component also creates its Kubernetes provider from it. Defaults to the ambient kubeconfig (`KUBECONFIG` or `~/.kube/config`), as the Kubernetes provider does. It may run `exec` credential plugins: that is why only the platform sets it.
@@ -476,6 +486,8 @@ class TenantPlatformArgs:
             pulumi.set(__self__, "chart", chart)
         if control_plane_defaults is not None:
             pulumi.set(__self__, "control_plane_defaults", control_plane_defaults)
+        if expiry is not None:
+            pulumi.set(__self__, "expiry", expiry)
         if exposure is not None:
             pulumi.set(__self__, "exposure", exposure)
         if helm_timeout_seconds is None:
@@ -552,6 +564,18 @@ class TenantPlatformArgs:
     @control_plane_defaults.setter
     def control_plane_defaults(self, value: pulumi.Input[Optional['TenantPlatformControlPlaneDefaultsArgs']]):
         pulumi.set(self, "control_plane_defaults", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def expiry(self) -> pulumi.Input[Optional['TenantPlatformExpiryArgs']]:
+        """
+        Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+        """
+        return pulumi.get(self, "expiry")
+
+    @expiry.setter
+    def expiry(self, value: pulumi.Input[Optional['TenantPlatformExpiryArgs']]):
+        pulumi.set(self, "expiry", value)
 
     @_builtins.property
     @pulumi.getter
@@ -942,6 +966,136 @@ class TenantPlatformControlPlaneDefaultsRequestsArgs:
     @memory.setter
     def memory(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "memory", value)
+
+
+class TenantPlatformExpiryArgsDict(TypedDict):
+    """
+    Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+    """
+    max_lifetime_hours: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+    """
+    required_for: NotRequired[pulumi.Input[Optional['TenantPlatformExpiryRequiredForArgsDict']]]
+    """
+    Who must give their tenants an expiry.
+    """
+    warn_hours: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+    """
+
+@pulumi.input_type
+class TenantPlatformExpiryArgs:
+    def __init__(__self__, *,
+                 max_lifetime_hours: pulumi.Input[Optional[_builtins.int]] = None,
+                 required_for: pulumi.Input[Optional['TenantPlatformExpiryRequiredForArgs']] = None,
+                 warn_hours: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Tenants that expire: the cap on `expiresAt`, who must set it, and when the warning starts.
+
+        :param pulumi.Input[_builtins.int] max_lifetime_hours: The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+        :param pulumi.Input['TenantPlatformExpiryRequiredForArgs'] required_for: Who must give their tenants an expiry.
+        :param pulumi.Input[_builtins.int] warn_hours: How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+        """
+        if max_lifetime_hours is not None:
+            pulumi.set(__self__, "max_lifetime_hours", max_lifetime_hours)
+        if required_for is not None:
+            pulumi.set(__self__, "required_for", required_for)
+        if warn_hours is None:
+            warn_hours = 24
+        if warn_hours is not None:
+            pulumi.set(__self__, "warn_hours", warn_hours)
+
+    @_builtins.property
+    @pulumi.getter(name="maxLifetimeHours")
+    def max_lifetime_hours(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The furthest ahead a request's `expiresAt` may be, in hours from the time it is checked; unset means no cap. Extending a tenant is checked the same way.
+        """
+        return pulumi.get(self, "max_lifetime_hours")
+
+    @max_lifetime_hours.setter
+    def max_lifetime_hours(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_lifetime_hours", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requiredFor")
+    def required_for(self) -> pulumi.Input[Optional['TenantPlatformExpiryRequiredForArgs']]:
+        """
+        Who must give their tenants an expiry.
+        """
+        return pulumi.get(self, "required_for")
+
+    @required_for.setter
+    def required_for(self, value: pulumi.Input[Optional['TenantPlatformExpiryRequiredForArgs']]):
+        pulumi.set(self, "required_for", value)
+
+    @_builtins.property
+    @pulumi.getter(name="warnHours")
+    def warn_hours(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long before `expiresAt` the tenant's status warns that it expires (condition `Expiring`).
+        """
+        return pulumi.get(self, "warn_hours")
+
+    @warn_hours.setter
+    def warn_hours(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "warn_hours", value)
+
+
+class TenantPlatformExpiryRequiredForArgsDict(TypedDict):
+    """
+    Who must give their tenants an expiry.
+    """
+    groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+    """
+    owners: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Owners whose tenants must set `expiresAt`; `*` means every owner.
+    """
+
+@pulumi.input_type
+class TenantPlatformExpiryRequiredForArgs:
+    def __init__(__self__, *,
+                 groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 owners: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Who must give their tenants an expiry.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] owners: Owners whose tenants must set `expiresAt`; `*` means every owner.
+        """
+        if groups is not None:
+            pulumi.set(__self__, "groups", groups)
+        if owners is not None:
+            pulumi.set(__self__, "owners", owners)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Groups of the identity provider whose members' requests must set `expiresAt` (checked by the server's doors, which know the requester's groups).
+        """
+        return pulumi.get(self, "groups")
+
+    @groups.setter
+    def groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "groups", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def owners(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Owners whose tenants must set `expiresAt`; `*` means every owner.
+        """
+        return pulumi.get(self, "owners")
+
+    @owners.setter
+    def owners(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "owners", value)
 
 
 class TenantPlatformExposureArgsDict(TypedDict):

@@ -189,18 +189,18 @@ class TenantCondition(dict):
 @pulumi.output_type
 class TenantStatus(dict):
     """
-    Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+    Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
     """
     def __init__(__self__, *,
                  conditions: Sequence['outputs.TenantCondition'],
                  message: _builtins.str,
                  phase: 'TenantStatusPhase'):
         """
-        Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+        Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
 
         :param Sequence['TenantCondition'] conditions: Conditions; includes `Ready`.
         :param _builtins.str message: Summary for people.
-        :param 'TenantStatusPhase' phase: Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
+        :param 'TenantStatusPhase' phase: Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
         """
         pulumi.set(__self__, "conditions", conditions)
         pulumi.set(__self__, "message", message)
@@ -226,7 +226,7 @@ class TenantStatus(dict):
     @pulumi.getter
     def phase(self) -> 'TenantStatusPhase':
         """
-        Lifecycle phase, as the operator names it. A Tenant's output can only be `Ready`: one that does not become ready fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
+        Lifecycle phase, as the operator names it: `Ready`, or `Sleeping` for a tenant whose request sets `sleep`. One that does not become ready (or asleep) fails the update instead, so the operator's earlier phases (Pending, Provisioning) and Failed are never an output.
         """
         return pulumi.get(self, "phase")
 

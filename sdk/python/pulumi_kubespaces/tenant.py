@@ -23,22 +23,28 @@ __all__ = ['TenantArgs', 'Tenant']
 class TenantArgs:
     def __init__(__self__, *,
                  owner: pulumi.Input[_builtins.str],
+                 expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  isolation: pulumi.Input[Optional['TenantIsolationArgs']] = None,
                  limit_range: pulumi.Input[Optional['TenantLimitRangeArgs']] = None,
                  platform: Optional['TenantPlatformArgs'] = None,
                  resources: pulumi.Input[Optional['TenantResourcesArgs']] = None,
+                 sleep: pulumi.Input[Optional[_builtins.bool]] = None,
                  vcluster: pulumi.Input[Optional['TenantVclusterArgs']] = None):
         """
         The set of arguments for constructing a Tenant resource.
 
         :param pulumi.Input[_builtins.str] owner: Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
+        :param pulumi.Input[_builtins.str] expires_at: When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any delete. At most `platform.expiry.maxLifetimeHours` ahead; required where `platform.expiry.requiredFor` says.
         :param pulumi.Input['TenantIsolationArgs'] isolation: How the tenant namespace is fenced off on the host, within the platform's policy.
         :param pulumi.Input['TenantLimitRangeArgs'] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
         :param 'TenantPlatformArgs' platform: The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
         :param pulumi.Input['TenantResourcesArgs'] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+        :param pulumi.Input[_builtins.bool] sleep: Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to zero, which frees the host's memory and the tenant's quota. Its data, its objects and its kubeconfig stay; setting it back to false wakes the tenant with them.
         :param pulumi.Input['TenantVclusterArgs'] vcluster: The tenant's own control plane.
         """
         pulumi.set(__self__, "owner", owner)
+        if expires_at is not None:
+            pulumi.set(__self__, "expires_at", expires_at)
         if isolation is not None:
             pulumi.set(__self__, "isolation", isolation)
         if limit_range is not None:
@@ -47,6 +53,10 @@ class TenantArgs:
             pulumi.set(__self__, "platform", platform)
         if resources is not None:
             pulumi.set(__self__, "resources", resources)
+        if sleep is None:
+            sleep = False
+        if sleep is not None:
+            pulumi.set(__self__, "sleep", sleep)
         if vcluster is not None:
             pulumi.set(__self__, "vcluster", vcluster)
 
@@ -61,6 +71,18 @@ class TenantArgs:
     @owner.setter
     def owner(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "owner", value)
+
+    @_builtins.property
+    @pulumi.getter(name="expiresAt")
+    def expires_at(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any delete. At most `platform.expiry.maxLifetimeHours` ahead; required where `platform.expiry.requiredFor` says.
+        """
+        return pulumi.get(self, "expires_at")
+
+    @expires_at.setter
+    def expires_at(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "expires_at", value)
 
     @_builtins.property
     @pulumi.getter
@@ -112,6 +134,18 @@ class TenantArgs:
 
     @_builtins.property
     @pulumi.getter
+    def sleep(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to zero, which frees the host's memory and the tenant's quota. Its data, its objects and its kubeconfig stay; setting it back to false wakes the tenant with them.
+        """
+        return pulumi.get(self, "sleep")
+
+    @sleep.setter
+    def sleep(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "sleep", value)
+
+    @_builtins.property
+    @pulumi.getter
     def vcluster(self) -> pulumi.Input[Optional['TenantVclusterArgs']]:
         """
         The tenant's own control plane.
@@ -129,11 +163,13 @@ class Tenant(pulumi.ComponentResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  isolation: pulumi.Input[Optional[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']]] = None,
                  limit_range: pulumi.Input[Optional[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  platform: Optional[Union['TenantPlatformArgs', 'TenantPlatformArgsDict']] = None,
                  resources: pulumi.Input[Optional[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']]] = None,
+                 sleep: pulumi.Input[Optional[_builtins.bool]] = None,
                  vcluster: pulumi.Input[Optional[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']]] = None,
                  __props__=None):
         """
@@ -141,11 +177,13 @@ class Tenant(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] expires_at: When the tenant expires (RFC 3339). `kubespaces server` warns in the tenant's status before (`platform.expiry.warnHours`) and deletes it at that time, through the same teardown as any delete. At most `platform.expiry.maxLifetimeHours` ahead; required where `platform.expiry.requiredFor` says.
         :param pulumi.Input[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']] isolation: How the tenant namespace is fenced off on the host, within the platform's policy.
         :param pulumi.Input[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']] limit_range: Container defaults in the tenant namespace, so pods that declare no limits (the vCluster's own included) still schedule under a quota that sets limits: the quota refuses a pod any of whose containers, init containers included, lacks a request or limit it caps.
         :param pulumi.Input[_builtins.str] owner: Who owns the tenant; recorded as annotation `kubespaces.io/owner` on the namespace.
         :param Union['TenantPlatformArgs', 'TenantPlatformArgsDict'] platform: The platform's policy: chart, namespaces, exposure, isolation, quota defaults and ceilings, and host access. Set by the platform team.
         :param pulumi.Input[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']] resources: What the tenant may use on the host, enforced by a ResourceQuota on its namespace, within the platform's ceilings.
+        :param pulumi.Input[_builtins.bool] sleep: Put the tenant to sleep: its control plane and the workloads it synced to the host are scaled to zero, which frees the host's memory and the tenant's quota. Its data, its objects and its kubeconfig stay; setting it back to false wakes the tenant with them.
         :param pulumi.Input[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']] vcluster: The tenant's own control plane.
         """
         ...
@@ -172,11 +210,13 @@ class Tenant(pulumi.ComponentResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 expires_at: pulumi.Input[Optional[_builtins.str]] = None,
                  isolation: pulumi.Input[Optional[Union['TenantIsolationArgs', 'TenantIsolationArgsDict']]] = None,
                  limit_range: pulumi.Input[Optional[Union['TenantLimitRangeArgs', 'TenantLimitRangeArgsDict']]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  platform: Optional[Union['TenantPlatformArgs', 'TenantPlatformArgsDict']] = None,
                  resources: pulumi.Input[Optional[Union['TenantResourcesArgs', 'TenantResourcesArgsDict']]] = None,
+                 sleep: pulumi.Input[Optional[_builtins.bool]] = None,
                  vcluster: pulumi.Input[Optional[Union['TenantVclusterArgs', 'TenantVclusterArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -189,6 +229,7 @@ class Tenant(pulumi.ComponentResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TenantArgs.__new__(TenantArgs)
 
+            __props__.__dict__["expires_at"] = expires_at
             __props__.__dict__["isolation"] = isolation
             __props__.__dict__["limit_range"] = limit_range
             if owner is None and not opts.urn:
@@ -196,6 +237,9 @@ class Tenant(pulumi.ComponentResource):
             __props__.__dict__["owner"] = owner
             __props__.__dict__["platform"] = platform
             __props__.__dict__["resources"] = resources
+            if sleep is None:
+                sleep = False
+            __props__.__dict__["sleep"] = sleep
             __props__.__dict__["vcluster"] = vcluster
             __props__.__dict__["api_server_url"] = None
             __props__.__dict__["apps_domain"] = None
@@ -256,7 +300,7 @@ class Tenant(pulumi.ComponentResource):
     @pulumi.getter
     def status(self) -> pulumi.Output['outputs.TenantStatus']:
         """
-        Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready: a tenant that does not become ready fails the update instead.
+        Phase, Ready condition and message, as the KubeSpaces operator reports them. After a successful `pulumi up` it is Ready (or Sleeping, when asked to sleep): a tenant that does not become ready fails the update instead.
         """
         return pulumi.get(self, "status")
 

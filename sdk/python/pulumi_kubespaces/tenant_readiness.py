@@ -24,6 +24,7 @@ class TenantReadinessArgs:
                  server_url: pulumi.Input[_builtins.str],
                  tenant_name: pulumi.Input[_builtins.str],
                  timeout_seconds: pulumi.Input[_builtins.float],
+                 asleep: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  release_revision: pulumi.Input[Optional[_builtins.str]] = None):
@@ -35,6 +36,7 @@ class TenantReadinessArgs:
         :param pulumi.Input[_builtins.str] server_url: Server URL written into the handed-back kubeconfig.
         :param pulumi.Input[_builtins.str] tenant_name: Tenant name; names the kubeconfig's cluster, context and user.
         :param pulumi.Input[_builtins.float] timeout_seconds: Seconds to wait before failing.
+        :param pulumi.Input[_builtins.bool] asleep: Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
         :param pulumi.Input[_builtins.str] host_uid: Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
         :param pulumi.Input[_builtins.str] release_revision: Changes whenever the Helm release changes, so that the wait runs again.
@@ -44,6 +46,8 @@ class TenantReadinessArgs:
         pulumi.set(__self__, "server_url", server_url)
         pulumi.set(__self__, "tenant_name", tenant_name)
         pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+        if asleep is not None:
+            pulumi.set(__self__, "asleep", asleep)
         if host_kubeconfig is not None:
             pulumi.set(__self__, "host_kubeconfig", host_kubeconfig)
         if host_uid is not None:
@@ -112,6 +116,18 @@ class TenantReadinessArgs:
         pulumi.set(self, "timeout_seconds", value)
 
     @_builtins.property
+    @pulumi.getter
+    def asleep(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
+        """
+        return pulumi.get(self, "asleep")
+
+    @asleep.setter
+    def asleep(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "asleep", value)
+
+    @_builtins.property
     @pulumi.getter(name="hostKubeconfig")
     def host_kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -154,6 +170,7 @@ class TenantReadiness(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 asleep: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
@@ -168,6 +185,7 @@ class TenantReadiness(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] asleep: Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
         :param pulumi.Input[_builtins.str] host_kubeconfig: Host kubeconfig; absent means the ambient one.
         :param pulumi.Input[_builtins.str] host_uid: Identity of the host recorded when the tenant was created; the wait and a delete refuse another cluster.
         :param pulumi.Input[_builtins.str] namespace: Namespace of the vCluster release.
@@ -201,6 +219,7 @@ class TenantReadiness(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 asleep: pulumi.Input[Optional[_builtins.bool]] = None,
                  host_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  host_uid: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
@@ -218,6 +237,7 @@ class TenantReadiness(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TenantReadinessArgs.__new__(TenantReadinessArgs)
 
+            __props__.__dict__["asleep"] = asleep
             __props__.__dict__["host_kubeconfig"] = None if host_kubeconfig is None else pulumi.Output.secret(host_kubeconfig)
             __props__.__dict__["host_uid"] = host_uid
             if namespace is None and not opts.urn:
@@ -265,6 +285,7 @@ class TenantReadiness(pulumi.CustomResource):
         __props__ = TenantReadinessArgs.__new__(TenantReadinessArgs)
 
         __props__.__dict__["api_requests"] = None
+        __props__.__dict__["asleep"] = None
         __props__.__dict__["host_kubeconfig"] = None
         __props__.__dict__["host_uid"] = None
         __props__.__dict__["kubeconfig"] = None
@@ -285,6 +306,14 @@ class TenantReadiness(pulumi.CustomResource):
         API requests the last wait made.
         """
         return pulumi.get(self, "api_requests")
+
+    @_builtins.property
+    @pulumi.getter
+    def asleep(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the tenant sleeps: the wait then ends its synced pods and waits for the control plane to be gone, instead of ready.
+        """
+        return pulumi.get(self, "asleep")
 
     @_builtins.property
     @pulumi.getter(name="hostKubeconfig")

@@ -209,7 +209,11 @@ export class FakeTenantStacks implements TenantStacks {
     create(namespace);
     if (script?.kind === "block") await this.held(script, run);
     rest.forEach(create);
-    stack.outputs = deployedOutputsOf(name);
+    // As the component's status output says: Sleeping for a request that asks for sleep.
+    stack.outputs = {
+      ...deployedOutputsOf(name),
+      ...(program.request.sleep === true && { phase: "Sleeping" as const }),
+    };
     // As a vCluster keeps its certificates, an update keeps the kubeconfig a stack already outputs.
     stack.kubeconfig ??= kubeconfigOf(name);
     recordUpdate("succeeded");

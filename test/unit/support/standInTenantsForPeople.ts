@@ -153,6 +153,13 @@ export class StandInTenantsForPeople implements TenantsForPeople {
     return rolled;
   }
 
+  async setSleep(name: string, asleep: boolean, actor: Actor): Promise<TenantView> {
+    const tenant = this.visible(name, actor);
+    const changed = { ...tenant, spec: { ...tenant.spec, sleep: asleep } };
+    this.tenants.set(name, changed);
+    return changed;
+  }
+
   async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
     this.visible(name, actor);
     return this.quotas.get(name);
