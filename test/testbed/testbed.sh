@@ -73,6 +73,8 @@ source "${LIB}/browser.sh"
 source "${LIB}/postgres.sh"
 # shellcheck source=lib/machine.sh
 source "${LIB}/machine.sh"
+# shellcheck source=lib/s3.sh
+source "${LIB}/s3.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -131,6 +133,7 @@ cmd_up() {
   fixtures_installed || install_crds_and_fixtures
   start_gateway
   start_cert_manager
+  start_s3_store
   install_pulumi_plugins
   write_env
   start_runner

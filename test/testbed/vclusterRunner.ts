@@ -12,6 +12,10 @@
  *    is deleted and its volume is Released, the volume and its directory are deleted, as a
  *    dynamic provisioner's `Delete` reclaim policy would.
  *
+ * The `snapshot` container of vCluster's restore pod (pkg/snapshot/pod/pod.go: the control plane's
+ * volumes, `/vcluster restore`) runs the same way, once: when it exits, its pod's phase becomes
+ * Succeeded or Failed with the exit code, as a kubelet reports a pod whose restartPolicy is Never.
+ *
  * Test-bed hook (not vCluster): while the pod's workload (the Deployment or StatefulSet named after
  * its `release` label) carries the annotation `kubespaces.io/testbed-hold-control-plane: "true"`,
  * its control plane is not started, as on a node that cannot start the container; it starts when
@@ -52,6 +56,8 @@ interface ControlPlane {
   stopping: boolean;
   restarts: number;
   restartTimer?: NodeJS.Timeout;
+  /** A restore pod's container: run once, its exit reported as the pod's phase. */
+  readonly once: boolean;
 }
 
 /** Running (or restarting) control planes by pod UID. */
@@ -68,9 +74,12 @@ function held(pod: k8s.V1Pod): boolean {
   );
 }
 
+const hasConfig = (pod: k8s.V1Pod) => (pod.spec?.volumes ?? []).some((v) => v.name === "vcluster-config" && v.secret);
 const isControlPlanePod = (pod: k8s.V1Pod) =>
-  (pod.spec?.containers ?? []).some((c) => c.name === "syncer") &&
-  (pod.spec?.volumes ?? []).some((v) => v.name === "vcluster-config" && v.secret);
+  (pod.spec?.containers ?? []).some((c) => c.name === "syncer") && hasConfig(pod);
+/** vCluster's restore pod: its one container `snapshot`, with the control plane's volumes. */
+const isRestorePod = (pod: k8s.V1Pod) =>
+  (pod.spec?.containers ?? []).some((c) => c.name === "snapshot") && hasConfig(pod);
 
 function podDir(namespace: string, pod: string): string {
   return path.join(RUN_DIR, "vclusters", namespace, pod);
@@ -94,6 +103,11 @@ function start(uid: string, cp: ControlPlane): void {
   child.on("exit", (code, signal) => {
     fs.rmSync(path.join(dir, "pid"), { force: true });
     cp.child = undefined;
+    if (cp.once && !cp.stopping && controlPlanes.has(uid)) {
+      log(`restore pod ${cp.namespace}/${cp.pod} exited (${signal ?? code})`);
+      void reportExit(cp, code ?? 1);
+      return;
+    }
     if (cp.stopping || !controlPlanes.has(uid)) {
       log(`control plane of ${cp.namespace}/${cp.pod} stopped`);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -106,6 +120,30 @@ function start(uid: string, cp: ControlPlane): void {
     log(`control plane of ${cp.namespace}/${cp.pod} exited (${signal ?? code}); restarting in ${delay} ms`);
     cp.restartTimer = setTimeout(() => start(uid, cp), delay);
   });
+}
+
+/** Reports a one-shot container's exit as its pod's phase, as a kubelet does for restartPolicy Never. */
+async function reportExit(cp: ControlPlane, exitCode: number): Promise<void> {
+  const pod = await core.readNamespacedPod({ namespace: cp.namespace, name: cp.pod });
+  const finishedAt = new Date();
+  const status: k8s.V1PodStatus = {
+    ...pod.status,
+    phase: exitCode === 0 ? "Succeeded" : "Failed",
+    conditions: (pod.status?.conditions ?? []).map((c) =>
+      c.type === "Ready" || c.type === "ContainersReady" ? { ...c, status: "False", reason: "PodCompleted" } : c,
+    ),
+    containerStatuses: (pod.status?.containerStatuses ?? []).map((s) => ({
+      ...s,
+      ready: false,
+      started: false,
+      state: { terminated: { exitCode, reason: exitCode === 0 ? "Completed" : "Error", finishedAt } },
+    })),
+  };
+  try {
+    await core.replaceNamespacedPodStatus({ namespace: cp.namespace, name: cp.pod, body: { ...pod, status } });
+  } catch (e) {
+    log(`could not report the exit of ${cp.namespace}/${cp.pod}: ${(e as Error).message}`);
+  }
 }
 
 function stop(uid: string): void {
@@ -128,12 +166,15 @@ function stop(uid: string): void {
 
 function onPod(type: string, pod: k8s.V1Pod): void {
   const uid = pod.metadata?.uid ?? "";
-  if (!uid || !isControlPlanePod(pod)) return;
+  const once = isRestorePod(pod);
+  if (!uid || !(isControlPlanePod(pod) || once)) return;
   const gone = type === "DELETED" || pod.metadata?.deletionTimestamp !== undefined;
   heldPods.delete(uid);
   if (gone) return stop(uid);
   if (controlPlanes.has(uid)) return;
   if (pod.status?.phase !== "Running" || !pod.status.podIP) return;
+  // A restore pod that ran already: nothing more to run for it.
+  if (once && (pod.status.containerStatuses ?? []).some((s) => s.state?.terminated)) return;
   if (held(pod)) {
     heldPods.set(uid, pod);
     return log(
@@ -145,6 +186,7 @@ function onPod(type: string, pod: k8s.V1Pod): void {
     pod: pod.metadata!.name!,
     stopping: false,
     restarts: 0,
+    once,
   };
   controlPlanes.set(uid, cp);
   start(uid, cp);
@@ -285,15 +327,17 @@ process.on("unhandledRejection", (e) => log(`unhandled rejection: ${(e as Error)
 
 log(`starting: run dir ${RUN_DIR}`);
 const byApp = { labelSelector: "app=vcluster" };
+/** The control planes' pods, and vCluster's restore pods (pkg/snapshot/pod/pod.go labels them app=vcluster-snapshot). */
+const vclusterPods = { labelSelector: "app in (vcluster,vcluster-snapshot)" };
 // Pods are evaluated once both workload kinds are listed, so that a hold is known before a start.
 let workloadKindsListed = 0;
 const watchPods = () => {
   if (++workloadKindsListed !== 2) return;
   void listWatch<k8s.V1Pod>(
-    "vCluster pods (app=vcluster)",
+    "vCluster pods (app=vcluster) and restore pods (app=vcluster-snapshot)",
     "/api/v1/pods",
-    byApp,
-    () => core.listPodForAllNamespaces(byApp),
+    vclusterPods,
+    () => core.listPodForAllNamespaces(vclusterPods),
     onPod,
     onPodRelist,
   );

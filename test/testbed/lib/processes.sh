@@ -5,7 +5,7 @@
 # The gateway's (gateway.sh) and cert-manager (certManager.sh) act on the cluster like the
 # controllers a platform team installs.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
-  gateway-forward-host gateway-forward-netns traefik cert-manager vcluster-runner postgres)
+  gateway-forward-host gateway-forward-netns traefik cert-manager s3-store vcluster-runner postgres)
 
 pid_of() { [[ -f "${PIDS}/$1.pid" ]] && cat "${PIDS}/$1.pid"; }
 
@@ -86,6 +86,7 @@ component_args() {
       ;;
     gateway-forward-host | gateway-forward-netns | traefik) gateway_component_args "$1" ;;
     cert-manager) cert_manager_args ;;
+    s3-store) s3_store_args ;;
     vcluster-runner)
       printf '%s\n' "${REPO_ROOT}/node_modules/.bin/tsx" "${TESTBED_SRC}/vclusterRunner.ts"
       ;;

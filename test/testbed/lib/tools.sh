@@ -123,6 +123,7 @@ build_tool() {
     kine) build_kine "${out}" ;;
     traefik) build_traefik "${out}" ;;
     dex) build_dex "${out}" ;;
+    s3-store) gotool_go_build "${TESTBED_SRC}/tools/s3" "${out}" kubespaces.io/testbed/tools/s3 -ldflags="-s -w" ;;
     cert-manager-controller)
       gotool_go_build "${TESTBED_SRC}/tools/cert-manager" "${out}" kubespaces.io/testbed/tools/cert-manager \
         -ldflags="-s -w -X github.com/cert-manager/cert-manager/pkg/util.AppVersion=${CERT_MANAGER_VERSION}" ;;

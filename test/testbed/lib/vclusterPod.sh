@@ -4,7 +4,8 @@
 # (vclusterRunner.ts) calls `testbed.sh run-vcluster-pod NAMESPACE POD` when KWOK reports the pod
 # Running, and stops it (TERM to its process group) when the pod goes.
 #
-# What a kubelet would give the pod's `syncer` container, and how it is given here:
+# What a kubelet would give the pod's `syncer` container (or the `snapshot` container of vCluster's
+# restore pod, which mounts the same volumes), and how it is given here:
 # - its volumes: /data (emptyDir, or the PersistentVolume bound to its claim), /binaries (what the
 #   init container copies from the distro image: here the test bed's own kube-apiserver,
 #   kube-controller-manager, kube-scheduler, plus kine and helm, bind-mounted read-only), /pki,
@@ -20,6 +21,7 @@
 #   forwarder over unix sockets (forward.mjs) carries 127.0.0.1:<api port> inside the namespace to
 #   the host API server, and a loopback port on the machine to the control plane's 8443 inside.
 #   That port is written to <pod dir>/endpoint; `testbed.sh vcluster-endpoint NS RELEASE` prints it.
+#   The test bed's S3 store (s3.sh) answers at its own 127.0.0.1 port inside the namespace too.
 #   And the pod's IP answers on its https port inside the gateway's network namespace, where
 #   Traefik dials it (gateway.sh, gateway_route_pod).
 
@@ -35,9 +37,23 @@ netns_name() { scoped_name ks- "$1" "$2"; }
 # pod_field JSON JQ: one field of the pod.
 pod_field() { jq -r "$2 // empty" <<<"$1"; }
 
-# syncer_env POD_JSON: the syncer container's env as NAME=VALUE lines, fieldRefs resolved the way
-# the kubelet resolves them.
+# syncer_env POD_JSON: the syncer container's env as NAME=VALUE lines, fieldRefs and secretKeyRefs
+# resolved the way the kubelet resolves them.
 syncer_env() {
+  local ns line name secret key
+  ns="$(pod_field "$1" .metadata.namespace)"
+  syncer_env_refs "$1" | while IFS= read -r line; do
+    if [[ "${line}" == *$'\x01'* ]]; then
+      IFS=$'\x01' read -r name secret key <<<"${line}"
+      printf '%s%s\n' "${name}" "$(kc get secret -n "${ns}" "${secret}" -o "jsonpath={.data.${key}}" | base64 -d)"
+    else
+      printf '%s\n' "${line}"
+    fi
+  done
+}
+
+# syncer_env_refs POD_JSON: syncer_env's lines, a secretKeyRef's as NAME=<x01>SECRET<x01>KEY.
+syncer_env_refs() {
   jq -r '
     . as $pod
     | def field($p): {
@@ -45,14 +61,25 @@ syncer_env() {
         "metadata.uid": $pod.metadata.uid, "spec.nodeName": $pod.spec.nodeName,
         "spec.serviceAccountName": $pod.spec.serviceAccountName,
         "status.podIP": $pod.status.podIP, "status.hostIP": $pod.status.hostIP }[$p] // "";
-    .spec.containers[] | select(.name == "syncer") | (.env // [])[]
-    | "\(.name)=\(if .value != null then .value elif .valueFrom.fieldRef then field(.valueFrom.fieldRef.fieldPath) else "" end)"' <<<"$1"
+    .spec.containers[] | select(.name == "syncer" or .name == "snapshot") | (.env // [])[]
+    | "\(.name)=\(if .value != null then .value
+        elif .valueFrom.fieldRef then field(.valueFrom.fieldRef.fieldPath)
+        elif .valueFrom.secretKeyRef then "\u0001\(.valueFrom.secretKeyRef.name)\u0001\(.valueFrom.secretKeyRef.key)"
+        else "" end)"' <<<"$1"
+}
+
+# container_command POD_JSON: the words the container runs, one a line: the image's entrypoint
+# `/vcluster start` for the control plane's `syncer`, its own command (`/vcluster restore`) for the
+# `snapshot` container of vCluster's restore pod (pkg/snapshot/pod/pod.go in vCluster).
+container_command() {
+  jq -r '.spec.containers[] | select(.name == "syncer" or .name == "snapshot")
+    | ((.command // ["/vcluster", "start"]) + (.args // []))[]' <<<"$1"
 }
 
 # syncer_user POD_JSON: "UID GID" the syncer runs as (container, then pod securityContext; 0 0
 # when unset, like the image's root user).
 syncer_user() {
-  jq -r '(.spec.containers[] | select(.name == "syncer") | .securityContext) as $c
+  jq -r '(.spec.containers[] | select(.name == "syncer" or .name == "snapshot") | .securityContext) as $c
     | (.spec.securityContext // {}) as $p
     | "\($c.runAsUser // $p.runAsUser // 0) \($c.runAsGroup // $p.runAsGroup // 0)"' <<<"$1"
 }
@@ -104,10 +131,12 @@ start_forwarders() {
   local dir="$1" netns="$2" port="$3"
   rm -f "${dir}"/*.sock
   node "${TESTBED_SRC}/forward.mjs" "unix:${dir}/host-api.sock=tcp:127.0.0.1:${APISERVER_PORT}" \
-    "tcp:127.0.0.1:${port}=unix:${dir}/control-plane.sock" >>"${dir}/forward-host.log" 2>&1 &
+    "tcp:127.0.0.1:${port}=unix:${dir}/control-plane.sock" \
+    "unix:${dir}/s3.sock=tcp:127.0.0.1:${S3_PORT}" >>"${dir}/forward-host.log" 2>&1 &
   ip netns exec "${netns}" node "${TESTBED_SRC}/forward.mjs" \
     "tcp:127.0.0.1:${APISERVER_PORT}=unix:${dir}/host-api.sock" \
-    "unix:${dir}/control-plane.sock=tcp:127.0.0.1:8443" >>"${dir}/forward-netns.log" 2>&1 &
+    "unix:${dir}/control-plane.sock=tcp:127.0.0.1:8443" \
+    "tcp:127.0.0.1:${S3_PORT}=unix:${dir}/s3.sock" >>"${dir}/forward-netns.log" 2>&1 &
 }
 
 # cmd_run_vcluster_pod NAMESPACE POD: prepare, then run the control plane in the foreground until
@@ -124,6 +153,7 @@ cmd_run_vcluster_pod() {
   write_service_account "${dir}/serviceaccount" "${ns}" "${pod}"
   write_config "${dir}/config" "${ns}" "${pod}"
   syncer_env "${pod}" >"${dir}/env"
+  container_command "${pod}" >"${dir}/command"
   {
     echo "KUBERNETES_SERVICE_HOST=127.0.0.1"
     echo "KUBERNETES_SERVICE_PORT=${APISERVER_PORT}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PID 1 of one vCluster pod's private mount + PID namespace (see vclusterPod.sh): builds the
-# container's filesystem on a tmpfs root, then becomes `/vcluster start` in it (exec), so that
+# container's filesystem on a tmpfs root, then becomes its command in it (exec), so that
 # killing it stops every process the control plane started. Nothing is mounted outside this
 # namespace; the mounts vanish with it.
 #
@@ -46,7 +46,8 @@ done
 bind "${vcluster}" /vcluster ro
 
 mapfile -t env <"${pod_dir}/env"
-# As the image runs it (WORKDIR /, ENTRYPOINT ["/vcluster", "start"]), as the user the pod's
-# security context names.
+mapfile -t command <"${pod_dir}/command"
+# As the image runs it (WORKDIR /, ENTRYPOINT ["/vcluster", "start"], or the container's own
+# command), as the user the pod's security context names.
 cd "${root}"
-exec chroot --userspec="${uid}:${gid}" "${root}" /usr/bin/env -i "${env[@]}" /vcluster start
+exec chroot --userspec="${uid}:${gid}" "${root}" /usr/bin/env -i "${env[@]}" "${command[@]}"

@@ -31,10 +31,13 @@ CERT_MANAGER_VERSION=v1.21.1
 DEX_VERSION=v2.45.1
 DEX_MODULE_VERSION=v0.0.0-20260303133905-11d2eeb52b42
 
+# The S3-compatible store that tenants' snapshots go to (tools/s3: gofakes3's server, ours to start it).
+GOFAKES3_VERSION=v1.2.0
+
 # Build order (only the log depends on it): independent tools.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
-  kine vcluster traefik cert-manager-controller dex)
+  kine vcluster traefik cert-manager-controller dex s3-store)
 
 # tool_version NAME: the version the cache directory is keyed by.
 tool_version() {
@@ -54,6 +57,8 @@ tool_version() {
     # Our own entry point over cert-manager's public controller packages (tools/cert-manager).
     cert-manager-controller) echo "${CERT_MANAGER_VERSION}-$(tool_sources_key cert-manager go.mod go.sum main.go)" ;;
     dex) echo "${DEX_VERSION}" ;;
+    # Our own entry point over gofakes3 (tools/s3).
+    s3-store) echo "${GOFAKES3_VERSION}-$(tool_sources_key s3 go.mod go.sum main.go)" ;;
     *) die "unknown tool $1" ;;
   esac
 }
