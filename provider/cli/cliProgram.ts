@@ -166,6 +166,23 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .argument("<name>", "the tenant")
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/sleep")).wakeTenant));
+  tenant
+    .command("snapshot")
+    .description(
+      "ask for a snapshot of a tenant's virtual cluster, kept in the server's store and listed in its status (a kubespaces server)",
+    )
+    .argument("<name>", "the tenant")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/snapshot")).snapshotTenant));
+  tenant
+    .command("restore")
+    .description(
+      "restore a tenant's virtual cluster from one of its owner's snapshots: down, written back, up again (a kubespaces server)",
+    )
+    .argument("<name>", "the tenant")
+    .requiredOption("--from <snapshot>", "the snapshot's name, as the tenant's status.snapshots lists it")
+    .addOption(outputOption())
+    .action(action(async () => (await import("./commands/snapshot")).restoreTenant));
   const fleet = program
     .command("fleet")
     .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");

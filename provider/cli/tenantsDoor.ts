@@ -104,6 +104,13 @@ export interface TenantsDoor {
    * generation. Only a server has it, for the same reason as `rollback`.
    */
   readonly setSleep?: (name: string, asleep: boolean) => Promise<ShownTenant>;
+  /** Snapshots and restores, through a server: its store keeps them. */
+  readonly snapshots?: {
+    /** Asks for a snapshot of tenant `name`. */
+    take(name: string): Promise<ShownTenant>;
+    /** Asks for tenant `name` to be restored from `snapshot`. */
+    restore(name: string, snapshot: string): Promise<ShownTenant>;
+  };
 }
 
 /** The PlatformRevisions as the server's API answers them (its admins only). */

@@ -45,6 +45,18 @@ export const PREVIEW_ONLY_ANNOTATION = "kubespaces.io/preview-only";
 /** The phase of a Tenant whose change was previewed only (PREVIEW_ONLY_ANNOTATION). */
 export const PREVIEWED_PHASE = "Previewed";
 
+/**
+ * The annotation that asks the server for a snapshot of the tenant: each new value (any text, the
+ * doors write the time) asks for one more; the status's `snapshotRequest` names the last one served.
+ */
+export const SNAPSHOT_ANNOTATION = "kubespaces.io/snapshot";
+
+/**
+ * The annotation that asks the server to restore the tenant from snapshot `<name>` (one of its
+ * owner's); the status's `restoredFrom` names the last one served, so that each is restored once.
+ */
+export const RESTORE_ANNOTATION = "kubespaces.io/restore-from";
+
 /** The phases a Tenant shows while a change is held with its plan in the status, none of them the service's own. */
 export const HELD_PHASES = [AWAITING_APPROVAL_PHASE, PREVIEWED_PHASE] as const;
 

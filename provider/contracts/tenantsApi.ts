@@ -32,6 +32,10 @@ export const API_ROUTES = {
   tenantSleep: `${API_ROOT}/tenants/:name/sleep`,
   /** POST: wakes the tenant (its request's `sleep` becomes false). */
   tenantWake: `${API_ROOT}/tenants/:name/wake`,
+  /** POST: asks for a snapshot of the tenant (listed in its status's `snapshots` once taken). */
+  tenantSnapshots: `${API_ROOT}/tenants/:name/snapshots`,
+  /** POST: asks for the tenant to be restored from one of its owner's snapshots (RestoreTenantBody). */
+  tenantRestore: `${API_ROOT}/tenants/:name/restore`,
   /** GET, admins only: every PlatformRevision with its fleet preview (PlatformRevisionListBody). */
   platformRevisions: `${API_ROOT}/platformrevisions`,
   /** GET, admins only: one PlatformRevision with its fleet preview. */
@@ -64,6 +68,8 @@ export const API_PATHS = {
   tenantRollback: forName(API_ROUTES.tenantRollback),
   tenantSleep: forName(API_ROUTES.tenantSleep),
   tenantWake: forName(API_ROUTES.tenantWake),
+  tenantSnapshots: forName(API_ROUTES.tenantSnapshots),
+  tenantRestore: forName(API_ROUTES.tenantRestore),
   platformRevision: forName(API_ROUTES.platformRevision),
 } as const;
 
@@ -97,6 +103,12 @@ export interface TenantPreviewReply<Plan> {
 }
 
 /** The body of `POST tenants/:name/rollback`. */
+/** The body of `POST tenants/:name/restore`. */
+export interface RestoreTenantBody {
+  /** The snapshot's name, as a tenant's `status.snapshots` lists it (one of the tenant's owner's). */
+  readonly snapshot: string;
+}
+
 export interface RollbackTenantBody {
   /** The stack version (from the tenant's history) whose request becomes the tenant's request again. */
   readonly version: number;

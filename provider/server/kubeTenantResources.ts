@@ -78,6 +78,26 @@ export class KubeTenantResources implements TenantResources {
     }
   }
 
+  async annotate(
+    name: string,
+    annotations: Readonly<Record<string, string>>,
+    resourceVersion: string,
+  ): Promise<TenantResource | undefined> {
+    requireObjectName(name, "metadata.name");
+    const current = (await this.get(name))?.metadata.annotations ?? {};
+    const body = [
+      { op: "test", path: "/metadata/resourceVersion", value: resourceVersion },
+      { op: "add", path: "/metadata/annotations", value: { ...current, ...annotations } },
+    ];
+    try {
+      return (await this.custom.patchClusterCustomObject({ ...TENANTS, name, body })) as TenantResource;
+    } catch (error) {
+      // 422: the test failed (another writer changed it since); 404: it is gone.
+      if ([404, 409, 422].includes(statusCodeOf(error) ?? 0)) return undefined;
+      throw error;
+    }
+  }
+
   async delete(name: string): Promise<void> {
     requireObjectName(name, "metadata.name");
     try {

@@ -6,6 +6,8 @@
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */
+import { KubeVclusterSnapshots } from "./snapshots/kubeVclusterSnapshots";
+import { SnapshotStore } from "./snapshots/snapshotStore";
 import { setMaxListeners } from "node:events";
 import { loadHostKubeConfig } from "../lifecycle/hostAccess";
 import type { HostPort, HostTarget, TenantStacks } from "../tenants/ports";
@@ -115,6 +117,9 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const reconciler = new TenantReconciler(service, resources, {
     fleet,
     policy: platform,
+    ...(config.snapshots && {
+      snapshots: { store: new SnapshotStore(config.snapshots.s3), vcluster: new KubeVclusterSnapshots(kubeConfig) },
+    }),
     actor: serverActor,
     requireApproval: config.requireApproval,
     onResync: (outcome) => metrics?.resyncs.inc({ outcome }),

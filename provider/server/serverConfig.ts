@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import { httpConfigSchema, signInConfigSchema } from "./auth/signInConfig";
+import { snapshotsConfigSchema } from "./snapshots/snapshotStore";
 
 /** The configuration file's schema (the policy is checked with the policy's own schema, apart). */
 export const serverConfigSchema = z
@@ -55,6 +56,7 @@ export const serverConfigSchema = z
       .describe("Whether `/metrics` serves the server's Prometheus metrics (and what they count is counted)."),
     http: httpConfigSchema,
     signIn: signInConfigSchema.optional(),
+    snapshots: snapshotsConfigSchema.optional(),
   })
   .strict();
 

@@ -14,7 +14,10 @@
  * A tenant's stack always runs with the policy of the revision its status names (the server's own
  * policy before any), so that a resync never undoes a rollout. A tenant whose `spec.expiresAt` has
  * come is deleted (its finalizer tears it down), and one about to expire is warned in its status
- * (tenantExpiry.ts); the queue brings it back at the warning and at the expiry.
+ * (tenantExpiry.ts); the queue brings it back at the warning and at the expiry. Last, a provisioned
+ * tenant's asks for a restore or a snapshot (its annotations, snapshots/snapshotAsks.ts) are served:
+ * a restore brings the stack up asleep, has vCluster write the snapshot back, and brings it up as
+ * its spec asks again.
  */
 import {
   AWAITING_APPROVAL_PHASE,
@@ -41,6 +44,11 @@ import { planOf, planSummary } from "../tenants/tenantPlan";
 import { revisionTenantOf, type PreviewResult } from "./fleetPreview";
 import type { FleetPort, PendingRevision } from "./replicaFleet";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import { releaseName } from "../model/names";
+import { ownerOf } from "../tenants/requestCheck";
+import type { SnapshotStore } from "./snapshots/snapshotStore";
+import type { VclusterSnapshots, VclusterTarget } from "./snapshots/vclusterSnapshots";
+import { isOwnSnapshot, pendingRestore, pendingSnapshot, snapshotName } from "./snapshots/snapshotAsks";
 import {
   EXPIRING_CONDITION,
   expiryStanding,
@@ -67,6 +75,11 @@ export interface ReconcilerConfig {
   readonly fleet?: FleetPort;
   /** The server's own policy, for what a tenant's run does not read (how long before its expiry it is warned). */
   readonly policy?: TenantPlatformInput;
+  /** Where snapshots are kept, and vCluster's snapshot and restore; none: the asks are answered with a refusal. */
+  readonly snapshots?: {
+    readonly store: Pick<SnapshotStore, "objectOf" | "exists">;
+    readonly vcluster: VclusterSnapshots;
+  };
 }
 
 /**
@@ -128,8 +141,95 @@ export class TenantReconciler {
     // After the tenant's own work, which a platform revision on the table must not hold up.
     await this.previewRevision(tenant, options);
     if (!result.retry) await this.rollOut(tenant, options);
+    if (!result.retry) await this.serveSnapshotAsks(name, options);
     await this.warnOfExpiry(name, expiry);
     return { ...result, revisitAt: nextVisit(expiry) };
+  }
+
+  /** Serves a provisioned tenant's ask for a restore, else for a snapshot. */
+  private async serveSnapshotAsks(name: string, options: ReconcileOptions): Promise<void> {
+    const tenant = await this.resources.get(name);
+    if (!tenant || tenant.metadata.deletionTimestamp || !isProvisioned(tenant) || options.signal?.aborted) return;
+    const restore = pendingRestore(tenant);
+    if (restore) return this.restore(tenant, restore, options);
+    const ask = pendingSnapshot(tenant);
+    if (ask) await this.snapshot(tenant, ask, options);
+  }
+
+  /** Takes a snapshot of the running tenant, and lists it in the status; a failure is an Event, not retried. */
+  private async snapshot(tenant: TenantResource, ask: string, options: ReconcileOptions): Promise<void> {
+    const { name } = tenant.metadata;
+    const { snapshots } = this.config;
+    const refusal = !snapshots
+      ? "the server has no snapshot store (its configuration's `snapshots`)"
+      : tenant.status?.phase === "Sleeping"
+        ? "a sleeping tenant's control plane is down: wake it first"
+        : undefined;
+    if (refusal || !snapshots) {
+      await this.updateStatus(name, { snapshotRequest: ask });
+      return this.config.events?.record(tenant, "SnapshotFailed", `no snapshot taken: ${refusal}`);
+    }
+    const snapshot = snapshotName(name, this.now());
+    const object = snapshots.store.objectOf(ownerOf(tenant.spec) ?? "", snapshot);
+    try {
+      await snapshots.vcluster.take(this.targetOf(tenant), snapshot, object, options.signal);
+      const entry = { name: snapshot, takenAt: this.now().toISOString(), url: object.url };
+      const latest = (await this.resources.get(name))?.status?.snapshots ?? [];
+      await this.updateStatus(name, { snapshotRequest: ask, snapshots: [...latest, entry] });
+      // The URL is in the status: an Event's scrubber would take its owner digest for a credential.
+      await this.config.events?.record(tenant, "SnapshotTaken", `snapshot ${snapshot} is kept in the snapshot store`);
+    } catch (error) {
+      await this.updateStatus(name, { snapshotRequest: ask });
+      await this.config.events?.record(tenant, "SnapshotFailed", `snapshot ${snapshot} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /**
+   * Restores the tenant from `snapshot`, one of its owner's: the stack brought up asleep, vCluster's
+   * restore, and the stack brought up as its spec asks again, whether the restore worked or not.
+   */
+  private async restore(tenant: TenantResource, snapshot: string, options: ReconcileOptions): Promise<void> {
+    const { name } = tenant.metadata;
+    const { snapshots } = this.config;
+    const refuse = async (why: string) => {
+      await this.updateStatus(name, { restoredFrom: snapshot });
+      await this.config.events?.record(tenant, "RestoreFailed", `not restored from ${snapshot}: ${why}`);
+    };
+    if (!snapshots) return refuse("the server has no snapshot store (its configuration's `snapshots`)");
+    // Looked up under this tenant's owner only: another owner's snapshot is not found, whatever its name.
+    const object = snapshots.store.objectOf(ownerOf(tenant.spec) ?? "", snapshot);
+    const found = await snapshots.store.exists(object).catch((error: unknown) => error as Error);
+    if (found !== true) return refuse(found ? errorMessage(found) : "the tenant's owner has no snapshot of that name");
+    await this.config.events?.record(
+      tenant,
+      "Restoring",
+      `restoring snapshot ${snapshot}: the control plane goes down first`,
+    );
+    const revision = this.config.fleet?.runningPolicy(tenant.status?.platformRevision);
+    if ((await this.provision(tenant, options, { revision, asleep: true })).retry) return;
+    const failure = await snapshots.vcluster
+      .restore(this.targetOf(tenant), object, !isOwnSnapshot(tenant, snapshot), options.signal)
+      .then(
+        () => undefined,
+        (error: unknown) => errorMessage(error),
+      );
+    const asleep = await this.resources.get(name);
+    if (asleep && !asleep.metadata.deletionTimestamp) await this.provision(asleep, options, { revision });
+    await this.updateStatus(name, { restoredFrom: snapshot });
+    if (failure) await this.config.events?.record(tenant, "RestoreFailed", `restoring ${snapshot} failed: ${failure}`);
+    else await this.config.events?.record(tenant, "Restored", `restored from snapshot ${snapshot}`);
+  }
+
+  /** The tenant's vCluster on the host. */
+  private targetOf(tenant: TenantResource): VclusterTarget {
+    const { name } = tenant.metadata;
+    return { tenant: name, namespace: tenant.status!.namespace!, release: releaseName(name) };
+  }
+
+  /** Writes `fields` over the tenant's status as it stands now. */
+  private async updateStatus(name: string, fields: Partial<TenantResourceStatus>): Promise<void> {
+    const status = (await this.resources.get(name))?.status;
+    if (status) await this.resources.writeStatus(name, { ...status, ...fields });
   }
 
   /** Where the tenant stands against its expiry now, warned as its running policy says. */
@@ -286,6 +386,7 @@ export class TenantReconciler {
         checkedGeneration: generation,
         policy: run.revision?.policy,
         platformRevision: run.revision?.revision,
+        asleep: run.asleep,
       });
       await progress.settled();
       const status = await this.serviceStatus(tenant);
@@ -511,14 +612,14 @@ function stepCounter(): {
   };
 }
 
-/** What a status keeps across the reconciler's own writes: where the tenant was provisioned, and on which revision. */
+/** What a status keeps across the reconciler's own writes: where the tenant was provisioned, on which revision, and its snapshots. */
 function kept(status: TenantResourceStatus | undefined): Partial<TenantResourceStatus> {
   if (!status) return {};
   const { apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, kubeconfigChangedAt } = status;
-  const { observedGeneration, platformRevision } = status;
+  const { observedGeneration, platformRevision, snapshots, snapshotRequest, restoredFrom } = status;
   const fields = {
     ...{ apiServerUrl, appsDomain, namespace, kubeconfigSecretRef, kubeconfigChangedAt },
-    ...{ observedGeneration, platformRevision },
+    ...{ observedGeneration, platformRevision, snapshots, snapshotRequest, restoredFrom },
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
@@ -529,6 +630,8 @@ interface PolicyRun {
   readonly revision?: PendingRevision;
   /** Whether it brings the tenant up on a revision being rolled out (its failure halts the rollout). */
   readonly applying?: boolean;
+  /** Whether it brings the tenant up asleep whatever its spec asks (a restore, before it writes the data back). */
+  readonly asleep?: boolean;
 }
 
 /** What holds a Tenant's change with its plan in the status, and what its status and Event say. */

@@ -61,6 +61,15 @@ export interface TenantResources {
    * `resourceVersion`; resolves to undefined when it changed since, or is gone.
    */
   replaceSpec(name: string, spec: TenantRequestInput, resourceVersion: string): Promise<TenantResource | undefined>;
+  /**
+   * Sets `annotations` on Tenant `name` (the others kept), only while it is still at
+   * `resourceVersion`; resolves to undefined when it changed since, or is gone.
+   */
+  annotate(
+    name: string,
+    annotations: Readonly<Record<string, string>>,
+    resourceVersion: string,
+  ): Promise<TenantResource | undefined>;
   /** Asks the API server to delete Tenant `name` (its finalizer holds it until the teardown ends). */
   delete(name: string): Promise<void>;
   /** Adds `finalizer` to Tenant `name` unless it is there. */

@@ -8,6 +8,8 @@ import {
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
   PREVIEW_ONLY_ANNOTATION,
+  RESTORE_ANNOTATION,
+  SNAPSHOT_ANNOTATION,
   TENANT_GROUP,
   TENANT_PLURAL,
   TENANT_VERSION,
@@ -56,11 +58,13 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
   runInformer(informer, options, signal);
 }
 
-/** The annotations a reconcile reads: the approval's, and the ask for a preview only. */
+/** The annotations a reconcile reads: the approval's, the ask for a preview only, and the asks for a snapshot or a restore. */
 const RECONCILED_ANNOTATIONS = [
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
   PREVIEW_ONLY_ANNOTATION,
+  SNAPSHOT_ANNOTATION,
+  RESTORE_ANNOTATION,
 ] as const;
 
 /** The fields a reconcile reads besides the status: the spec's generation, deletion, finalizers, the annotations it reads. */

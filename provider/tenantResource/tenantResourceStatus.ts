@@ -77,6 +77,15 @@ const plan = changePlanSchema
     "The planned steps of the spec's change, while it is held: for an admin's approval (AwaitingApproval), or because the Tenant asks for a preview only (Previewed).",
   );
 
+/** One snapshot of the tenant, as the status lists it. */
+const snapshotEntry = z
+  .strictObject({
+    name: z.string().describe("The snapshot's name: what `kubespaces tenant restore --from` names."),
+    takenAt: z.string().meta({ format: "date-time" }).describe("When vCluster finished it (RFC 3339)."),
+    url: z.string().describe("Where it is kept (`s3://bucket/key`)."),
+  })
+  .describe("A snapshot of the tenant's virtual cluster.");
+
 /** The status of a Tenant custom resource. */
 export const tenantResourceStatusSchema = z
   .strictObject({
@@ -116,6 +125,20 @@ export const tenantResourceStatusSchema = z
       .optional()
       .describe("The PlatformRevision whose policy the tenant runs with; none: the server configuration's `platform`."),
     plan: plan.optional(),
+    snapshots: z
+      .array(snapshotEntry)
+      .optional()
+      .describe("The tenant's snapshots the server took, oldest first (a restore names one)."),
+    snapshotRequest: z
+      .string()
+      .optional()
+      .describe("The value of the `kubespaces.io/snapshot` annotation the server served last (taken or failed)."),
+    restoredFrom: z
+      .string()
+      .optional()
+      .describe(
+        "The value of the `kubespaces.io/restore-from` annotation the server served last (restored or failed).",
+      ),
   })
   .describe("What the server knows of the tenant now.");
 

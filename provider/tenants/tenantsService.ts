@@ -87,6 +87,11 @@ export interface OperationOptions {
   readonly policy?: TenantPlatformInput;
   /** For a create with `policy`: the platform revision it is, recorded in the stack's history. */
   readonly platformRevision?: string;
+  /**
+   * For a create: run the request asleep (`sleep: true`) whatever it asks, its stored request
+   * unchanged: a restore brings the control plane down before it writes the data back.
+   */
+  readonly asleep?: boolean;
 }
 
 /** What a delete did. */
@@ -222,7 +227,12 @@ export class TenantsService {
       };
       const outputs = await this.ports.stacks.up(
         name,
-        { request: wanted, platform: this.platformFor(host, options.policy), checkStillWanted, record },
+        {
+          request: options.asleep ? { ...wanted, sleep: true } : wanted,
+          platform: this.platformFor(host, options.policy),
+          checkStillWanted,
+          record,
+        },
         run,
       );
       const message = outputs.readyMessage ?? `virtual cluster of tenant ${name} is ready`;

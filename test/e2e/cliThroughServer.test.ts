@@ -42,8 +42,31 @@ const BOB = dexPerson("bob@example.com");
 const BOBS = "team-cli-bob";
 /** Alice's tenant, asked for with the API at the same time. */
 const ALICES = "team-api-alice";
+/**
+ * The server's snapshot store on the test bed: its S3-compatible store (which checks no keys), the
+ * keys in files as a mounted Secret would hold them.
+ */
+function testbedSnapshotStore() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-snapshot-keys-"));
+  writeFileSync(path.join(dir, "access-key-id"), "testbed-access-key\n", { mode: 0o600 });
+  writeFileSync(path.join(dir, "secret-access-key"), "testbed-secret-key\n", { mode: 0o600 });
+  const env = testbedEnv();
+  return {
+    bucket: env.KUBESPACES_TESTBED_S3_BUCKET,
+    url: env.KUBESPACES_TESTBED_S3_URL,
+    forcePathStyle: true,
+    accessKeyIdFile: path.join(dir, "access-key-id"),
+    secretAccessKeyFile: path.join(dir, "secret-access-key"),
+  };
+}
+
+/** The snapshot of bob's tenant the tests take, restored after the tenant was deleted. */
+let bobsSnapshot = "";
+
 /** Alice's tenant that expires. */
 const EXPIRING = "team-api-expiring";
+/** When alice's expiring tenant expires (set by the test that creates it). */
+let expiresAt = "";
 /** The furthest ahead the server's policy lets an expiry be. */
 const MAX_LIFETIME_HOURS = 72;
 const { cpu, memory } = DEFAULT_MINIMUM_QUOTA;
@@ -72,6 +95,22 @@ function forgedSignature(signature: string): string {
   return bytes.toString("base64url");
 }
 
+/** kubectl inside bob's virtual cluster, with the kubeconfig the command hands him, through its control plane's port as it is now. */
+async function insideBobs(bob: CliUser, ...args: string[]) {
+  const printed = await kubespaces(
+    bob,
+    "tenant",
+    "kubeconfig",
+    BOBS,
+    "--server",
+    vclusterEndpoint(tenantNamespace(BOBS), BOBS),
+  );
+  expect(printed.code, printed.stderr).toBe(0);
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-inside-")), "kubeconfig");
+  writeFileSync(file, printed.stdout, { mode: 0o600 });
+  return run("kubectl", ["--kubeconfig", file, ...args], { encoding: "utf8" });
+}
+
 describe("the command through a kubespaces server, signed in with the device flow at the local Dex", () => {
   let browser: Browser;
   let served: ServedKubespaces;
@@ -82,6 +121,7 @@ describe("the command through a kubespaces server, signed in with the device flo
     browser = await launchBrowser();
     served = await startServedKubespaces(newCliUser(), "cli-server", {
       platform: { expiry: { maxLifetimeHours: MAX_LIFETIME_HOURS } },
+      snapshots: { s3: testbedSnapshotStore() },
     });
   });
 
@@ -255,6 +295,28 @@ describe("the command through a kubespaces server, signed in with the device flo
     }
   });
 
+  it("the platform caps how far ahead a tenant may expire; one that expires in two minutes is accepted", async () => {
+    const token = keptIdToken(alice);
+    const tooFar = new Date(Date.now() + (MAX_LIFETIME_HOURS + 1) * 3_600_000).toISOString();
+    const refused = await callApi(served.url, token, "POST", API_PATHS.tenants, {
+      name: EXPIRING,
+      spec: { resources: { cpu, memory }, expiresAt: tooFar },
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      `expiresAt: ${tooFar} is more than ${MAX_LIFETIME_HOURS} hours ahead`,
+    );
+
+    // Far enough ahead for the tenant to be Ready first, as a short-lived tenant would be; the
+    // tests between this one and the next of it run meanwhile.
+    expiresAt = new Date(Date.now() + 120_000).toISOString();
+    const created = await callApi(served.url, token, "POST", API_PATHS.tenants, {
+      name: EXPIRING,
+      spec: { resources: { cpu, memory }, expiresAt },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+
   it("history lists bob's updates; rollback --to the first puts its request back, a new generation the server brings up", async () => {
     // The request changes through the Tenant resource (here a platform admin's edit; bob's team would
     // change its Tenant file): a second generation.
@@ -325,23 +387,16 @@ describe("the command through a kubespaces server, signed in with the device flo
     const secretBytes = async () =>
       (await kubectl("get", "secret", `${BOBS}-kubeconfig`, "-n", namespace, "-o", "jsonpath={.data.config}")).stdout;
     const kubeconfigBefore = await secretBytes();
-    /** kubectl inside bob's virtual cluster, through the control plane's port as it is now. */
-    const inside = async (...args: string[]) => {
-      const printed = await kubespaces(
-        bob,
-        "tenant",
-        "kubeconfig",
-        BOBS,
-        "--server",
-        vclusterEndpoint(namespace, BOBS),
-      );
-      expect(printed.code, printed.stderr).toBe(0);
-      const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-sleep-")), "kubeconfig");
-      writeFileSync(file, printed.stdout, { mode: 0o600 });
-      return run("kubectl", ["--kubeconfig", file, ...args], { encoding: "utf8" });
-    };
-    await inside("create", "namespace", "kept-through-sleep");
-    await inside("-n", "kept-through-sleep", "create", "configmap", "notes", "--from-literal=written=before-sleep");
+    await insideBobs(bob, "create", "namespace", "kept-through-sleep");
+    await insideBobs(
+      bob,
+      "-n",
+      "kept-through-sleep",
+      "create",
+      "configmap",
+      "notes",
+      "--from-literal=written=before-sleep",
+    );
     // A workload whose pod the host admits: Pod Security restricted, and small enough for the
     // room the minimum quota leaves beside the control plane.
     const tiny = { cpu: "10m", memory: "16Mi", "ephemeral-storage": "16Mi" };
@@ -357,7 +412,7 @@ describe("the command through a kubespaces server, signed in with the device flo
     };
     const manifest = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-sleep-")), "web.json");
     writeFileSync(manifest, JSON.stringify(deployment));
-    await inside("apply", "-f", manifest);
+    await insideBobs(bob, "apply", "-f", manifest);
     const syncedPods = async () =>
       (await kubectl("get", "pods", "-n", namespace, "-l", `vcluster.loft.sh/managed-by=${BOBS}`, "-o", "name")).stdout
         .trim()
@@ -411,7 +466,8 @@ describe("the command through a kubespaces server, signed in with the device flo
     expect(awake.stdout).toMatch(new RegExp(`${BOBS}\\s+Ready`));
     expect(await secretBytes()).toBe(kubeconfigBefore);
     expect((await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.kubeconfigChangedAt}")).stdout).toBe("");
-    const notes = await inside(
+    const notes = await insideBobs(
+      bob,
       "-n",
       "kept-through-sleep",
       "get",
@@ -421,30 +477,64 @@ describe("the command through a kubespaces server, signed in with the device flo
       "jsonpath={.data.written}",
     );
     expect(notes.stdout).toBe("before-sleep");
-    expect((await inside("-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name")).stdout.trim()).toBe(
-      "deployment.apps/web",
-    );
+    expect(
+      (await insideBobs(bob, "-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name")).stdout.trim(),
+    ).toBe("deployment.apps/web");
   });
 
-  it("an expiring tenant is warned in its status, then deleted at its expiresAt with nothing left; the platform caps how far ahead", async () => {
-    const token = keptIdToken(alice);
-    const tooFar = new Date(Date.now() + (MAX_LIFETIME_HOURS + 1) * 3_600_000).toISOString();
-    const refused = await callApi(served.url, token, "POST", API_PATHS.tenants, {
-      name: EXPIRING,
-      spec: { resources: { cpu, memory }, expiresAt: tooFar },
-    });
-    expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.body)).toContain(
-      `expiresAt: ${tooFar} is more than ${MAX_LIFETIME_HOURS} hours ahead`,
+  it("snapshot through the command lists bob's snapshot in his tenant's status; alice's tenant is never restored from it", async () => {
+    const taken = await kubespaces(bob, "tenant", "snapshot", BOBS);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toContain(`tenant ${BOBS}: a snapshot was asked for`);
+    const snapshots = async () =>
+      (await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.snapshots[*].name}")).stdout
+        .split(" ")
+        .filter(Boolean);
+    await eventually(async () => (await snapshots()).length === 1, 300_000, "bob's snapshot to be listed");
+    [bobsSnapshot] = await snapshots();
+    expect(bobsSnapshot).toMatch(new RegExp(`^${BOBS}-\\d{8}t\\d{6}z$`));
+    const url = (await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.snapshots[0].url}")).stdout;
+    expect(url).toMatch(
+      new RegExp(
+        `^s3://${testbedEnv().KUBESPACES_TESTBED_S3_BUCKET}/kubespaces/[0-9a-f]{32}/${bobsSnapshot}\\.tar\\.gz$`,
+      ),
+    );
+    // The object is in the store, and holds the virtual cluster's objects.
+    const stored = await fetch(`${testbedEnv().KUBESPACES_TESTBED_S3_URL}/${url.slice("s3://".length)}`);
+    expect(stored.status).toBe(200);
+    expect((await stored.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    expect(served.running.stdout).toMatch(
+      new RegExp(`"actor":"${BOB.email}".*"action":"tenant.snapshot","tenant":"${BOBS}"`),
     );
 
-    // Far enough ahead for the tenant to be Ready first, as a short-lived tenant would be.
-    const expiresAt = new Date(Date.now() + 150_000).toISOString();
-    const created = await callApi(served.url, token, "POST", API_PATHS.tenants, {
-      name: EXPIRING,
-      spec: { resources: { cpu, memory }, expiresAt },
+    // Alice names bob's snapshot for her own tenant: looked up under her own owner, it is not found.
+    const asked = await callApi(served.url, keptIdToken(alice), "POST", API_PATHS.tenantRestore(ALICES), {
+      snapshot: bobsSnapshot,
     });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(asked.status, JSON.stringify(asked.body)).toBe(202);
+    await kubectl(
+      "wait",
+      `--for=jsonpath={.status.restoredFrom}=${bobsSnapshot}`,
+      `tenant/${ALICES}`,
+      "--timeout=300s",
+    );
+    const events = await kubectl(
+      "get",
+      "events",
+      "-A",
+      "--field-selector",
+      `involvedObject.name=${ALICES}`,
+      "-o",
+      'jsonpath={range .items[*]}{.reason}: {.note}{.message}{"\\n"}{end}',
+    );
+    expect(events.stdout).toContain(
+      `RestoreFailed: not restored from ${bobsSnapshot}: the tenant's owner has no snapshot of that name`,
+    );
+    expect(events.stdout).not.toContain("Restoring:");
+    expect((await kubectl("get", "tenant", ALICES, "-o", "jsonpath={.status.phase}")).stdout).toBe("Ready");
+  });
+
+  it("an expiring tenant is warned in its status, then deleted at its expiresAt with nothing left", async () => {
     // The policy warns 24 hours ahead: at once.
     await kubectl("wait", "--for=condition=Expiring", `tenant/${EXPIRING}`, "--timeout=600s");
     const expiring = JSON.parse(
@@ -503,5 +593,48 @@ describe("the command through a kubespaces server, signed in with the device flo
     expect(left.stdout).not.toMatch(new RegExp(`tenant\\.kubespaces\\.io/(${BOBS}|${ALICES})\\b`));
     await expectNothingLeft(BOBS);
     await expectNothingLeft(ALICES);
+  });
+
+  it("a deleted tenant comes back from its snapshot: the namespace, ConfigMap and Deployment made inside it", async () => {
+    expect(bobsSnapshot).not.toBe("");
+    const created = await kubespaces(bob, "tenant", "create", BOBS, "--cpu", cpu, "--memory", memory);
+    expect(created.code, created.stderr).toBe(0);
+    // A new virtual cluster: none of what was made inside the deleted one.
+    expect((await insideBobs(bob, "get", "namespaces", "-o", "name")).stdout).not.toContain("kept-through-sleep");
+
+    const restored = await kubespaces(bob, "tenant", "restore", BOBS, "--from", bobsSnapshot);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toContain(`tenant ${BOBS}: a restore from ${bobsSnapshot} was asked for`);
+    await kubectl("wait", `--for=jsonpath={.status.restoredFrom}=${bobsSnapshot}`, `tenant/${BOBS}`, "--timeout=600s");
+    expect((await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.phase}")).stdout).toBe("Ready");
+    const events = await kubectl(
+      "get",
+      "events",
+      "-A",
+      "--field-selector",
+      `involvedObject.name=${BOBS}`,
+      "-o",
+      'jsonpath={range .items[*]}{.reason}{"\\n"}{end}',
+    );
+    expect(events.stdout).toContain("Restored");
+
+    const notes = await insideBobs(
+      bob,
+      "-n",
+      "kept-through-sleep",
+      "get",
+      "configmap",
+      "notes",
+      "-o",
+      "jsonpath={.data.written}",
+    );
+    expect(notes.stdout).toBe("before-sleep");
+    expect(
+      (await insideBobs(bob, "-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name")).stdout.trim(),
+    ).toBe("deployment.apps/web");
+
+    const deleted = await kubespaces(bob, "tenant", "delete", BOBS);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    await expectNothingLeft(BOBS);
   });
 });

@@ -168,3 +168,40 @@ describe("kubespaces tenant sleep and wake", () => {
     expect(local.stderr).toContain("a Pulumi program sets the Tenant's `sleep` input instead");
   });
 });
+
+describe("kubespaces tenant snapshot and restore", () => {
+  const shown = {
+    apiVersion: "kubespaces.io/v1alpha1",
+    kind: "Tenant",
+    metadata: { name: "atlas", generation: 2 },
+    spec: updates[0].request!,
+    status: { phase: "Ready", conditions: [], message: "ready" },
+  } as unknown as TenantView;
+
+  it("ask the server, and say where the outcome shows", async () => {
+    const asked: unknown[] = [];
+    const snapshots = {
+      take: async (name: string) => (asked.push(["take", name]), shown),
+      restore: async (name: string, snapshot: string) => (asked.push(["restore", name, snapshot]), shown),
+    };
+    const taken = await kubespacesWith({ snapshots }, "tenant", "snapshot", "atlas");
+    expect(taken.code).toBe(EXIT.ok);
+    expect(taken.stderr).toContain("tenant atlas: a snapshot was asked for; the server lists it in status.snapshots");
+    const restored = await kubespacesWith({ snapshots }, "tenant", "restore", "atlas", "--from", "atlas-1");
+    expect(restored.code).toBe(EXIT.ok);
+    expect(restored.stderr).toContain("tenant atlas: a restore from atlas-1 was asked for");
+    expect(asked).toEqual([
+      ["take", "atlas"],
+      ["restore", "atlas", "atlas-1"],
+    ]);
+  });
+
+  it("need a server, and restore needs --from", async () => {
+    const local = await kubespacesWith({}, "tenant", "snapshot", "atlas");
+    expect(local.code).toBe(EXIT.invalid);
+    expect(local.stderr).toContain("needs a kubespaces server");
+    const missing = await kubespacesWith({}, "tenant", "restore", "atlas");
+    expect(missing.code).toBe(EXIT.invalid);
+    expect(missing.stderr).toContain("--from <snapshot>");
+  });
+});

@@ -587,6 +587,41 @@ describe("the Sleep section", () => {
   });
 });
 
+describe("the Snapshots section", () => {
+  it("lists the snapshots newest first, each with a Restore form, and takes one with its form", async () => {
+    const tenant = tenants.tenants.get("team-atlas")!;
+    const snapshots = [
+      { name: "team-atlas-1", takenAt: "2026-12-05T06:00:00Z", url: "s3://b/1" },
+      { name: "team-atlas-2", takenAt: "2026-12-05T07:00:00Z", url: "s3://b/2" },
+    ];
+    tenants.put({ ...tenant, status: { ...tenant.status, snapshots } });
+    const page = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(page).toContain('<h2 id="snapshots-title">Snapshots</h2>');
+    const rows = [...page.matchAll(/<th scope="row">(team-atlas-\d)<\/th>/g)].map((row) => row[1]);
+    expect(rows).toEqual(["team-atlas-2", "team-atlas-1"]);
+    expect(page).toContain('<input type="hidden" name="snapshot" value="team-atlas-1">');
+
+    expect((await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/snapshots", {})).statusCode).toBe(303);
+    expect(tenants.snapshotsAsked).toEqual(["team-atlas"]);
+    const restored = await portal.submit("/tenants/team-atlas", "/tenants/team-atlas/restore", {
+      snapshot: "team-atlas-1",
+    });
+    expect(restored.statusCode).toBe(303);
+    expect(tenants.restoresAsked).toEqual([{ name: "team-atlas", snapshot: "team-atlas-1" }]);
+  });
+
+  it("needs the CSRF token to take or restore", async () => {
+    const answer = await portal.submit(
+      "/tenants/team-atlas",
+      "/tenants/team-atlas/snapshots",
+      {},
+      { withToken: false },
+    );
+    expect(answer.statusCode).toBe(403);
+    expect(tenants.snapshotsAsked).toEqual([]);
+  });
+});
+
 describe("the kubeconfig download", () => {
   it("is an attachment named after the tenant, never cached", async () => {
     const answer = await portal.get("/tenants/team-atlas/kubeconfig", alice);

@@ -493,6 +493,46 @@ describe("sleep and wake", () => {
   });
 });
 
+describe("snapshot and restore", () => {
+  it("ask the server through the Tenant's annotations, for its owner only, each audited; a restore names a snapshot", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const post = async (token: string, url: string, body?: object) =>
+      h.app.inject({
+        method: "POST",
+        url,
+        headers: { ...bearer(token), ...(body && { "content-type": "application/json" }) },
+        ...(body && { payload: JSON.stringify(body) }),
+      });
+    expect((await post(await h.token(BOB), API_PATHS.tenantSnapshots("atlas"))).statusCode).toBe(404);
+    const taken = await post(await h.token(ALICE), API_PATHS.tenantSnapshots("atlas"));
+    expect(taken.statusCode).toBe(202);
+    const asked = (await h.host.tenants.get("atlas"))!.metadata.annotations?.["kubespaces.io/snapshot"];
+    expect(Number.isNaN(Date.parse(asked ?? ""))).toBe(false);
+
+    expect(
+      (await post(await h.token(ALICE), API_PATHS.tenantRestore("atlas"), { snapshot: "../other" })).statusCode,
+    ).toBe(400);
+    expect((await post(await h.token(ALICE), API_PATHS.tenantRestore("atlas"), {})).statusCode).toBe(400);
+    const restored = await post(await h.token(ALICE), API_PATHS.tenantRestore("atlas"), {
+      snapshot: "atlas-20261205t063012z",
+    });
+    expect(restored.statusCode).toBe(202);
+    expect((await h.host.tenants.get("atlas"))!.metadata.annotations).toMatchObject({
+      "kubespaces.io/restore-from": "atlas-20261205t063012z",
+    });
+    const audited = h.auditLines
+      .map((line) => JSON.parse(line))
+      .filter((l) => /^tenant\.(snapshot|restore)$/.test(l.action));
+    expect(audited.map((l) => [l.action, l.actor, l.outcome])).toEqual([
+      ["tenant.snapshot", BOB, "notFound"],
+      ["tenant.snapshot", ALICE, "ok"],
+      ["tenant.restore", ALICE, "invalid"],
+      ["tenant.restore", ALICE, "ok"],
+    ]);
+  });
+});
+
 describe("a name no tenant can have", () => {
   // Sent as they are on the wire (node:http, no URL normalization), as curl --path-as-is would:
   // in a Kubernetes client's path, "" or "." names the collection and ".." the API group.

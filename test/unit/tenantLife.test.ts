@@ -1,7 +1,8 @@
 /**
  * A tenant's life in the parts every door shares: the rules of `sleep` and `expiresAt` (the cap and
  * who must set one), the readiness wait's goal for a sleeping tenant, the status it leads to, when a
- * status has settled, and where a tenant stands against its expiry.
+ * status has settled, where a tenant stands against its expiry, the snapshot store's names and
+ * look-ups, and what a Tenant's annotations ask of its snapshots.
  */
 import { describe, expect, it } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
@@ -15,6 +16,13 @@ import { isSettled } from "../../provider/tenants/tenantObject";
 import { tenantStatus } from "../../provider/tenants/tenantStatus";
 import { expiryStanding, nextVisit, withExpiryCondition } from "../../provider/server/tenantExpiry";
 import { thrownBy } from "./support/thrown";
+import http from "node:http";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SnapshotStore } from "../../provider/server/snapshots/snapshotStore";
+import { pendingRestore, pendingSnapshot, snapshotName } from "../../provider/server/snapshots/snapshotAsks";
+import type { TenantResource } from "../../provider/server/tenantResourcePort";
 
 const NOW = new Date("2026-12-01T00:00:00Z");
 const hoursFromNow = (hours: number) => new Date(NOW.getTime() + hours * 3_600_000).toISOString();
@@ -186,5 +194,85 @@ describe("a tenant's standing against its expiry", () => {
     const again = withExpiryCondition(first, warned, new Date(NOW.getTime() + 60_000), 2);
     expect(again[1].lastTransitionTime).toBe(NOW.toISOString());
     expect(withExpiryCondition(first, { state: "none" }, NOW, 2)).toEqual([ready]);
+  });
+});
+
+describe("the snapshot store", () => {
+  const keys = () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-snapshot-keys-"));
+    writeFileSync(path.join(dir, "id"), "AKIDEXAMPLE\n");
+    writeFileSync(path.join(dir, "secret"), "wJalrXUtnFEMI\n");
+    return { accessKeyIdFile: path.join(dir, "id"), secretAccessKeyFile: path.join(dir, "secret") };
+  };
+
+  it("names each owner's snapshots under a digest of the owner, and gives vCluster its s3 options with the keys read from their files", () => {
+    const store = new SnapshotStore({
+      bucket: "snaps",
+      region: "eu-west-1",
+      forcePathStyle: true,
+      prefix: "kubespaces",
+      url: "http://127.0.0.1:9000",
+      ...keys(),
+    });
+    const alice = store.objectOf("alice@example.com", "team-atlas-20261205t063012z");
+    const bob = store.objectOf("bob@example.com", "team-atlas-20261205t063012z");
+    expect(alice.key).toMatch(/^kubespaces\/[0-9a-f]{32}\/team-atlas-20261205t063012z\.tar\.gz$/);
+    expect(bob.key).not.toBe(alice.key);
+    expect(alice.url).toBe(`s3://snaps/${alice.key}`);
+    expect(JSON.parse(alice.options)).toEqual({
+      type: "s3",
+      s3: {
+        bucket: "snaps",
+        key: alice.key,
+        region: "eu-west-1",
+        "access-key-id": "AKIDEXAMPLE",
+        "secret-access-key": "wJalrXUtnFEMI",
+        "force-path-style": true,
+        url: "http://127.0.0.1:9000",
+      },
+    });
+  });
+
+  it("asks the bucket whether an object exists with a signed HEAD request", async () => {
+    const seen: string[] = [];
+    const server = http.createServer((request, response) => {
+      seen.push(`${request.method} ${request.url} ${String(request.headers.authorization).split(" ")[0]}`);
+      response.statusCode = request.url?.endsWith("/there.tar.gz") ? 200 : 404;
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const store = new SnapshotStore({
+        bucket: "snaps",
+        region: "us-east-1",
+        forcePathStyle: true,
+        prefix: "",
+        url,
+        ...keys(),
+      });
+      expect(await store.exists(store.objectOf("alice", "there"))).toBe(true);
+      expect(await store.exists(store.objectOf("alice", "gone"))).toBe(false);
+      expect(seen[0]).toMatch(/^HEAD \/snaps\/[0-9a-f]{32}\/there\.tar\.gz AWS4-HMAC-SHA256$/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("what a Tenant asks of its snapshots", () => {
+  const tenant = (annotations: Record<string, string>, status: Record<string, unknown> = {}) =>
+    ({
+      metadata: { name: "team-atlas", generation: 1, annotations },
+      spec: {},
+      status: { phase: "Ready", conditions: [], message: "", ...status },
+    }) as unknown as TenantResource;
+
+  it("is pending until the status names the ask served", () => {
+    expect(pendingSnapshot(tenant({ "kubespaces.io/snapshot": "a" }))).toBe("a");
+    expect(pendingSnapshot(tenant({ "kubespaces.io/snapshot": "a" }, { snapshotRequest: "a" }))).toBeUndefined();
+    expect(pendingRestore(tenant({ "kubespaces.io/restore-from": "s1" }, { restoredFrom: "s0" }))).toBe("s1");
+    expect(pendingRestore(tenant({}))).toBeUndefined();
+    expect(snapshotName("team-atlas", new Date("2026-12-05T06:30:12.345Z"))).toBe("team-atlas-20261205t063012z");
   });
 });

@@ -719,3 +719,126 @@ describe("a tenant's life: sleep and expiry", () => {
     expect(resources.peek("team-atlas")!.status!.conditions.map((c) => c.type)).toEqual(["Ready"]);
   });
 });
+
+describe("snapshots and restores asked for by annotation", () => {
+  /** A stand-in store that knows the objects `present`, and a stand-in vCluster that records what it was asked. */
+  const standIns = (present: string[] = []) => {
+    const asked: string[] = [];
+    const store = {
+      objectOf: (owner: string, snapshot: string) => ({
+        key: `${owner}/${snapshot}`,
+        options: "{}",
+        url: `s3://bucket/${owner}/${snapshot}`,
+      }),
+      exists: async (object: { key: string }) => present.includes(object.key),
+    };
+    const vcluster = {
+      take: async (target: { tenant: string }, snapshot: string) =>
+        void asked.push(`take ${target.tenant} ${snapshot}`),
+      restore: async (target: { tenant: string }, object: { key: string }, fresh: boolean) =>
+        void asked.push(`restore ${target.tenant} ${object.key}${fresh ? " fresh" : ""}`),
+    };
+    return { asked, snapshots: { store, vcluster } };
+  };
+  const withEvents = (snapshots: ReturnType<typeof standIns>["snapshots"]) => {
+    const events: string[] = [];
+    const record = async (_t: unknown, reason: string, note?: string) => void events.push(`${reason}: ${note ?? ""}`);
+    const service = new TenantsService(
+      { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+      { policy: {} },
+    );
+    const config = { actor: serverActor, requireApproval: false, events: { record }, snapshots };
+    return {
+      events,
+      reconciler: new TenantReconciler(service, resources, config, () => new Date("2026-12-05T06:30:12Z")),
+    };
+  };
+
+  it("takes a snapshot once per ask, lists it in the status, and keeps it across later writes", async () => {
+    const { asked, snapshots } = standIns();
+    const { events, reconciler } = withEvents(snapshots);
+    resources.apply("team-atlas", atlas, { "kubespaces.io/snapshot": "ask-1" });
+    await reconciler.reconcile("team-atlas");
+    expect(asked).toEqual(["take team-atlas team-atlas-20261205t063012z"]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Ready",
+      snapshotRequest: "ask-1",
+      snapshots: [
+        {
+          name: "team-atlas-20261205t063012z",
+          takenAt: "2026-12-05T06:30:12.000Z",
+          url: "s3://bucket/alice@example.com/team-atlas-20261205t063012z",
+        },
+      ],
+    });
+    expect(events).toContain("SnapshotTaken: snapshot team-atlas-20261205t063012z is kept in the snapshot store");
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(asked).toHaveLength(1);
+    expect(resources.peek("team-atlas")!.status!.snapshots).toHaveLength(1);
+  });
+
+  it("refuses a snapshot of a sleeping tenant, and any without a store, with an Event, once", async () => {
+    const { asked, snapshots } = standIns();
+    const { events, reconciler } = withEvents(snapshots);
+    resources.apply("team-atlas", { ...atlas, sleep: true }, { "kubespaces.io/snapshot": "ask-1" });
+    await reconciler.reconcile("team-atlas");
+    expect(asked).toEqual([]);
+    expect(events).toContain(
+      "SnapshotFailed: no snapshot taken: a sleeping tenant's control plane is down: wake it first",
+    );
+    expect(resources.peek("team-atlas")!.status!.snapshotRequest).toBe("ask-1");
+
+    resources.apply("team-bravo", atlas, { "kubespaces.io/snapshot": "ask-1" });
+    await reconcilerWith(false, undefined, {
+      events: { record: async (_t, reason, note) => void events.push(`${reason}: ${note}`) },
+    }).reconcile("team-bravo");
+    expect(events.at(-1)).toBe(
+      "SnapshotFailed: no snapshot taken: the server has no snapshot store (its configuration's `snapshots`)",
+    );
+  });
+
+  it("restores from the owner's snapshot: up asleep, vCluster's restore, up as the spec asks; one of another tenant as into a new vCluster", async () => {
+    const { asked, snapshots } = standIns(["alice@example.com/team-atlas-1"]);
+    const { events, reconciler } = withEvents(snapshots);
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-atlas", atlas, { "kubespaces.io/restore-from": "team-atlas-1" });
+    await reconciler.reconcile("team-atlas");
+    expect(asked).toEqual(["restore team-atlas alice@example.com/team-atlas-1 fresh"]);
+    expect(stacks.callsOf("up").map((c) => c.program?.request.sleep)).toEqual([undefined, true, undefined]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", restoredFrom: "team-atlas-1" });
+    expect(events.filter((e) => /^Restor/.test(e))).toEqual([
+      "Restoring: restoring snapshot team-atlas-1: the control plane goes down first",
+      "Restored: restored from snapshot team-atlas-1",
+    ]);
+    // Served once.
+    await reconciler.reconcile("team-atlas", { resync: true });
+    expect(asked).toHaveLength(1);
+  });
+
+  it("restores a snapshot of this very tenant (its status lists it) into its own data", async () => {
+    const { asked, snapshots } = standIns(["alice@example.com/team-atlas-20261205t063012z"]);
+    const { reconciler } = withEvents(snapshots);
+    resources.apply("team-atlas", atlas, { "kubespaces.io/snapshot": "ask-1" });
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-atlas", atlas, { "kubespaces.io/restore-from": "team-atlas-20261205t063012z" });
+    await reconciler.reconcile("team-atlas");
+    expect(asked).toEqual([
+      "take team-atlas team-atlas-20261205t063012z",
+      "restore team-atlas alice@example.com/team-atlas-20261205t063012z",
+    ]);
+  });
+
+  it("never brings a tenant down for a snapshot its owner does not have: another owner's is not found", async () => {
+    const { asked, snapshots } = standIns(["bob@example.com/team-bob-1"]);
+    const { events, reconciler } = withEvents(snapshots);
+    resources.apply("team-atlas", atlas, { "kubespaces.io/restore-from": "team-bob-1" });
+    await reconciler.reconcile("team-atlas");
+    expect(asked).toEqual([]);
+    expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(events.at(-1)).toBe(
+      "RestoreFailed: not restored from team-bob-1: the tenant's owner has no snapshot of that name",
+    );
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", restoredFrom: "team-bob-1" });
+  });
+});

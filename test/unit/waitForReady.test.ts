@@ -20,7 +20,9 @@ import { FakeObjectStream } from "./support/fakeObjectStream";
 
 const ns = "kubespaces-tenant-team-atlas";
 const target = { namespace: ns, releaseName: "team-atlas" };
-const nameOf: Record<WatchedKind, string> = {
+/** The kinds the readiness wait follows. */
+type ReadinessKind = Extract<WatchedKind, "StatefulSet" | "Deployment" | "Secret">;
+const nameOf: Record<ReadinessKind, string> = {
   StatefulSet: "team-atlas",
   Deployment: "team-atlas",
   Secret: "vc-team-atlas",
@@ -49,7 +51,7 @@ const DEADLINE = 120_000;
 const NOT_FOUND = "StatefulSet (or Deployment) team-atlas not found; Secret vc-team-atlas not found";
 
 /** Puts (or, for null, deletes) the tenant's object of `kind`. */
-function put(stream: FakeObjectStream, kind: WatchedKind, object: ObservedObject | null): void {
+function put(stream: FakeObjectStream, kind: ReadinessKind, object: ObservedObject | null): void {
   if (object) stream.put(kind, ns, nameOf[kind], object);
   else stream.remove(kind, ns, nameOf[kind]);
 }
@@ -75,7 +77,7 @@ beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
 
 describe("waitForReady", () => {
-  type Step = [WatchedKind, ObservedObject | null, string];
+  type Step = [ReadinessKind, ObservedObject | null, string];
   it.each<[string, Step[]]>([
     [
       "Secret first",
@@ -181,7 +183,7 @@ describe("waitForReady", () => {
   ])("fails exactly at the deadline when %s, naming what is missing", async (_, objects, missing) => {
     const stream = new FakeObjectStream();
     if (objects === "down") stream.crash();
-    else for (const [kind, object] of Object.entries(objects)) put(stream, kind as WatchedKind, object);
+    else for (const [kind, object] of Object.entries(objects)) put(stream, kind as ReadinessKind, object);
     const { outcome } = start(stream);
     await vi.advanceTimersByTimeAsync(DEADLINE - 1);
     expect(outcome).toEqual({});

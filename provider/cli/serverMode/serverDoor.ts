@@ -52,6 +52,11 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
     },
     rollback: (name, version) =>
       api.json<TenantView>("POST", API_PATHS.tenantRollback(name), { tenant: name, body: { version } }),
+    snapshots: {
+      take: (name) => api.json<TenantView>("POST", API_PATHS.tenantSnapshots(name), { tenant: name }),
+      restore: (name, snapshot) =>
+        api.json<TenantView>("POST", API_PATHS.tenantRestore(name), { tenant: name, body: { snapshot } }),
+    },
     setSleep: (name, asleep) =>
       api.json<TenantView>("POST", asleep ? API_PATHS.tenantSleep(name) : API_PATHS.tenantWake(name), {
         tenant: name,

@@ -12,6 +12,8 @@ const COLLECTION_PATHS: Record<ObjectRef["kind"], (namespace: string) => string>
   StatefulSet: (namespace) => `/apis/apps/v1/namespaces/${namespace}/statefulsets`,
   Deployment: (namespace) => `/apis/apps/v1/namespaces/${namespace}/deployments`,
   Secret: (namespace) => `/api/v1/namespaces/${namespace}/secrets`,
+  ConfigMap: (namespace) => `/api/v1/namespaces/${namespace}/configmaps`,
+  Pod: (namespace) => `/api/v1/namespaces/${namespace}/pods`,
 };
 
 /** An ObjectStream that lists and watches through `kubeConfig`. */
@@ -20,17 +22,21 @@ export function kubeObjectStream(kubeConfig: KubeConfig, counter: RequestCounter
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const watcher = new Watch(kubeConfig);
   const byName = (ref: ObjectRef) => `metadata.name=${ref.name}`;
+  type Request = { namespace: string; fieldSelector: string };
+  type List = { items: unknown[]; metadata?: { resourceVersion?: string } };
+  const LISTS: Record<ObjectRef["kind"], (request: Request) => Promise<List>> = {
+    StatefulSet: (request) => apps.listNamespacedStatefulSet(request),
+    Deployment: (request) => apps.listNamespacedDeployment(request),
+    Secret: (request) => core.listNamespacedSecret(request),
+    ConfigMap: (request) => core.listNamespacedConfigMap(request),
+    Pod: (request) => core.listNamespacedPod(request),
+  };
 
   return {
     async list(ref) {
       counter.requests++;
       const request = { namespace: ref.namespace, fieldSelector: byName(ref) };
-      const list =
-        ref.kind === "StatefulSet"
-          ? await apps.listNamespacedStatefulSet(request)
-          : ref.kind === "Deployment"
-            ? await apps.listNamespacedDeployment(request)
-            : await core.listNamespacedSecret(request);
+      const list = await LISTS[ref.kind](request);
       return {
         object: list.items[0] as ObservedObject | undefined,
         resourceVersion: list.metadata?.resourceVersion ?? "",

@@ -6,9 +6,10 @@
 
 /**
  * The kinds of object readiness looks at. The vCluster chart renders its control plane as a
- * StatefulSet, or as a Deployment when persistence is off; the kubeconfig is a Secret.
+ * StatefulSet, or as a Deployment when persistence is off; the kubeconfig is a Secret. A snapshot
+ * request is a ConfigMap, and a restore runs in a Pod (server/snapshots/kubeVclusterSnapshots.ts).
  */
-export type WatchedKind = "StatefulSet" | "Deployment" | "Secret";
+export type WatchedKind = "StatefulSet" | "Deployment" | "Secret" | "ConfigMap" | "Pod";
 
 /** One named object in a namespace. */
 export interface ObjectRef {
@@ -34,6 +35,12 @@ export interface ObservedObject {
     readonly updatedReplicas?: number;
     readonly currentRevision?: string;
     readonly updateRevision?: string;
+    /** A pod's phase. */
+    readonly phase?: string;
+    /** A pod's containers' states. */
+    readonly containerStatuses?: readonly {
+      readonly state?: { readonly terminated?: { readonly exitCode?: number; readonly message?: string } };
+    }[];
   };
   /** Secret data, base64-encoded. */
   readonly data?: Record<string, string>;

@@ -150,6 +150,29 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       errors: [...SIGNED_IN_ERRORS, 404, 409],
     },
   },
+  tenantSnapshots: {
+    post: {
+      operationId: "snapshotTenant",
+      summary:
+        "Asks for a snapshot of the tenant (its owner or an admin): vCluster takes it, and the tenant's `status.snapshots` lists it; a failure is an Event.",
+      signedIn: true,
+      changes: true,
+      ok: [202, "Tenant"],
+      errors: [...SIGNED_IN_ERRORS, 404, 409],
+    },
+  },
+  tenantRestore: {
+    post: {
+      operationId: "restoreTenant",
+      summary:
+        "Asks for the tenant to be restored from one of its owner's snapshots (its owner or an admin): its control plane goes down, vCluster writes the snapshot back, and it comes up again.",
+      signedIn: true,
+      changes: true,
+      body: "RestoreTenantBody",
+      ok: [202, "Tenant"],
+      errors: [...SIGNED_IN_ERRORS, 404, 409],
+    },
+  },
   platformRevisions: {
     get: {
       operationId: "listPlatformRevisions",

@@ -1,6 +1,6 @@
 /**
  * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, preview, follow,
- * history, rollback, sleep, wake and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
+ * history, rollback, sleep, wake, snapshot, restore and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
  * caller, never the body; creates and previews are rate-limited per person; a request signed in
  * by cookie must carry its CSRF token to change anything or run a preview. A tenant's route checks, in this order, who asks, that
  * a change was meant (CSRF), and that the name in its path can be a tenant's.
@@ -10,6 +10,7 @@ import {
   API_ROUTES,
   type CreateTenantBody,
   type PreviewTenantBody,
+  type RestoreTenantBody,
   type RollbackTenantBody,
   type SignInInfo,
   type TenantPreviewReply,
@@ -22,6 +23,7 @@ import {
   createTenantBodySchema,
   jsonSchemaOf,
   previewTenantBodySchema,
+  restoreTenantBodySchema,
   rollbackTenantBodySchema,
 } from "./tenantsApiSchemas";
 import type { TenantsForPeople } from "../people/tenantsForPeople";
@@ -123,6 +125,20 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
       return deps.tenants.setSleep(request.params.name, asleep, requireActor(request));
     });
 
+  app.post<NameParams>(API_ROUTES.tenantSnapshots, change, async (request, reply) => {
+    reply.code(202);
+    return deps.tenants.snapshot(request.params.name, requireActor(request));
+  });
+
+  app.post<NameParams & { Body: RestoreTenantBody }>(
+    API_ROUTES.tenantRestore,
+    { ...change, schema: { body: RESTORE_BODY_SCHEMA } },
+    async (request, reply) => {
+      reply.code(202);
+      return deps.tenants.restore(request.params.name, request.body.snapshot, requireActor(request));
+    },
+  );
+
   app.get<NameParams>(API_ROUTES.tenantKubeconfig, read, async (request, reply) => {
     const text = await deps.tenants.kubeconfig(request.params.name, requireActor(request));
     return reply.header("cache-control", "no-store").type("application/yaml; charset=utf-8").send(text);
@@ -173,5 +189,7 @@ async function mustSignIn(request: FastifyRequest): Promise<void> {
 const CREATE_BODY_SCHEMA = jsonSchemaOf(createTenantBodySchema);
 /** The preview body's shape, likewise. */
 const PREVIEW_BODY_SCHEMA = jsonSchemaOf(previewTenantBodySchema);
+/** The restore body's JSON Schema. */
+const RESTORE_BODY_SCHEMA = jsonSchemaOf(restoreTenantBodySchema);
 /** The rollback body's JSON Schema. */
 const ROLLBACK_BODY_SCHEMA = jsonSchemaOf(rollbackTenantBodySchema);

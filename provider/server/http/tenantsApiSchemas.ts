@@ -106,6 +106,19 @@ export const rollbackTenantBodySchema = z
   })
   .describe("Which earlier update's request to put back; it goes through the same preview and approval as any change.");
 
+/** The body of `POST tenants/{name}/restore`. */
+export const restoreTenantBodySchema = z
+  .strictObject({
+    snapshot: z
+      .string()
+      .min(1)
+      .max(80)
+      .describe("The snapshot's name, as a tenant's `status.snapshots` lists it; only the tenant's owner's are found."),
+  })
+  .describe(
+    "Which snapshot to restore the tenant from: its control plane goes down, the snapshot is written back, and it comes up again.",
+  );
+
 /** The body of every error answer. */
 export const apiErrorBodySchema = z
   .strictObject({
@@ -162,6 +175,7 @@ export const API_SCHEMAS = {
   WhoAmI: whoAmISchema,
   TenantHistory: tenantHistorySchema,
   RollbackTenantBody: rollbackTenantBodySchema,
+  RestoreTenantBody: restoreTenantBodySchema,
   PlatformRevision: platformRevisionViewSchema,
   PlatformRevisionList: platformRevisionListSchema,
 } as const;

@@ -59,6 +59,14 @@ export class AuditedTenants implements TenantsForPeople {
     return this.recorded(actor, action, name, () => this.tenants.setSleep(name, asleep, actor));
   }
 
+  snapshot(name: string, actor: Actor): Promise<TenantView> {
+    return this.recorded(actor, "tenant.snapshot", name, () => this.tenants.snapshot(name, actor));
+  }
+
+  restore(name: string, snapshot: string, actor: Actor): Promise<TenantView> {
+    return this.recorded(actor, "tenant.restore", name, () => this.tenants.restore(name, snapshot, actor));
+  }
+
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
     return this.tenants.quota(name, actor);
   }

@@ -6,7 +6,7 @@
  * have is refused (RequestInvalidError) before the host is asked anything.
  */
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
-import { isHeldPhase } from "../../contracts/tenantResourceNames";
+import { isHeldPhase, RESTORE_ANNOTATION, SNAPSHOT_ANNOTATION } from "../../contracts/tenantResourceNames";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { checkRequest, mayUse, ownerOf } from "../../tenants/requestCheck";
@@ -25,6 +25,9 @@ import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResource
 import type { TenantsForPeople } from "./tenantsForPeople";
 import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
 
+/** What a snapshot's name is made of (snapshotAsks.ts, snapshotName): a tenant's name and a time. */
+const SNAPSHOT_NAME = /^[a-z0-9]([-a-z0-9]{0,78}[a-z0-9])?$/;
+
 /** One change the host's watch of a Tenant reports. */
 export interface TenantWatchEvent {
   /** What happened to it. */
@@ -36,7 +39,7 @@ export interface TenantWatchEvent {
 /** What OwnedTenants reads and writes on the host, besides the Tenants themselves. */
 export interface PeopleHost {
   /** The Tenant resources. */
-  readonly tenants: Pick<TenantResources, "get" | "list" | "create" | "replaceSpec" | "delete">;
+  readonly tenants: Pick<TenantResources, "get" | "list" | "create" | "replaceSpec" | "annotate" | "delete">;
   /** The text under `ref`'s key of the Secret it names, if it exists. */
   readSecret(ref: SecretKeyRef): Promise<string | undefined>;
   /** The tenant's ResourceQuota in `namespace`, if it exists. */
@@ -163,6 +166,33 @@ export class OwnedTenants implements TenantsForPeople {
         `tenant ${name} changed while it was ${asleep ? "put to sleep" : "woken"}; read it again and retry`,
       );
     return tenantViewOf(replaced);
+  }
+
+  async snapshot(name: string, actor: Actor): Promise<TenantView> {
+    const tenant = await this.visible(name, actor);
+    // Each ask is new: the time it was made.
+    return this.annotated(tenant, { [SNAPSHOT_ANNOTATION]: new Date().toISOString() }, "a snapshot was asked for");
+  }
+
+  async restore(name: string, snapshot: string, actor: Actor): Promise<TenantView> {
+    const tenant = await this.visible(name, actor);
+    if (!SNAPSHOT_NAME.test(snapshot))
+      throw new RequestInvalidError(`tenant ${name}: "${snapshot}" is not a snapshot's name`, [
+        "snapshot: must be a snapshot's name, as the tenant's status.snapshots lists it",
+      ]);
+    return this.annotated(tenant, { [RESTORE_ANNOTATION]: snapshot }, "a restore was asked for");
+  }
+
+  /** Tenant `tenant` with `annotations` set, while it is as read; RequestConflictError when it changed. */
+  private async annotated(
+    tenant: TenantResource,
+    annotations: Record<string, string>,
+    what: string,
+  ): Promise<TenantView> {
+    const { name, resourceVersion } = tenant.metadata;
+    const annotated = await this.host.tenants.annotate(name, annotations, resourceVersion ?? "");
+    if (!annotated) throw new RequestConflictError(`tenant ${name} changed while ${what}; read it again and retry`);
+    return tenantViewOf(annotated);
   }
 
   async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {

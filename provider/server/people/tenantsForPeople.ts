@@ -49,6 +49,16 @@ export interface TenantsForPeople {
    * change. The tenant as it was when it already is so; RequestConflictError when it changed meanwhile.
    */
   setSleep(name: string, asleep: boolean, actor: Actor): Promise<TenantView>;
+  /**
+   * Asks for a snapshot of the tenant, for its owner or an admin: the reconciler has vCluster take
+   * it and lists it in the status (`status.snapshots`), or records an Event why not.
+   */
+  snapshot(name: string, actor: Actor): Promise<TenantView>;
+  /**
+   * Asks for the tenant to be restored from `snapshot`, for its owner or an admin: only a snapshot
+   * of the tenant's owner is ever found (another owner's is "not found", whatever its name).
+   */
+  restore(name: string, snapshot: string, actor: Actor): Promise<TenantView>;
   /** The tenant's host quota, once its namespace exists. */
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined>;
   /**

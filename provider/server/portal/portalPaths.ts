@@ -28,6 +28,10 @@ export const PORTAL_PATHS = {
   sleep: (name: string) => `${tenant(name)}/sleep`,
   /** POST: wake the tenant (the `_csrf` field). */
   wake: (name: string) => `${tenant(name)}/wake`,
+  /** POST: ask for a snapshot of the tenant (the `_csrf` field). */
+  snapshots: (name: string) => `${tenant(name)}/snapshots`,
+  /** POST: restore the tenant from a snapshot (the `snapshot` field, with `_csrf`). */
+  restore: (name: string) => `${tenant(name)}/restore`,
   /** GET: the tenant's host quota as the page's rows (JSON, quotaTable.ts's QuotaRowsBody), for its script. */
   quota: (name: string) => `${tenant(name)}/quota`,
   /** GET: the platform's revisions (admins only). */
@@ -60,6 +64,10 @@ export const PORTAL_ROUTES = {
   sleep: "/tenants/:name/sleep",
   /** POST: the Wake form. */
   wake: "/tenants/:name/wake",
+  /** POST: the Take snapshot form. */
+  snapshots: "/tenants/:name/snapshots",
+  /** POST: a snapshot's Restore form. */
+  restore: "/tenants/:name/restore",
   /** GET: one platform revision's page (`:name`, the revision's name). */
   revision: "/platformrevisions/:name",
 } as const;

@@ -212,6 +212,23 @@ function sleepRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: Po
     });
 }
 
+/** The Take snapshot and Restore forms: each asks the server, then the tenant page follows what it does. */
+function snapshotRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: PortalAccess): void {
+  const formHooks = {
+    ...access.form<FastifyRequest<NameParams>>((request) => PORTAL_PATHS.tenant(request.params.name)),
+    preHandler: tenantNameParam,
+  };
+  app.post<NameParams>(PORTAL_ROUTES.snapshots, formHooks, async (request, reply) => {
+    const { name } = (await tenants.snapshot(request.params.name, access.signedIn(request))).metadata;
+    return reply.redirect(PORTAL_PATHS.tenant(name), 303);
+  });
+  app.post<NameParams>(PORTAL_ROUTES.restore, formHooks, async (request, reply) => {
+    const snapshot = String((request.body as { snapshot?: unknown } | undefined)?.snapshot ?? "");
+    const { name } = (await tenants.restore(request.params.name, snapshot, access.signedIn(request))).metadata;
+    return reply.redirect(PORTAL_PATHS.tenant(name), 303);
+  });
+}
+
 /** The platform revisions' pages, for the admins only: anyone else is refused, and learns nothing of them. */
 function revisionRoutes(app: FastifyInstance, revisions: PlatformRevisionReader, access: PortalAccess): void {
   const adminOnly = (request: FastifyRequest) => requireRevisionReader(access.signedIn(request));
@@ -285,6 +302,7 @@ export async function portalRoutes(app: FastifyInstance, deps: PortalDeps): Prom
   deleteRoutes(app, deps, access);
   rollbackRoute(app, deps.tenants, access);
   sleepRoutes(app, deps.tenants, access);
+  snapshotRoutes(app, deps.tenants, access);
   revisionRoutes(app, deps.revisions, access);
 }
 

@@ -21,6 +21,7 @@ import { PORTAL_PATHS } from "./portalPaths";
 import { quotaSection } from "./quotaTable";
 import { historySection } from "./historySection";
 import { sleepSection } from "./sleepSection";
+import { snapshotsSection } from "./snapshotsSection";
 import type { StackUpdate } from "../../tenants/ports";
 import { STATUS_HINTS } from "./statusHints";
 import { NOT_YET, ownerOf, tableOf, timeText } from "./viewParts";
@@ -240,6 +241,6 @@ export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: Ten
         // Whoever sees the tenant (its owner, an admin) may roll it back, until its deletion is asked for.
         csrfToken: tenant.metadata.deletionTimestamp ? undefined : frame.csrfToken,
       })}
-      ${sleepSection(tenant, frame.csrfToken)} ${deleteSection(tenant)}`,
+      ${sleepSection(tenant, frame.csrfToken)} ${snapshotsSection(tenant, frame.csrfToken)} ${deleteSection(tenant)}`,
   );
 }

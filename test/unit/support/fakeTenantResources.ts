@@ -91,6 +91,16 @@ export class FakeTenantResources implements TenantResources {
     return this.apply(name, spec);
   }
 
+  async annotate(
+    name: string,
+    annotations: Readonly<Record<string, string>>,
+    resourceVersion: string,
+  ): Promise<TenantResource | undefined> {
+    const tenant = this.tenants.get(name);
+    if (!tenant || (tenant.metadata.resourceVersion ?? "") !== resourceVersion) return undefined;
+    return this.apply(name, tenant.spec, { ...annotations });
+  }
+
   async delete(name: string): Promise<void> {
     const tenant = this.tenants.get(name);
     if (!tenant) return;

@@ -46,6 +46,12 @@ export class StandInPeopleHost implements PeopleHost {
         spec,
       });
     },
+    annotate: async (name: string, annotations: Readonly<Record<string, string>>, resourceVersion: string) => {
+      const object = this.objects.get(name);
+      if (!object || object.metadata.resourceVersion !== resourceVersion) return undefined;
+      const merged = { ...object.metadata.annotations, ...annotations };
+      return this.write("MODIFIED", { ...object, metadata: { ...object.metadata, annotations: merged } });
+    },
     delete: async (name: string) => {
       this.asked.push(name);
       const object = this.objects.get(name);

@@ -79,6 +79,10 @@ export class StandInTenantsForPeople implements TenantsForPeople {
   readonly previews = new StandInStackPreviews();
   /** Each tenant's updates, as a test puts them. */
   readonly histories = new StandInStackHistories();
+  /** Every snapshot asked for, in order: the tenant. */
+  readonly snapshotsAsked: string[] = [];
+  /** Every restore asked for, in order: the tenant and the snapshot. */
+  readonly restoresAsked: { readonly name: string; readonly snapshot: string }[] = [];
   /** Every rollback asked for, in order: the tenant and the version. */
   readonly rolledBack: { readonly name: string; readonly version: number }[] = [];
 
@@ -158,6 +162,18 @@ export class StandInTenantsForPeople implements TenantsForPeople {
     const changed = { ...tenant, spec: { ...tenant.spec, sleep: asleep } };
     this.tenants.set(name, changed);
     return changed;
+  }
+
+  async snapshot(name: string, actor: Actor): Promise<TenantView> {
+    const tenant = this.visible(name, actor);
+    this.snapshotsAsked.push(name);
+    return tenant;
+  }
+
+  async restore(name: string, snapshot: string, actor: Actor): Promise<TenantView> {
+    const tenant = this.visible(name, actor);
+    this.restoresAsked.push({ name, snapshot });
+    return tenant;
   }
 
   async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
