@@ -5,18 +5,25 @@
  *   resident memory of each control plane's processes (the test bed's runner runs them as the
  *   kubelet would run the pod) and the host's MemAvailable;
  * - waking one tenant, from `spec.sleep: false` to its API answering a request with the
- *   kubeconfig it had before, against the same tenant's create alone, apply to Ready (the baseline).
+ *   kubeconfig it had before, against the same tenant's create alone, apply to Ready (the baseline);
+ * - with 100 ConfigMaps made inside it (BENCH_LIFE_CONFIGMAPS), a snapshot of it into the test
+ *   bed's S3-compatible store, from the ask to its listing in the status, and its restore, from the
+ *   ask to `status.restoredFrom`, against the same baseline.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { stringify } from "yaml";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
 import { replicaReconciles } from "../e2e/support/servedKubespaces";
-import { testbed, vclusterEndpoint } from "../e2e/support/testbed";
+import { testbed, testbedEnv, vclusterEndpoint } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { treeRssMiB } from "./processMemory";
 
 const COUNT = Number(process.env.BENCH_LIFE_TENANTS ?? 5);
+const CONFIGMAPS = Number(process.env.BENCH_LIFE_CONFIGMAPS ?? 100);
 
 const tenantNamespace = (name: string) => `kubespaces-tenant-${name}`;
 
@@ -71,6 +78,37 @@ async function setSleep(names: readonly string[], asleep: boolean, phase: string
   }
 }
 
+/** The test bed's S3-compatible store, as the server's `snapshots.s3` (it checks no keys). */
+function snapshotStore() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-keys-"));
+  writeFileSync(path.join(dir, "id"), "bench\n");
+  writeFileSync(path.join(dir, "secret"), "bench\n");
+  const env = testbedEnv();
+  return {
+    bucket: env.KUBESPACES_TESTBED_S3_BUCKET,
+    url: env.KUBESPACES_TESTBED_S3_URL,
+    forcePathStyle: true,
+    accessKeyIdFile: path.join(dir, "id"),
+    secretAccessKeyFile: path.join(dir, "secret"),
+  };
+}
+
+/** Annotates Tenant `name` with `annotation`, and resolves once its status's `jsonpath` reads `value`. */
+async function askAndWait(name: string, annotation: string, jsonpath: string, value: string): Promise<void> {
+  await kubectlAsAdmin("annotate", "--overwrite", `tenant/${name}`, annotation);
+  await kubectlAsAdmin("wait", `--for=jsonpath=${jsonpath}=${value}`, "--timeout=1800s", `tenant/${name}`);
+}
+
+/** Makes `count` ConfigMaps in the default namespace of the virtual cluster `kubeconfig` opens. */
+async function makeConfigMaps(name: string, kubeconfig: string, count: number): Promise<void> {
+  const core = forwardedKubeconfig(kubeconfig, name).makeApiClient(CoreV1Api);
+  for (let i = 0; i < count; i++)
+    await core.createNamespacedConfigMap({
+      namespace: "default",
+      body: { metadata: { name: `bench-${i}` }, data: { value: "x".repeat(1024) } },
+    });
+}
+
 /** Resolves once tenant `name`'s API answers a request made with `kubeconfig`. */
 async function apiAnswers(name: string, kubeconfig: string): Promise<void> {
   for (;;) {
@@ -86,7 +124,11 @@ async function apiAnswers(name: string, kubeconfig: string): Promise<void> {
 
 async function main(): Promise<void> {
   testbed("up");
-  const server = startKubespaces(newCliUser(), ["server", "--id", "bench-life", "--listen", "127.0.0.1:0"]);
+  const configFile = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-life-")), "server.yaml");
+  writeFileSync(configFile, stringify({ snapshots: { s3: snapshotStore() } }));
+  const server = startKubespaces(newCliUser(), [
+    ...["server", "--id", "bench-life", "--config", configFile, "--listen", "127.0.0.1:0"],
+  ]);
   const names = Array.from({ length: COUNT }, (_, i) => `bench-l-${i}`);
   const tenants = tenantManifests(names);
   try {
@@ -116,6 +158,16 @@ async function main(): Promise<void> {
       await setSleep([first], false, "Ready");
       await apiAnswers(first, kubeconfig);
     });
+    await makeConfigMaps(first, kubeconfig, CONFIGMAPS);
+    const snapshotted = await timed(() =>
+      askAndWait(first, "kubespaces.io/snapshot=bench", "{.status.snapshotRequest}", "bench"),
+    );
+    const snapshot = (await kubectlAsAdmin("get", `tenant/${first}`, "-o", "jsonpath={.status.snapshots[0].name}"))
+      .stdout;
+    if (!snapshot) throw new Error(`the snapshot of ${first} failed: kubectl describe tenant ${first}`);
+    const restored = await timed(() =>
+      askAndWait(first, `kubespaces.io/restore-from=${snapshot}`, "{.status.restoredFrom}", snapshot),
+    );
 
     const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
     const mib = (value: number) => `${value.toFixed(0)} MiB`;
@@ -132,6 +184,12 @@ async function main(): Promise<void> {
     console.log(`  one tenant created alone, apply to Ready (baseline): ${s(created)} (1.00x)`);
     console.log(
       `  that tenant woken, to its API answering with its old kubeconfig: ${s(woken)} (${(woken / created).toFixed(2)}x)`,
+    );
+    console.log(
+      `  a snapshot of it holding ${CONFIGMAPS} ConfigMaps, ask to listed:    ${s(snapshotted)} (${(snapshotted / created).toFixed(2)}x)`,
+    );
+    console.log(
+      `  its restore, ask to restoredFrom (down, restore, up): ${s(restored)} (${(restored / created).toFixed(2)}x)`,
     );
   } finally {
     await kubectlAsAdmin("delete", "-f", tenants, "--wait=true", "--timeout=1800s").catch(() => undefined);
