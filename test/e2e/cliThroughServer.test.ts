@@ -445,6 +445,16 @@ describe("the command through a kubespaces server, signed in with the device flo
       120_000,
       "no pod left in the tenant's namespace",
     );
+    // The control plane's processes stopped: the test bed's runner no longer serves its endpoint.
+    const stopped = () => {
+      try {
+        vclusterEndpoint(namespace, BOBS);
+        return false;
+      } catch (error) {
+        return /no running control plane/.test(String(error));
+      }
+    };
+    await eventually(async () => stopped(), 60_000, "the control plane's processes to stop");
     // Nothing holds the quota: the control plane and the synced pods are gone.
     const used = async () =>
       (await kubectl("get", "resourcequota", "kubespaces-quota", "-n", namespace, "-o", "jsonpath={.status.used}"))

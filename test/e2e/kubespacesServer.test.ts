@@ -210,7 +210,7 @@ describe("kubespaces server: the kubectl door", () => {
 
     const { stdout: table } = await kubectl(undefined, "get", "tenants");
     const [header, ...rows] = table.trim().split("\n");
-    expect(header.split(/\s+/)).toEqual(["NAME", "OWNER", "PHASE", "API", "AGE"]);
+    expect(header.split(/\s+/)).toEqual(["NAME", "OWNER", "PHASE", "API", "EXPIRES", "AGE"]);
     expect(
       rows
         .find((r) => r.startsWith("team-atlas"))

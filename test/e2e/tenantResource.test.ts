@@ -202,7 +202,7 @@ describe("the Tenant resource", () => {
     };
     expectOk(mergePatch("e2e-crd-alice", { status }, server, "status"));
     const table = kubectlOk(["get", "tenants"], alice);
-    expect(table.split("\n")[0]).toMatch(/^NAME\s+OWNER\s+PHASE\s+API\s+AGE$/);
+    expect(table.split("\n")[0]).toMatch(/^NAME\s+OWNER\s+PHASE\s+API\s+EXPIRES\s+AGE$/);
     expect(table).toMatch(
       /\ne2e-crd-alice\s+alice@example\.com\s+Ready\s+https:\/\/e2e-crd-alice\.api\.kubespaces\.test\s+\d+s/,
     );
