@@ -18,7 +18,7 @@ import { stringify } from "yaml";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
 import { replicaReconciles } from "../e2e/support/servedKubespaces";
-import { testbed, testbedEnv, vclusterEndpoint } from "../e2e/support/testbed";
+import { testbed, testbedSnapshotStore, vclusterEndpoint } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { treeRssMiB } from "./processMemory";
 
@@ -78,21 +78,6 @@ async function setSleep(names: readonly string[], asleep: boolean, phase: string
   }
 }
 
-/** The test bed's S3-compatible store, as the server's `snapshots.s3` (it checks no keys). */
-function snapshotStore() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-keys-"));
-  writeFileSync(path.join(dir, "id"), "bench\n");
-  writeFileSync(path.join(dir, "secret"), "bench\n");
-  const env = testbedEnv();
-  return {
-    bucket: env.KUBESPACES_TESTBED_S3_BUCKET,
-    url: env.KUBESPACES_TESTBED_S3_URL,
-    forcePathStyle: true,
-    accessKeyIdFile: path.join(dir, "id"),
-    secretAccessKeyFile: path.join(dir, "secret"),
-  };
-}
-
 /** Annotates Tenant `name` with `annotation`, and resolves once its status's `jsonpath` reads `value`. */
 async function askAndWait(name: string, annotation: string, jsonpath: string, value: string): Promise<void> {
   await kubectlAsAdmin("annotate", "--overwrite", `tenant/${name}`, annotation);
@@ -125,7 +110,7 @@ async function apiAnswers(name: string, kubeconfig: string): Promise<void> {
 async function main(): Promise<void> {
   testbed("up");
   const configFile = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-life-")), "server.yaml");
-  writeFileSync(configFile, stringify({ snapshots: { s3: snapshotStore() } }));
+  writeFileSync(configFile, stringify({ snapshots: { s3: testbedSnapshotStore() } }));
   const server = startKubespaces(newCliUser(), [
     ...["server", "--id", "bench-life", "--config", configFile, "--listen", "127.0.0.1:0"],
   ]);

@@ -32,7 +32,7 @@ import {
 import { eventually } from "./support/hostCluster";
 import { probePod } from "./support/multiTenancyChecks";
 import { expectNothingLeft, tenantNamespace } from "./support/tenantAssertions";
-import { testbedEnv, vclusterEndpoint } from "./support/testbed";
+import { testbedEnv, testbedSnapshotStore, vclusterEndpoint } from "./support/testbed";
 import { platformRevisionFile } from "./support/platformRevisions";
 
 const run = promisify(execFile);
@@ -42,23 +42,6 @@ const BOB = dexPerson("bob@example.com");
 const BOBS = "team-cli-bob";
 /** Alice's tenant, asked for with the API at the same time. */
 const ALICES = "team-api-alice";
-/**
- * The server's snapshot store on the test bed: its S3-compatible store (which checks no keys), the
- * keys in files as a mounted Secret would hold them.
- */
-function testbedSnapshotStore() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-snapshot-keys-"));
-  writeFileSync(path.join(dir, "access-key-id"), "testbed-access-key\n", { mode: 0o600 });
-  writeFileSync(path.join(dir, "secret-access-key"), "testbed-secret-key\n", { mode: 0o600 });
-  const env = testbedEnv();
-  return {
-    bucket: env.KUBESPACES_TESTBED_S3_BUCKET,
-    url: env.KUBESPACES_TESTBED_S3_URL,
-    forcePathStyle: true,
-    accessKeyIdFile: path.join(dir, "access-key-id"),
-    secretAccessKeyFile: path.join(dir, "secret-access-key"),
-  };
-}
 
 /** The snapshot of bob's tenant the tests take, restored after the tenant was deleted. */
 let bobsSnapshot = "";
@@ -109,6 +92,23 @@ async function insideBobs(bob: CliUser, ...args: string[]) {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-inside-")), "kubeconfig");
   writeFileSync(file, printed.stdout, { mode: 0o600 });
   return run("kubectl", ["--kubeconfig", file, ...args], { encoding: "utf8" });
+}
+
+/** What bob made inside his virtual cluster before its sleep is there: the namespace, its ConfigMap and its Deployment. */
+async function expectKeptInside(bob: CliUser): Promise<void> {
+  const notes = await insideBobs(
+    bob,
+    "-n",
+    "kept-through-sleep",
+    "get",
+    "configmap",
+    "notes",
+    "-o",
+    "jsonpath={.data.written}",
+  );
+  expect(notes.stdout).toBe("before-sleep");
+  const web = await insideBobs(bob, "-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name");
+  expect(web.stdout.trim()).toBe("deployment.apps/web");
 }
 
 describe("the command through a kubespaces server, signed in with the device flow at the local Dex", () => {
@@ -476,20 +476,7 @@ describe("the command through a kubespaces server, signed in with the device flo
     expect(awake.stdout).toMatch(new RegExp(`${BOBS}\\s+Ready`));
     expect(await secretBytes()).toBe(kubeconfigBefore);
     expect((await kubectl("get", "tenant", BOBS, "-o", "jsonpath={.status.kubeconfigChangedAt}")).stdout).toBe("");
-    const notes = await insideBobs(
-      bob,
-      "-n",
-      "kept-through-sleep",
-      "get",
-      "configmap",
-      "notes",
-      "-o",
-      "jsonpath={.data.written}",
-    );
-    expect(notes.stdout).toBe("before-sleep");
-    expect(
-      (await insideBobs(bob, "-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name")).stdout.trim(),
-    ).toBe("deployment.apps/web");
+    await expectKeptInside(bob);
   });
 
   it("snapshot through the command lists bob's snapshot in his tenant's status; alice's tenant is never restored from it", async () => {
@@ -628,20 +615,7 @@ describe("the command through a kubespaces server, signed in with the device flo
     );
     expect(events.stdout).toContain("Restored");
 
-    const notes = await insideBobs(
-      bob,
-      "-n",
-      "kept-through-sleep",
-      "get",
-      "configmap",
-      "notes",
-      "-o",
-      "jsonpath={.data.written}",
-    );
-    expect(notes.stdout).toBe("before-sleep");
-    expect(
-      (await insideBobs(bob, "-n", "kept-through-sleep", "get", "deployment", "web", "-o", "name")).stdout.trim(),
-    ).toBe("deployment.apps/web");
+    await expectKeptInside(bob);
 
     const deleted = await kubespaces(bob, "tenant", "delete", BOBS);
     expect(deleted.code, deleted.stderr).toBe(0);

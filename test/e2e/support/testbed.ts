@@ -3,6 +3,8 @@
  * test/testbed/testbed.sh, whose env file says where the API server, kubeconfig and Pulumi are.
  */
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 /** Repository root. */
@@ -45,6 +47,24 @@ export function testbedEnv(): Record<string, string> {
     if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
   return env;
+}
+
+/**
+ * The server's `snapshots.s3` for the test bed's S3-compatible store (which checks no keys): its
+ * URL and bucket from the env file, and keys in files, as a mounted Secret would hold them.
+ */
+export function testbedSnapshotStore() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-snapshot-keys-"));
+  writeFileSync(path.join(dir, "access-key-id"), "testbed-access-key\n", { mode: 0o600 });
+  writeFileSync(path.join(dir, "secret-access-key"), "testbed-secret-key\n", { mode: 0o600 });
+  const env = testbedEnv();
+  return {
+    bucket: env.KUBESPACES_TESTBED_S3_BUCKET,
+    url: env.KUBESPACES_TESTBED_S3_URL,
+    forcePathStyle: true,
+    accessKeyIdFile: path.join(dir, "access-key-id"),
+    secretAccessKeyFile: path.join(dir, "secret-access-key"),
+  };
 }
 
 /** The run dir of the test bed the tier runs on (testbed.sh's rule). */
