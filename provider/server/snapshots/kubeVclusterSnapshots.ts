@@ -90,7 +90,9 @@ export class KubeVclusterSnapshots implements VclusterSnapshots {
     const claimName = await this.dataClaim(target, statefulSet.spec?.volumeClaimTemplates?.[0]);
     const name = `${release}-restore`;
     const labels = { app: "vcluster-snapshot", [TENANT_LABEL]: target.tenant };
+    // What a restore that stopped half way left behind.
     await this.gone(() => this.core.deleteNamespacedPod({ namespace, name }));
+    await this.gone(() => this.core.deleteNamespacedSecret({ namespace, name }));
     await this.core.createNamespacedSecret({
       namespace,
       body: {
