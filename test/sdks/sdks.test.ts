@@ -87,6 +87,8 @@ describe("generated SDKs", () => {
           owner: "alice@example.com",
           resources: { cpu: "8", memory: "16Gi", storage: "50Gi" },
           limitRange: { defaultLimit: { cpu: "2" } },
+          // The SDK fills in the schema's default of a top-level input too: the same as the component's.
+          sleep: false,
           // A map input: its keys are the chart's, never translated.
           vcluster: {
             valuesOverrides: { controlPlane: { statefulSet: { persistence: { volumeClaim: { enabled: false } } } } },
