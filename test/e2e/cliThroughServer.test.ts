@@ -91,6 +91,17 @@ async function insideBobs(bob: CliUser, ...args: string[]) {
   expect(printed.code, printed.stderr).toBe(0);
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-inside-")), "kubeconfig");
   writeFileSync(file, printed.stdout, { mode: 0o600 });
+  // On the test bed a control plane's pod is Ready as KWOK says, not as its probe would: after a
+  // start, its API answers a few seconds later.
+  await eventually(
+    () =>
+      run("kubectl", ["--kubeconfig", file, "get", "--raw", "/readyz"]).then(
+        () => true,
+        () => false,
+      ),
+    120_000,
+    "bob's virtual cluster to answer",
+  );
   return run("kubectl", ["--kubeconfig", file, ...args], { encoding: "utf8" });
 }
 

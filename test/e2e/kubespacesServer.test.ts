@@ -756,7 +756,19 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
     );
     const kubeconfigAfter = await kubeconfigOf("team-small");
     expect(kubeconfigAfter).toBe(kubeconfigBefore);
-    await expectWorkingKubeconfig(kubeconfigAfter, "team-small", (await tenant("team-small"))!.status!.apiServerUrl);
+    // On the test bed the new pod is Ready as KWOK says, not as its probe would: its control
+    // plane answers a few seconds later.
+    const apiServerUrl = (await tenant("team-small"))!.status!.apiServerUrl;
+    await eventually(
+      () =>
+        expectWorkingKubeconfig(kubeconfigAfter, "team-small", apiServerUrl).then(
+          () => true,
+          () => false,
+        ),
+      120_000,
+      "team-small's rolled control plane to answer",
+    );
+    await expectWorkingKubeconfig(kubeconfigAfter, "team-small", apiServerUrl);
     expect((await tenant("team-small"))!.status!.kubeconfigSecretRef).toMatchObject({ namespace });
     // Unchanged, so the status tells of no change.
     expect((await tenant("team-small"))!.status!.kubeconfigChangedAt).toBeUndefined();
