@@ -34,6 +34,7 @@ import {
   type ServedKubespaces,
 } from "../e2e/support/servedKubespaces";
 import { testbed, testbedEnv } from "../e2e/support/testbed";
+import { timed } from "./timed";
 
 const TENANTS = Number(process.env.BENCH_API_TENANTS ?? 20);
 const LISTS = Number(process.env.BENCH_API_LISTS ?? 200);
@@ -49,12 +50,6 @@ const kubectl = (...args: string[]) =>
 function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
 }
 
 /** The two replicas whose API answers are compared: metrics on and off. */

@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { kubespaces, newCliUser, startKubespaces, type CliUser, KUBESPACES_BIN } from "../e2e/support/kubespacesCli";
 import { testbed } from "../e2e/support/testbed";
+import { timed } from "./timed";
 
 const OTHERS = (process.env.BENCH_CLI_OTHERS ?? "0,5,10").split(",").map(Number);
 const STARTUP_RUNS = Number(process.env.BENCH_CLI_STARTUP_RUNS ?? 10);
@@ -25,12 +26,6 @@ const REQUEST = ["--cpu", "3", "--memory", "4Gi"];
 async function must(user: CliUser, ...args: string[]): Promise<void> {
   const run = await kubespaces(user, ...args);
   if (run.code !== 0) throw new Error(`kubespaces ${args.join(" ")} exited ${run.code}:\n${run.stderr}`);
-}
-
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
 }
 
 /** The median of `runs` timings of a synchronous process start, in ms. */

@@ -19,15 +19,10 @@ import { platformRevisionFile } from "../e2e/support/platformRevisions";
 import { replicaReconciles } from "../e2e/support/servedKubespaces";
 import { testbed } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
+import { timed } from "./timed";
 
 const COUNT = Number(process.env.BENCH_FLEET_REAL_TENANTS ?? 5);
 const REVISION = "bench-rollout";
-
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
-}
 
 /** Waits until the revision's `jsonpath` reads `value`. */
 const revisionReads = (jsonpath: string, value: string) =>

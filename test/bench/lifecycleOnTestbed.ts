@@ -13,6 +13,7 @@ import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { declareRawResources, declareTenants, type ProgramOptions } from "./programs";
 import { HOLD_CONTROL_PLANE } from "../e2e/support/tenantsStack";
 import { testbed, testbedEnv } from "../e2e/support/testbed";
+import { timed } from "./timed";
 
 const SIZES = (process.env.BENCH_E2E_TENANTS ?? "1,10").split(",").map(Number);
 /** The chart the test bed packaged; its env file exists once the test bed is up. */
@@ -33,12 +34,6 @@ async function benchStack(name: string, program: () => void): Promise<Stack> {
   );
   await stack.destroy();
   return stack;
-}
-
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = Date.now();
-  await action();
-  return Date.now() - started;
 }
 
 async function upAndDestroy(program: Program, count: number): Promise<{ upMs: number; destroyMs: number }> {

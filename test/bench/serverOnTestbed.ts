@@ -27,17 +27,13 @@ import { testbed } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { helmInstallAll, removeHelmInstalls } from "./rawHelmInstalls";
 import { peakRss, treeRssMiB } from "./processMemory";
+import { timed } from "./timed";
 
 const COUNT = Number(process.env.BENCH_SERVER_TENANTS ?? 10);
 const RESYNC_SECONDS = Number(process.env.BENCH_SERVER_RESYNC_SECONDS ?? 20);
 /** The default period the idle figures are scaled to. */
 const DEFAULT_RESYNC_SECONDS = 600;
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 4);
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
-}
 
 /** Applies the Tenants in `dir` and waits until every one of `names` is Ready. */
 const applyAndWait = (dir: string, names: readonly string[]) =>

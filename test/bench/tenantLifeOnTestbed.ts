@@ -21,6 +21,7 @@ import { replicaReconciles } from "../e2e/support/servedKubespaces";
 import { testbed, testbedSnapshotStore, vclusterEndpoint } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { treeRssMiB } from "./processMemory";
+import { timed } from "./timed";
 
 const COUNT = Number(process.env.BENCH_LIFE_TENANTS ?? 5);
 const CONFIGMAPS = Number(process.env.BENCH_LIFE_CONFIGMAPS ?? 100);
@@ -38,12 +39,6 @@ function forwardedKubeconfig(kubeconfig: string, name: string): KubeConfig {
   const server = vclusterEndpoint(tenantNamespace(name), name);
   config.clusters = [{ ...cluster, server, tlsServerName: new URL(cluster.server).hostname }];
   return config;
-}
-
-async function timed(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
 }
 
 /** The resident memory of tenant `name`'s control plane: every process the runner started for its pod, in MiB. */
