@@ -377,6 +377,7 @@ export class TenantReconciler {
     const changes = stepCounter();
     const progress = quiet ? changes : this.progressWriter(tenant);
     await this.recordStart(tenant, quiet, run);
+    let deployedKubeconfig: string | undefined;
     try {
       await this.service.create(name, tenant.spec, this.config.actor, {
         onNote: this.noteOf(name),
@@ -387,6 +388,7 @@ export class TenantReconciler {
         policy: run.revision?.policy,
         platformRevision: run.revision?.revision,
         asleep: run.asleep,
+        onKubeconfig: (kubeconfig) => (deployedKubeconfig = kubeconfig),
       });
       await progress.settled();
       const status = await this.serviceStatus(tenant);
@@ -394,7 +396,7 @@ export class TenantReconciler {
       const kubeconfig = await this.resources.writeKubeconfig(
         name,
         ref,
-        await this.service.kubeconfig(name, this.config.actor),
+        deployedKubeconfig ?? (await this.service.kubeconfig(name, this.config.actor)),
       );
       // A chart upgrade or a rollout keeps the kubeconfig; when it must change, the status says when.
       const changedAt = kubeconfig === "changed" ? this.now().toISOString() : status.kubeconfigChangedAt;

@@ -155,6 +155,12 @@ export interface StackRun {
   readonly engineSignal?: AbortSignal;
   /** Whether an `up` or a preview first reads the host's objects (a refresh): what was changed by hand is put back, or planned. */
   readonly refresh?: boolean;
+  /**
+   * Receives the kubeconfig an `up` left in its outputs (a secret: never logged or recorded), so
+   * that the caller does not read the stack's outputs again, which starts the engine and decrypts
+   * the state a second time.
+   */
+  readonly onKubeconfig?: (kubeconfig: string) => void;
 }
 
 /** What a tenant's stack declares. */

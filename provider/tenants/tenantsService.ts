@@ -92,6 +92,12 @@ export interface OperationOptions {
    * unchanged: a restore brings the control plane down before it writes the data back.
    */
   readonly asleep?: boolean;
+  /**
+   * For a create: receives the tenant's kubeconfig from the update's outputs once it succeeded,
+   * when `kubeconfig()` would hand it out, so that a caller that keeps it (the server's Secret)
+   * does not read it again. A kubeconfig `kubeconfig()` refuses is not passed: that read says why.
+   */
+  readonly onKubeconfig?: (kubeconfig: string) => void;
 }
 
 /** What a delete did. */
@@ -207,10 +213,14 @@ export class TenantsService {
     let refusal: OperationRefusedError | undefined;
     try {
       options.onNote?.(`request of ${name} stored (${stored.location}); provisioning on ${host.description}`);
-      const run = this.stackRun(host, options, (event) => {
-        if (event.phase === "Failed") failure ??= event;
-        report(event);
-      });
+      let kubeconfig: string | undefined;
+      const run = {
+        ...this.stackRun(host, options, (event) => {
+          if (event.phase === "Failed") failure ??= event;
+          report(event);
+        }),
+        onKubeconfig: (value: string) => (kubeconfig = value),
+      };
       const checkStillWanted = async () => {
         const latest = await this.ports.runs.latest(name);
         if (!(await this.ports.requests.get(name)) || (latest?.operation === "delete" && latest.running)) {
@@ -239,6 +249,7 @@ export class TenantsService {
       // The event before the end line, which is the journal's last: a follower stops there.
       report({ name, phase: outputs.phase ?? "Ready", detail: message });
       journal.end({ ok: true, message, outputs });
+      if (kubeconfig !== undefined && commandRunningUsers(kubeconfig).length === 0) options.onKubeconfig?.(kubeconfig);
       return tenantObject(stored, await this.ports.runs.latest(name));
     } catch (error) {
       throw this.createFailed(name, refusal ?? error, failure, journal, options);

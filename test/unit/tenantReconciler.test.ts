@@ -104,6 +104,8 @@ describe("a new Tenant", () => {
     });
     // The request the stack got is the resource's spec, held to the server's policy.
     expect(stacks.callsOf("up", "team-atlas")[0].program?.request).toEqual(atlas);
+    // The Secret's kubeconfig came with the update: the stack's outputs were not read again.
+    expect(stacks.callsOf("kubeconfig")).toEqual([]);
   });
 
   it("that is Ready at its generation is left alone; a resync previews it after a refresh, and runs no update when nothing drifted", async () => {
@@ -515,7 +517,7 @@ describe("the fleet preview", () => {
     reconciler = reconcilerWith(false, undefined, { fleet });
     resources.apply("team-atlas", atlas);
     await reconciler.reconcile("team-atlas");
-    expect(stacks.calls.map((c) => c.op)).toEqual(["up", "kubeconfig", "preview"]);
+    expect(stacks.calls.map((c) => c.op)).toEqual(["up", "preview"]);
     // The update ran with the server's policy, the preview with the revision's.
     expect(stacks.callsOf("up")[0].program?.platform.namespacePrefix).toBeUndefined();
     expect(stacks.callsOf("preview")[0].program?.platform.namespacePrefix).toBe("revision-");

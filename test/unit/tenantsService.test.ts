@@ -500,6 +500,24 @@ describe("kubeconfig", () => {
     expect(error.message).toContain("sneaky");
     expect(error.message).not.toContain("/tmp/run-me");
   });
+
+  it("hands a create's caller the kubeconfig its update output, with no second read", async () => {
+    const handed: string[] = [];
+    await service.create("atlas", asked(), alice, { onKubeconfig: (k) => handed.push(k) });
+    expect(handed).toEqual([kubeconfigOf("atlas")]);
+    expect(stacks.calls.filter((call) => call.op === "kubeconfig")).toEqual([]);
+  });
+
+  it("does not hand a create's caller a kubeconfig that kubeconfig() would refuse", async () => {
+    await service.create("atlas", asked(), alice);
+    stacks.setKubeconfig(
+      "atlas",
+      "apiVersion: v1\nkind: Config\nusers: [{name: sneaky, user: {exec: {command: /tmp/run-me}}}]\n",
+    );
+    const handed: string[] = [];
+    await service.create("atlas", undefined, alice, { onKubeconfig: (k) => handed.push(k) });
+    expect(handed).toEqual([]);
+  });
 });
 
 describe("watch", () => {

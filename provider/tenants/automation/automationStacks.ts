@@ -67,13 +67,19 @@ export class AutomationStacks implements TenantStacks {
   async up(name: string, program: StackProgram, run: StackRun): Promise<DeployedOutputs> {
     return this.queued(name, () =>
       this.locked(name, run, async () => {
-        const existed = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
-        const stack = await this.stack(name, tenantProgram(name, program), run.host.engineEnv, true);
+        const { stack, existed } = await this.openStack(name, run.host.engineEnv);
         await recordUpdate(stack, name, program);
         try {
           const result = await withAttemptSignal(run, (signal) =>
-            stack.up({ onEvent: this.digest(name, run, false), signal, refresh: run.refresh }),
+            stack.up({
+              program: tenantProgram(name, program),
+              onEvent: this.digest(name, run, false),
+              signal,
+              refresh: run.refresh,
+            }),
           );
+          const kubeconfig = result.outputs.kubeconfig?.value;
+          if (typeof kubeconfig === "string") run.onKubeconfig?.(kubeconfig);
           return deployedOutputs(result.outputs);
         } catch (error) {
           // A stack this update made and left holding nothing (its program refused before declaring
@@ -88,13 +94,17 @@ export class AutomationStacks implements TenantStacks {
   async preview(name: string, program: StackProgram | undefined, run: StackRun): Promise<ResourceStep[]> {
     const steps: ResourceStep[] = [];
     const collecting: StackRun = { ...run, onStep: (step) => steps.push(step), onEvent: () => {} };
-    const existing = (await this.stack(name, emptyProgram, run.host.engineEnv, false)) !== undefined;
+    const existing = await this.selectStack(name, run.host.engineEnv);
     if (!existing && !program) return steps;
     const declared = program ? tenantProgram(name, program) : emptyProgram;
     if (existing) {
+      // The stack selected once: its preview runs the declared program, given with the preview.
+      const onEvent = this.digest(name, collecting, program === undefined);
       await this.queued(name, () =>
         this.locked(name, run, () =>
-          withAttemptSignal(run, (signal) => this.previewOf(name, declared, collecting, program === undefined, signal)),
+          withAttemptSignal(run, (signal) =>
+            existing.preview({ program: declared, onEvent, signal, refresh: run.refresh }),
+          ),
         ),
       );
       return steps;
@@ -102,7 +112,7 @@ export class AutomationStacks implements TenantStacks {
     // A tenant with no stack yet is previewed on a stack of its own that no tenant can be named
     // (a DNS label has no dots), removed afterwards: the tenant's own stack is never made or removed here.
     const scratch = `preview.${name}.${randomBytes(4).toString("hex")}`;
-    const stack = await this.stack(scratch, declared, run.host.engineEnv, true);
+    const stack = await this.makeStack(scratch, declared, run.host.engineEnv);
     try {
       await withAttemptSignal(run, (signal) =>
         stack.preview({ onEvent: this.digest(name, collecting, false), signal }),
@@ -113,24 +123,12 @@ export class AutomationStacks implements TenantStacks {
     return steps;
   }
 
-  /** A preview of `program` on tenant `name`'s existing stack. */
-  private async previewOf(
-    name: string,
-    program: PulumiFn,
-    run: StackRun,
-    tearingDown: boolean,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const stack = await this.stack(name, program, run.host.engineEnv, true);
-    await stack.preview({ onEvent: this.digest(name, run, tearingDown), signal, refresh: run.refresh });
-  }
-
   async destroy(name: string, run: StackRun): Promise<ResourceStep[]> {
     const steps: ResourceStep[] = [];
     const recording: StackRun = { ...run, onStep: (step) => (steps.push(step), run.onStep(step)) };
     await this.queued(name, () =>
       this.locked(name, run, async () => {
-        const stack = await this.stack(name, emptyProgram, run.host.engineEnv, false);
+        const stack = await this.selectStack(name, run.host.engineEnv);
         if (!stack) return;
         await withAttemptSignal(run, (signal) =>
           stack.destroy({ onEvent: this.digest(name, recording, true), signal }),
@@ -142,11 +140,11 @@ export class AutomationStacks implements TenantStacks {
   }
 
   async exists(name: string, engineEnv: Readonly<Record<string, string>>): Promise<boolean> {
-    return (await this.stack(name, emptyProgram, engineEnv, false)) !== undefined;
+    return (await this.selectStack(name, engineEnv)) !== undefined;
   }
 
   async history(name: string, engineEnv: Readonly<Record<string, string>>): Promise<StackUpdate[]> {
-    const stack = await this.stack(name, emptyProgram, engineEnv, false);
+    const stack = await this.selectStack(name, engineEnv);
     if (!stack) return [];
     // Newest first. A DIY backend numbers no update (every version is 0): there, an update's
     // version is its place from the first one, which stays as later updates are added.
@@ -157,7 +155,7 @@ export class AutomationStacks implements TenantStacks {
   }
 
   async kubeconfig(name: string, engineEnv: Readonly<Record<string, string>>): Promise<string | undefined> {
-    const stack = await this.stack(name, emptyProgram, engineEnv, false);
+    const stack = await this.selectStack(name, engineEnv);
     const value = stack ? (await stack.outputs()).kubeconfig?.value : undefined;
     return typeof value === "string" ? value : undefined;
   }
@@ -198,41 +196,54 @@ export class AutomationStacks implements TenantStacks {
     };
   }
 
-  /** Tenant `name`'s stack with `program`: created when `create`, else undefined when there is none. */
-  private async stack(
-    name: string,
-    program: PulumiFn,
-    engineEnv: Readonly<Record<string, string>>,
-    create: true,
-  ): Promise<Stack>;
-  private async stack(
-    name: string,
-    program: PulumiFn,
-    engineEnv: Readonly<Record<string, string>>,
-    create: false,
-  ): Promise<Stack | undefined>;
-  private async stack(
-    name: string,
-    program: PulumiFn,
-    engineEnv: Readonly<Record<string, string>>,
-    create: boolean,
-  ): Promise<Stack | undefined> {
-    const { LocalWorkspace, StackAlreadyExistsError, StackNotFoundError } = await automation();
-    const args = { stackName: name, projectName: this.config.project, program };
+  /** Tenant `name`'s stack, or undefined when there is none. Its updates are given their program. */
+  private async selectStack(name: string, engineEnv: Readonly<Record<string, string>>): Promise<Stack | undefined> {
+    const { LocalWorkspace, StackNotFoundError } = await automation();
     const options = await this.workspaceOptions(name, engineEnv);
     try {
-      if (!create) return await LocalWorkspace.selectStack(args, options);
-      try {
-        return await LocalWorkspace.createOrSelectStack(args, options);
-      } catch (error) {
-        // Two processes creating it at once: the second one selects it.
-        if (error instanceof StackAlreadyExistsError) return await LocalWorkspace.selectStack(args, options);
-        throw error;
-      }
+      return await LocalWorkspace.selectStack(this.inline(name, emptyProgram), options);
     } catch (error) {
-      if (!create && error instanceof StackNotFoundError) return undefined;
+      if (error instanceof StackNotFoundError) return undefined;
       throw error;
     }
+  }
+
+  /** Makes stack `name` (`stack init`), whose updates run `program` unless given another. */
+  private async makeStack(
+    name: string,
+    program: PulumiFn,
+    engineEnv: Readonly<Record<string, string>>,
+  ): Promise<Stack> {
+    const { LocalWorkspace } = await automation();
+    return LocalWorkspace.createStack(this.inline(name, program), await this.workspaceOptions(name, engineEnv));
+  }
+
+  /**
+   * Tenant `name`'s stack, made when there is none, and whether it was there before: one start of
+   * the CLI when it is (`stack select`), two when it is not (`stack init` after it). Each start is a
+   * process and a read of the backend, so no update asks twice.
+   */
+  private async openStack(
+    name: string,
+    engineEnv: Readonly<Record<string, string>>,
+  ): Promise<{ stack: Stack; existed: boolean }> {
+    const selected = await this.selectStack(name, engineEnv);
+    if (selected) return { stack: selected, existed: true };
+    const { StackAlreadyExistsError } = await automation();
+    try {
+      return { stack: await this.makeStack(name, emptyProgram, engineEnv), existed: false };
+    } catch (error) {
+      if (!(error instanceof StackAlreadyExistsError)) throw error;
+      // Another process made it in between: this update runs on it, as on any existing stack.
+      const made = await this.selectStack(name, engineEnv);
+      if (!made) throw error;
+      return { stack: made, existed: true };
+    }
+  }
+
+  /** The Automation API's arguments for stack `name` of this project, running `program`. */
+  private inline(name: string, program: PulumiFn) {
+    return { stackName: name, projectName: this.config.project, program };
   }
 
   private async workspaceOptions(

@@ -217,6 +217,8 @@ export class FakeTenantStacks implements TenantStacks {
     // As a vCluster keeps its certificates, an update keeps the kubeconfig a stack already outputs.
     stack.kubeconfig ??= kubeconfigOf(name);
     recordUpdate("succeeded");
+    // As the real stacks do: the kubeconfig the update's outputs hold goes to the run.
+    run.onKubeconfig?.(stack.kubeconfig);
     return stack.outputs;
   }
 
