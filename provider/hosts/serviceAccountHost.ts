@@ -1,11 +1,20 @@
 /**
- * The server as its own ServiceAccount: a host port whose kubeconfig carries a short-lived token of
+ * The server as its own ServiceAccount: a host port whose kubeconfig names a short-lived token of
  * the server's ServiceAccount (a TokenRequest made with the credentials the wrapped host gives), so
  * the server holds exactly the RBAC the package installs for it and nothing of the admin's. Used on
  * the local test bed, where the host's own credentials are the test bed's admin.
+ *
+ * As the kubelet mounts a pod's token, the token is written to one file in the test bed's run
+ * folder, which the kubeconfig names (`tokenFile`): every replica on the test bed hands on the same
+ * kubeconfig text, and a replica that starts writes a new token to the same file. A kubeconfig
+ * that changed at each start would change every tenant stack's host input, and so make the next
+ * resync of each tenant an update.
  */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { stringify } from "yaml";
+import { writeAtomically } from "../util/atomicFile";
 import { parsingSecret } from "../util/redactedErrors";
 import type { HostPort, HostTarget } from "../tenants/ports";
 
@@ -35,12 +44,21 @@ export function serviceAccountHost(
       const admin = new KubeConfig();
       parsingSecret("the host kubeconfig", () => admin.loadFromString(target.kubeconfig));
       await prepare(admin, progress);
-      const token = await requestToken(admin, account);
+      const tokenFile = testbedTokenFile(target, account);
+      mkdirSync(path.dirname(tokenFile), { recursive: true, mode: 0o700 });
+      writeAtomically(tokenFile, await requestToken(admin, account), 0o600);
       progress(`reaching the host as ServiceAccount ${account.namespace}/${account.name}`);
-      return { ...target, kubeconfig: tokenKubeconfig(admin, account, token) } satisfies HostTarget;
+      return { ...target, kubeconfig: tokenFileKubeconfig(admin, account, tokenFile) } satisfies HostTarget;
     },
     engineEnvForReads: () => host.engineEnvForReads(),
   };
+}
+
+/** Where the test bed keeps `account`'s token for every replica: its run folder, from its env file. */
+function testbedTokenFile(target: HostTarget, account: ServiceAccountRef): string {
+  const dir = target.engineEnv.KUBESPACES_TESTBED_DIR;
+  if (!dir) throw new Error("kubespaces: the test bed's env file sets no KUBESPACES_TESTBED_DIR");
+  return path.join(dir, "serviceaccounts", account.namespace, account.name, "token");
 }
 
 /** A token of `account`, from the TokenRequest API. */
@@ -56,8 +74,8 @@ async function requestToken(admin: KubeConfig, account: ServiceAccountRef): Prom
   return token;
 }
 
-/** A kubeconfig of the admin's cluster (its server and CA) with `token` as the only user. */
-function tokenKubeconfig(admin: KubeConfig, account: ServiceAccountRef, token: string): string {
+/** A kubeconfig of the admin's cluster (its server and CA) whose only user reads its token from `tokenFile`. */
+function tokenFileKubeconfig(admin: KubeConfig, account: ServiceAccountRef, tokenFile: string): string {
   const cluster = admin.getCurrentCluster();
   if (!cluster) throw new Error("the host kubeconfig has no current cluster");
   const context = `${account.name}@${cluster.name}`;
@@ -74,7 +92,7 @@ function tokenKubeconfig(admin: KubeConfig, account: ServiceAccountRef, token: s
         },
       },
     ],
-    users: [{ name: account.name, user: { token } }],
+    users: [{ name: account.name, user: { tokenFile } }],
     contexts: [{ name: context, context: { cluster: cluster.name, user: account.name, namespace: account.namespace } }],
     "current-context": context,
   });
