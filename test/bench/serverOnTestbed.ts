@@ -18,12 +18,8 @@
  *   while the N were provisioned, with the growth per concurrent update.
  * The tenants are real: the real vCluster chart and control plane the test bed runs.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { stringify } from "yaml";
-import { newCliUser, startKubespaces } from "../e2e/support/kubespacesCli";
-import { replicaReconciles } from "../e2e/support/servedKubespaces";
+import { newCliUser } from "../e2e/support/kubespacesCli";
+import { startServedKubespaces, stopServedKubespaces } from "../e2e/support/servedKubespaces";
 import { testbed } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { helmInstallAll, removeHelmInstalls } from "./rawHelmInstalls";
@@ -46,16 +42,15 @@ const applyAndWait = (dir: string, names: readonly string[]) =>
 const deleteAndWait = (dir: string) =>
   timed(() => kubectlAsAdmin("delete", "-f", dir, "--wait=true", "--timeout=1800s"));
 
-/** A counter of the server's /metrics (its address read from its log); 0 when absent. */
-async function counter(serverLog: string, series: string): Promise<number> {
-  const url = /API and portal at (http:\/\/\S+?)\/? \(listening/.exec(serverLog)![1];
+/** A counter of the /metrics of the server at `url`; 0 when absent. */
+async function counter(url: string, series: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
 /** What the Ready tenants cost, left alone for three resync periods: resyncs and Pulumi operations. */
-async function idleCost(serverLog: () => string) {
+async function idleCost(url: string) {
   const series = {
     resyncs: ['kubespaces_resyncs_total{outcome="clean"}', 'kubespaces_resyncs_total{outcome="drifted"}'],
     ups: ['kubespaces_pulumi_operation_duration_seconds_count{operation="up",outcome="ok"}'],
@@ -63,10 +58,10 @@ async function idleCost(serverLog: () => string) {
   };
   const read = async () => {
     const sum = async (names: string[]) =>
-      (await Promise.all(names.map((name) => counter(serverLog(), name)))).reduce((a, b) => a + b, 0);
+      (await Promise.all(names.map((name) => counter(url, name)))).reduce((a, b) => a + b, 0);
     return {
       resyncs: await sum(series.resyncs),
-      clean: await counter(serverLog(), series.resyncs[0]),
+      clean: await counter(url, series.resyncs[0]),
       ups: await sum(series.ups),
       previews: await sum(series.previews),
     };
@@ -84,33 +79,18 @@ async function idleCost(serverLog: () => string) {
   };
 }
 
-/**
- * Starts a `kubespaces server` replica with `config`, and resolves once it reconciles. Each phase
- * runs its own: the provisioning figures with the default resync period, as a user's server
- * runs, and the idle window with a short one, so that its resyncs do not land on the tenants
- * still being provisioned.
- */
-async function startServer(user: ReturnType<typeof newCliUser>, config: object) {
-  const configDir = mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-server-"));
-  const configFile = path.join(configDir, "server.yaml");
-  writeFileSync(configFile, stringify(config));
-  const server = startKubespaces(user, ["server", "--id", "bench", "--config", configFile, "--listen", "127.0.0.1:0"]);
-  await server.printed(replicaReconciles("bench"));
-  return server;
-}
-
-/** Stops a replica started by startServer. */
-async function stopServer(server: Awaited<ReturnType<typeof startServer>>): Promise<void> {
-  server.child.kill("SIGTERM");
-  await server.finished;
-}
-
 async function main(): Promise<void> {
   testbed("up");
   const user = newCliUser();
-  let server = await startServer(user, { concurrency: CONCURRENCY, resyncSeconds: DEFAULT_RESYNC_SECONDS });
+  // The provisioning figures come from a replica at the default resync period, as a user's server
+  // runs; a second one with the short period takes over for the idle window, so that no resync
+  // lands on tenants still being provisioned.
+  let server = await startServedKubespaces(user, "bench", {
+    concurrency: CONCURRENCY,
+    resyncSeconds: DEFAULT_RESYNC_SECONDS,
+  });
   try {
-    const restMiB = treeRssMiB(server.child.pid!);
+    const restMiB = treeRssMiB(server.running.child.pid!);
     const one = ["bench-alone"];
     const oneDir = tenantManifests(one);
     const alone = await applyAndWait(oneDir, one);
@@ -119,12 +99,12 @@ async function main(): Promise<void> {
     const raw = await timed(() => helmInstallAll(many));
     await removeHelmInstalls(many);
     const manyDir = tenantManifests(many);
-    const stopSampling = peakRss(server.child.pid!);
+    const stopSampling = peakRss(server.running.child.pid!);
     const together = await applyAndWait(manyDir, many);
     const peakMiB = stopSampling();
-    await stopServer(server);
-    server = await startServer(user, { concurrency: CONCURRENCY, resyncSeconds: RESYNC_SECONDS });
-    const idle = await idleCost(() => server.stderr);
+    await stopServedKubespaces(server);
+    server = await startServedKubespaces(user, "bench", { concurrency: CONCURRENCY, resyncSeconds: RESYNC_SECONDS });
+    const idle = await idleCost(server.url);
     const deleted = await deleteAndWait(manyDir);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(`one Tenant, apply to Ready:               ${s(alone)} (1.00x)`);
@@ -147,7 +127,7 @@ async function main(): Promise<void> {
       `server replica memory (its process and the engines it started, resident): ${restMiB.toFixed(0)} MiB at rest; peak ${peakMiB.toFixed(0)} MiB while the ${COUNT} were provisioned, ${CONCURRENCY} at a time: ${((peakMiB - restMiB) / CONCURRENCY).toFixed(0)} MiB per concurrent update`,
     );
   } finally {
-    await stopServer(server);
+    await stopServedKubespaces(server);
   }
 }
 
