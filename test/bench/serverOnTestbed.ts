@@ -6,7 +6,9 @@
  *   the baseline; the server reconciles `concurrency` of them at a time (its configuration);
  * - the same N vClusters installed straight with `helm install`, all at once, to the last one ready
  *   (the raw baseline, rawHelmInstalls.ts), and the N Tenants' time against it: the server's own
- *   overhead, apart from what the host takes to start N control planes;
+ *   overhead, apart from what the host takes to start N control planes; beside both, the CPU time
+ *   the whole machine spent (machineCpu.ts), and the shortest time the N Tenants could take at
+ *   that CPU time on this machine's cores;
  * - the N left alone, Ready, for a window of several resync periods (BENCH_SERVER_RESYNC_SECONDS,
  *   default 20; the replica that provisioned them, at the default period, makes way for one with
  *   this period): the resyncs the server ran and the Pulumi operations they cost, read from its
@@ -23,6 +25,7 @@ import { startServedKubespaces, stopServedKubespaces } from "../e2e/support/serv
 import { testbed } from "../e2e/support/testbed";
 import { kubectlAsAdmin, tenantManifests } from "./benchTenants";
 import { helmInstallAll, removeHelmInstalls } from "./rawHelmInstalls";
+import { describeLoad, machineCores, timedWithMachineCpu, type MachineLoad } from "./machineCpu";
 import { peakRss, treeRssMiB } from "./processMemory";
 import { timed } from "./timed";
 
@@ -32,9 +35,9 @@ const RESYNC_SECONDS = Number(process.env.BENCH_SERVER_RESYNC_SECONDS ?? 20);
 const DEFAULT_RESYNC_SECONDS = 600;
 const CONCURRENCY = Number(process.env.BENCH_SERVER_CONCURRENCY ?? 4);
 
-/** Applies the Tenants in `dir` and waits until every one of `names` is Ready. */
+/** Applies the Tenants in `dir` and waits until every one of `names` is Ready, with the machine's CPU time. */
 const applyAndWait = (dir: string, names: readonly string[]) =>
-  timed(async () => {
+  timedWithMachineCpu(async () => {
     await kubectlAsAdmin("apply", "-f", dir);
     await kubectlAsAdmin("wait", "--for=condition=Ready", "--timeout=1800s", ...names.map((n) => `tenant/${n}`));
   });
@@ -79,6 +82,19 @@ async function idleCost(url: string) {
   };
 }
 
+/**
+ * The machine's CPU time in the raw installs and in the Tenants' provisioning, and the shortest the
+ * Tenants could take on these cores at their CPU time: the part of the ratio that no wait cut from
+ * the server could win back here.
+ */
+function cpuLines(raw: MachineLoad, tenants: MachineLoad): string {
+  const floorMs = (tenants.cpuSeconds / machineCores()) * 1000;
+  return [
+    `  the machine's CPU: raw installs ${describeLoad(raw)}; the ${COUNT} Tenants ${describeLoad(tenants)}`,
+    `  at that CPU time on ${machineCores()} cores the ${COUNT} Tenants could take no less than ${(floorMs / 1000).toFixed(1)} s (${(floorMs / raw.ms).toFixed(2)}x the raw installs)`,
+  ].join("\n");
+}
+
 async function main(): Promise<void> {
   testbed("up");
   const user = newCliUser();
@@ -93,14 +109,15 @@ async function main(): Promise<void> {
     const restMiB = treeRssMiB(server.running.child.pid!);
     const one = ["bench-alone"];
     const oneDir = tenantManifests(one);
-    const alone = await applyAndWait(oneDir, one);
+    const alone = (await applyAndWait(oneDir, one)).ms;
     await deleteAndWait(oneDir);
     const many = Array.from({ length: COUNT }, (_, i) => `bench-${i}`);
-    const raw = await timed(() => helmInstallAll(many));
+    const raw = await timedWithMachineCpu(() => helmInstallAll(many));
     await removeHelmInstalls(many);
     const manyDir = tenantManifests(many);
     const stopSampling = peakRss(server.running.child.pid!);
-    const together = await applyAndWait(manyDir, many);
+    const load = await applyAndWait(manyDir, many);
+    const together = load.ms;
     const peakMiB = stopSampling();
     await stopServedKubespaces(server);
     server = await startServedKubespaces(user, "bench", { concurrency: CONCURRENCY, resyncSeconds: RESYNC_SECONDS });
@@ -112,8 +129,9 @@ async function main(): Promise<void> {
       `${COUNT} Tenants at once, apply to all Ready:     ${s(together)} (${(together / alone).toFixed(2)}x; ${CONCURRENCY} reconciled at a time)`,
     );
     console.log(
-      `${COUNT} vClusters by raw helm install at once, to all ready: ${s(raw)} (the ${COUNT} Tenants took ${(together / raw).toFixed(2)}x that)`,
+      `${COUNT} vClusters by raw helm install at once, to all ready: ${s(raw.ms)} (the ${COUNT} Tenants took ${(together / raw.ms).toFixed(2)}x that)`,
     );
+    console.log(cpuLines(raw, load));
     const perTenantHour = (count: number) =>
       ((count / COUNT) * (3600 / idle.seconds) * (RESYNC_SECONDS / DEFAULT_RESYNC_SECONDS)).toFixed(2);
     console.log(
