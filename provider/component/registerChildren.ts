@@ -7,12 +7,18 @@ import type * as k8s from "@pulumi/kubernetes";
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { childEdges, creationOrder } from "../graph/childEdges";
-import type { RenderedCleanup, RenderedHostCheck, RenderedReadiness } from "../render/lifecycleArgs";
+import type {
+  RenderedAccessCheck,
+  RenderedCleanup,
+  RenderedHostCheck,
+  RenderedReadiness,
+} from "../render/lifecycleArgs";
 import { childName, type ChildRole } from "../contracts/childRoles";
 import { childRoles, objectSlots, type RenderedTenant } from "../render/renderTenant";
 import type { TenantStructure } from "../model/tenantStructure";
 import type { HostCheckResource, LifecycleResources, ReadinessResource } from "../lifecycle/lifecycleResources";
 import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
+import { accessCheckInputsSchema } from "../contracts/accessCheckSchema";
 import { cleanupInputsSchema } from "../contracts/cleanupSchema";
 import { PULUMI_SUPPLIED_INPUTS } from "../contracts/lifecycleInputs";
 import { readinessInputsSchema } from "../contracts/readinessSchema";
@@ -27,7 +33,7 @@ export interface ChildContext extends KubernetesChildContext {
   readonly parent: pulumi.Resource;
   /** Which children exist. */
   readonly structure: TenantStructure;
-  /** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
+  /** Factories of the lifecycle resources: the host check, the access check, the readiness wait and the cleanup. */
   readonly lifecycle: LifecycleResources;
   /** The host kubeconfig the lifecycle operations read with (secret), if one was given. */
   readonly hostKubeconfig?: pulumi.Output<string>;
@@ -53,6 +59,7 @@ function renderedFields<T>(schema: z.ZodObject): (keyof T & string)[] {
 // Each lifecycle resource's part of the render, and the inputs it takes from there.
 const RENDERED_FIELDS = {
   hostCheck: renderedFields<RenderedHostCheck>(hostCheckInputsSchema),
+  accessCheck: renderedFields<RenderedAccessCheck>(accessCheckInputsSchema),
   readiness: renderedFields<RenderedReadiness>(readinessInputsSchema),
   cleanup: renderedFields<RenderedCleanup>(cleanupInputsSchema),
 };
@@ -102,6 +109,12 @@ function registerLifecycleChild(
       return context.lifecycle.hostCheck(
         childName(name, role),
         { ...renderedInputs(rendered, "hostCheck"), hostKubeconfig },
+        opts,
+      );
+    case "access-check":
+      return context.lifecycle.accessCheck(
+        childName(name, role),
+        { ...renderedInputs(rendered, "accessCheck"), hostKubeconfig },
         opts,
       );
     case "cleanup":

@@ -17,7 +17,7 @@ export type ObjectRole =
   | "apps-listener-set";
 
 /** The role of every child of a Tenant: its Kubernetes objects, the release and the lifecycle resources. */
-export type ChildRole = "host-check" | ObjectRole | "cleanup" | "vcluster" | "readiness";
+export type ChildRole = "host-check" | ObjectRole | "access-check" | "cleanup" | "vcluster" | "readiness";
 
 /**
  * The Kubernetes provider a Tenant creates for its host from `hostKubeconfig`: a child too, though

@@ -26,9 +26,11 @@ type Rule = Omit<ChildEdges, "parent">;
 // - namespace: the host check refuses a namespace that is not this stack's tenant's before it is
 //   created (the namespace also carries the owner id the check recorded).
 // - namespace-access (the RoleBinding of platform.namespaceAccess): whoever runs the stack may hold
-//   its rights in the namespace through it alone (kubespaces server does), so everything in the
-//   namespace waits for it, and it goes only with the namespace: the engine never deletes it while
-//   something in the namespace is still to be deleted.
+//   its rights in the namespace through it alone (kubespaces server does). It goes only with the
+//   namespace: the engine never deletes it while something in the namespace is still to be deleted.
+// - access-check: the API server authorizes from a cache that takes the new binding in a moment
+//   later, so everything in the namespace waits until the check finds the binding in force; the
+//   check is deleted after them and before the binding.
 // - quota, LimitRange, NetworkPolicies: live in the namespace, so they need it (and its access)
 //   and go with it.
 // - ReferenceGrant: lives in the namespace too; the TLSRoute it admits is in the gateway namespace.
@@ -38,14 +40,15 @@ type Rule = Omit<ChildEdges, "parent">;
 //   plane's lets it reach the host API server once the namespace's fences it).
 // - readiness: waits for the release; it also depends on the other leaves (the Gateway objects), so
 //   that a destroy deletes it first and its check of the host stops a destroy on the wrong cluster.
-/** What an object in the namespace waits for: the access binding, which stands for the namespace when absent. */
-const IN_NAMESPACE: readonly ChildRole[] = ["namespace-access"];
+/** What an object in the namespace waits for: the access check, which the namespace stands for when absent. */
+const IN_NAMESPACE: readonly ChildRole[] = ["access-check"];
 /** The child an edge to an absent child goes to instead; edges to other absent children are dropped. */
-const STANDS_FOR: Partial<Record<ChildRole, ChildRole>> = { "namespace-access": "namespace" };
+const STANDS_FOR: Partial<Record<ChildRole, ChildRole>> = { "access-check": "namespace" };
 const RULES: Record<ChildRole, Rule> = {
   "host-check": { dependsOn: [] },
   namespace: { dependsOn: ["host-check"] },
   "namespace-access": { dependsOn: ["namespace"], deletedWith: "namespace" },
+  "access-check": { dependsOn: ["namespace-access"] },
   quota: { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
   "limit-range": { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
   "network-policy": { dependsOn: IN_NAMESPACE, deletedWith: "namespace" },
@@ -60,8 +63,9 @@ const RULES: Record<ChildRole, Rule> = {
 };
 
 /**
- * The edge table of a tenant whose children are `roles`: an edge to the absent access binding goes
- * to the namespace, edges to other absent children are dropped.
+ * The edge table of a tenant whose children are `roles`: an edge to the absent access check (there
+ * is none without an access binding) goes to the namespace, edges to other absent children are
+ * dropped.
  */
 export function childEdges(roles: readonly ChildRole[]): EdgeTable {
   const present = new Set(roles);

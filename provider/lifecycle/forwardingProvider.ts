@@ -14,7 +14,7 @@ export const DYNAMIC_PROVIDERS_MODULE = "@kubespaces/pulumi/dynamic-providers";
  * keeps the state, delete does nothing.
  */
 export function forwardingProvider(
-  exportName: "readinessProvider" | "cleanupProvider" | "hostCheckProvider",
+  exportName: "readinessProvider" | "cleanupProvider" | "hostCheckProvider" | "accessCheckProvider",
 ): pulumi.dynamic.ResourceProvider {
   const moduleName = DYNAMIC_PROVIDERS_MODULE;
   // eslint-disable-next-line @typescript-eslint/no-require-imports

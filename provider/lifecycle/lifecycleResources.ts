@@ -1,19 +1,22 @@
 /**
  * The resources a Tenant needs beyond Kubernetes objects: the host check before the namespace, the
- * readiness wait and the teardown cleanup. A TypeScript program gets them as dynamic resources; the provider plugin, where dynamic
- * providers cannot load (pulumi/pulumi#5455), uses custom resources it serves itself. Their output
- * and secret lists come from the zod schemas of their properties.
+ * access check after its access binding, the readiness wait and the teardown cleanup. A TypeScript
+ * program gets them as dynamic resources; the provider plugin, where dynamic providers cannot load
+ * (pulumi/pulumi#5455), uses custom resources it serves itself. Their output and secret lists come
+ * from the zod schemas of their properties.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import {
   PACKAGE_NAME,
+  TENANT_ACCESS_CHECK_NAME,
   TENANT_CLEANUP_NAME,
   TENANT_HOST_CHECK_NAME,
   TENANT_READINESS_NAME,
   indexToken,
 } from "../model/tokens";
 import { fieldNames, secretFieldNames } from "../util/zodFields";
+import { accessCheckInputsSchema, type AccessCheckInputs } from "../contracts/accessCheckSchema";
 import { cleanupInputsSchema, type CleanupInputs } from "../contracts/cleanupSchema";
 import { forwardingProvider } from "./forwardingProvider";
 import {
@@ -39,6 +42,8 @@ export type CleanupArgs = InputsOf<CleanupInputs>;
 
 /** Inputs of the host check resource. */
 export type HostCheckArgs = InputsOf<HostCheckInputs>;
+/** Inputs of the access check resource. */
+export type AccessCheckArgs = InputsOf<AccessCheckInputs>;
 
 /** The host check as the Tenant reads it: the recorded identity of the host. */
 export type HostCheckResource = pulumi.Resource & {
@@ -50,10 +55,12 @@ export type ReadinessResource = pulumi.Resource & {
   readonly [K in keyof ReadinessResult]: pulumi.Output<ReadinessResult[K]>;
 };
 
-/** Factories of the lifecycle resources: the host check, the readiness wait and the cleanup. */
+/** Factories of the lifecycle resources: the host check, the access check, the readiness wait and the cleanup. */
 export interface LifecycleResources {
   /** Creates the host check. */
   hostCheck(name: string, args: HostCheckArgs, opts: pulumi.CustomResourceOptions): HostCheckResource;
+  /** Creates the access check. */
+  accessCheck(name: string, args: AccessCheckArgs, opts: pulumi.CustomResourceOptions): pulumi.Resource;
   /** Creates the readiness resource. */
   readiness(name: string, args: ReadinessArgs, opts: pulumi.CustomResourceOptions): ReadinessResource;
   /** Creates the cleanup resource. */
@@ -78,6 +85,10 @@ const HOST_CHECK: LifecycleKind = {
   results: hostCheckResultSchema,
   secrets: [...secretFieldNames(hostCheckInputsSchema), ...secretFieldNames(hostCheckResultSchema)],
 };
+const ACCESS_CHECK: LifecycleKind = {
+  name: TENANT_ACCESS_CHECK_NAME,
+  secrets: secretFieldNames(accessCheckInputsSchema),
+};
 
 /** The inputs, plus an unknown placeholder for each output so that the engine fills it in. */
 function propertiesOf(kind: LifecycleKind, args: object): pulumi.Inputs {
@@ -95,6 +106,7 @@ class DynamicLifecycleResource extends pulumi.dynamic.Resource {}
 const readinessProvider = forwardingProvider("readinessProvider");
 const cleanupProvider = forwardingProvider("cleanupProvider");
 const hostCheckProvider = forwardingProvider("hostCheckProvider");
+const accessCheckProvider = forwardingProvider("accessCheckProvider");
 
 /** Dynamic resources, for TypeScript programs. */
 export const dynamicLifecycleResources: LifecycleResources = {
@@ -125,6 +137,15 @@ export const dynamicLifecycleResources: LifecycleResources = {
       PACKAGE_NAME,
       HOST_CHECK.name,
     ) as unknown as HostCheckResource,
+  accessCheck: (name, args, opts) =>
+    new DynamicLifecycleResource(
+      accessCheckProvider,
+      name,
+      propertiesOf(ACCESS_CHECK, args),
+      optionsOf(ACCESS_CHECK, opts),
+      PACKAGE_NAME,
+      ACCESS_CHECK.name,
+    ),
 };
 
 /** A custom resource of the provider plugin (the SDK's class is abstract). */
@@ -141,5 +162,6 @@ export function pluginLifecycleResources(version: string): LifecycleResources {
     readiness: (name, args, opts) => custom(READINESS, name, args, opts) as unknown as ReadinessResource,
     cleanup: (name, args, opts) => custom(CLEANUP, name, args, opts),
     hostCheck: (name, args, opts) => custom(HOST_CHECK, name, args, opts) as unknown as HostCheckResource,
+    accessCheck: (name, args, opts) => custom(ACCESS_CHECK, name, args, opts),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * The CRUD operations of the TenantHostCheck, TenantReadiness and TenantCleanup resources, written
- * once for both places that serve them: the TypeScript dynamic provider process and the provider
- * plugin. Each says where progress messages go.
+ * The CRUD operations of the TenantHostCheck, TenantAccessCheck, TenantReadiness and TenantCleanup
+ * resources, written once for both places that serve them: the TypeScript dynamic provider process
+ * and the provider plugin. Each says where progress messages go.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import {
@@ -23,8 +23,11 @@ import { fieldNames } from "../util/zodFields";
 import { checkNewHost, needsRecording, recheckHost } from "./hostCheck/hostCheckOperations";
 import { hostCheckInputsSchema, type HostCheckInputs, type StoredHostCheck } from "../contracts/hostCheckSchema";
 import { assertSameHost } from "./hostIdentity";
+import { accessCheckInputsSchema, type AccessCheckInputs } from "../contracts/accessCheckSchema";
+import { awaitNamespaceAccess } from "./accessCheck/namespaceAccessWait";
 
 const HOST_CHECK_INPUT_KEYS = fieldNames(hostCheckInputsSchema);
+const ACCESS_CHECK_INPUT_KEYS = fieldNames(accessCheckInputsSchema);
 
 /** Where a resource operation reports progress, given the tenant's name. */
 export type ProgressSink = (tenant: string) => (message: string) => void;
@@ -98,6 +101,28 @@ export function hostCheckOperations(): pulumi.dynamic.ResourceProvider<HostCheck
     },
     async update(_id, olds, news) {
       return { outs: await recheckHost(olds, news) };
+    },
+  };
+}
+
+/**
+ * Waits, on create and on an update, until the namespace's access binding lets the stack's runner
+ * create there (accessCheck/namespaceAccessWait.ts); nothing to undo on delete.
+ */
+export function accessCheckOperations(
+  progress: ProgressSink,
+): pulumi.dynamic.ResourceProvider<AccessCheckInputs, AccessCheckInputs> {
+  return {
+    async create(inputs) {
+      await awaitNamespaceAccess(inputs, progress(inputs.tenantName));
+      return { id: `${inputs.namespace}/${inputs.roleBinding}`, outs: inputs };
+    },
+    async diff(_id, olds, news) {
+      return { changes: changedKeys(olds, news, ACCESS_CHECK_INPUT_KEYS).length > 0 };
+    },
+    async update(_id, _olds, news) {
+      await awaitNamespaceAccess(news, progress(news.tenantName));
+      return { outs: news };
     },
   };
 }

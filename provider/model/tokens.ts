@@ -19,6 +19,10 @@ export const TENANT_READINESS_NAME = "TenantReadiness";
 export const TENANT_CLEANUP_NAME = "TenantCleanup";
 /** Name of the host check resource, likewise. */
 export const TENANT_HOST_CHECK_NAME = "TenantHostCheck";
+/** Name of the access check resource, likewise. */
+export const TENANT_ACCESS_CHECK_NAME = "TenantAccessCheck";
+/** Type token of the access check custom resource the provider plugin serves. */
+export const TENANT_ACCESS_CHECK_TOKEN = indexToken(TENANT_ACCESS_CHECK_NAME);
 /** Type token of the host check custom resource the provider plugin serves. */
 export const TENANT_HOST_CHECK_TOKEN = indexToken(TENANT_HOST_CHECK_NAME);
 /** Type token of the readiness custom resource the provider plugin serves. */

@@ -1,7 +1,7 @@
 /**
  * The kubespaces provider plugin: constructs Tenants for every Pulumi language, and serves the
- * TenantHostCheck, TenantReadiness and TenantCleanup custom resources those Tenants create, with
- * the same operations as the TypeScript dynamic resources.
+ * TenantHostCheck, TenantAccessCheck, TenantReadiness and TenantCleanup custom resources those
+ * Tenants create, with the same operations as the TypeScript dynamic resources.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Provider } from "@pulumi/pulumi/provider";
@@ -12,14 +12,22 @@ import { cleanupInputsSchema } from "../contracts/cleanupSchema";
 import { pluginLifecycleResources } from "../lifecycle/lifecycleResources";
 import { readinessInputsSchema } from "../contracts/readinessSchema";
 import { hostCheckInputsSchema } from "../contracts/hostCheckSchema";
+import { accessCheckInputsSchema } from "../contracts/accessCheckSchema";
 import {
+  accessCheckOperations,
   cleanupOperations,
   hostCheckOperations,
   readinessOperations,
   type ProgressSink,
 } from "../lifecycle/resourceOperations";
 import { TENANT_OUTPUT_NAMES } from "../model/tenantOutputsSchema";
-import { TENANT_CLEANUP_TOKEN, TENANT_HOST_CHECK_TOKEN, TENANT_READINESS_TOKEN, TENANT_TOKEN } from "../model/tokens";
+import {
+  TENANT_ACCESS_CHECK_TOKEN,
+  TENANT_CLEANUP_TOKEN,
+  TENANT_HOST_CHECK_TOKEN,
+  TENANT_READINESS_TOKEN,
+  TENANT_TOKEN,
+} from "../model/tokens";
 import { unwrapSecrets } from "./secretInputs";
 
 const typeOf = (urn: string): string => urn.split("::")[2]?.split("$").pop() ?? "";
@@ -38,6 +46,7 @@ const CUSTOM_RESOURCES = {
   [TENANT_READINESS_TOKEN]: { operations: readinessOperations, inputs: readinessInputsSchema },
   [TENANT_CLEANUP_TOKEN]: { operations: cleanupOperations, inputs: cleanupInputsSchema },
   [TENANT_HOST_CHECK_TOKEN]: { operations: hostCheckOperations, inputs: hostCheckInputsSchema },
+  [TENANT_ACCESS_CHECK_TOKEN]: { operations: accessCheckOperations, inputs: accessCheckInputsSchema },
 } as const;
 
 function customResource(urn: string) {

@@ -10,9 +10,11 @@ import { APPS_CERTIFICATE_TYPE } from "../contracts/typeMeta";
 import { APPS_LISTENER_SET_TYPE, renderAppsCertificate, renderAppsListenerSet } from "./appsListener";
 import { renderHelmRelease, type RenderedHelmRelease } from "./helmRelease";
 import {
+  renderAccessCheck,
   renderCleanup,
   renderHostCheck,
   renderReadiness,
+  type RenderedAccessCheck,
   type RenderedCleanup,
   type RenderedHostCheck,
   type RenderedReadiness,
@@ -51,6 +53,8 @@ export interface RenderedTenant {
   readonly helmRelease: RenderedHelmRelease;
   /** What the host check looks at. */
   readonly hostCheck: RenderedHostCheck;
+  /** Whose access the access check waits for (used only when the access binding exists). */
+  readonly accessCheck: RenderedAccessCheck;
   /** What the readiness wait follows. */
   readonly readiness: RenderedReadiness;
   /** Where the teardown cleanup looks. */
@@ -139,7 +143,11 @@ export function objectSlots(structure: TenantStructure): ObjectSlot[] {
 
 /** Every child role of a tenant of this structure, in creation order. */
 export function childRoles(structure: TenantStructure): ChildRole[] {
-  return ["host-check", ...objectSlots(structure).map((slot) => slot.role), "cleanup", "vcluster", "readiness"];
+  // The access check follows the access binding it waits for.
+  const objects = objectSlots(structure).flatMap((slot): ChildRole[] =>
+    slot.role === "namespace-access" ? [slot.role, "access-check"] : [slot.role],
+  );
+  return ["host-check", ...objects, "cleanup", "vcluster", "readiness"];
 }
 
 /** Renders every object and value of the tenant described by `spec`. */
@@ -152,6 +160,7 @@ export function renderTenant(spec: TenantSpec): RenderedTenant {
     })),
     helmRelease: renderHelmRelease(spec),
     hostCheck: renderHostCheck(spec),
+    accessCheck: renderAccessCheck(spec),
     readiness: renderReadiness(spec),
     cleanup: renderCleanup(spec),
     outputs: renderOutputs(spec),

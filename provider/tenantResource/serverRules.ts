@@ -94,6 +94,12 @@ const clusterComponentRules: readonly DocumentedRule[] = [
     ["list", "watch"],
   ),
   granted(
+    "The access check asks the API server whether the server may now create in a tenant namespace, that is whether the namespace's access binding is in force yet (lifecycle/accessCheck/namespaceAccessWait.ts). Every signed-in identity may usually ask this through system:basic-user; the server's own rule keeps it from depending on that.",
+    ["authorization.k8s.io"],
+    ["selfsubjectaccessreviews"],
+    ["create"],
+  ),
+  granted(
     "Lets the access binding grant ClusterRole kubespaces-server-tenant, which the server holds only in tenant namespaces; the fence refuses a ClusterRoleBinding of it.",
     ["rbac.authorization.k8s.io"],
     ["clusterroles"],

@@ -7,6 +7,8 @@ import { readinessInputsSchema, readinessResultSchema } from "../../provider/con
 import {
   TENANT_NAME,
   PACKAGE_NAME,
+  TENANT_ACCESS_CHECK_NAME,
+  TENANT_ACCESS_CHECK_TOKEN,
   TENANT_CLEANUP_NAME,
   TENANT_CLEANUP_TOKEN,
   TENANT_HOST_CHECK_NAME,
@@ -16,6 +18,7 @@ import {
   TENANT_TOKEN,
 } from "../../provider/model/tokens";
 import { tenantArgsSchema } from "../../provider/model/tenantArgsSchema";
+import { accessCheckInputsSchema } from "../../provider/contracts/accessCheckSchema";
 import { cleanupInputsSchema } from "../../provider/contracts/cleanupSchema";
 import { hostCheckInputsSchema, hostCheckResultSchema } from "../../provider/contracts/hostCheckSchema";
 import { tenantOutputsSchema } from "../../provider/model/tenantOutputsSchema";
@@ -112,6 +115,14 @@ const RESOURCES: readonly ResourceDefinition[] = [
       "Before the tenant's namespace is created: refuses a namespace that exists and is not the tenant's, and records the host cluster's identity, which the readiness wait and the cleanup check. Created by Tenant.",
     inputs: hostCheckInputsSchema,
     outputs: hostCheckInputsSchema.extend(hostCheckResultSchema.shape),
+  },
+  {
+    token: TENANT_ACCESS_CHECK_TOKEN,
+    name: TENANT_ACCESS_CHECK_NAME,
+    description:
+      "After the access binding of platform.namespaceAccess is made: waits until the API server lets the identity running the stack create in the tenant namespace, so that the objects made there next are not refused while the binding is not yet in force. Created by Tenant.",
+    inputs: accessCheckInputsSchema,
+    outputs: accessCheckInputsSchema,
   },
 ];
 

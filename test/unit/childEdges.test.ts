@@ -8,7 +8,7 @@ import type { ChildRole } from "../../provider/contracts/childRoles";
 import { childRoles } from "../../provider/render/renderTenant";
 
 const FULL = childRoles({ tlsRouteVersion: "v1", networkPolicy: true, namespaceAccess: true });
-/** The children that live or act in the tenant namespace, after its access binding. */
+/** The children that live or act in the tenant namespace, after its access binding is in force. */
 const NEED_ACCESS: readonly ChildRole[] = [
   "quota",
   "limit-range",
@@ -40,6 +40,12 @@ const ORDER_RULES: readonly OrderRule[] = [
     role,
     "whoever runs the stack may hold its rights in the namespace through the binding alone (kubespaces server does)",
   ]),
+  ...NEED_ACCESS.map((role): OrderRule => [
+    "access-check",
+    role,
+    "the API server may refuse under a binding just made, until its cache has it: the check waits for that",
+  ]),
+  ["namespace-access", "access-check", "the check waits for the binding's effect, so the binding comes first"],
   ["quota", "vcluster", "the release's pods schedule under the quota"],
   ["limit-range", "vcluster", "the release's pods get the LimitRange defaults"],
   ["network-policy", "vcluster", "the release starts fenced"],

@@ -18,14 +18,21 @@ const readinessInputs = {
 };
 
 describe("kubespaces provider plugin", () => {
-  it("constructs a Tenant whose host check, readiness and cleanup are the plugin's custom resources", async () => {
-    const result = await provider.construct!("team-atlas", "kubespaces:index:Tenant", { owner: "alice" }, {});
+  it("constructs a Tenant whose host check, access check, readiness and cleanup are the plugin's custom resources", async () => {
+    const namespaceAccess = { clusterRole: "edit", subject: { kind: "User", name: "kubespaces" } };
+    const result = await provider.construct!(
+      "team-atlas",
+      "kubespaces:index:Tenant",
+      { owner: "alice", platform: { namespaceAccess } },
+      {},
+    );
     await settle();
     expect(await valueOf(result.state.namespace as never)).toBe("kubespaces-tenant-team-atlas");
     const types = registered.map((r) => r.type);
     expect(types).toContain("kubespaces:index:TenantReadiness");
     expect(types).toContain("kubespaces:index:TenantCleanup");
     expect(types).toContain("kubespaces:index:TenantHostCheck");
+    expect(types).toContain("kubespaces:index:TenantAccessCheck");
     expect(types.filter((t) => t.startsWith("pulumi-nodejs:dynamic"))).toEqual([]);
     expect(Object.keys(result.state).sort()).toEqual([...TENANT_OUTPUT_NAMES].sort());
     expect(await isSecret(result.state.kubeconfig as never)).toBe(true);
@@ -60,6 +67,15 @@ describe("kubespaces provider plugin", () => {
     expect(await provider.check!(readinessUrn, {}, readinessInputs)).toEqual({ inputs: readinessInputs });
     const { failures } = await provider.check!(readinessUrn, {}, { ...readinessInputs, namespace: "" });
     expect(failures?.map((f) => f.property)).toEqual(["namespace"]);
+  });
+
+  it("checks access check inputs, naming the property", async () => {
+    const urn =
+      "urn:pulumi:test::proj::kubespaces:index:Tenant$kubespaces:index:TenantAccessCheck::team-atlas-access-check";
+    const inputs = { tenantName: "team-atlas", namespace: "ns", roleBinding: "kubespaces-namespace-access" };
+    expect(await provider.check!(urn, {}, inputs)).toEqual({ inputs });
+    const { failures } = await provider.check!(urn, {}, { ...inputs, roleBinding: "" });
+    expect(failures?.map((f) => f.property)).toEqual(["roleBinding"]);
   });
 
   it("diffs readiness: a new release revision waits again, another namespace replaces", async () => {

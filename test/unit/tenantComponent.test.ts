@@ -81,6 +81,23 @@ describe("Tenant graph", () => {
     }
   });
 
+  it("with an access binding, registers the access check after it, and everything in the namespace after the check", async () => {
+    const subject = { kind: "User" as const, name: "kubespaces" };
+    new Tenant("team-atlas", { owner: "a", platform: { namespaceAccess: { clusterRole: "edit", subject } } });
+    await settle();
+    expect(byName("team-atlas-access-check")).toMatchObject({
+      type: "pulumi-nodejs:dynamic/kubespaces:TenantAccessCheck",
+      inputs: {
+        tenantName: "team-atlas",
+        namespace: "kubespaces-tenant-team-atlas",
+        roleBinding: "kubespaces-namespace-access",
+      },
+    });
+    expect(registeredEdges.get("team-atlas-access-check")?.dependencies).toContain(urnOf("namespace-access"));
+    for (const role of ["quota", "limit-range", "network-policy", "control-plane-network-policy", "cleanup"])
+      expect(registeredEdges.get(`team-atlas-${role}`)?.dependencies, role).toContain(urnOf("access-check"));
+  });
+
   it("replaces the Gateway objects, whose names stay the same, by deleting the old one first", async () => {
     new Tenant("team-atlas", { owner: "a", platform: { exposure } });
     await settle();

@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "kubespaces:index:Tenant":
 		r = &Tenant{}
+	case "kubespaces:index:TenantAccessCheck":
+		r = &TenantAccessCheck{}
 	case "kubespaces:index:TenantCleanup":
 		r = &TenantCleanup{}
 	case "kubespaces:index:TenantHostCheck":

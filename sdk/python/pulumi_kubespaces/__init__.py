@@ -9,6 +9,7 @@ import typing
 from ._enums import *
 from .provider import *
 from .tenant import *
+from .tenant_access_check import *
 from .tenant_cleanup import *
 from .tenant_host_check import *
 from .tenant_readiness import *
@@ -23,6 +24,7 @@ _utilities.register(
   "fqn": "pulumi_kubespaces",
   "classes": {
    "kubespaces:index:Tenant": "Tenant",
+   "kubespaces:index:TenantAccessCheck": "TenantAccessCheck",
    "kubespaces:index:TenantCleanup": "TenantCleanup",
    "kubespaces:index:TenantHostCheck": "TenantHostCheck",
    "kubespaces:index:TenantReadiness": "TenantReadiness"
