@@ -14,7 +14,7 @@ import {
   type V1Lease,
 } from "@kubernetes/client-node";
 import type { LeaseRecord, RemovableLeaseStore } from "./leases";
-import { statusCodeOf } from "./kubeClientErrors";
+import { statusCodeOf } from "../util/kubeClientErrors";
 
 /** Lease `name` in `namespace`, made with `labels` (so that a list by label finds it). */
 export class KubeLeaseStore implements RemovableLeaseStore {

@@ -14,7 +14,7 @@ import { TENANT_GROUP, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import type { PlatformRevisionStatus } from "../tenantResource/platformRevisionStatus";
 import type { PlatformRevision } from "./fleetPreview";
 import { runInformer, type InformerRunOptions } from "./informerRun";
-import { statusCodeOf } from "./kubeClientErrors";
+import { statusCodeOf } from "../util/kubeClientErrors";
 import { changeFinalizers } from "./finalizerPatch";
 import { requireObjectName } from "./nameChecks";
 import type { PlatformRevisionStore } from "./replicaFleet";

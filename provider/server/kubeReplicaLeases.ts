@@ -4,7 +4,7 @@
  * it, held with the server's lease duration.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { apiErrorText } from "./kubeClientErrors";
+import { apiErrorText } from "../util/kubeClientErrors";
 import { KubeLeaseStore, listLeases } from "./kubeLeaseStore";
 import type { LeaseOptions } from "./leases";
 import { REPLICA_OF_LABEL, ReplicaMembership, replicaLeaseName } from "./replicaMembership";

@@ -14,7 +14,7 @@ import type {
 } from "./tenantResourcePort";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
 import { TENANT_LABEL } from "../model/names";
-import { statusCodeOf } from "./kubeClientErrors";
+import { statusCodeOf } from "../util/kubeClientErrors";
 import { changeFinalizers } from "./finalizerPatch";
 import { requireObjectName } from "./nameChecks";
 

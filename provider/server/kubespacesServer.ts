@@ -15,7 +15,7 @@ import { TenantsService } from "../tenants/tenantsService";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { AuditSink } from "./people/auditLog";
 import type { LogLevel } from "./serverLog";
-import { apiErrorText } from "./kubeClientErrors";
+import { apiErrorText } from "../util/kubeClientErrors";
 import { KubePeopleHost } from "./people/kubePeopleHost";
 import { OwnedTenants } from "./people/ownedTenants";
 import type { SessionKeys } from "./auth/sessionSeal";

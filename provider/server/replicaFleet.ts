@@ -7,7 +7,7 @@
  * queue's limit, hold the tenants' claims, and never run beside another run of the same tenant.
  */
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
-import { apiErrorText } from "./kubeClientErrors";
+import { apiErrorText } from "../util/kubeClientErrors";
 import type { PlatformRevisionStatus, RevisionTenant } from "../tenantResource/platformRevisionStatus";
 import { isDeepStrictEqual } from "node:util";
 import {

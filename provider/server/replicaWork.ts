@@ -8,7 +8,7 @@
  * from the watches, the staggered resync and the queue's backoff.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { apiErrorText } from "./kubeClientErrors";
+import { apiErrorText } from "../util/kubeClientErrors";
 import type { KubeTenantResources } from "./kubeTenantResources";
 import type { ServerMetrics } from "./metrics/serverMetrics";
 import { ReconcileQueue } from "./reconcileQueue";

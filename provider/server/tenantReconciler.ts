@@ -27,7 +27,7 @@ import {
   TENANT_FINALIZER,
 } from "../contracts/tenantResourceNames";
 import type { Actor } from "../tenants/ports";
-import { apiErrorText } from "./kubeClientErrors";
+import { apiErrorText } from "../util/kubeClientErrors";
 import { isProvisionedPhase, type ResourceStep, type TenantEvent } from "../tenants/tenantObject";
 import { RequestChangedError, RequestInvalidError, TenantNotFoundError, TenantsError } from "../tenants/tenantsErrors";
 import type { TenantsService } from "../tenants/tenantsService";

@@ -17,7 +17,7 @@ import { portalRoutes } from "../portal/portalRoutes";
 import { SessionSeal, type SessionKeys } from "../auth/sessionSeal";
 import { AuditedTenants } from "../people/auditedTenants";
 import type { AuditSink } from "../people/auditLog";
-import { apiErrorText } from "../kubeClientErrors";
+import { apiErrorText } from "../../util/kubeClientErrors";
 import { errorAnswer, isUnforeseen } from "./httpErrors";
 import { actorHook, csrfBinding } from "./requestActor";
 import { COOKIE_OPTIONS, serverCookies } from "./serverCookies";

@@ -9,7 +9,7 @@ import { EventEmitter, on } from "node:events";
 import { CoreV1Api, Watch, type KubeConfig } from "@kubernetes/client-node";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
 import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
-import { statusCodeOf } from "../kubeClientErrors";
+import { statusCodeOf } from "../../util/kubeClientErrors";
 import { KubeTenantResources, requireSecretRef } from "../kubeTenantResources";
 import { requireObjectName } from "../nameChecks";
 import type { SecretKeyRef, TenantResource } from "../tenantResourcePort";

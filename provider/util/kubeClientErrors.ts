@@ -1,4 +1,4 @@
-/** What the server makes of @kubernetes/client-node errors: their status code, and one line for people. */
+/** What kubespaces makes of @kubernetes/client-node errors: their status code, and one line for people. */
 
 /** The HTTP status of a client-node error, if it has one. */
 export const statusCodeOf = (error: unknown): number | undefined => (error as { code?: number }).code;
