@@ -127,7 +127,10 @@ export interface HostTarget {
 
 /** Where the host comes from. */
 export interface HostPort {
-  /** The host, brought up or reached first when that takes work; `progress` tells what it does. */
+  /**
+   * The host, brought up or reached first when that takes work; `progress` tells what it does.
+   * `signal` stops it, and ends the renewal of credentials that expire, where a host renews them.
+   */
   resolve(progress: (line: string) => void, signal?: AbortSignal): Promise<HostTarget>;
   /** The engine's environment for reads of the state, without reaching the host. */
   engineEnvForReads(): Readonly<Record<string, string>>;
