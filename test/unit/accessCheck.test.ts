@@ -77,7 +77,7 @@ describe("the access check", () => {
     expect(asked.length).toBeGreaterThan(1);
     expect(new Set(asked)).toEqual(new Set([inputs.namespace]));
     expect(accessNotGrantedMessage(inputs, 60_000)).toBe(
-      `tenant team-atlas: after 60 s the identity running this stack still may not ${CHECKED_ACCESS.verb} ${CHECKED_ACCESS.resource} in namespace kubespaces-tenant-team-atlas, though RoleBinding kubespaces-namespace-access there was made for it (platform.namespaceAccess): check that its subject is this identity and its ClusterRole grants that`,
+      `tenant team-atlas: after 60 s the identity running this stack still may not ${CHECKED_ACCESS.verb} ${CHECKED_ACCESS.resource} in namespace kubespaces-tenant-team-atlas. If its rights there come from RoleBinding kubespaces-namespace-access (platform.namespaceAccess), check that the binding's subject is this identity and its ClusterRole grants that`,
     );
   });
 

@@ -43,7 +43,7 @@ export function selfAccessReview(kubeconfig: string | undefined): AccessWaitOpti
 
 /** The message when the binding has not given the runner access within the limit. */
 export function accessNotGrantedMessage(inputs: AccessCheckInputs, limitMs: number): string {
-  return `tenant ${inputs.tenantName}: after ${limitMs / 1000} s the identity running this stack still may not ${CHECKED_ACCESS.verb} ${CHECKED_ACCESS.resource} in namespace ${inputs.namespace}, though RoleBinding ${inputs.roleBinding} there was made for it (platform.namespaceAccess): check that its subject is this identity and its ClusterRole grants that`;
+  return `tenant ${inputs.tenantName}: after ${limitMs / 1000} s the identity running this stack still may not ${CHECKED_ACCESS.verb} ${CHECKED_ACCESS.resource} in namespace ${inputs.namespace}. If its rights there come from RoleBinding ${inputs.roleBinding} (platform.namespaceAccess), check that the binding's subject is this identity and its ClusterRole grants that`;
 }
 
 /**
