@@ -4,6 +4,7 @@
  * machine's cores from one bound by waiting, and so what no change to the server could win back.
  */
 import { cpus } from "node:os";
+import { timed } from "./timed";
 
 /** A phase's wall time and the machine's busy CPU time over it. */
 export interface MachineLoad {
@@ -25,9 +26,8 @@ export const machineCores = (): number => cpus().length;
 /** How long `action` took, and how much CPU the whole machine spent meanwhile. */
 export async function timedWithMachineCpu(action: () => Promise<unknown>): Promise<MachineLoad> {
   const startedCpu = busyCpuSeconds();
-  const started = performance.now();
-  await action();
-  return { ms: performance.now() - started, cpuSeconds: busyCpuSeconds() - startedCpu };
+  const ms = await timed(action);
+  return { ms, cpuSeconds: busyCpuSeconds() - startedCpu };
 }
 
 /** "N CPU-s, C of K cores busy": a phase's load as the benches print it. */
