@@ -6,7 +6,7 @@
  * only the RBAC the package installs), keeps each tenant in a Pulumi stack of its own through the
  * tenants service, and writes what happens into each Tenant's status.
  */
-import { KubeVclusterSnapshots } from "./snapshots/kubeVclusterSnapshots";
+import { KubeVclusterSnapshots } from "./kube/kubeVclusterSnapshots";
 import { SnapshotStore } from "./snapshots/snapshotStore";
 import { setMaxListeners } from "node:events";
 import { loadHostKubeConfig } from "../lifecycle/hostAccess";
@@ -16,30 +16,30 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { AuditSink } from "./people/auditLog";
 import type { LogLevel } from "./serverLog";
 import { apiErrorText } from "../util/kubeClientErrors";
-import { KubePeopleHost } from "./people/kubePeopleHost";
+import { KubePeopleHost } from "./kube/kubePeopleHost";
 import { OwnedTenants } from "./people/ownedTenants";
 import type { SessionKeys } from "./auth/sessionSeal";
 import type { SignInParts } from "./auth/signInParts";
 import { buildApiServer } from "./http/apiServer";
-import { kubeReplicaLeases } from "./kubeReplicaLeases";
-import { KubeTenantResources } from "./kubeTenantResources";
+import { kubeReplicaLeases } from "./kube/kubeReplicaLeases";
+import { KubeTenantResources } from "./kube/kubeTenantResources";
 import { ServerMetrics } from "./metrics/serverMetrics";
 import { timedStacks } from "./metrics/timedStacks";
 import { Readiness } from "./readiness";
-import { KubeTenantEvents } from "./kubeTenantEvents";
-import { TenantEventRecorder } from "./tenantEvents";
+import { KubeTenantEvents } from "./kube/kubeTenantEvents";
+import { TenantEventRecorder } from "./reconcile/tenantEvents";
 import { MemoryRunJournals } from "./memoryRunJournals";
-import { REPLICA_OF_LABEL } from "./replicaMembership";
-import { runReplicaShare } from "./replicaWork";
-import { serverPreviews } from "./serverPreviews";
+import { REPLICA_OF_LABEL } from "./replicas/replicaMembership";
+import { runReplicaShare } from "./replicas/replicaWork";
+import { serverPreviews } from "./people/serverPreviews";
 import { ResourceRequestStore } from "./resourceRequestStore";
 import type { ServerConfig } from "./serverConfig";
-import { ownSubject, withServerAccess } from "./serverNamespaceAccess";
-import { KubePlatformRevisions } from "./kubePlatformRevisions";
-import { ReplicaFleet } from "./replicaFleet";
+import { ownSubject, withServerAccess } from "./kube/serverNamespaceAccess";
+import { KubePlatformRevisions } from "./kube/kubePlatformRevisions";
+import { ReplicaFleet } from "./revisions/replicaFleet";
 import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
 import { parsePlatformPolicy } from "../model/platformPolicyValue";
-import { TenantReconciler } from "./tenantReconciler";
+import { TenantReconciler } from "./reconcile/tenantReconciler";
 
 /** What the server runs on. */
 export interface ServerPorts {

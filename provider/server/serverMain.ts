@@ -25,7 +25,7 @@ import { CALLBACK_PATH, discoverSignIn, type SignInParts } from "./auth/signInPa
 import { runServer, type GoneReplicas } from "./kubespacesServer";
 import { serverConfigSchema, type ServerConfig } from "./serverConfig";
 import { serverLogger, type LogLevel } from "./serverLog";
-import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "./tenantApiInstall";
+import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "./kube/tenantApiInstall";
 
 /** How the server is started (the command's flags). */
 export interface ServerMainOptions {

@@ -48,7 +48,7 @@ const tenantRules: readonly DocumentedRule[] = [
   ),
   granted("The reconciler records Events on Tenants.", [CORE, "events.k8s.io"], ["events"], ["create", "patch"]),
   granted(
-    "The fleet (server/replicaFleet.ts) watches PlatformRevisions, which only the platform's admins make and approve; the server never writes their spec or annotations.",
+    "The fleet (server/revisions/replicaFleet.ts) watches PlatformRevisions, which only the platform's admins make and approve; the server never writes their spec or annotations.",
     [TENANT_GROUP],
     [PLATFORM_REVISION_PLURAL],
     ["get", "list", "watch"],
@@ -82,7 +82,7 @@ const clusterComponentRules: readonly DocumentedRule[] = [
     MANAGE,
   ),
   granted(
-    "The drift watch (server/driftWatch.ts) lists and watches the tenant's ResourceQuotas, LimitRanges and NetworkPolicies in every namespace at once, selected by label: one watch per kind instead of one per tenant. Read only; writes stay in tenant namespaces.",
+    "The drift watch (server/kube/driftWatch.ts) lists and watches the tenant's ResourceQuotas, LimitRanges and NetworkPolicies in every namespace at once, selected by label: one watch per kind instead of one per tenant. Read only; writes stay in tenant namespaces.",
     [CORE],
     ["resourcequotas", "limitranges"],
     ["list", "watch"],
@@ -264,7 +264,7 @@ export const SERVER_GATEWAY_RULES: readonly DocumentedRule[] = [
 /** The rules of the server's Role in its own namespace. */
 export const SERVER_NAMESPACE_RULES: readonly DocumentedRule[] = [
   granted(
-    "The replicas' Leases (server/leases.ts): each replica holds a Lease of its own and lists the others' (server/replicaMembership.ts), and holds a tenant's claim while it reconciles it (server/tenantClaims.ts); each removes its own when done, and a killed replica's is removed by the others.",
+    "The replicas' Leases (server/replicas/leases.ts): each replica holds a Lease of its own and lists the others' (server/replicas/replicaMembership.ts), and holds a tenant's claim while it reconciles it (server/replicas/tenantClaims.ts); each removes its own when done, and a killed replica's is removed by the others.",
     ["coordination.k8s.io"],
     ["leases"],
     ["get", "list", "create", "update", "delete"],

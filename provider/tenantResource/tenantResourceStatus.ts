@@ -92,7 +92,7 @@ export const tenantResourceStatusSchema = z
     phase: z
       .enum([...TENANT_PHASES, ...HELD_PHASES])
       .describe(
-        "Pending, Provisioning, Ready, Failed, Deleting; AwaitingApproval when a change waits for an admin, Previewed when the Tenant asks for a preview only.",
+        "Pending, Provisioning, Ready, Sleeping, Failed, Deleting; AwaitingApproval when a change waits for an admin, Previewed when the Tenant asks for a preview only.",
       ),
     conditions: z
       .array(condition)
@@ -125,6 +125,19 @@ export const tenantResourceStatusSchema = z
       .optional()
       .describe("The PlatformRevision whose policy the tenant runs with; none: the server configuration's `platform`."),
     plan: plan.optional(),
+    expiry: z
+      .strictObject({
+        generation: generation().describe("The generation whose request set it: the one that runs."),
+        expiresAt: z
+          .string()
+          .meta({ format: "date-time" })
+          .optional()
+          .describe("When the tenant is deleted (RFC 3339); absent: it does not expire."),
+      })
+      .optional()
+      .describe(
+        "The expiry in force: the running generation's `spec.expiresAt`. A newer spec's expiry takes over only once that generation runs, so a change that is held or refused leaves this one standing. Absent before any generation ran.",
+      ),
     snapshots: z
       .array(snapshotEntry)
       .optional()

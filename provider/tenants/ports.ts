@@ -191,6 +191,16 @@ export interface UpdateRecord {
   readonly actor: string;
 }
 
+/** The request a tenant's stack runs now, as its last successful update recorded it. */
+export interface RunningRequest {
+  /** The request it ran. */
+  readonly request: TenantRequestInput;
+  /** That request's generation. */
+  readonly generation: number;
+  /** The platform revision whose policy it ran with; none: the door's own policy. */
+  readonly platformRevision?: string;
+}
+
 /** One update of a tenant's stack, from the stack's history. */
 export interface StackUpdate {
   /** Which update it is, 1 the first: the engine's version, or, on a DIY backend (which numbers none), its place. */

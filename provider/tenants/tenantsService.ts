@@ -18,6 +18,7 @@ import type {
   RequestStore,
   RunJournals,
   RunRecorder,
+  RunningRequest,
   StackRun,
   StackUpdate,
   StoredRequest,
@@ -205,7 +206,59 @@ export class TenantsService {
     // the tenant's status (the request waits, Pending, for the next create).
     const host = await this.host(options);
     await this.refuseOthersStack(name, existing === undefined && added, host);
-    const journal = this.ports.runs.start(name, "create", stored.generation);
+    return this.runUp(name, stored, wanted, stored.generation, actor, host, options);
+  }
+
+  /**
+   * The request tenant `name`'s stack runs now, as its last successful update recorded it (none
+   * before one did, or for a stack made before updates recorded their request). A restore reads
+   * it once, before it brings the control plane down, to bring back exactly that request.
+   */
+  async runningRequest(name: string, actor: Actor): Promise<RunningRequest | undefined> {
+    await this.visibleRequest(name, actor);
+    const updates = await this.ports.stacks.history(name, this.ports.host.engineEnvForReads());
+    const last = updates.find((update) => update.kind === "update" && update.result === "succeeded");
+    if (!last?.request || !last.record) return undefined;
+    return {
+      request: last.request,
+      generation: last.record.generation,
+      platformRevision: last.record.platformRevision,
+    };
+  }
+
+  /**
+   * Brings tenant `name`'s stack back to `running`, the request it last ran (runningRequest), with
+   * `options.asleep` as a create takes it. Whatever the store holds now is left alone: a newer
+   * request is not run here, so it still meets every gate a create of it meets. The request is
+   * checked against the policy again, as every run's is.
+   */
+  async putBack(
+    name: string,
+    running: RunningRequest,
+    actor: Actor,
+    options: OperationOptions = {},
+  ): Promise<TenantObject> {
+    const stored = await this.visibleRequest(name, actor);
+    const wanted = this.check(name, running.request, actor, options.policy);
+    await this.refuseBesideDelete(name);
+    const host = await this.host(options);
+    return this.runUp(name, stored, wanted, running.generation, actor, host, options);
+  }
+
+  /**
+   * Runs an update of tenant `name`'s stack with `wanted` (checked), recording `generation`, until
+   * its Tenant is Ready; `stored` is the store's request, which its result is reported with.
+   */
+  private async runUp(
+    name: string,
+    stored: StoredRequest,
+    wanted: TenantRequestInput,
+    generation: number,
+    actor: Actor,
+    host: HostTarget,
+    options: OperationOptions,
+  ): Promise<TenantObject> {
+    const journal = this.ports.runs.start(name, "create", generation);
     const report = reporter(journal, options);
     report({ name, phase: "Pending" });
     let failure: TenantEvent | undefined;
@@ -231,7 +284,7 @@ export class TenantsService {
         }
       };
       const record = {
-        generation: stored.generation,
+        generation,
         actor: actor.owner,
         ...(options.platformRevision !== undefined && { platformRevision: options.platformRevision }),
       };

@@ -14,7 +14,7 @@ import { chooseHost } from "../../provider/hosts/hostChoice";
 import { serviceAccountHost } from "../../provider/hosts/serviceAccountHost";
 import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
 import { serverConfigSchema, type ServerConfig } from "../../provider/server/serverConfig";
-import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../provider/server/tenantApiInstall";
+import { installTenantApi, SERVER_SERVICE_ACCOUNT } from "../../provider/server/kube/tenantApiInstall";
 import type {
   DeployedOutputs,
   HostPort,

@@ -18,9 +18,9 @@ import { eventually, hostClients, readOrUndefined } from "./support/hostCluster"
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { replicaReconciles } from "./support/servedKubespaces";
 import { platformRevisionFile } from "./support/platformRevisions";
-import { waveOrder } from "../../provider/server/fleetRollout";
+import { waveOrder } from "../../provider/server/revisions/fleetRollout";
 import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
-import { assignTenants } from "../../provider/server/tenantOwnership";
+import { assignTenants } from "../../provider/server/replicas/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
 import { crashTestbedPostgres, REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
 

@@ -8,7 +8,7 @@ import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT } from "../../provider/cli/exitCodes";
 import { runCli } from "../../provider/cli/runCli";
 import type { FleetReads, TenantsDoor } from "../../provider/cli/tenantsDoor";
-import { revisionTenantOf, withPreviews } from "../../provider/server/fleetPreview";
+import { revisionTenantOf, withPreviews } from "../../provider/server/revisions/fleetPreview";
 import type { RevisionView } from "../../provider/tenantResource/platformRevisionStatus";
 
 const NOW = new Date("2026-12-05T00:00:00Z");

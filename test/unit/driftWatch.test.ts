@@ -5,7 +5,7 @@
  * a status is never.
  */
 import { describe, expect, it } from "vitest";
-import { DriftTracker, DRIFT_SELECTOR } from "../../provider/server/driftWatch";
+import { DriftTracker, DRIFT_SELECTOR } from "../../provider/server/kube/driftWatch";
 
 const LABELS = { "kubespaces.io/tenant": "atlas", "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
 const quota = (

@@ -1,6 +1,6 @@
-/** A finalizer list changed with a test-guarded JSON patch (server/finalizerPatch.ts), over a stand-in object that refuses a stale test as the API server does (422). */
+/** A finalizer list changed with a test-guarded JSON patch (server/kube/finalizerPatch.ts), over a stand-in object that refuses a stale test as the API server does (422). */
 import { describe, expect, it } from "vitest";
-import { changeFinalizers, type FinalizerTarget } from "../../provider/server/finalizerPatch";
+import { changeFinalizers, type FinalizerTarget } from "../../provider/server/kube/finalizerPatch";
 
 /** An object with `finalizers` (null: no list); `interleaved` other writers change it before the next patches land. */
 function standInObject(finalizers: string[] | null) {

@@ -1,5 +1,5 @@
 /**
- * The fleet preview's facts (server/fleetPreview.ts): which revision is on the table, which tenant
+ * The fleet preview's facts (server/revisions/fleetPreview.ts): which revision is on the table, which tenant
  * is still to be previewed on it, one tenant's result, and the revision's status as replicas put
  * their results in.
  */
@@ -11,7 +11,7 @@ import {
   revisionTenantOf,
   withPreviews,
   type PlatformRevision,
-} from "../../provider/server/fleetPreview";
+} from "../../provider/server/revisions/fleetPreview";
 import type { ResourceStep } from "../../provider/tenants/tenantObject";
 
 const NOW = new Date("2026-12-05T00:00:00Z");

@@ -1,8 +1,8 @@
-/** Rolling a platform revision out (server/fleetRollout.ts): the order, the waves, the rollout's status, who is due. */
+/** Rolling a platform revision out (server/revisions/fleetRollout.ts): the order, the waves, the rollout's status, who is due. */
 import { describe, expect, it } from "vitest";
 import { RESUME_ANNOTATION, ROLLOUT_ANNOTATION } from "../../provider/contracts/platformRevisionNames";
-import { withPreviews, type PlatformRevision } from "../../provider/server/fleetPreview";
-import { isDue, rolloutOf, waveEnds, waveOrder } from "../../provider/server/fleetRollout";
+import { withPreviews, type PlatformRevision } from "../../provider/server/revisions/fleetPreview";
+import { isDue, rolloutOf, waveEnds, waveOrder } from "../../provider/server/revisions/fleetRollout";
 import type { PlatformRevisionStatus, RevisionTenant } from "../../provider/tenantResource/platformRevisionStatus";
 
 const NOW = new Date("2026-12-05T10:00:00Z");

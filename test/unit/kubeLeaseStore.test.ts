@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { KubeLeaseStore } from "../../provider/server/kubeLeaseStore";
+import { KubeLeaseStore } from "../../provider/server/kube/kubeLeaseStore";
 
 let server: Server;
 let requests: IncomingMessage[];

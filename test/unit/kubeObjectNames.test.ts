@@ -9,8 +9,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { KubePeopleHost } from "../../provider/server/people/kubePeopleHost";
-import { KubeTenantResources } from "../../provider/server/kubeTenantResources";
+import { KubePeopleHost } from "../../provider/server/kube/kubePeopleHost";
+import { KubeTenantResources } from "../../provider/server/kube/kubeTenantResources";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 
 const requests: string[] = [];

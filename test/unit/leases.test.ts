@@ -1,6 +1,6 @@
 /** Holding a Lease, against a stand-in Lease store that checks resourceVersions as the API server does. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { holdLease, LeaseObserver, leaseTiming, tryAcquireOrRenew } from "../../provider/server/leases";
+import { holdLease, LeaseObserver, leaseTiming, tryAcquireOrRenew } from "../../provider/server/replicas/leases";
 import { FakeLeaseStore } from "./support/fakeLeaseStore";
 
 let now: number;

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
-import { revisionTenantOf, withPreviews } from "../../provider/server/fleetPreview";
+import { revisionTenantOf, withPreviews } from "../../provider/server/revisions/fleetPreview";
 import { beforeEach, describe, expect, it } from "vitest";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";

@@ -1,6 +1,6 @@
 /** The reconciler's work queue: one run per tenant at a time, a limit across tenants, backoff, stop. */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ReconcileQueue, type ReconcileQueueOptions } from "../../provider/server/reconcileQueue";
+import { ReconcileQueue, type ReconcileQueueOptions } from "../../provider/server/reconcile/reconcileQueue";
 import { deferred, type Deferred } from "./support/fakeTenantStacks";
 
 /** A queue of `options` (retries first after a second) over work whose runs the test finishes one by one. */

@@ -1,14 +1,18 @@
 /**
- * A replica's part of the fleet preview (server/replicaFleet.ts), over a stand-in of the
+ * A replica's part of the fleet preview (server/revisions/replicaFleet.ts), over a stand-in of the
  * revisions' store that refuses a write of a status read before another write, as the API server
  * refuses a stale resourceVersion.
  */
 import { describe, expect, it } from "vitest";
 import { parsePlatformPolicy } from "../../provider/model/platformPolicyValue";
 import { REVISION_FINALIZER, ROLLOUT_ANNOTATION } from "../../provider/contracts/platformRevisionNames";
-import { revisionTenantOf, type PlatformRevision } from "../../provider/server/fleetPreview";
-import { waveOrder } from "../../provider/server/fleetRollout";
-import { ReplicaFleet, type FleetShare, type PlatformRevisionStore } from "../../provider/server/replicaFleet";
+import { revisionTenantOf, type PlatformRevision } from "../../provider/server/revisions/fleetPreview";
+import { waveOrder } from "../../provider/server/revisions/fleetRollout";
+import {
+  ReplicaFleet,
+  type FleetShare,
+  type PlatformRevisionStore,
+} from "../../provider/server/revisions/replicaFleet";
 import type { PlatformRevisionStatus } from "../../provider/tenantResource/platformRevisionStatus";
 
 const NOW = new Date("2026-12-05T00:00:00Z");

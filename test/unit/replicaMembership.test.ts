@@ -1,6 +1,10 @@
 /** The live replicas, as their Leases say, against stand-in Leases that check resourceVersions as the API server does. */
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { ReplicaMembership, replicaLeaseName, type ReplicaLeases } from "../../provider/server/replicaMembership";
+import {
+  ReplicaMembership,
+  replicaLeaseName,
+  type ReplicaLeases,
+} from "../../provider/server/replicas/replicaMembership";
 import { FakeLeaseStore } from "./support/fakeLeaseStore";
 
 /** The stand-in API server's Leases, by name. */

@@ -1,8 +1,8 @@
 /** This replica's share of the tenants its watch knows, worked out again when the tenants or the replicas change. */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { expect, it } from "vitest";
-import { ReplicaTenants } from "../../provider/server/replicaTenants";
-import { assignTenants } from "../../provider/server/tenantOwnership";
+import { ReplicaTenants } from "../../provider/server/replicas/replicaTenants";
+import { assignTenants } from "../../provider/server/replicas/tenantOwnership";
 
 const names = Array.from({ length: 40 }, (_, i) => `team-${i}`);
 

@@ -3,7 +3,7 @@
  * decides, the fleet spread over the period; run on fake timers, so no test waits.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { RESYNC_SLICES, resyncOffsetMs, scheduleResyncs } from "../../provider/server/resyncSchedule";
+import { RESYNC_SLICES, resyncOffsetMs, scheduleResyncs } from "../../provider/server/reconcile/resyncSchedule";
 
 describe("a tenant's resync offset", () => {
   it("is the same for the same name, within the period", () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { API_PATHS, CSRF_HEADER } from "../../provider/contracts/tenantsApi";
 import { checkRequest } from "../../provider/tenants/requestCheck";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
-import { revisionTenantOf, withPreviews } from "../../provider/server/fleetPreview";
+import { revisionTenantOf, withPreviews } from "../../provider/server/revisions/fleetPreview";
 import { ADMIN_GROUP, apiServerHarness, ISSUER, type ApiServerHarness } from "./support/apiServerHarness";
 
 const ALICE = "alice@example.com";

@@ -1,6 +1,6 @@
 /** The access binding the server asks each tenant for: its own identity as the API server names it. */
 import { describe, expect, it } from "vitest";
-import { subjectOf, withServerAccess } from "../../provider/server/serverNamespaceAccess";
+import { subjectOf, withServerAccess } from "../../provider/server/kube/serverNamespaceAccess";
 
 describe("the server's namespace access", () => {
   it("reads a ServiceAccount's user name as the ServiceAccount, and any other as a user", () => {

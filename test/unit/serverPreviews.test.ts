@@ -4,7 +4,7 @@
  * refused in words that say so.
  */
 import { describe, expect, it } from "vitest";
-import { PREVIEW_LOCK_WAIT_MS, serverPreviews } from "../../provider/server/serverPreviews";
+import { PREVIEW_LOCK_WAIT_MS, serverPreviews } from "../../provider/server/people/serverPreviews";
 import type { Actor } from "../../provider/tenants/ports";
 import { InterruptedError, TenantNotFoundError } from "../../provider/tenants/tenantsErrors";
 import type { OperationOptions } from "../../provider/tenants/tenantsService";

@@ -1,7 +1,7 @@
 /** A tenant's claim: the Lease a replica holds while it reconciles the tenant. */
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { TenantClaims } from "../../provider/server/tenantClaims";
-import { tryAcquireOrRenew, LeaseObserver } from "../../provider/server/leases";
+import { TenantClaims } from "../../provider/server/replicas/tenantClaims";
+import { tryAcquireOrRenew, LeaseObserver } from "../../provider/server/replicas/leases";
 import { FakeLeaseStore } from "./support/fakeLeaseStore";
 
 let claims: Map<string, FakeLeaseStore>;

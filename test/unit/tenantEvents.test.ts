@@ -11,7 +11,7 @@ import {
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
 } from "../../provider/contracts/tenantResourceNames";
-import { specSha256 } from "../../provider/server/tenantApproval";
+import { specSha256 } from "../../provider/server/reconcile/tenantApproval";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
 import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
 import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
@@ -24,9 +24,9 @@ import {
   type EventsPort,
   type TenantEventReason,
   type TenantEvents,
-} from "../../provider/server/tenantEvents";
+} from "../../provider/server/reconcile/tenantEvents";
 import type { TenantResource } from "../../provider/server/tenantResourcePort";
-import { TenantReconciler } from "../../provider/server/tenantReconciler";
+import { TenantReconciler } from "../../provider/server/reconcile/tenantReconciler";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";
 import { FakeHost, FakeTenantStacks } from "./support/fakeTenantStacks";
@@ -197,10 +197,12 @@ describe("the reconciler's Events", () => {
 
     resources.apply("borealis", { ...atlas, resources: { cpu: "lots" } } as unknown as TenantRequestInput);
     await reconciler.reconcile("borealis");
+    // The status, which the owner reads, says what is wrong; the Event, which others may read, quotes none of it.
+    expect(resources.peek("borealis")!.status!.message).toMatch(/resources\.cpu: must be a Kubernetes quantity/);
     expect(recorded.at(-1)).toEqual([
       "borealis",
       "InvalidRequest",
-      expect.stringMatching(/resources\.cpu: must be a Kubernetes quantity/),
+      "generation 1 was refused by the platform's policy; the Tenant's status says why",
     ]);
   });
 

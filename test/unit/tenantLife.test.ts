@@ -14,7 +14,7 @@ import { checkRequest } from "../../provider/tenants/requestCheck";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 import { isSettled } from "../../provider/tenants/tenantObject";
 import { tenantStatus } from "../../provider/tenants/tenantStatus";
-import { expiryStanding, nextVisit, withExpiryCondition } from "../../provider/server/tenantExpiry";
+import { expiryStanding, nextVisit, withExpiryCondition } from "../../provider/server/reconcile/tenantExpiry";
 import { thrownBy } from "./support/thrown";
 import http from "node:http";
 import { mkdtempSync, writeFileSync } from "node:fs";

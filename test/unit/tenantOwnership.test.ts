@@ -1,6 +1,6 @@
 /** Which replica owns a tenant: rendezvous hashing with bounded loads, over the live replicas. */
 import { expect, it } from "vitest";
-import { assignTenants } from "../../provider/server/tenantOwnership";
+import { assignTenants } from "../../provider/server/replicas/tenantOwnership";
 
 const tenants = Array.from({ length: 300 }, (_, i) => `team-${i}`);
 const counts = (owners: Map<string, string>) => {

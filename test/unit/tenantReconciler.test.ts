@@ -7,19 +7,19 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
 import { MemoryRunJournals } from "../../provider/server/memoryRunJournals";
 import { ResourceRequestStore } from "../../provider/server/resourceRequestStore";
-import { gatePlanOf, TenantReconciler, type ReconcilerConfig } from "../../provider/server/tenantReconciler";
+import { gatePlanOf, TenantReconciler, type ReconcilerConfig } from "../../provider/server/reconcile/tenantReconciler";
 import {
   APPROVED_GENERATION_ANNOTATION,
   APPROVED_SPEC_SHA256_ANNOTATION,
   PREVIEW_ONLY_ANNOTATION,
   TENANT_FINALIZER,
 } from "../../provider/contracts/tenantResourceNames";
-import { specSha256 } from "../../provider/server/tenantApproval";
+import { specSha256 } from "../../provider/server/reconcile/tenantApproval";
 import type { RequestStore } from "../../provider/tenants/ports";
 import { TenantsService } from "../../provider/tenants/tenantsService";
 import { FakeTenantResources } from "./support/fakeTenantResources";
 import type { TenantPlatformInput } from "../../provider/model/tenantPlatformSchema";
-import type { FleetPort } from "../../provider/server/replicaFleet";
+import type { FleetPort } from "../../provider/server/revisions/replicaFleet";
 import type { RevisionTenant } from "../../provider/tenantResource/platformRevisionStatus";
 import { FakeHost, FakeTenantStacks, kubeconfigOf } from "./support/fakeTenantStacks";
 
@@ -704,6 +704,71 @@ describe("a tenant's life: sleep and expiry", () => {
     expect(stacks.callsOf("destroy")).toHaveLength(1);
   });
 
+  it("keeps the running generation's expiry in force while a change that drops it waits for approval", async () => {
+    const { events, record } = recorded();
+    const expiresAt = hoursFromNow(1);
+    const withExpiry = { ...atlas, expiresAt };
+    let now = new Date(NOW);
+    const service = new TenantsService(
+      { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+      { policy: {} },
+    );
+    reconciler = new TenantReconciler(
+      service,
+      resources,
+      { actor: serverActor, requireApproval: true, events: { record } },
+      () => now,
+    );
+    resources.apply("team-atlas", withExpiry, approvalOf(1, withExpiry));
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status!.expiry).toEqual({ generation: 1, expiresAt });
+    // The owner drops the expiry: generation 2 waits, and generation 1's expiry still stands.
+    resources.apply("team-atlas", atlas, approvalOf(1, withExpiry));
+    const held = await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "AwaitingApproval",
+      expiry: { generation: 1, expiresAt },
+    });
+    expect(held.revisitAt).toBe(Date.parse(expiresAt));
+    now = new Date(NOW + 2 * 3_600_000);
+    await reconciler.reconcile("team-atlas");
+    expect(events.at(-1)).toBe(`Expired: it expired at ${expiresAt}; deleting it`);
+    expect(resources.peek("team-atlas")!.metadata.deletionTimestamp).toBeDefined();
+  });
+
+  it("keeps the running generation's expiry in force when a change that pushes it out is refused", async () => {
+    const expiresAt = hoursFromNow(1);
+    const withExpiry = { ...atlas, expiresAt };
+    let now = new Date(NOW);
+    const service = new TenantsService(
+      { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+      { policy: { expiry: { maxLifetimeHours: 48 } } },
+    );
+    reconciler = new TenantReconciler(service, resources, { actor: serverActor, requireApproval: false }, () => now);
+    resources.apply("team-atlas", withExpiry);
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-atlas", { ...atlas, expiresAt: hoursFromNow(24 * 365) });
+    await reconciler.reconcile("team-atlas");
+    const refused = resources.peek("team-atlas")!.status!;
+    expect(refused).toMatchObject({ phase: "Failed", expiry: { generation: 1, expiresAt } });
+    expect(refused.conditions[0]!.reason).toBe("InvalidRequest");
+    now = new Date(NOW + 2 * 3_600_000);
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.metadata.deletionTimestamp).toBeDefined();
+  });
+
+  it("records the spec's expiry as the one in force for a tenant that runs at its generation without a record (an older server's)", async () => {
+    const expiresAt = hoursFromNow(5);
+    resources.apply("team-atlas", { ...atlas, expiresAt });
+    await reconciler.reconcile("team-atlas");
+    const status = resources.peek("team-atlas")!.status!;
+    const { expiry: _dropped, ...older } = status;
+    await resources.writeStatus("team-atlas", older);
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status!.expiry).toEqual({ generation: 1, expiresAt });
+    expect(stacks.callsOf("up")).toHaveLength(1);
+  });
+
   it("warns as the platform's policy says: no warning before warnHours, and a visit when it starts", async () => {
     const expiresAt = hoursFromNow(5);
     const warnAt = Date.parse(expiresAt) - 2 * 3_600_000;
@@ -829,6 +894,61 @@ describe("snapshots and restores asked for by annotation", () => {
       "take team-atlas team-atlas-20261205t063012z",
       "restore team-atlas alice@example.com/team-atlas-20261205t063012z",
     ]);
+  });
+
+  it("brings back after a restore the request that ran, not a spec patched while it ran, which then meets the approval gate", async () => {
+    const { snapshots } = standIns(["alice@example.com/team-atlas-1"]);
+    const events: string[] = [];
+    const record = async (_t: unknown, reason: string, note?: string) => void events.push(`${reason}: ${note ?? ""}`);
+    const bigger = { ...atlas, resources: { cpu: "8", memory: "16Gi" } } as TenantRequestInput;
+    // The owner patches the spec while vCluster's restore runs.
+    const vcluster = {
+      ...snapshots.vcluster,
+      restore: async () => void resources.apply("team-atlas", bigger, { "kubespaces.io/restore-from": "team-atlas-1" }),
+    };
+    const service = new TenantsService(
+      { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+      { policy: {} },
+    );
+    const config = {
+      actor: serverActor,
+      requireApproval: true,
+      events: { record },
+      snapshots: { ...snapshots, vcluster },
+    };
+    reconciler = new TenantReconciler(service, resources, config, () => new Date("2026-12-05T06:30:12Z"));
+    resources.apply("team-atlas", atlas, approvalOf(1, atlas));
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-atlas", atlas, { ...approvalOf(1, atlas), "kubespaces.io/restore-from": "team-atlas-1" });
+    await reconciler.reconcile("team-atlas");
+
+    const ups = stacks.callsOf("up").map((c) => [c.program?.request.resources?.cpu, c.program?.request.sleep]);
+    expect(ups).toEqual([
+      ["4", undefined],
+      ["4", true],
+      ["4", undefined],
+    ]);
+    expect(resources.peek("team-atlas")!.metadata.generation).toBe(2);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 1 });
+    // The patched generation is reconciled like any change: held, and nothing more is brought up.
+    await reconciler.reconcile("team-atlas");
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "AwaitingApproval", observedGeneration: 1 });
+    expect(stacks.callsOf("up")).toHaveLength(3);
+  });
+
+  it("refuses a restore-from annotation that is no snapshot's name, without quoting it and without a store lookup", async () => {
+    const { asked, snapshots } = standIns();
+    const looked: string[] = [];
+    const store = { ...snapshots.store, exists: async (o: { key: string }) => (looked.push(o.key), true) };
+    const { events, reconciler } = withEvents({ ...snapshots, store });
+    resources.apply("team-atlas", atlas, { "kubespaces.io/restore-from": "../bob@example.com/team-bob-1" });
+    await reconciler.reconcile("team-atlas");
+    expect(looked).toEqual([]);
+    expect(asked).toEqual([]);
+    expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(events.at(-1)).toBe(
+      "RestoreFailed: not restored from the snapshot the annotation names: that is not a snapshot's name (its status lists them)",
+    );
   });
 
   it("never brings a tenant down for a snapshot its owner does not have: another owner's is not found", async () => {

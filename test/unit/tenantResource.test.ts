@@ -21,7 +21,7 @@ import {
 import { structuralSchemaOf, type StructuralSchema } from "../../provider/tenantResource/structuralSchema";
 import { tenantCrd, tenantObjectSchema } from "../../provider/tenantResource/tenantCrd";
 import { platformRevisionCrd, REVISION_SPEC_IMMUTABLE } from "../../provider/tenantResource/platformRevisionCrd";
-import { withPreviews } from "../../provider/server/fleetPreview";
+import { withPreviews } from "../../provider/server/revisions/fleetPreview";
 import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
 import type { RunRecord } from "../../provider/tenants/ports";
 import { tenantStatus } from "../../provider/tenants/tenantStatus";

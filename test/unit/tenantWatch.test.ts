@@ -8,7 +8,7 @@ import {
   APPROVED_SPEC_SHA256_ANNOTATION,
   PREVIEW_ONLY_ANNOTATION,
 } from "../../provider/contracts/tenantResourceNames";
-import { reconcileKey } from "../../provider/server/tenantWatch";
+import { reconcileKey } from "../../provider/server/kube/tenantWatch";
 
 const tenant = (metadata: object = {}, status: object = { phase: "Pending" }) => ({
   metadata: { name: "atlas", generation: 1, finalizers: ["kubespaces.io/finalizer"], ...metadata },

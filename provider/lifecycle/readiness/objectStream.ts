@@ -7,7 +7,7 @@
 /**
  * The kinds of object readiness looks at. The vCluster chart renders its control plane as a
  * StatefulSet, or as a Deployment when persistence is off; the kubeconfig is a Secret. A snapshot
- * request is a ConfigMap, and a restore runs in a Pod (server/snapshots/kubeVclusterSnapshots.ts).
+ * request is a ConfigMap, and a restore runs in a Pod (server/kube/kubeVclusterSnapshots.ts).
  */
 export type WatchedKind = "StatefulSet" | "Deployment" | "Secret" | "ConfigMap" | "Pod";
 

@@ -8,7 +8,7 @@ import type { Actor } from "../../tenants/ports";
 import { OperationRefusedError } from "../../tenants/tenantsErrors";
 import { API_ROUTES, type PlatformRevisionListBody } from "../../contracts/tenantsApi";
 import type { PlatformRevisionStatus, RevisionView } from "../../tenantResource/platformRevisionStatus";
-import type { PlatformRevision } from "../fleetPreview";
+import type { PlatformRevision } from "../revisions/fleetPreview";
 import { requireObjectName } from "../nameChecks";
 import { ApiError } from "./httpErrors";
 import { requireActor } from "./requestActor";

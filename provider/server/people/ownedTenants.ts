@@ -23,10 +23,8 @@ import { tenantStatus } from "../../tenants/tenantStatus";
 import { requireTenantName } from "../nameChecks";
 import type { SecretKeyRef, TenantResource, TenantResourceStatus, TenantResources } from "../tenantResourcePort";
 import type { TenantsForPeople } from "./tenantsForPeople";
+import { isSnapshotName } from "../snapshots/snapshotAsks";
 import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
-
-/** What a snapshot's name is made of (snapshotAsks.ts, snapshotName): a tenant's name and a time. */
-const SNAPSHOT_NAME = /^[a-z0-9]([-a-z0-9]{0,78}[a-z0-9])?$/;
 
 /** One change the host's watch of a Tenant reports. */
 export interface TenantWatchEvent {
@@ -176,7 +174,7 @@ export class OwnedTenants implements TenantsForPeople {
 
   async restore(name: string, snapshot: string, actor: Actor): Promise<TenantView> {
     const tenant = await this.visible(name, actor);
-    if (!SNAPSHOT_NAME.test(snapshot))
+    if (!isSnapshotName(snapshot))
       throw new RequestInvalidError(`tenant ${name}: "${snapshot}" is not a snapshot's name`, [
         "snapshot: must be a snapshot's name, as the tenant's status.snapshots lists it",
       ]);

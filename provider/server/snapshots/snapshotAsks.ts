@@ -20,6 +20,12 @@ export function pendingSnapshot(tenant: TenantResource): string | undefined {
   return asked && asked !== tenant.status?.snapshotRequest ? asked : undefined;
 }
 
+/** What a snapshot's name may be: a DNS label's characters, at most 80 (a tenant's name and the time). */
+const SNAPSHOT_NAME = /^[a-z0-9]([-a-z0-9]{0,78}[a-z0-9])?$/;
+
+/** Whether `name` can be a snapshot's: what the API and the reconciler check before it reaches the store. */
+export const isSnapshotName = (name: string): boolean => SNAPSHOT_NAME.test(name);
+
 /** A snapshot's name: the tenant's and the time, to the second (UTC), e.g. `team-atlas-20261205t063012z`. */
 export const snapshotName = (tenant: string, at: Date): string =>
   `${tenant}-${at

@@ -18,7 +18,7 @@ import type { OperationsDeps } from "../../../provider/server/http/operationsRou
 import { StandInPeopleHost } from "./standInPeopleHost";
 import { StandInStackHistories } from "./standInStackHistories";
 import { StandInStackPreviews } from "./standInStackPreviews";
-import type { PlatformRevision } from "../../../provider/server/fleetPreview";
+import type { PlatformRevision } from "../../../provider/server/revisions/fleetPreview";
 
 /** The stand-in issuer's URL. */
 export const ISSUER = "https://issuer.stand-in.example";

@@ -1,5 +1,5 @@
 /** A stand-in for one Lease on the API server, for unit tests: writes carry the version they read, or fail as a 409 would. */
-import type { LeaseRecord, RemovableLeaseStore } from "../../../provider/server/leases";
+import type { LeaseRecord, RemovableLeaseStore } from "../../../provider/server/replicas/leases";
 
 /** One Lease; `lease` is what the API server holds (undefined: none). */
 export class FakeLeaseStore implements RemovableLeaseStore {

@@ -1,6 +1,6 @@
 /**
  * A stand-in for the host's API server as the reconciler uses it (the TenantResources port; the
- * real adapter is provider/server/kubeTenantResources.ts). It mimics what the reconciler relies
+ * real adapter is provider/server/kube/kubeTenantResources.ts). It mimics what the reconciler relies
  * on: `metadata.generation` starts at 1 and grows only when the spec changes; a delete of a Tenant
  * that holds finalizers only sets `deletionTimestamp`, and the Tenant goes once its last finalizer
  * is removed; status writes replace the whole status; a Secret is written only over one the server

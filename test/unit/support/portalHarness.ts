@@ -12,7 +12,7 @@ import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance, type FastifyRequest, type LightMyRequestResponse } from "fastify";
 import { serverCookies } from "../../../provider/server/http/serverCookies";
 import { portalRoutes } from "../../../provider/server/portal/portalRoutes";
-import type { PlatformRevision } from "../../../provider/server/fleetPreview";
+import type { PlatformRevision } from "../../../provider/server/revisions/fleetPreview";
 import type { Actor } from "../../../provider/tenants/ports";
 import { StandInTenantsForPeople } from "./standInTenantsForPeople";
 

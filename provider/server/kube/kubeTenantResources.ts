@@ -4,19 +4,19 @@
  * a concurrent change is never overwritten; status goes through the status subresource.
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Secret } from "@kubernetes/client-node";
-import type { TenantRequestInput } from "../model/tenantRequestSchema";
+import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type {
   KubeconfigWrite,
   SecretKeyRef,
   TenantResource,
   TenantResourceStatus,
   TenantResources,
-} from "./tenantResourcePort";
-import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../contracts/tenantResourceNames";
-import { TENANT_LABEL } from "../model/names";
-import { statusCodeOf } from "../util/kubeClientErrors";
+} from "../tenantResourcePort";
+import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
+import { TENANT_LABEL } from "../../model/names";
+import { statusCodeOf } from "../../util/kubeClientErrors";
 import { changeFinalizers } from "./finalizerPatch";
-import { requireObjectName } from "./nameChecks";
+import { requireObjectName } from "../nameChecks";
 
 /** The label that marks what the server made for a tenant (its kubeconfig Secret) as the server's own. */
 export const MANAGED_BY = { label: "app.kubernetes.io/managed-by", value: "kubespaces-server" } as const;

@@ -13,7 +13,7 @@ import {
   TENANT_GROUP,
   TENANT_PLURAL,
   TENANT_VERSION,
-} from "../contracts/tenantResourceNames";
+} from "../../contracts/tenantResourceNames";
 import { runInformer, type InformerRunOptions } from "./informerRun";
 
 /** How the watch reports: a tenant to reconcile, and a tenant gone, besides how its run goes (informerRun.ts). */

@@ -21,8 +21,8 @@ import { TENANT_LABEL } from "../../model/names";
 import { kubeObjectStream } from "../../lifecycle/readiness/kubeObjectStream";
 import type { ObjectRef, ObservedObject } from "../../lifecycle/readiness/objectStream";
 import { ObjectTracker } from "../../lifecycle/readiness/objectTracker";
-import type { SnapshotObject } from "./snapshotStore";
-import type { VclusterSnapshots, VclusterTarget } from "./vclusterSnapshots";
+import type { SnapshotObject } from "../snapshots/snapshotStore";
+import type { VclusterSnapshots, VclusterTarget } from "../snapshots/vclusterSnapshots";
 
 /** The label vCluster's snapshot controller serves requests by. */
 const SNAPSHOT_REQUEST_LABEL = "vcluster.loft.sh/snapshot-request";

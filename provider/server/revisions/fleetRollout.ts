@@ -11,8 +11,12 @@ import {
   RESUME_ANNOTATION,
   ROLLOUT_ANNOTATION,
   ROLLOUT_DECISIONS,
-} from "../contracts/platformRevisionNames";
-import type { PlatformRevisionStatus, RevisionRollout, RevisionTenant } from "../tenantResource/platformRevisionStatus";
+} from "../../contracts/platformRevisionNames";
+import type {
+  PlatformRevisionStatus,
+  RevisionRollout,
+  RevisionTenant,
+} from "../../tenantResource/platformRevisionStatus";
 import type { PlatformRevision } from "./fleetPreview";
 
 /**

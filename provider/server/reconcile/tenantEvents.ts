@@ -8,8 +8,8 @@
  * spec, its owner or a kubeconfig, since Events are read by whoever may list Events, not only by
  * the Tenant's owner. Recording never fails a reconcile: a refused write is reported and dropped.
  */
-import { TENANT_MANIFEST } from "../contracts/tenantManifest";
-import type { TenantResource } from "./tenantResourcePort";
+import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
+import type { TenantResource } from "../tenantResourcePort";
 
 /** What each Event reason means: its type and the action it reports (events.k8s.io/v1 fields). */
 export const TENANT_EVENT_REASONS = {

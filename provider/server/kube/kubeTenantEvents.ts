@@ -3,7 +3,7 @@
  * recorder's EventsPort. A series is set by JSON patch of the Event the recorder created.
  */
 import { EventsV1Api, type EventsV1Event, type KubeConfig } from "@kubernetes/client-node";
-import type { EventBody, EventsPort } from "./tenantEvents";
+import type { EventBody, EventsPort } from "../reconcile/tenantEvents";
 
 /** Events through the API server that `config` reaches. */
 export class KubeTenantEvents implements EventsPort {

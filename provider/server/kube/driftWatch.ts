@@ -18,7 +18,7 @@ import {
   type KubernetesListObject,
   type KubernetesObject,
 } from "@kubernetes/client-node";
-import { MANAGED_BY_LABEL, TENANT_LABEL } from "../model/names";
+import { MANAGED_BY_LABEL, TENANT_LABEL } from "../../model/names";
 import { runInformer, type InformerRunOptions } from "./informerRun";
 
 /** The kinds the drift watch watches. */

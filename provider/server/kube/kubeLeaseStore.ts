@@ -13,8 +13,8 @@ import {
   type ResponseContext,
   type V1Lease,
 } from "@kubernetes/client-node";
-import type { LeaseRecord, RemovableLeaseStore } from "./leases";
-import { statusCodeOf } from "../util/kubeClientErrors";
+import type { LeaseRecord, RemovableLeaseStore } from "../replicas/leases";
+import { statusCodeOf } from "../../util/kubeClientErrors";
 
 /** Lease `name` in `namespace`, made with `labels` (so that a list by label finds it). */
 export class KubeLeaseStore implements RemovableLeaseStore {

@@ -5,12 +5,12 @@
  * Each is bounded in time and in how long it waits for a stack an update holds, so that a person's
  * preview never holds a replica for long; nothing is stored, created or changed.
  */
-import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import type { Actor } from "../tenants/ports";
-import type { ResourceStep } from "../tenants/tenantObject";
-import { InterruptedError } from "../tenants/tenantsErrors";
-import type { TenantsService } from "../tenants/tenantsService";
-import type { StackPreviews } from "./people/ownedTenants";
+import type { TenantRequestInput } from "../../model/tenantRequestSchema";
+import type { Actor } from "../../tenants/ports";
+import type { ResourceStep } from "../../tenants/tenantObject";
+import { InterruptedError } from "../../tenants/tenantsErrors";
+import type { TenantsService } from "../../tenants/tenantsService";
+import type { StackPreviews } from "./ownedTenants";
 
 /** How long one preview may run before it is stopped. */
 export const PREVIEW_TIME_LIMIT_MS = 3 * 60_000;

@@ -8,21 +8,21 @@
  * from the watches, the staggered resync and the queue's backoff.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { apiErrorText } from "../util/kubeClientErrors";
-import type { KubeTenantResources } from "./kubeTenantResources";
-import type { ServerMetrics } from "./metrics/serverMetrics";
-import { ReconcileQueue } from "./reconcileQueue";
+import { apiErrorText } from "../../util/kubeClientErrors";
+import type { KubeTenantResources } from "../kube/kubeTenantResources";
+import type { ServerMetrics } from "../metrics/serverMetrics";
+import { ReconcileQueue } from "../reconcile/reconcileQueue";
 import type { ReplicaMembership } from "./replicaMembership";
-import { scheduleResyncs } from "./resyncSchedule";
-import type { ServerConfig } from "./serverConfig";
-import type { LogLevel } from "./serverLog";
+import { scheduleResyncs } from "../reconcile/resyncSchedule";
+import type { ServerConfig } from "../serverConfig";
+import type { LogLevel } from "../serverLog";
 import type { TenantClaims } from "./tenantClaims";
 import { ReplicaTenants } from "./replicaTenants";
-import type { TenantReconciler } from "./tenantReconciler";
-import { watchDrift } from "./driftWatch";
-import { watchTenants } from "./tenantWatch";
-import { watchPlatformRevisions } from "./kubePlatformRevisions";
-import type { FleetShare, ReplicaFleet } from "./replicaFleet";
+import type { TenantReconciler } from "../reconcile/tenantReconciler";
+import { watchDrift } from "../kube/driftWatch";
+import { watchTenants } from "../kube/tenantWatch";
+import { watchPlatformRevisions } from "../kube/kubePlatformRevisions";
+import type { FleetShare, ReplicaFleet } from "../revisions/replicaFleet";
 
 /** What a replica's share works with. */
 export interface ReplicaParts {

@@ -5,8 +5,8 @@
  * namespaces through these bindings alone (docs/policy.md, "What the server may do").
  */
 import { AuthenticationV1Api, type KubeConfig } from "@kubernetes/client-node";
-import { TENANT_RESOURCE_OBJECTS } from "../contracts/tenantResourceNames";
-import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
+import { TENANT_RESOURCE_OBJECTS } from "../../contracts/tenantResourceNames";
+import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
 
 /** A subject of a RoleBinding, as `platform.namespaceAccess.subject` takes it. */
 export interface AccessSubject {

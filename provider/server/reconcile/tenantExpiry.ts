@@ -4,9 +4,9 @@
  * Tenant, and its finalizer tears it down like any delete). Pure, so that the reconciler, its timer
  * and the tests share one reading of the clock.
  */
-import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
-import { DEFAULT_EXPIRY_WARN_HOURS } from "../model/tenantPlatformSchema";
-import type { TenantResourceStatus } from "./tenantResourcePort";
+import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
+import { DEFAULT_EXPIRY_WARN_HOURS } from "../../model/tenantPlatformSchema";
+import type { TenantResourceStatus } from "../tenantResourcePort";
 
 /** The condition a tenant's status carries while it is about to expire. */
 export const EXPIRING_CONDITION = "Expiring";

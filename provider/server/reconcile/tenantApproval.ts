@@ -5,10 +5,10 @@
  * by it, whatever its generation.
  */
 import { createHash } from "node:crypto";
-import { APPROVED_GENERATION_ANNOTATION, APPROVED_SPEC_SHA256_ANNOTATION } from "../contracts/tenantResourceNames";
-import type { TenantRequestInput } from "../model/tenantRequestSchema";
-import { sortedJson } from "../util/sortedJson";
-import type { TenantResource } from "./tenantResourcePort";
+import { APPROVED_GENERATION_ANNOTATION, APPROVED_SPEC_SHA256_ANNOTATION } from "../../contracts/tenantResourceNames";
+import type { TenantRequestInput } from "../../model/tenantRequestSchema";
+import { sortedJson } from "../../util/sortedJson";
+import type { TenantResource } from "../tenantResourcePort";
 
 /** The SHA-256 (lowercase hex) of `spec` as compact JSON with its keys sorted (what `jq -cjS .spec` prints). */
 export function specSha256(spec: TenantRequestInput): string {

@@ -6,9 +6,9 @@
  * work for. The previews and updates themselves run in the tenants' reconciles, so they share the
  * queue's limit, hold the tenants' claims, and never run beside another run of the same tenant.
  */
-import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
-import { apiErrorText } from "../util/kubeClientErrors";
-import type { PlatformRevisionStatus, RevisionTenant } from "../tenantResource/platformRevisionStatus";
+import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
+import { apiErrorText } from "../../util/kubeClientErrors";
+import type { PlatformRevisionStatus, RevisionTenant } from "../../tenantResource/platformRevisionStatus";
 import { isDeepStrictEqual } from "node:util";
 import {
   currentRevision,
@@ -19,7 +19,7 @@ import {
   type PlatformRevision,
 } from "./fleetPreview";
 import { isDue, rolloutOf } from "./fleetRollout";
-import { REVISION_FINALIZER } from "../contracts/platformRevisionNames";
+import { REVISION_FINALIZER } from "../../contracts/platformRevisionNames";
 
 /** What the fleet preview needs of the host's API server (the Kubernetes adapter: kubePlatformRevisions.ts). */
 export interface PlatformRevisionStore {

@@ -4,9 +4,13 @@
  * put in. Each replica previews the tenants it owns and records their results in the revision's
  * status; whoever writes last recomputes the sum over every result, so no replica has to gather.
  */
-import { planOf } from "../tenants/tenantPlan";
-import type { ResourceStep } from "../tenants/tenantObject";
-import type { PlatformRevisionStatus, RevisionSummary, RevisionTenant } from "../tenantResource/platformRevisionStatus";
+import { planOf } from "../../tenants/tenantPlan";
+import type { ResourceStep } from "../../tenants/tenantObject";
+import type {
+  PlatformRevisionStatus,
+  RevisionSummary,
+  RevisionTenant,
+} from "../../tenantResource/platformRevisionStatus";
 
 /** A PlatformRevision as the server reads it. */
 export interface PlatformRevision {

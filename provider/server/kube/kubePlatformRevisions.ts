@@ -9,16 +9,16 @@ import {
   PLATFORM_REVISION_KIND,
   PLATFORM_REVISION_PLURAL,
   REVISION_FINALIZER,
-} from "../contracts/platformRevisionNames";
-import { TENANT_GROUP, TENANT_VERSION } from "../contracts/tenantResourceNames";
-import type { PlatformRevisionStatus } from "../tenantResource/platformRevisionStatus";
-import type { PlatformRevision } from "./fleetPreview";
+} from "../../contracts/platformRevisionNames";
+import { TENANT_GROUP, TENANT_VERSION } from "../../contracts/tenantResourceNames";
+import type { PlatformRevisionStatus } from "../../tenantResource/platformRevisionStatus";
+import type { PlatformRevision } from "../revisions/fleetPreview";
 import { runInformer, type InformerRunOptions } from "./informerRun";
-import { statusCodeOf } from "../util/kubeClientErrors";
+import { statusCodeOf } from "../../util/kubeClientErrors";
 import { changeFinalizers } from "./finalizerPatch";
-import { requireObjectName } from "./nameChecks";
-import type { PlatformRevisionStore } from "./replicaFleet";
-import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
+import { requireObjectName } from "../nameChecks";
+import type { PlatformRevisionStore } from "../revisions/replicaFleet";
+import type { PlatformRevisionReader } from "../http/fleetApiRoutes";
 
 const REVISIONS = { group: TENANT_GROUP, version: TENANT_VERSION, plural: PLATFORM_REVISION_PLURAL } as const;
 

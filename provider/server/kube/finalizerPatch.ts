@@ -3,7 +3,7 @@
  * makes it: read the list, work out the new one, and send it as a JSON patch whose `test` makes the
  * API server refuse it (422) if another writer changed the list since; then read again, a few times.
  */
-import { statusCodeOf } from "../util/kubeClientErrors";
+import { statusCodeOf } from "../../util/kubeClientErrors";
 
 /** How the object is read and patched. */
 export interface FinalizerTarget {

@@ -4,13 +4,13 @@
  * it, held with the server's lease duration.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { apiErrorText } from "../util/kubeClientErrors";
+import { apiErrorText } from "../../util/kubeClientErrors";
 import { KubeLeaseStore, listLeases } from "./kubeLeaseStore";
-import type { LeaseOptions } from "./leases";
-import { REPLICA_OF_LABEL, ReplicaMembership, replicaLeaseName } from "./replicaMembership";
-import type { ServerConfig } from "./serverConfig";
-import type { LogLevel } from "./serverLog";
-import { CLAIM_OF_LABEL, TenantClaims, tenantClaimName } from "./tenantClaims";
+import type { LeaseOptions } from "../replicas/leases";
+import { REPLICA_OF_LABEL, ReplicaMembership, replicaLeaseName } from "../replicas/replicaMembership";
+import type { ServerConfig } from "../serverConfig";
+import type { LogLevel } from "../serverLog";
+import { CLAIM_OF_LABEL, TenantClaims, tenantClaimName } from "../replicas/tenantClaims";
 
 /** Replica `identity`'s membership and claims, over the Leases of `kubeConfig`'s cluster. */
 export function kubeReplicaLeases(

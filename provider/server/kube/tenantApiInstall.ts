@@ -13,10 +13,10 @@ import {
   type KubeConfig,
   type KubernetesObject,
 } from "@kubernetes/client-node";
-import { INSTALL_DEFAULTS, installOptions } from "../tenantResource/installOptions";
-import type { InstalledObject } from "../tenantResource/kubeObject";
-import { tenantResourceInstallation } from "../tenantResource/tenantResourceInstallation";
-import type { ServerConfig } from "./serverConfig";
+import { INSTALL_DEFAULTS, installOptions } from "../../tenantResource/installOptions";
+import type { InstalledObject } from "../../tenantResource/kubeObject";
+import { tenantResourceInstallation } from "../../tenantResource/tenantResourceInstallation";
+import type { ServerConfig } from "../serverConfig";
 
 /** The ServiceAccount the server runs as where the package installs it. */
 export const SERVER_SERVICE_ACCOUNT = INSTALL_DEFAULTS.serviceAccount;

@@ -10,10 +10,10 @@ import { CoreV1Api, Watch, type KubeConfig } from "@kubernetes/client-node";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
 import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
 import { statusCodeOf } from "../../util/kubeClientErrors";
-import { KubeTenantResources, requireSecretRef } from "../kubeTenantResources";
+import { KubeTenantResources, requireSecretRef } from "./kubeTenantResources";
 import { requireObjectName } from "../nameChecks";
 import type { SecretKeyRef, TenantResource } from "../tenantResourcePort";
-import type { PeopleHost, TenantWatchEvent } from "./ownedTenants";
+import type { PeopleHost, TenantWatchEvent } from "../people/ownedTenants";
 import type { QuotaUsage } from "../../tenantResource/tenantReplies";
 
 /** How long one watch request lasts before the API server ends it and it is made again. */
