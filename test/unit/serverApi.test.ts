@@ -448,6 +448,24 @@ describe("a tenant's history", () => {
     ]);
   });
 
+  it("refuses a rollback to a request whose expiry has passed, which would delete the tenant with its data", async () => {
+    const h = await apiServerHarness();
+    await create(h, ALICE, "atlas");
+    const spec = (await h.host.tenants.get("atlas"))!.spec;
+    h.histories.add("atlas", 1, { ...spec, expiresAt: "2020-01-01T00:00:00Z" });
+    const answer = await h.app.inject({
+      method: "POST",
+      url: API_PATHS.tenantRollback("atlas"),
+      headers: { ...bearer(await h.token(ALICE)), "content-type": "application/json" },
+      payload: JSON.stringify({ version: 1 }),
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error.problems).toEqual([
+      "expiresAt: update 1's 2020-01-01T00:00:00Z has passed; a rollback never brings back an expiry in the past (change the tenant with a new expiresAt instead)",
+    ]);
+    expect((await h.host.tenants.get("atlas"))!.spec).toEqual(spec);
+  });
+
   it("refuses a rollback to another owner's request: it never gives the tenant away", async () => {
     const h = await apiServerHarness();
     await create(h, ALICE, "atlas");

@@ -146,6 +146,7 @@ export class OwnedTenants implements TenantsForPeople {
       throw new RequestInvalidError(`tenant ${name}'s update ${version} was another owner's request`, [
         `version: its request's owner is not the tenant's owner (${owner})`,
       ]);
+    refusePastExpiry(name, version, update.request, new Date());
     const request = checkRequest(name, update.request, { ...actor, owner, isAdmin: true }, this.policy);
     const replaced = await this.host.tenants.replaceSpec(name, request, tenant.metadata.resourceVersion ?? "");
     if (!replaced)
@@ -270,4 +271,17 @@ export function tenantViewOf(resource: TenantResource): TenantView {
     spec: resource.spec,
     status,
   };
+}
+
+/**
+ * Refuses a rollback to a request whose expiry has passed: put back, it would have the tenant
+ * deleted with its data at its next reconcile. The person is told to roll back and then set a new
+ * expiry, or to change the tenant instead.
+ */
+function refusePastExpiry(name: string, version: number, request: TenantRequestInput, now: Date): void {
+  const { expiresAt } = request;
+  if (expiresAt === undefined || Date.parse(expiresAt) > now.getTime()) return;
+  throw new RequestInvalidError(`tenant ${name}'s update ${version} set an expiry that has passed`, [
+    `expiresAt: update ${version}'s ${expiresAt} has passed; a rollback never brings back an expiry in the past (change the tenant with a new expiresAt instead)`,
+  ]);
 }
