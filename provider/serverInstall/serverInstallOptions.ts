@@ -13,6 +13,7 @@ import { toProblem } from "../model/inputProblems";
 import type { InputProblem } from "../model/validationError";
 import { installOptionsSchema, type InstallOptionsInput } from "../tenantResource/installOptions";
 import { isPlainObject } from "../util/plainObject";
+import { hasBackendPassword } from "../tenants/automation/backendUrlPassword";
 import { serverConfigFile } from "./serverConfigFile";
 
 /** The defaults, named once: the generated YAML's header and the docs quote them. */
@@ -55,8 +56,8 @@ const sharedBackendUrl = requiredText("The Pulumi state backend URL.")
   )
   // The URL is an argument of the server's container, which whoever may read the Deployment reads.
   .refine(
-    (url) => (URL.parse(url)?.password ?? "") === "",
-    "must not carry a password: it would be in the Deployment for whoever may read it; put the credentials in credentialsSecret",
+    (url) => !hasBackendPassword(url),
+    "must not carry a password, neither in its user info (user:password@) nor as a password query parameter: it would be in the Deployment for whoever may read it; put the credentials in credentialsSecret (PGPASSWORD)",
   );
 
 /** The installation's options. */

@@ -417,6 +417,19 @@ describe("the installation's options", () => {
     expect(error.message).not.toContain("hunter2");
   });
 
+  it.each([
+    "postgres://state@db.example.com/state?password=hunter2",
+    "postgres://state@db.example.com/state?sslmode=require&PassWord=hunter2",
+    "postgresql://db.example.com/state?user=state&pass%77ord=hunter2",
+  ])("refuse a password in the backend URL's query string, without quoting it: %s", (url) => {
+    const error = thrownBy(() => serverInstallation({ ...INPUT, stateBackend: { url } })) as ServerInstallError;
+    expect(error.problems).toEqual([
+      { path: "stateBackend.url", message: expect.stringContaining("must not carry a password") },
+    ]);
+    expect(error.problems[0].message).toContain("password query parameter");
+    expect(error.message).not.toContain("hunter2");
+  });
+
   it("refuse a host kubeconfig in the server's policy", () => {
     const error = thrownBy(() =>
       serverInstallation({ ...INPUT, config: { ...INPUT.config, platform: { hostKubeconfig: "apiVersion: v1" } } }),

@@ -220,6 +220,14 @@ describe("cancelCommand", () => {
       "https://api.pulumi.com",
       "PULUMI_BACKEND_URL=https://api.pulumi.com pulumi cancel --stack <organization>/tenants/atlas",
     ],
+    [
+      "postgres://kube@db.example.com/state?sslmode=require&password=s3cret",
+      "PULUMI_BACKEND_URL='postgres://kube@db.example.com/state?sslmode=require&password=PASSWORD' pulumi cancel --stack organization/tenants/atlas",
+    ],
+    [
+      "postgres://kube:s3cret@db.example.com/state?Password=s3cret&pass%77ord=s3cret",
+      "PULUMI_BACKEND_URL='postgres://kube:PASSWORD@db.example.com/state?Password=PASSWORD&pass%77ord=PASSWORD' pulumi cancel --stack organization/tenants/atlas",
+    ],
   ])("for %s is %s", (url, expected) => {
     expect(cancelCommand(url, "tenants", "atlas")).toBe(expected);
   });

@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { fileBackendFolder, isFileBackend, missingBackendFolder } from "../../tenants/automation/fileBackend";
+import { redactedBackendUrl } from "../../tenants/automation/backendUrlPassword";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { readingUserFile } from "../../util/userFiles";
@@ -64,13 +65,13 @@ function policyOfFile(file: string): unknown {
 function checkedBackend(url: string): string {
   if (isFileBackend(url) && fileBackendFolder(url) === undefined)
     throw new CliError(
-      `--backend ${url}: a file backend names an absolute folder (file:///path, or file://~/path in your home)`,
+      `--backend ${redactedBackendUrl(url)}: a file backend names an absolute folder (file:///path, or file://~/path in your home)`,
       EXIT.invalid,
     );
   const missing = missingBackendFolder(url);
   if (missing !== undefined)
     throw new CliError(
-      `--backend ${url}: there is no folder ${missing}; create it first (mkdir -p ${missing}), or name the backend you meant`,
+      `--backend ${redactedBackendUrl(url)}: there is no folder ${missing}; create it first (mkdir -p ${missing}), or name the backend you meant`,
       EXIT.invalid,
     );
   return url;
@@ -138,8 +139,9 @@ export async function login(env: CommandEnv, options: LoginOptions): Promise<num
     env.stderr.write(
       `local mode: signed out${recorded.server ? ` of ${recorded.server}` : ""}; tenant commands run the tenants' stacks from this machine\n`,
     );
+  // The settings are printed, and may be pasted or logged: a password the URL holds is left out.
   const shown = {
-    backend: settings.backendUrl ?? `${defaultBackendUrl()} (default)`,
+    backend: settings.backendUrl ? redactedBackendUrl(settings.backendUrl) : `${defaultBackendUrl()} (default)`,
     project: projectOf(settings),
     host: describeHost(settings),
     user: currentUser(settings),

@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { redactedBackendUrl } from "./backendUrlPassword";
 
 const FILE_PREFIX = "file://";
 
@@ -53,6 +54,6 @@ export function assertBackendFolder(backendUrl: string): void {
   const folder = missingBackendFolder(backendUrl);
   if (folder === undefined) return;
   throw new Error(
-    `the state backend's folder ${folder} (${backendUrl}) is not there, and the tenants' stacks are kept in it: was it removed? Put it back, or create it empty (mkdir -p ${folder}) to start with no stacks`,
+    `the state backend's folder ${folder} (${redactedBackendUrl(backendUrl)}) is not there, and the tenants' stacks are kept in it: was it removed? Put it back, or create it empty (mkdir -p ${folder}) to start with no stacks`,
   );
 }

@@ -16,6 +16,7 @@ import { setTimeout as pause } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { StackBusyError } from "../tenantsErrors";
 import { couldHaveWritten } from "../local/processIdentity";
+import { redactedBackendUrl } from "./backendUrlPassword";
 
 /** One lock file of the stack and what it says of its holder. */
 export interface StackLock {
@@ -145,23 +146,11 @@ function holderHere(lock: StackLock, hostname: string): { pid: number; takenAt: 
  * The command that removes the lock of stack `stack` of `project` in backend `backendUrl` by hand:
  * `pulumi cancel` with the backend, the stack fully qualified (a self-managed backend's
  * organization is always `organization`; a Pulumi Cloud one's is the user's own), and the
- * backend's password, if its URL holds one, left out.
+ * backend's passwords, if its URL holds any, left out: the command reaches a Tenant's status.
  */
 export function cancelCommand(backendUrl: string, project: string, stack: string): string {
   const organization = /^https?:\/\//.test(backendUrl) ? "<organization>" : "organization";
-  return `PULUMI_BACKEND_URL=${shellWord(withoutPassword(backendUrl))} pulumi cancel --stack ${organization}/${project}/${stack}`;
-}
-
-/** `url` with the password of its user info, if any, replaced by PASSWORD. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password) return url;
-    parsed.password = "PASSWORD";
-    return parsed.href;
-  } catch {
-    return url;
-  }
+  return `PULUMI_BACKEND_URL=${shellWord(redactedBackendUrl(backendUrl))} pulumi cancel --stack ${organization}/${project}/${stack}`;
 }
 
 /** `text` as one shell word: as it is when it holds nothing the shell reads, else single-quoted. */
