@@ -13,4 +13,6 @@ export const PLATFORM_DEFAULT_QUOTA = {
   configmaps: "100",
   "services.nodeports": "0",
   "services.loadbalancers": "0",
+  replicationcontrollers: "0",
+  resourcequotas: "1",
 } as const;

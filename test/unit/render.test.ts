@@ -4,6 +4,7 @@ import { renderTenant, validateTenant, type ObjectRole, type RenderedTenant } fr
 import { structureOfSpec } from "../../provider/model/tenantStructure";
 import { objectSlots } from "../../provider/render/renderTenant";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
+import { uncappedObjectKinds } from "../expected/multiTenancyObjectLimits";
 import { PLATFORM_DEFAULT_QUOTA } from "../expected/platformDefaultQuota";
 
 /** The rendered object of `role`; fails the test when there is none. */
@@ -69,6 +70,11 @@ describe("renderTenant for a minimal tenant", () => {
         },
       },
     });
+  });
+
+  it("counts every object kind the multi-tenancy benchmarks' namespace object limits (MTB-PL1-CC-FNS-2) look for", () => {
+    const hard = objectOf(minimal(), "quota").spec?.hard as Record<string, string>;
+    expect(uncappedObjectKinds(hard)).toEqual([]);
   });
 
   it("gives containers the default limits and requests, ephemeral storage too (the quota refuses a pod without them)", () => {

@@ -16,6 +16,7 @@ import {
   type V1Service,
 } from "@kubernetes/client-node";
 import { RESTRICTED_CONTAINER_SECURITY, RESTRICTED_POD_SECURITY } from "../../../provider/render/vclusterValues";
+import { uncappedObjectKinds } from "../../expected/multiTenancyObjectLimits";
 import { hostClients } from "./hostCluster";
 import { canI } from "./tenantIdentity";
 import { testbedEnv } from "./testbed";
@@ -190,19 +191,6 @@ const SELF_REVIEWS = new Set([
   "create selfsubjectreviews.authentication.k8s.io",
 ]);
 
-/** The object kinds MTB's "namespace object limits" looks for in the quota. */
-const MTB_OBJECT_KINDS = [
-  "pods",
-  "services",
-  "replicationcontrollers",
-  "resourcequotas",
-  "secrets",
-  "configmaps",
-  "persistentvolumeclaims",
-  "services.nodeports",
-  "services.loadbalancers",
-];
-
 async function quotaHard(tenant: TenantUnderTest): Promise<Record<string, string>> {
   const quotas = await core.listNamespacedResourceQuota({ namespace: tenant.namespace });
   return Object.assign({}, ...quotas.items.map((quota) => quota.spec?.hard ?? {}));
@@ -255,21 +243,11 @@ export const MULTI_TENANCY_CHECKS: readonly Check[] = [
     title: "Configure namespace object limits",
     expected: "pass",
     async run(tenant) {
-      const hard = await quotaHard(tenant);
-      const uncapped: string[] = [];
-      for (const kind of MTB_OBJECT_KINDS) {
-        if (hard[kind] !== undefined || hard[`count/${kind}`] !== undefined) continue;
-        // A kind the tenant cannot create at all needs no count (docs/policy.md).
-        if (
-          !kind.includes(".") &&
-          !(await canI(tenant.host, { verb: "create", resource: kind, namespace: tenant.namespace }))
-        )
-          continue;
-        uncapped.push(kind);
-      }
+      // As MTB reads it: every kind on its list has a hard count, whether or not the tenant can create it.
+      const uncapped = uncappedObjectKinds(await quotaHard(tenant));
       return outcome(
         uncapped.length === 0,
-        uncapped.length === 0 ? "each counted, or not creatable by the tenant" : `uncapped: ${uncapped.join(", ")}`,
+        uncapped.length === 0 ? "each kind counted" : `uncapped: ${uncapped.join(", ")}`,
       );
     },
   },
