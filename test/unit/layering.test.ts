@@ -5,7 +5,9 @@
  * one arrow back up is declared below with its reason. No files import each other in a circle.
  * The command (cli/) is a front and two wings: local mode (cli/localMode/) and server mode
  * (cli/serverMode/) never import each other, and the front reaches into them only where the mode is
- * chosen.
+ * chosen. The server's rooms: the reconciler's stages never import the HTTP, portal or sign-in
+ * rooms, the host's adapters (server/kube/) are reached only from the wiring, and only the
+ * provisioning stage brings a stack up and asks the gates.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -158,4 +160,74 @@ it("lets the command read nothing of the server's but the setup `kubespaces serv
         .map((target) => `${withoutExtension(file)} -> ${target}`),
     );
   expect(reads).toEqual([]);
+});
+
+/** The server's rooms whose files the reconcile's stages never import: the people's fronts. */
+const FRONT_ROOMS = ["server/http", "server/portal", "server/auth"].map((room) => room.replaceAll("/", path.sep));
+
+/** Whether `file` (relative to provider/, with or without extension) lies in `room`. */
+const inRoom = (file: string, room: string): boolean => file.startsWith(`${room}${path.sep}`);
+
+it("keeps the reconciler's stages out of the HTTP, portal and sign-in rooms", () => {
+  const crossings = sourceFiles(PROVIDER)
+    .filter((file) => inRoom(file, path.join("server", "reconcile")))
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => FRONT_ROOMS.some((room) => inRoom(target, room)))
+        .map((target) => `${withoutExtension(file)} -> ${target}`),
+    );
+  expect(crossings).toEqual([]);
+});
+
+/**
+ * The files that may reach the host's adapters (server/kube/) directly: the setup and the wiring,
+ * which plug them into the ports, and a replica's share, which starts the watches that feed its
+ * queue. Everything else reaches the host through the ports (tenantResourcePort.ts, leases.ts, ...).
+ */
+const ADAPTER_WIRING: ReadonlySet<string> = new Set(
+  ["server/serverMain", "server/kubespacesServer", "server/replicas/replicaWork"].map((f) =>
+    f.replaceAll("/", path.sep),
+  ),
+);
+
+it("reaches the host's adapters (server/kube/) only from the wiring", () => {
+  const kube = path.join("server", "kube");
+  const reaches = sourceFiles(PROVIDER)
+    .filter((file) => !inRoom(file, kube) && !ADAPTER_WIRING.has(withoutExtension(file)))
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((target) => inRoom(target, kube))
+        .map((target) => `${withoutExtension(file)} -> ${target}`),
+    );
+  expect(reaches).toEqual([]);
+});
+
+/** The one file that brings a tenant's stack up in the server, and alone asks the gates. */
+const PROVISIONING_STAGE = path.join("server", "reconcile", "stages", "provisioningStage");
+
+/** The calls in `file` of a method named `create` or `putBack` on a receiver named like the service or a bring-up. */
+function bringUpCalls(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(path.join(PROVIDER, file), "utf8"), ts.ScriptTarget.Latest);
+  const calls: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const { name, expression } = node.expression;
+      if (/^(create|putBack)$/.test(name.text) && /(service|bringUp)$/i.test(expression.getText(source)))
+        calls.push(`${withoutExtension(file)}: ${expression.getText(source)}.${name.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return calls;
+}
+
+it("brings a stack up in the server from the provisioning stage alone, which alone asks the gates", () => {
+  const server = sourceFiles(PROVIDER).filter((file) => inRoom(file, "server"));
+  const bringUps = server.flatMap(bringUpCalls);
+  // A parse that found nothing would pass vacuously: the provisioning stage's own calls are seen.
+  expect(bringUps.filter((call) => call.startsWith(PROVISIONING_STAGE))).toHaveLength(2);
+  expect(bringUps.filter((call) => !call.startsWith(PROVISIONING_STAGE))).toEqual([]);
+  const gates = path.join("server", "reconcile", "stages", "gates");
+  const askers = server.filter((file) => importsOf(file).includes(gates)).map(withoutExtension);
+  expect(askers).toEqual([PROVISIONING_STAGE]);
 });

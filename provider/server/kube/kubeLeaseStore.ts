@@ -13,7 +13,7 @@ import {
   type ResponseContext,
   type V1Lease,
 } from "@kubernetes/client-node";
-import type { LeaseRecord, RemovableLeaseStore } from "../replicas/leases";
+import type { LeaseRecord, NamedLeaseRecord, RemovableLeaseStore } from "../replicas/leases";
 import { statusCodeOf } from "../../util/kubeClientErrors";
 
 /** Lease `name` in `namespace`, made with `labels` (so that a list by label finds it). */
@@ -88,12 +88,6 @@ export class KubeLeaseStore implements RemovableLeaseStore {
       spec: { ...spec, acquireTime: microTime(acquireTime), renewTime: microTime(renewTime) },
     };
   }
-}
-
-/** A Lease of a list, with its name. */
-export interface NamedLeaseRecord extends LeaseRecord {
-  /** The Lease's name. */
-  readonly name: string;
 }
 
 /** The Leases in `namespace` that carry label `selector` (`key=value`). */

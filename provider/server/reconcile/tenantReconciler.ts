@@ -47,7 +47,7 @@ export class TenantReconciler {
   constructor(service: TenantsService, resources: TenantResources, config: ReconcilerConfig, now = () => new Date()) {
     this.context = { service, resources, config, now };
     this.statuses = new TenantStatusWrites(this.context);
-    this.provisioning = new ProvisioningStage(this.context, this.statuses);
+    this.provisioning = new ProvisioningStage(this.context, this.statuses, service);
     this.expiry = new ExpiryStage(this.context);
   }
 

@@ -27,6 +27,12 @@ export interface LeaseRecord {
   readonly resourceVersion?: string;
 }
 
+/** A Lease of a list, with its name. */
+export interface NamedLeaseRecord extends LeaseRecord {
+  /** The Lease's name. */
+  readonly name: string;
+}
+
 /** What holding one Lease needs of the API server; each call stops when `signal` aborts. */
 export interface LeaseStore {
   /** The Lease, if it exists. */

@@ -9,7 +9,7 @@
  * left behind.
  */
 import { createHash } from "node:crypto";
-import type { NamedLeaseRecord } from "../kube/kubeLeaseStore";
+import type { NamedLeaseRecord } from "./leases";
 import {
   bounded,
   LeaseObserver,

@@ -22,6 +22,7 @@ import {
   type ReconcileOptions,
   type ReconcileResult,
   type ResyncOutcome,
+  type StackBringUp,
   type StageContext,
 } from "./stageContext";
 import { stepCounter, type TenantStatusWrites } from "./tenantStatusWrites";
@@ -60,6 +61,7 @@ export class ProvisioningStage {
   constructor(
     private readonly context: StageContext,
     private readonly statuses: TenantStatusWrites,
+    private readonly bringUp: StackBringUp,
   ) {}
 
   /** Brings a Tenant that is not being deleted to its spec, or holds its generation at a gate. */
@@ -108,7 +110,7 @@ export class ProvisioningStage {
     const progress = quiet ? stepCounter() : this.statuses.progressWriter(tenant);
     await this.recordStart(tenant, quiet, run, generation);
     let deployed: string | undefined;
-    const { service, config } = this.context;
+    const { config } = this.context;
     const operation = {
       onNote: noteOf(this.context, name),
       onEvent: progress.onEvent,
@@ -120,8 +122,8 @@ export class ProvisioningStage {
       onKubeconfig: (kubeconfig: string) => (deployed = kubeconfig),
     };
     try {
-      if (run.running) await service.putBack(name, run.running, config.actor, operation);
-      else await service.create(name, tenant.spec, config.actor, { ...operation, checkedGeneration: generation });
+      if (run.running) await this.bringUp.putBack(name, run.running, config.actor, operation);
+      else await this.bringUp.create(name, tenant.spec, config.actor, { ...operation, checkedGeneration: generation });
       await progress.settled();
       await this.recordReady(tenant, run, generation, deployed, quiet ? progress.count() : undefined);
       return DONE;

@@ -64,10 +64,19 @@ export interface ReconcileOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * What the stages may ask of the tenants service: to read, preview and tear down. Bringing a
+ * stack up (create, putBack) is not among it: the provisioning stage alone is handed that.
+ */
+export type StageService = Pick<TenantsService, "get" | "preview" | "delete" | "kubeconfig" | "runningRequest">;
+
+/** What the provisioning stage alone may ask of the tenants service: to bring a stack up. */
+export type StackBringUp = Pick<TenantsService, "create" | "putBack">;
+
 /** What every stage is given. */
 export interface StageContext {
-  /** The tenants service: a stack per tenant. Only the provisioning stage brings one up. */
-  readonly service: TenantsService;
+  /** The tenants service, without its bring-ups. */
+  readonly service: StageService;
   /** The Tenant resources on the host. */
   readonly resources: TenantResources;
   /** The server's configuration of the reconciler. */
