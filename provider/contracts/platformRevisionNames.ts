@@ -18,7 +18,8 @@ export const PLATFORM_REVISION_API_VERSION = `${TENANT_GROUP}/${TENANT_VERSION}`
 
 /**
  * The annotation an admin sets on a revision to roll it out (`approved`) or to stop rolling it out
- * (`aborted`). Only whoever may update PlatformRevisions (the cluster's admins) can set it.
+ * (`aborted`). Only whoever may update PlatformRevisions (the cluster's admins) can set it: the
+ * server, which patches them for its finalizer, is refused by its fence (tenantResource/serverFence.ts).
  */
 export const ROLLOUT_ANNOTATION = "kubespaces.io/rollout";
 /** ROLLOUT_ANNOTATION's values. */

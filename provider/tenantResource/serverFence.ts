@@ -11,7 +11,11 @@
  *   fills in, the API server itself refuses to anyone but a cluster admin);
  * - ClusterRoleBindings: only the chart's, of the ClusterRole of the same name, to ServiceAccounts
  *   of tenant namespaces (so never of `kubespaces-server-tenant`, which the server may bind);
- * - PriorityClasses: deleted only when a vCluster's marker label is on them.
+ * - PriorityClasses: deleted only when a vCluster's marker label is on them;
+ * - PlatformRevisions: an update changes their finalizers alone (the server's own, kept while
+ *   tenants run the revision), never the spec, labels, annotations or owners: the annotations
+ *   approve, resume and abort a rollout on every tenant, which is the admins' decision. The
+ *   server's status writes go to the status subresource, which the fence does not match.
  *
  * The names are written into the expressions, as in the owner policy (ownerAdmission.ts): rendered
  * from the same options as the RBAC, with no parameter object to remove or rewrite.
@@ -21,13 +25,24 @@ import { serverUsername, type InstallOptions } from "./installOptions";
 import { celLiteral as cel } from "../model/apiServerRules";
 import { admissionPolicy } from "./admissionPolicy";
 import type { InstalledObject } from "./kubeObject";
-import { TENANT_RESOURCE_OBJECTS } from "../contracts/tenantResourceNames";
+import { TENANT_GROUP, TENANT_RESOURCE_OBJECTS } from "../contracts/tenantResourceNames";
+import { PLATFORM_REVISION_PLURAL } from "../contracts/platformRevisionNames";
 
 /** The Pod Security levels a tenant namespace may enforce (the platform's schema allows no other). */
 const TENANT_POD_SECURITY = ["baseline", "restricted"];
 const ENFORCE_LABEL = "pod-security.kubernetes.io/enforce";
 /** The prefix of the vCluster chart's cluster-scoped RBAC (`vcluster.clusterRoleName` of v0.36.1). */
 const CHART_RBAC_PREFIX = "vc-";
+
+/**
+ * What a PlatformRevision carries that the server never changes: everything it may write but its
+ * finalizers (its owners too, whose removal the garbage collector would follow by deleting it).
+ */
+const REVISION_FIELDS_KEPT = ["spec", "metadata.labels", "metadata.annotations", "metadata.ownerReferences"];
+
+/** Whether field `path` is as it was, present on neither or equal on both (CEL refuses reading an absent one). */
+const unchanged = (path: string): string =>
+  `has(object.${path}) == has(oldObject.${path}) && (!has(object.${path}) || object.${path} == oldObject.${path})`;
 
 /** One rule over the request, applied when the request is on `resource`. */
 interface FenceRule {
@@ -69,6 +84,11 @@ function fenceRules(prefix: string): FenceRule[] {
       expression: `has(oldObject.metadata.labels) && ${cel(VCLUSTER_MARKER_LABEL)} in oldObject.metadata.labels`,
       message: `the kubespaces server deletes only PriorityClasses a vCluster synced (labelled ${VCLUSTER_MARKER_LABEL})`,
     },
+    ...REVISION_FIELDS_KEPT.map((path) => ({
+      resource: PLATFORM_REVISION_PLURAL,
+      expression: unchanged(path),
+      message: `${path}: the kubespaces server changes only a PlatformRevision's finalizers (and its status); the rest is the admins'`,
+    })),
   ];
 }
 
@@ -81,6 +101,8 @@ const MATCHED = [
     operations: ["CREATE", "UPDATE", "DELETE"],
   },
   { apiGroups: ["scheduling.k8s.io"], resources: ["priorityclasses"], operations: ["DELETE"] },
+  // The main resource alone (a rule names a subresource only as `<plural>/<sub>`); the server has no create or delete.
+  { apiGroups: [TENANT_GROUP], resources: [PLATFORM_REVISION_PLURAL], operations: ["UPDATE"] },
 ];
 
 /** The fence and its binding. */

@@ -8,7 +8,8 @@
  *
  * - cluster-wide (`SERVER_CLUSTER_RULES`): Tenants, namespaces, RoleBindings to make each tenant
  *   namespace's access binding, and the few cluster-scoped kinds the chart and the cleanup touch,
- *   each write fenced by an admission policy (serverFence.ts); and the drift watch's reads;
+ *   each write fenced by an admission policy (serverFence.ts); PlatformRevisions' finalizers
+ *   (fenced likewise) and status; and the drift watch's reads;
  * - in each tenant namespace (`SERVER_TENANT_RULES`, ClusterRole `kubespaces-server-tenant`),
  *   bound there alone by the RoleBinding the tenant's stack makes first (`platform.namespaceAccess`):
  *   Secrets, pods and everything else the chart makes;
@@ -48,13 +49,13 @@ const tenantRules: readonly DocumentedRule[] = [
   ),
   granted("The reconciler records Events on Tenants.", [CORE, "events.k8s.io"], ["events"], ["create", "patch"]),
   granted(
-    "The fleet (server/revisions/replicaFleet.ts) watches PlatformRevisions, which only the platform's admins make and approve; the server never writes their spec or annotations.",
+    "The fleet (server/revisions/replicaFleet.ts) watches PlatformRevisions, which only the platform's admins make and approve.",
     [TENANT_GROUP],
     [PLATFORM_REVISION_PLURAL],
     ["get", "list", "watch"],
   ),
   granted(
-    "The fleet keeps its finalizer on each PlatformRevision while tenants run it (a JSON patch of the finalizers only).",
+    "The fleet keeps its finalizer on each PlatformRevision while tenants run it (a JSON patch of the finalizers only). The fence lets the server's updates change nothing else: never the spec, labels, annotations or owners, so it cannot approve, resume or abort a rollout.",
     [TENANT_GROUP],
     [PLATFORM_REVISION_PLURAL],
     ["patch"],

@@ -78,6 +78,8 @@ const NAMES = [
   "e2e.crd.dotted",
   "e2e-crd-quantities",
 ];
+/** The PlatformRevision the server's fence is tried on; no server runs here to preview it. */
+const REVISION = "e2e-fence-revision";
 let stack: Stack | undefined;
 
 beforeAll(async () => {
@@ -122,6 +124,8 @@ afterAll(async () => {
     kubectl(["patch", "tenant", name, "--type=merge", "-p", '{"metadata":{"finalizers":null}}'], admin);
     kubectl(["delete", "tenant", name, "--ignore-not-found", "--wait=false"], admin);
   }
+  kubectl(["patch", "platformrevision", REVISION, "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
+  kubectl(["delete", "platformrevision", REVISION, "--ignore-not-found", "--wait=false"]);
   kubectl(["delete", "clusterrolebinding", REQUESTERS, "--ignore-not-found"]);
   for (const file of [...DEPLOY].reverse()) kubectl(["delete", "-f", file, "--ignore-not-found"]);
 });
@@ -267,6 +271,40 @@ describe("the Tenant resource", () => {
     expect(
       refused({ apiVersion: rbac, kind: "ClusterRole", metadata: { name: "vc-e2e-grab" }, rules: handOn }),
     ).toContain("the kubespaces server writes only the vCluster chart's ClusterRoles (vc-…), read-only");
+  });
+
+  it("fences the server's updates of a PlatformRevision to its finalizer and status: it cannot approve, resume or abort a rollout", () => {
+    kubectlOk(["wait", "--for=condition=Established", "crd/platformrevisions.kubespaces.io", "--timeout=60s"]);
+    const revision = { apiVersion: "kubespaces.io/v1alpha1", kind: "PlatformRevision", metadata: { name: REVISION } };
+    kubectlOk(["apply", "-f", "-"], undefined, stringify({ ...revision, spec: { platform: {} } }));
+    const refusal = "the kubespaces server changes only a PlatformRevision's finalizers";
+    for (const decision of [
+      "kubespaces.io/rollout=approved",
+      "kubespaces.io/rollout=aborted",
+      "kubespaces.io/resume=now",
+    ]) {
+      const annotate = kubectl(["annotate", "platformrevision", REVISION, decision], server);
+      expect(annotate.ok, annotate.stdout).toBe(false);
+      expect(annotate.stderr).toContain(`metadata.annotations: ${refusal}`);
+    }
+    expect(kubectl(["label", "platformrevision", REVISION, "e2e=grab"], server).stderr).toContain(
+      `metadata.labels: ${refusal}`,
+    );
+    // What the server does write: its finalizer (a JSON patch, as server/kube/finalizerPatch.ts sends it) and the status.
+    const finalizer = [{ op: "add", path: "/metadata/finalizers", value: ["kubespaces.io/revision-in-use"] }];
+    expectOk(kubectl(["patch", "platformrevision", REVISION, "--type=json", "-p", JSON.stringify(finalizer)], server));
+    const read = JSON.parse(kubectlOk(["get", "platformrevision", REVISION, "-o", "json"], server));
+    const status = { ...read, status: { phase: "Previewing", message: "e2e" } };
+    expectOk(kubectl(["replace", "--subresource=status", "-f", "-"], server, JSON.stringify(status)));
+    // The fence matches the server alone: an admin approves.
+    expectOk(kubectl(["annotate", "platformrevision", REVISION, "kubespaces.io/rollout=approved"]));
+    expectOk(
+      kubectl(
+        ["patch", "platformrevision", REVISION, "--type=json", "-p", '[{"op":"remove","path":"/metadata/finalizers"}]'],
+        server,
+      ),
+    );
+    expectOk(kubectl(["delete", "platformrevision", REVISION]));
   });
 
   it("lets the server provision and tear down an exposed tenant with its ClusterRole and the tenant's access binding alone", async () => {

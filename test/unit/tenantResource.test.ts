@@ -358,8 +358,36 @@ describe("the server's fence", () => {
       "clusterroles",
       "clusterrolebindings",
       "priorityclasses",
+      "platformrevisions",
     ]);
     expect(binding.spec).toEqual({ policyName: "kubespaces-server-fence", validationActions: ["Deny"] });
+  });
+
+  it("keeps the server's updates of a PlatformRevision to its finalizers: no approval, resume or abort, no new spec", () => {
+    const [policy] = fenceOf();
+    // The main resource alone: the status subresource, which the server writes, is not matched.
+    expect(policy.spec.matchConstraints.resourceRules).toContainEqual({
+      apiGroups: ["kubespaces.io"],
+      apiVersions: ["*"],
+      resources: ["platformrevisions"],
+      operations: ["UPDATE"],
+    });
+    const rules = policy.spec.validations.filter((v: any) =>
+      v.expression.startsWith('request.resource.resource != "platformrevisions" || '),
+    );
+    const fields = ["spec", "metadata.labels", "metadata.annotations", "metadata.ownerReferences"];
+    expect(rules.map((v: any) => v.expression)).toEqual(
+      fields.map(
+        (f) =>
+          `request.resource.resource != "platformrevisions" || (has(object.${f}) == has(oldObject.${f}) && (!has(object.${f}) || object.${f} == oldObject.${f}))`,
+      ),
+    );
+    expect(rules.map((v: any) => v.message)).toEqual(
+      fields.map((f) =>
+        expect.stringMatching(new RegExp(`^${f}: the kubespaces server changes only a PlatformRevision's finalizers`)),
+      ),
+    );
+    expect(rules.some((v: any) => v.expression.includes("finalizers"))).toBe(false);
   });
 
   it("writes the tenant prefix into the rules on namespaces and RoleBindings", () => {
