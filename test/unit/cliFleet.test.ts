@@ -100,6 +100,26 @@ describe("kubespaces fleet preview", () => {
     expect(rows[1]).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
   });
 
+  it("escapes the control characters of what others wrote: the rollout's message and a tenant's failure", async () => {
+    // A halted rollout quotes the failing tenant's refusal, which quotes that tenant's own value.
+    const clipboard = "\u001b]52;c;ZXZpbA==\u0007";
+    const failure = `resources.cpu: "\u001b[2J${clipboard}" is no quantity`;
+    const hostile: RevisionView = {
+      ...tighter,
+      status: {
+        ...tighter.status!,
+        tenants: [revisionTenantOf("team-large", 1, { failure }, NOW)],
+        rollout: { ...tighter.status!.rollout!, message: `halted in wave 2: tenant team-large: ${failure}` },
+      },
+    };
+    const run = await kubespaces({ ...server, revision: async () => hostile }, "fleet", "preview", "tighter");
+    expect(run.code).toBe(EXIT.ok);
+    expect([run.stdout.includes("\u001b"), run.stdout.includes("\u0007")]).toEqual([false, false]);
+    const [, rollout, , row] = run.stdout.trim().split("\n");
+    expect(rollout).toContain('tenant team-large: resources.cpu: "\\x1b[2J\\x1b]52;c;ZXZpbA==\\x07" is no quantity');
+    expect(row).toContain('"\\x1b[2J\\x1b]52;c;ZXZpbA==\\x07" is no quantity');
+  });
+
   it("prints the whole revision as JSON", async () => {
     const run = await kubespaces(server, "fleet", "preview", "tighter", "-o", "json");
     expect(JSON.parse(run.stdout)).toEqual(JSON.parse(JSON.stringify(tighter)));

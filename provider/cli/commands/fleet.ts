@@ -9,6 +9,7 @@ import { CliError, EXIT } from "../exitCodes";
 import { formatted, type Column, type OutputFormat } from "../formatOutput";
 import type { RevisionRollout, RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import { planSummary } from "../../tenants/tenantPlan";
+import { shownLine } from "../../util/terminalText";
 import type { FleetReads } from "../tenantsDoor";
 
 /** `fleet preview`'s options. */
@@ -47,8 +48,10 @@ export async function fleetPreview(
     );
     return EXIT.ok;
   }
-  env.stdout.write(`${summaryLine(revision)}\n`);
-  if (revision.status?.rollout) env.stdout.write(`${rolloutLine(revision.status.rollout)}\n`);
+  // The lines quote what others wrote (a halted rollout quotes a tenant's refusal, which quotes its
+  // owner's value): their control characters are shown, never acted on, as the table's cells are.
+  const lines = [summaryLine(revision), ...(revision.status?.rollout ? [rolloutLine(revision.status.rollout)] : [])];
+  env.stdout.write(lines.map((line) => `${shownLine(line)}\n`).join(""));
   if (tenants.length > 0)
     env.stdout.write(formatted({ rows: tenants, columns: TENANT_COLUMNS, document: {}, names: [] }, "table"));
   return EXIT.ok;
