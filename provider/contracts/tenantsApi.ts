@@ -137,6 +137,7 @@ export const API_ERROR_KINDS = [
   "unauthenticated",
   "csrf",
   "rateLimited",
+  "overloaded",
   "internal",
 ] as const;
 

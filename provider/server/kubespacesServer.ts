@@ -132,7 +132,8 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   });
   // Whether this replica's watch of Tenants has listed them all.
   let synced = false;
-  const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, serverPreviews(service, serverActor), {
+  const previews = serverPreviews(service, serverActor, { concurrency: config.previewConcurrency });
+  const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, previews, {
     history: (name) => service.history(name, serverActor),
   });
   const http = await serveHttp(ports, config, people, { metrics, revisions, tenantsSynced: () => synced });

@@ -34,6 +34,20 @@ export const serverConfigSchema = z
         "What the replicas' Leases are named after: each replica's is `<leaseName>-replica-<identity>`, each tenant's claim `<leaseName>-tenant-<tenant>`, and both carry a label with this value.",
       ),
     concurrency: z.number().int().min(1).max(64).default(4).describe("How many tenants are reconciled at once."),
+    /**
+     * A bound of its own, since people ask for previews at will and each is an engine as an update's
+     * (a few hundred MiB): a replica's memory holds `concurrency` plus this many (docs/self-service.md,
+     * Sizing). How a preview past it waits, then is refused: people/previewPool.ts.
+     */
+    previewConcurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(2)
+      .describe(
+        "How many previews people ask for (at the API and the portal) each replica runs at once, apart from `concurrency`; past it a preview waits a short time, then is answered 503 (busy, with a Retry-After).",
+      ),
     resyncSeconds: z
       .number()
       .int()

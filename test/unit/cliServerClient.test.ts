@@ -65,6 +65,7 @@ describe("errorOfAnswer", () => {
     ["interrupted", EXIT.interrupted],
     ["unauthenticated", EXIT.error],
     ["rateLimited", EXIT.error],
+    ["overloaded", EXIT.error],
     ["internal", EXIT.error],
   ])("maps kind %s to exit code %d, as local mode exits, keeping the server's message", (kind, code) => {
     const error = errorOfAnswer(400, JSON.stringify({ error: { kind, message: `the ${kind} message` } }), context);

@@ -12,6 +12,7 @@ import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
 import { portalRoutes } from "../../provider/server/portal/portalRoutes";
 import { HostUnavailableError } from "../../provider/tenants/tenantsErrors";
+import { PreviewsBusyError } from "../../provider/server/people/previewPool";
 import { portalHarness, type PortalHarness } from "./support/portalHarness";
 import { readyStatus, StandInTenantsForPeople, tenantView } from "./support/standInTenantsForPeople";
 
@@ -735,6 +736,18 @@ describe("failures", () => {
     const answer = await portal.get("/tenants/team-atlas", alice);
     expect(answer.statusCode).toBe(503);
     expect(markup(answer)).toContain("<p>the host cluster does not answer; try again later</p>");
+  });
+
+  it("and a preview the replica has no place for is a busy page that says when to try again", async () => {
+    tenants.previews.nextError = new PreviewsBusyError(2, "and 2 more wait", 15);
+    const values = { name: "team-new", cpu: "4", memory: "8Gi" };
+    const answer = await portal.submit(PORTAL_PATHS.newTenant, PORTAL_PATHS.previewCreate, values);
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers["retry-after"]).toBe("15");
+    expect(markup(answer)).toContain("<h1>Server busy</h1>");
+    expect(markup(answer)).toContain(
+      "<p>this replica is running 2 previews already, as many as it runs at once, and 2 more wait; nothing was run: try again in 15 s</p>",
+    );
   });
 });
 

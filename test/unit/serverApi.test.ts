@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { API_PATHS, CSRF_HEADER } from "../../provider/contracts/tenantsApi";
 import { checkRequest } from "../../provider/tenants/requestCheck";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
+import { PreviewsBusyError } from "../../provider/server/people/previewPool";
 import { revisionTenantOf, withPreviews } from "../../provider/server/revisions/fleetPreview";
 import { ADMIN_GROUP, apiServerHarness, ISSUER, type ApiServerHarness } from "./support/apiServerHarness";
 
@@ -319,6 +320,21 @@ describe("previews", () => {
     expect(h.previews.ran).toHaveLength(2);
     expect((await preview(h, BOB, "b1", body)).statusCode).toBe(200);
     expect((await create(h, ALICE, "a1")).statusCode).toBe(201);
+  });
+
+  it("are answered 503, overloaded, with a Retry-After, when the replica runs as many as it may", async () => {
+    const h = await apiServerHarness();
+    h.previews.nextError = new PreviewsBusyError(2, "and 2 more wait", 15);
+    const answer = await preview(h, ALICE, "atlas", { operation: "create", spec: SMALL });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers["retry-after"]).toBe("15");
+    expect(answer.json()).toEqual({
+      error: {
+        kind: "overloaded",
+        message:
+          "this replica is running 2 previews already, as many as it runs at once, and 2 more wait; nothing was run: try again in 15 s",
+      },
+    });
   });
 });
 

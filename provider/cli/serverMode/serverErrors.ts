@@ -86,6 +86,8 @@ function errorOfKind(kind: ApiErrorKind, message: string, problems: readonly str
       );
     case "rateLimited":
       return new CliError(`the server ${context.server} refused: ${message}; try again in a minute`, EXIT.error);
+    case "overloaded":
+      return new CliError(`the server ${context.server} is busy: ${message}`, EXIT.error);
     case "csrf":
     case "internal":
       return new CliError(`the server ${context.server} failed: ${message}`, EXIT.error);

@@ -110,8 +110,8 @@ export async function buildApiServer(deps: ApiServerDeps): Promise<FastifyInstan
     deps.log(`${request.method} ${request.url.split("?")[0]}: ${apiErrorText(error)}`);
   app.setErrorHandler((error, request, reply) => {
     if (isUnforeseen(error)) logFailure(request, error);
-    const { status, body } = errorAnswer(error);
-    return reply.code(status).send(body);
+    const { status, headers, body } = errorAnswer(error);
+    return reply.code(status).headers(headers).send(body);
   });
   const csrfProtection = app.csrfProtection;
   // One audit for both fronts: the API's and the portal's changes go through the same OwnedTenants.

@@ -1,12 +1,14 @@
 /**
- * The one mapping from errors to HTTP answers: the tenants service's kinds, the sign-in's, and
- * Fastify's own (a body that is not JSON, a missing CSRF token, too many creates). Everything else
- * is a 500 whose answer says nothing of what broke; the server's log has it.
+ * The one mapping from errors to HTTP answers: the tenants service's kinds, the sign-in's, the
+ * replica's own (no place for a preview), and Fastify's (a body that is not JSON, a missing CSRF
+ * token, too many creates). Everything else is a 500 whose answer says nothing of what broke; the
+ * server's log has it.
  */
 import type { FastifyError } from "fastify";
 import type { ApiErrorBody, ApiErrorKind } from "../../contracts/tenantsApi";
 import { RequestInvalidError, TenantsError } from "../../tenants/tenantsErrors";
 import { UnauthenticatedError } from "../auth/tokenVerifier";
+import { PreviewsBusyError } from "../people/previewPool";
 
 /** The status of each kind. */
 const STATUS_OF_KIND: Readonly<Record<ApiErrorKind, number>> = {
@@ -22,6 +24,7 @@ const STATUS_OF_KIND: Readonly<Record<ApiErrorKind, number>> = {
   unauthenticated: 401,
   csrf: 403,
   rateLimited: 429,
+  overloaded: 503,
   internal: 500,
 };
 
@@ -35,10 +38,24 @@ export class ApiError extends Error {
   }
 }
 
-/** The status and body that answer `error`. */
-export function errorAnswer(error: unknown): { readonly status: number; readonly body: ApiErrorBody } {
+/** The answer to an error. */
+export interface ErrorReply {
+  /** The HTTP status. */
+  readonly status: number;
+  /** The headers beside the status: Retry-After when the error says when to try again. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The error body. */
+  readonly body: ApiErrorBody;
+}
+
+/** The status, headers and body that answer `error`. */
+export function errorAnswer(error: unknown): ErrorReply {
   const { kind, message, problems } = describe(error);
-  return { status: STATUS_OF_KIND[kind], body: { error: { kind, message, ...(problems && { problems }) } } };
+  return {
+    status: STATUS_OF_KIND[kind],
+    headers: error instanceof PreviewsBusyError ? { "retry-after": String(error.retryAfterSeconds) } : {},
+    body: { error: { kind, message, ...(problems && { problems }) } },
+  };
 }
 
 /** Whether `error` is one the server did not foresee (it is logged; its answer is a bare 500). */
@@ -47,7 +64,12 @@ export const isUnforeseen = (error: unknown): boolean => describe(error).kind ==
 function describe(error: unknown): { kind: ApiErrorKind; message: string; problems?: readonly string[] } {
   if (error instanceof RequestInvalidError)
     return { kind: "invalid", message: error.message, problems: error.problems };
-  if (error instanceof TenantsError || error instanceof ApiError || error instanceof UnauthenticatedError)
+  if (
+    error instanceof TenantsError ||
+    error instanceof ApiError ||
+    error instanceof UnauthenticatedError ||
+    error instanceof PreviewsBusyError
+  )
     return { kind: error.kind, message: error.message };
   const fastify = error as Partial<FastifyError>;
   // Only Fastify's codes are text: @kubernetes/client-node's errors carry the HTTP status as `code`.

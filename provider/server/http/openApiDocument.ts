@@ -229,7 +229,7 @@ const ERROR_WORDS: Readonly<Record<number, string>> = {
   404: "No such tenant the caller may see (or no such PlatformRevision).",
   409: "In conflict with the tenant's state: the name is taken, it is not Ready yet, or another run holds it.",
   429: "Too many creates (or previews) by this person in a minute.",
-  503: "The host cluster or the identity provider did not answer; try again.",
+  503: "The host cluster or the identity provider did not answer, or (`overloaded`, a preview) the replica runs as many previews as it may: try again (after `Retry-After`, when given).",
 };
 
 /** The API's OpenAPI 3.1 document. */

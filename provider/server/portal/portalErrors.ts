@@ -13,6 +13,8 @@ import { errorAnswer as httpAnswer } from "../http/httpErrors";
 export interface ErrorAnswer {
   /** The HTTP status. */
   readonly status: number;
+  /** The headers beside the status (Retry-After, when the error says when to try again). */
+  readonly headers: Readonly<Record<string, string>>;
   /** The page's title. */
   readonly title: string;
   /** What was refused or went wrong, and what to do. */
@@ -35,6 +37,7 @@ const TITLES: Readonly<Record<ApiErrorKind, string>> = {
   unauthenticated: "Sign in again",
   csrf: "Form expired",
   rateLimited: "Too many requests",
+  overloaded: "Server busy",
   internal: "Something went wrong",
 };
 
@@ -48,8 +51,8 @@ const PORTAL_MESSAGES: Partial<Readonly<Record<ApiErrorKind, string>>> = {
 
 /** The answer to `error`, thrown by a portal route. */
 export function errorAnswer(error: unknown): ErrorAnswer {
-  const { status, body } = httpAnswer(error);
+  const { status, headers, body } = httpAnswer(error);
   const { kind, message } = body.error;
   const words = error instanceof TenantsError ? message : (PORTAL_MESSAGES[kind] ?? message);
-  return { status, title: TITLES[kind], message: words, logged: kind === "internal" };
+  return { status, headers, title: TITLES[kind], message: words, logged: kind === "internal" };
 }

@@ -79,7 +79,7 @@ function errorPages(app: FastifyInstance, access: PortalAccess, logFailure: Port
     if (error instanceof TenantNotFoundError) return sendPage(reply, 404, notFoundPage(frame, error.tenant));
     const answer = errorAnswer(error);
     if (answer.logged) logFailure(request, error);
-    return sendPage(reply, answer.status, messagePage(frame, answer.title, answer.message));
+    return sendPage(reply.headers(answer.headers), answer.status, messagePage(frame, answer.title, answer.message));
   });
 }
 
