@@ -4,6 +4,7 @@
  * none of them (nor the component, nor the Automation API). Exit codes: exitCodes.ts.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
+import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { DEFAULT_MINIMUM_QUOTA } from "../generated/defaultMinimumQuota";
 import type { CommandEnv } from "./commandEnv";
 import { exitCodesHelp } from "./exitCodes";
@@ -205,6 +206,10 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option(
       "--listen <host:port>",
       "where the API and portal listen (default http.listen, 127.0.0.1:8080; port 0: a free one)",
+    )
+    .option(
+      "--metrics-listen <host:port>",
+      `where /metrics is served, apart from the API (default metricsListen, 127.0.0.1:${METRICS_PORT}; port 0: a free one)`,
     )
     .action(action(async () => (await import("./commands/server")).runServerCommand));
 

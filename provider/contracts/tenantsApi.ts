@@ -48,8 +48,6 @@ export const API_ROUTES = {
   health: "/healthz",
   /** GET, unauthenticated: 200 once the replica is ready for traffic, else 503 naming what it waits for (readiness). */
   ready: "/readyz",
-  /** GET, unauthenticated: the server's Prometheus metrics (text exposition format). */
-  metrics: "/metrics",
   /** GET, unauthenticated: the API's OpenAPI 3.1 document (JSON). */
   openApi: `${API_ROOT}/openapi.json`,
 } as const;

@@ -21,6 +21,9 @@ import { OwnedTenants } from "./people/ownedTenants";
 import type { SessionKeys } from "./auth/sessionSeal";
 import type { SignInParts } from "./auth/signInParts";
 import { buildApiServer } from "./http/apiServer";
+import { buildMetricsServer } from "./http/metricsServer";
+import { METRICS_PATH } from "../contracts/metricsEndpoint";
+import { WatchedTenantPhases } from "./metrics/watchedTenantPhases";
 import { kubeReplicaLeases } from "./kube/kubeReplicaLeases";
 import { KubeTenantResources } from "./kube/kubeTenantResources";
 import { ServerMetrics } from "./metrics/serverMetrics";
@@ -95,9 +98,9 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const resources = new KubeTenantResources(kubeConfig);
   const { membership, claims } = kubeReplicaLeases(kubeConfig, config, run.identity, ports.log);
   const stacks = ports.stacks(membership);
-  const metrics = config.metrics
-    ? new ServerMetrics({ tenantPhases: async () => (await resources.list()).map((t) => t.status?.phase) })
-    : undefined;
+  // The gauge of Tenants by phase counts what the replica's watch holds: a scrape lists nothing.
+  const phases = config.metrics ? new WatchedTenantPhases() : undefined;
+  const metrics = phases && new ServerMetrics({ tenantPhases: () => phases.phases() });
   const service = new TenantsService(
     {
       requests: new ResourceRequestStore(resources),
@@ -136,6 +139,8 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, previews, {
     history: (name) => service.history(name, serverActor),
   });
+  // Metrics first: a port already taken then stops the start before anything else listens.
+  if (metrics) await serveMetrics(ports, config.metricsListen, metrics, run.signal);
   const http = await serveHttp(ports, config, people, { metrics, revisions, tenantsSynced: () => synced });
   run.signal.addEventListener("abort", () => void http.close(), { once: true });
   ports.log(
@@ -157,6 +162,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       claims,
       onSynced: () => (synced = true),
       fleet,
+      phases,
     },
     run.signal,
   ).finally(() => stopMembership.abort());
@@ -217,6 +223,20 @@ async function serveHttp(
   // Started now, so that a sign-in problem shows at start, not at the first person's sign-in.
   signInParts().catch(() => {});
   return app;
+}
+
+/** Serves `metrics` on `listen`, a listener of its own apart from the API and portal, until `signal` aborts. */
+async function serveMetrics(
+  ports: ServerPorts,
+  listen: string,
+  metrics: ServerMetrics,
+  signal: AbortSignal,
+): Promise<void> {
+  const app = await buildMetricsServer(metrics);
+  const [host, port] = splitHostPort(listen);
+  const address = await app.listen({ host, port });
+  signal.addEventListener("abort", () => void app.close(), { once: true });
+  ports.log(`metrics at ${address}${METRICS_PATH}`);
 }
 
 /** `host:port` as its parts. */

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
-import { httpConfigSchema, signInConfigSchema } from "./auth/signInConfig";
+import { METRICS_PORT } from "../contracts/metricsEndpoint";
+import { httpConfigSchema, listenAddress, signInConfigSchema } from "./auth/signInConfig";
 import { snapshotsConfigSchema } from "./snapshots/snapshotStore";
 
 /** The configuration file's schema (the policy is checked with the policy's own schema, apart). */
@@ -67,7 +68,14 @@ export const serverConfigSchema = z
     metrics: z
       .boolean()
       .default(true)
-      .describe("Whether `/metrics` serves the server's Prometheus metrics (and what they count is counted)."),
+      .describe(
+        "Whether `/metrics` serves the server's Prometheus metrics on `metricsListen` (and what they count is counted).",
+      ),
+    // A listener of its own: a scrape never goes through the API's route, nor the public Gateway.
+    metricsListen: listenAddress(
+      `127.0.0.1:${METRICS_PORT}`,
+      "The address `/metrics` is served on, apart from the API and portal (`http.listen`); only with `metrics`.",
+    ),
     http: httpConfigSchema,
     signIn: signInConfigSchema.optional(),
     snapshots: snapshotsConfigSchema.optional(),

@@ -41,6 +41,8 @@ export interface ServerMainOptions {
   readonly id?: string;
   /** Where the API and portal listen, over the configuration's `http.listen`. */
   readonly listen?: string;
+  /** Where `/metrics` is served, over the configuration's `metricsListen`. */
+  readonly metricsListen?: string;
 }
 
 /** The Pulumi project that holds the server's stacks, one per tenant. */
@@ -64,7 +66,7 @@ export interface ServerStreams {
 
 /** Runs the server until it is told to stop. */
 export async function serverMain(io: ServerStreams, home: ServerHome, options: ServerMainOptions): Promise<void> {
-  const config = serverConfigOf(options.config, options.listen);
+  const config = serverConfigOf(options.config, options);
   const identity = options.id ?? `${os.hostname()}-${process.pid}`;
   const naming = { context: options.context, kubeconfig: options.kubeconfig };
   const kind = hostKind(naming);
@@ -181,13 +183,14 @@ function sessionKeysOf(config: ServerConfig, log: (line: string) => void): Sessi
 
 const safeName = (identity: string) => identity.replace(/[^A-Za-z0-9._-]/g, "_");
 
-/** The configuration in `file` (YAML), checked; none gives the defaults. */
-function serverConfigOf(file: string | undefined, listen: string | undefined): ServerConfig {
+/** The configuration in `file` (YAML) with the flags' addresses over it, checked; none gives the defaults. */
+function serverConfigOf(
+  file: string | undefined,
+  flags: Pick<ServerMainOptions, "listen" | "metricsListen">,
+): ServerConfig {
   const value =
     (file ? readingUserFile(`--config ${file}`, () => parseYaml(file, readFileSync(file, "utf8"))) : {}) ?? {};
-  const parsed = serverConfigSchema.safeParse(listen === undefined ? value : withListen(value, listen), {
-    reportInput: true,
-  });
+  const parsed = serverConfigSchema.safeParse(withListen(value, flags), { reportInput: true });
   if (!parsed.success)
     throw new ProblemError(
       `${file} is not a valid server configuration: ${problemLines(parsed.error.issues)}`,
@@ -196,11 +199,21 @@ function serverConfigOf(file: string | undefined, listen: string | undefined): S
   return { ...parsed.data, platform: parsePlatformPolicy(`${file} (platform)`, parsed.data.platform) };
 }
 
-/** The configuration `value` with `--listen` over its `http.listen` (what is no object, the schema refuses). */
-function withListen(value: unknown, listen: string): unknown {
+/**
+ * The configuration `value` with `--listen` over its `http.listen` and `--metrics-listen` over its
+ * `metricsListen`, each only when given (what is no object, the schema refuses).
+ */
+function withListen(
+  value: unknown,
+  { listen, metricsListen }: Pick<ServerMainOptions, "listen" | "metricsListen">,
+): unknown {
   if (typeof value !== "object" || value === null) return value;
   const { http } = value as { http?: unknown };
-  return { ...value, http: { ...(typeof http === "object" ? http : {}), listen } };
+  return {
+    ...value,
+    ...(listen !== undefined && { http: { ...(typeof http === "object" ? http : {}), listen } }),
+    ...(metricsListen !== undefined && { metricsListen }),
+  };
 }
 
 function parseYaml(file: string, text: string): unknown {

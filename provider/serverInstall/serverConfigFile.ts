@@ -2,11 +2,13 @@
  * The server's configuration file as the installation writes it: the platform's configuration with
  * what the installation decides put in, each from its one source: the namespace and the admin group
  * from the Tenant resource's installation (so that the Leases are where the server's Leases Role
- * allows them, and the API's admins are the admission policy's), where to listen from the port, and
- * the Secret's files where the pod mounts them. It is checked with the server's own schemas, so
- * that a configuration the server would refuse at start is refused before anything is created.
+ * allows them, and the API's admins are the admission policy's), where to listen from the port (and
+ * the metrics' own port), and the Secret's files where the pod mounts them. It is checked with the
+ * server's own schemas, so that a configuration the server would refuse at start is refused before
+ * anything is created.
  */
 import { stringify } from "yaml";
+import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { toProblem } from "../model/inputProblems";
 import { tenantPlatformSchema } from "../model/tenantPlatformSchema";
 import type { InputProblem } from "../model/validationError";
@@ -20,6 +22,7 @@ const SET_BY_INSTALLATION: readonly { readonly path: readonly [string, ...string
   { path: ["namespace"], from: "installation.namespace" },
   { path: ["adminGroup"], from: "installation.adminGroup" },
   { path: ["http", "listen"], from: "port" },
+  { path: ["metricsListen"], from: `the metrics port, ${METRICS_PORT}` },
   { path: ["http", "sessionKeyFile"], from: `the Secret's key ${SERVER_SECRET_KEYS.sessionKey}` },
   {
     path: ["signIn", "portalClientSecretFile"],
@@ -83,6 +86,8 @@ function withInstallation(given: Record<string, unknown>, options: ConfigSources
     namespace: options.installation.namespace,
     adminGroup: options.installation.adminGroup,
     ...rest,
+    // On every address of the pod, as the API's: Prometheus scrapes the pod's own.
+    metricsListen: `0.0.0.0:${METRICS_PORT}`,
     http: {
       ...http,
       listen: `0.0.0.0:${options.port}`,

@@ -8,6 +8,7 @@
  * ServiceAccount the RBAC binds.
  */
 import { z } from "zod";
+import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { DNS_SUBDOMAIN, DNS_SUBDOMAIN_MAX_LENGTH, dnsLabel, quantity, requiredText } from "../model/schemaParts";
 import { toProblem } from "../model/inputProblems";
 import type { InputProblem } from "../model/validationError";
@@ -81,6 +82,9 @@ export const serverInstallSchema = z
     // The server runs as a user other than root, which may not bind a port below 1024.
     port: port("The container's port.")
       .min(1024, { error: "must be at least 1024: the server is no root user" })
+      .refine((chosen) => chosen !== METRICS_PORT, {
+        error: `must not be ${METRICS_PORT}: the metrics listen there, apart from the API and portal`,
+      })
       .default(SERVER_INSTALL_DEFAULTS.port),
     servicePort: port("The Service's port.").default(SERVER_INSTALL_DEFAULTS.servicePort),
     route: z
@@ -149,9 +153,9 @@ export interface ServerInstallInput {
   readonly installation?: InstallOptionsInput;
   /**
    * The server's configuration (`server.yaml`, see docs/self-service.md) without what the
-   * installation sets itself: `namespace`, `adminGroup`, `http.listen`, `http.sessionKeyFile` and
-   * `signIn.portalClientSecretFile`. `signIn` is required; `http.publicUrl` too, unless a route
-   * gives it (`https://<route.hostname>`).
+   * installation sets itself: `namespace`, `adminGroup`, `http.listen`, `metricsListen`,
+   * `http.sessionKeyFile` and `signIn.portalClientSecretFile`. `signIn` is required; `http.publicUrl`
+   * too, unless a route gives it (`https://<route.hostname>`).
    */
   readonly config: Readonly<Record<string, unknown>>;
   /** Where the tenants' stacks live, shared by every replica. */
@@ -169,7 +173,8 @@ export interface ServerInstallInput {
    */
   readonly secretName?: string;
   /**
-   * The port the server listens on in its pod.
+   * The port the API and portal listen on in the pod; not the metrics' own port (METRICS_PORT,
+   * contracts/metricsEndpoint.ts).
    * @default 8080
    */
   readonly port?: number;

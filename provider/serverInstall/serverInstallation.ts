@@ -8,6 +8,7 @@
  * `deploy/rbac.yaml`), not made twice here. No secret value is rendered: the pods mount the Secret
  * `secretName`, which the component makes from secret inputs or the platform makes itself.
  */
+import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { GATEWAY_GROUP, gatewayParentRef } from "../render/apiRoute";
 import type { InstalledObject, KubeObject } from "../tenantResource/kubeObject";
 import { configFileText, serverConfigFile } from "./serverConfigFile";
@@ -19,7 +20,7 @@ import {
 } from "./serverInstallOptions";
 import { SERVER_CONFIG_MAP_NAME, SERVER_LABELS, SERVER_SELECTOR, SERVER_WORKLOAD_NAME } from "./serverObjectNames";
 import { CONFIG_FILE_KEY } from "./serverPodLayout";
-import { serverDeployment, serverDisruptionBudget } from "./serverWorkload";
+import { HTTP_PORT, METRICS_PORT_NAME, serverDeployment, serverDisruptionBudget } from "./serverWorkload";
 
 /** The installation: its checked options, and its objects in creation order. */
 export interface ServerInstallation {
@@ -76,7 +77,11 @@ function service(options: ServerInstallOptions): KubeObject {
     spec: {
       type: "ClusterIP",
       selector: SERVER_SELECTOR,
-      ports: [{ name: "http", port: options.servicePort, targetPort: "http", protocol: "TCP" }],
+      ports: [
+        { name: HTTP_PORT, port: options.servicePort, targetPort: HTTP_PORT, protocol: "TCP" },
+        // For Prometheus in the cluster (a ServiceMonitor names it); the HTTPRoute leads to `http` alone.
+        { name: METRICS_PORT_NAME, port: METRICS_PORT, targetPort: METRICS_PORT_NAME, protocol: "TCP" },
+      ],
     },
   };
 }
@@ -90,6 +95,7 @@ function httpRoute(options: ServerInstallOptions, route: NonNullable<ServerInsta
     spec: {
       parentRefs: [gatewayParentRef(gateway)],
       hostnames: [route.hostname],
+      // The Service's HTTP port: the public route never leads to the metrics.
       rules: [{ backendRefs: [{ group: "", kind: "Service", name: SERVER_WORKLOAD_NAME, port: options.servicePort }] }],
     },
   };

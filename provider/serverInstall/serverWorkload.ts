@@ -6,6 +6,7 @@
  * that file (provider/hosts/inClusterHost.ts), never a copy.
  */
 import { createHash } from "node:crypto";
+import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { API_ROUTES } from "../contracts/tenantsApi";
 import type { KubeObject } from "../tenantResource/kubeObject";
 import type { ServerInstallOptions } from "./serverInstallOptions";
@@ -35,7 +36,10 @@ import {
 export const READINESS_PATH = "/readyz";
 
 /** The container port's name, which the probes and the Service target. */
-const HTTP_PORT = "http";
+export const HTTP_PORT = "http";
+
+/** The metrics' container port's name, which the Service's metrics port targets. */
+export const METRICS_PORT_NAME = "metrics";
 
 /** Owner and group may read the Secret's files: the pod's fsGroup is the server's group. */
 const SECRET_FILE_MODE = 0o440;
@@ -170,7 +174,10 @@ function serverContainer(options: ServerInstallOptions): Record<string, unknown>
       { name: "PULUMI_HOME", value: PULUMI_HOME },
     ],
     ...(credentialsSecret && { envFrom: [{ secretRef: { name: credentialsSecret } }] }),
-    ports: [{ name: HTTP_PORT, containerPort: options.port, protocol: "TCP" }],
+    ports: [
+      { name: HTTP_PORT, containerPort: options.port, protocol: "TCP" },
+      { name: METRICS_PORT_NAME, containerPort: METRICS_PORT, protocol: "TCP" },
+    ],
     // Liveness waits for the start (the host reached, the HTTP front up): at most 5 minutes.
     startupProbe: probe(API_ROUTES.health, 5, 60),
     livenessProbe: probe(API_ROUTES.health, 10, 3),

@@ -35,7 +35,8 @@ async function main(): Promise<void> {
   writeFileSync(configFile, stringify({ concurrency: 4 }));
   const server = startKubespaces(newCliUser(), [
     "server",
-    ...["--id", "bench-rollout", "--config", configFile, "--listen", "127.0.0.1:0"],
+    ...["--id", "bench-rollout", "--config", configFile],
+    ...["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"],
   ]);
   const names = Array.from({ length: COUNT }, (_, i) => `bench-r-${i}`);
   const tenants = tenantManifests(names);

@@ -45,15 +45,15 @@ const applyAndWait = (dir: string, names: readonly string[]) =>
 const deleteAndWait = (dir: string) =>
   timed(() => kubectlAsAdmin("delete", "-f", dir, "--wait=true", "--timeout=1800s"));
 
-/** A counter of the /metrics of the server at `url`; 0 when absent. */
-async function counter(url: string, series: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+/** A counter of the server's metrics at `metricsUrl` (their own listener); 0 when absent. */
+async function counter(metricsUrl: string, series: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 
 /** What the Ready tenants cost, left alone for three resync periods: resyncs and Pulumi operations. */
-async function idleCost(url: string) {
+async function idleCost(metricsUrl: string) {
   const series = {
     resyncs: ['kubespaces_resyncs_total{outcome="clean"}', 'kubespaces_resyncs_total{outcome="drifted"}'],
     ups: ['kubespaces_pulumi_operation_duration_seconds_count{operation="up",outcome="ok"}'],
@@ -61,10 +61,10 @@ async function idleCost(url: string) {
   };
   const read = async () => {
     const sum = async (names: string[]) =>
-      (await Promise.all(names.map((name) => counter(url, name)))).reduce((a, b) => a + b, 0);
+      (await Promise.all(names.map((name) => counter(metricsUrl, name)))).reduce((a, b) => a + b, 0);
     return {
       resyncs: await sum(series.resyncs),
-      clean: await counter(url, series.resyncs[0]),
+      clean: await counter(metricsUrl, series.resyncs[0]),
       ups: await sum(series.ups),
       previews: await sum(series.previews),
     };
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     const peakMiB = stopSampling();
     await stopServedKubespaces(server);
     server = await startServedKubespaces(user, "bench", { concurrency: CONCURRENCY, resyncSeconds: RESYNC_SECONDS });
-    const idle = await idleCost(server.url);
+    const idle = await idleCost(server.metricsUrl!);
     const deleted = await deleteAndWait(manyDir);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     console.log(`one Tenant, apply to Ready:               ${s(alone)} (1.00x)`);

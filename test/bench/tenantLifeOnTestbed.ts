@@ -107,7 +107,8 @@ async function main(): Promise<void> {
   const configFile = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-bench-life-")), "server.yaml");
   writeFileSync(configFile, stringify({ snapshots: { s3: testbedSnapshotStore() } }));
   const server = startKubespaces(newCliUser(), [
-    ...["server", "--id", "bench-life", "--config", configFile, "--listen", "127.0.0.1:0"],
+    ...["server", "--id", "bench-life", "--config", configFile],
+    ...["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"],
   ]);
   const names = Array.from({ length: COUNT }, (_, i) => `bench-l-${i}`);
   const tenants = tenantManifests(names);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
-import { replicaReconciles } from "./support/servedKubespaces";
+import { METRICS_AT, replicaReconciles } from "./support/servedKubespaces";
 import { platformRevisionFile } from "./support/platformRevisions";
 import { waveOrder } from "../../provider/server/revisions/fleetRollout";
 import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
@@ -29,8 +29,8 @@ const ALICE = "alice@example.com";
 const BOB = "bob@example.com";
 const ADMIN = "platform@example.com";
 const ADMIN_GROUP = "kubespaces-admins";
-/** Each replica's API and portal on a free loopback port: replicas on one machine would collide on the default. */
-const ANY_FREE_PORT = ["--listen", "127.0.0.1:0"];
+/** Each replica's API and portal, and its metrics, on free loopback ports: replicas on one machine would collide on the defaults. */
+const ANY_FREE_PORT = ["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"];
 /** A platform admin, as the admission policy knows one: a member of the admin group. */
 const AS_ADMIN = { user: ADMIN, groups: [ADMIN_GROUP] };
 const DOCS_TENANT = path.join(REPO_ROOT, "examples/kubectl/tenants/team-atlas.yaml");
@@ -112,13 +112,16 @@ async function eventReasons(name: string): Promise<string[]> {
   return stdout.trim().split(/\s+/).filter(Boolean);
 }
 
-/** Where a replica serves its API, portal and metrics, from its log. */
+/** Where a replica serves its API and portal, from its log. */
 const servedAt = (server: Running): string =>
   /API and portal at (http:\/\/\S+?)\/? \(listening/.exec(server.stderr)![1];
 
+/** Where a replica serves its metrics, on their own listener, from its log. */
+const metricsAt = (server: Running): string => METRICS_AT.exec(server.stderr)![1];
+
 /** The value of `series` (a metric's name and labels, as prom-client writes them) in a scrape of `server`'s /metrics; 0 when absent. */
 async function scraped(server: Running, series: string): Promise<number> {
-  const text = await (await fetch(`${servedAt(server)}/metrics`)).text();
+  const text = await (await fetch(metricsAt(server))).text();
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
@@ -199,7 +202,12 @@ describe("kubespaces server: the kubectl door", () => {
       `${RECONCILED} to count the reconcile that made team-atlas Ready`,
     );
     expect(await scraped(server(), UPS)).toBeGreaterThan(before.ups);
-    expect(await scraped(server(), 'kubespaces_tenants{phase="Ready"}')).toBeGreaterThanOrEqual(1);
+    // The gauge counts what the replica's watch saw: the Ready status reaches it a moment after the write.
+    await eventually(
+      async () => (await scraped(server(), 'kubespaces_tenants{phase="Ready"}')) >= 1,
+      30_000,
+      "the watch to see team-atlas Ready",
+    );
     expect(await scraped(server(), "kubespaces_replicas")).toBe(1);
     // What kubectl describe shows of its history.
     const events = await describedEvents("team-atlas");

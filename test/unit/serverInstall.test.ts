@@ -9,6 +9,7 @@ import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { METRICS_PORT } from "../../provider/contracts/metricsEndpoint";
 import { installOptions } from "../../provider/tenantResource/installOptions";
 import type { KubeObject } from "../../provider/tenantResource/kubeObject";
 import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
@@ -70,6 +71,7 @@ describe("the server's installation", () => {
       namespace: "kubespaces-system",
       adminGroup: "kubespaces-admins",
       requireApproval: true,
+      metricsListen: `0.0.0.0:${METRICS_PORT}`,
       http: {
         listen: "0.0.0.0:8080",
         publicUrl: "https://kubespaces.example.com",
@@ -139,15 +141,37 @@ describe("the server's installation", () => {
   });
 
   it("probes /healthz for liveness and /readyz for readiness, on the container's port", () => {
-    const server = containerOf({ ...INPUT, port: 9090 }, "server");
-    expect(server.ports).toEqual([{ name: "http", containerPort: 9090, protocol: "TCP" }]);
+    const server = containerOf({ ...INPUT, port: 8081 }, "server");
+    expect(server.ports).toContainEqual({ name: "http", containerPort: 8081, protocol: "TCP" });
     const probed = (probe: Json) => `${probe.httpGet.path} ${probe.httpGet.port}`;
     expect([server.startupProbe, server.livenessProbe, server.readinessProbe].map(probed)).toEqual([
       "/healthz http",
       "/healthz http",
       "/readyz http",
     ]);
-    expect(configOf({ ...INPUT, port: 9090 }).http.listen).toBe("0.0.0.0:9090");
+    expect(configOf({ ...INPUT, port: 8081 }).http.listen).toBe("0.0.0.0:8081");
+  });
+
+  it("serves the metrics on a port of their own, in the Service too, where the HTTPRoute does not lead", () => {
+    const server = containerOf(INPUT, "server");
+    expect(server.ports).toEqual([
+      { name: "http", containerPort: 8080, protocol: "TCP" },
+      { name: "metrics", containerPort: METRICS_PORT, protocol: "TCP" },
+    ]);
+    expect(configOf(INPUT).metricsListen).toBe(`0.0.0.0:${METRICS_PORT}`);
+    const { ports } = objectOf(INPUT, "service").spec as { ports: Json[] };
+    expect(ports.find((port) => port.name === "metrics")).toMatchObject({ port: METRICS_PORT, targetPort: "metrics" });
+    const http = ports.find((port) => port.name === "http")!;
+    const backends = objectOf(INPUT, "route").spec.rules.flatMap((rule: Json) => rule.backendRefs);
+    expect(backends.map((backend: Json) => backend.port)).toEqual([http.port]);
+    expect(http.port).not.toBe(METRICS_PORT);
+  });
+
+  it("refuses the metrics port as the API and portal's", () => {
+    const error = thrownBy(() => serverInstallation({ ...INPUT, port: METRICS_PORT })) as ServerInstallError;
+    expect(error).toBeInstanceOf(ServerInstallError);
+    expect(error.problems.map((p) => p.path)).toEqual(["port"]);
+    expect(error.problems[0].message).toContain(`${METRICS_PORT}`);
   });
 
   it("runs N replicas, spread across nodes, at most one away in a drain", () => {
@@ -180,7 +204,10 @@ describe("the server's installation", () => {
     expect(objectOf({ ...INPUT, servicePort: 8443 }, "service").spec).toEqual({
       type: "ClusterIP",
       selector: { "app.kubernetes.io/name": "kubespaces-server" },
-      ports: [{ name: "http", port: 8443, targetPort: "http", protocol: "TCP" }],
+      ports: [
+        { name: "http", port: 8443, targetPort: "http", protocol: "TCP" },
+        { name: "metrics", port: METRICS_PORT, targetPort: "metrics", protocol: "TCP" },
+      ],
     });
     const route = objectOf({ ...INPUT, servicePort: 8443 }, "route");
     expect(route.apiVersion).toBe("gateway.networking.k8s.io/v1");
@@ -369,6 +396,7 @@ describe("the installation's options", () => {
           namespace: "elsewhere",
           adminGroup: "others",
           http: { listen: "127.0.0.1:1", sessionKeyFile: "/mine", sessionHours: 100 },
+          metricsListen: "127.0.0.1:2",
           platform: { namespacePrefix: "Not_A_Prefix" },
           concurrency: 0,
         },
@@ -378,6 +406,7 @@ describe("the installation's options", () => {
       "config.namespace: is set by the installation",
       "config.adminGroup: is set by the installation",
       "config.http.listen: is set by the installation",
+      "config.metricsListen: is set by the installation",
       "config.http.sessionKeyFile: is set by the installation",
       "config.signIn: is required",
       "config.http.publicUrl: is required when no route is given",

@@ -1,22 +1,37 @@
 /**
  * What operators' tools read of the server: `/readyz` (failing until its conditions are met),
- * `/healthz` (liveness, always), and `/metrics` (prom-client), whose counters move with the
- * requests, reconciles and Pulumi operations, and whose labels never carry a tenant's or a
- * person's name.
+ * `/healthz` (liveness, always), and `/metrics` (prom-client) on a listener of its own, whose
+ * counters move with the requests, reconciles and Pulumi operations, whose Tenants by phase come
+ * from the replica's watch, and whose labels never carry a tenant's or a person's name.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
+import { METRICS_PATH, METRICS_PORT } from "../../provider/contracts/metricsEndpoint";
+import { buildMetricsServer } from "../../provider/server/http/metricsServer";
+import { watchTenants } from "../../provider/server/kube/tenantWatch";
+import { WatchedTenantPhases } from "../../provider/server/metrics/watchedTenantPhases";
 import { audit } from "../../provider/server/people/auditLog";
 import { ServerMetrics } from "../../provider/server/metrics/serverMetrics";
 import { timedStacks } from "../../provider/server/metrics/timedStacks";
 import { Readiness } from "../../provider/server/readiness";
 import { apiServerHarness } from "./support/apiServerHarness";
+import { StandInTenantApi } from "./support/standInTenantApi";
 import type { TenantStacks } from "../../provider/tenants/ports";
 
 const ALICE = "alice@example.com";
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A scrape of `metrics` at the metrics listener's app, as Prometheus makes it. */
+async function scrape(metrics: ServerMetrics) {
+  const app = await buildMetricsServer(metrics);
+  try {
+    return await app.inject({ method: "GET", url: METRICS_PATH });
+  } finally {
+    await app.close();
+  }
+}
 
 /** The value of the sample `name{labels}` in a Prometheus text exposition, 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
@@ -85,10 +100,10 @@ describe("/metrics", () => {
     await h.app.inject({ method: "GET", url: API_PATHS.tenant("no-such-tenant"), headers });
     await h.app.inject({ method: "GET", url: "/made/up/path-of-alice" });
 
-    const scrape = await h.app.inject({ method: "GET", url: API_PATHS.metrics });
-    expect(scrape.statusCode).toBe(200);
-    expect(scrape.headers["content-type"]).toContain("text/plain");
-    const text = scrape.body;
+    const scraped = await scrape(metrics);
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.headers["content-type"]).toContain("text/plain");
+    const text = scraped.body;
     const requests = (method: string, route: string, status: string) =>
       sample(text, "kubespaces_http_requests_total", { method, route, status });
     expect(requests("POST", "/api/v1/tenants", "201")).toBe(1);
@@ -103,9 +118,22 @@ describe("/metrics", () => {
     for (const name of ["atlas", "borealis", "no-such-tenant", "alice", "path-of"]) expect(text).not.toContain(name);
   });
 
+  it("is not served on the API and portal's listener, but on the metrics listener, which serves nothing else", async () => {
+    const metrics = new ServerMetrics();
+    const h = await apiServerHarness({ operations: { metrics } });
+    expect((await h.app.inject({ method: "GET", url: METRICS_PATH })).statusCode).toBe(404);
+    const scraped = await scrape(metrics);
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.body).toContain("# TYPE kubespaces_tenants gauge");
+    const app = await buildMetricsServer(metrics);
+    for (const url of [API_PATHS.tenants, API_PATHS.health, API_PATHS.ready, "/"])
+      expect((await app.inject({ method: "GET", url })).statusCode, url).toBe(404);
+    await app.close();
+  });
+
   it("is not served, and nothing is counted, with metrics off", async () => {
     const h = await apiServerHarness();
-    expect((await h.app.inject({ method: "GET", url: API_PATHS.metrics })).statusCode).toBe(404);
+    expect((await h.app.inject({ method: "GET", url: METRICS_PATH })).statusCode).toBe(404);
   });
 
   it("labels every kubespaces metric from fixed lists and route patterns only", async () => {
@@ -133,14 +161,9 @@ describe("/metrics", () => {
     });
   });
 
-  it("counts Tenants by phase at each scrape, a phase it does not know as None, and keeps the counts when the read fails", async () => {
-    let phases: (string | undefined)[] | Error = ["Ready", "Ready", "AwaitingApproval", undefined, "Sideways"];
-    const metrics = new ServerMetrics({
-      tenantPhases: async () => {
-        if (phases instanceof Error) throw phases;
-        return phases;
-      },
-    });
+  it("counts Tenants by phase as its source gives them, a phase it does not know as None, and none before the first list", async () => {
+    let phases: (string | undefined)[] | undefined = undefined;
+    const metrics = new ServerMetrics({ tenantPhases: () => phases });
     const counts = async () => {
       const text = await metrics.registry.metrics();
       return Object.fromEntries(
@@ -150,9 +173,51 @@ describe("/metrics", () => {
         ]),
       );
     };
+    expect(await metrics.registry.metrics()).not.toMatch(/^kubespaces_tenants\{/m);
+    phases = ["Ready", "Ready", "AwaitingApproval", undefined, "Sideways"];
     expect(await counts()).toEqual({ Ready: 2, AwaitingApproval: 1, None: 2, Failed: 0 });
-    phases = new Error("the API server did not answer");
-    expect(await counts()).toEqual({ Ready: 2, AwaitingApproval: 1, None: 2, Failed: 0 });
+  });
+
+  it("counts Tenants by phase from the replica's watch of them: a scrape lists nothing from the host", async () => {
+    const host = new StandInTenantApi();
+    const stop = new AbortController();
+    try {
+      host.put("atlas", "Ready");
+      host.put("borealis", "Provisioning");
+      host.put("cygnus");
+      const phases = new WatchedTenantPhases();
+      const metrics = new ServerMetrics({ tenantPhases: () => phases.phases() });
+      let synced!: () => void;
+      const listed = new Promise<void>((resolve) => (synced = resolve));
+      watchTenants(
+        await host.start(),
+        {
+          onTenant: () => {},
+          onPhase: (name, phase) => phases.seen(name, phase),
+          onGone: (name) => phases.gone(name),
+          onError: (error) => expect.fail(String(error)),
+          onSynced: () => {
+            phases.listed();
+            synced();
+          },
+        },
+        stop.signal,
+      );
+      await listed;
+      const count = async (phase: string) => sample((await scrape(metrics)).body, "kubespaces_tenants", { phase });
+      for (let i = 0; i < 3; i++)
+        expect([await count("Ready"), await count("Provisioning"), await count("None")]).toEqual([1, 1, 1]);
+
+      host.put("borealis", "Ready");
+      host.remove("cygnus");
+      await expect.poll(() => count("Ready")).toBe(2);
+      expect([await count("Provisioning"), await count("None")]).toEqual([0, 0]);
+      // The watch's own list, at its start: none at a scrape.
+      expect(host.lists).toBe(1);
+    } finally {
+      stop.abort();
+      await host.stop();
+    }
   });
 
   it("shows the live replicas and this replica's queue while it reconciles, and 0 once it stops", async () => {
@@ -225,5 +290,9 @@ describe("the metrics' documentation", () => {
     );
     expect(used.size).toBeGreaterThan(3);
     for (const name of used) expect(names, name).toContain(name);
+  });
+
+  it("gives the metrics' own port in docs/self-service.md as the server takes it", () => {
+    expect(doc("docs/self-service.md")).toContain(`metricsListen: 127.0.0.1:${METRICS_PORT} `);
   });
 });

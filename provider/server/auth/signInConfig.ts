@@ -48,14 +48,18 @@ export const signInConfigSchema = z
 /** The sign-in configuration, with its defaults. */
 export type SignInConfig = z.output<typeof signInConfigSchema>;
 
+/** An address to listen on, HOST:PORT (port 0 picks a free one), by default `fallback`. */
+export const listenAddress = (fallback: string, description: string) =>
+  z
+    .string()
+    .regex(/^[^:]+:\d{1,5}$/, `must be HOST:PORT, e.g. ${fallback} (port 0 picks a free one)`)
+    .default(fallback)
+    .describe(description);
+
 /** The HTTP section of the server's configuration. */
 export const httpConfigSchema = z
   .strictObject({
-    listen: z
-      .string()
-      .regex(/^[^:]+:\d{1,5}$/, "must be HOST:PORT, e.g. 127.0.0.1:8080 (port 0 picks a free one)")
-      .default("127.0.0.1:8080")
-      .describe("The address the API and portal listen on."),
+    listen: listenAddress("127.0.0.1:8080", "The address the API and portal listen on."),
     publicUrl: secureUrl("http.publicUrl")
       .optional()
       .describe("The URL people reach the server at (sign-in redirects come back to it); default http://<listen>."),

@@ -53,7 +53,7 @@ export interface ApiServerDeps {
   readonly logger?: FastifyBaseLogger;
   /** The PlatformRevisions, which the API shows the admins. */
   readonly revisions: PlatformRevisionReader;
-  /** Readiness and metrics, for `/readyz` and `/metrics` (none: always ready, no metrics). */
+  /** Readiness for `/readyz`, and the metrics that count the answers (none: always ready, nothing counted). */
   readonly operations?: OperationsDeps;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The routes and hook that operators' tools use: `/readyz` for the readiness probe, `/metrics` for
- * Prometheus (with every answer counted by route pattern and status), and the API's OpenAPI
- * document. None needs a sign-in, and none says anything of a tenant or a person.
+ * The routes and hook that operators' tools use beside the API: `/readyz` for the readiness probe,
+ * the API's OpenAPI document, and the hook that counts every answer by route pattern and status
+ * for Prometheus. None needs a sign-in, and none says anything of a tenant or a person. The
+ * metrics themselves are served on a listener of their own (metricsServer.ts), never here.
  */
 import type { FastifyInstance } from "fastify";
 import { API_ROUTES } from "../../contracts/tenantsApi";
@@ -13,7 +14,7 @@ import { tenantsApiDocument } from "./openApiDocument";
 export interface OperationsDeps {
   /** The replica's readiness (none: ready as soon as it serves). */
   readonly readiness?: Readiness;
-  /** The server's metrics (none: metrics are off, `/metrics` answers 404 and nothing is counted). */
+  /** The server's metrics, which count the answers (none: metrics are off, and nothing is counted). */
   readonly metrics?: ServerMetrics;
 }
 
@@ -27,9 +28,6 @@ export async function operationsRoutes(app: FastifyInstance, deps: OperationsDep
   const document = JSON.stringify(tenantsApiDocument());
   app.get(API_ROUTES.openApi, async (_request, reply) => reply.type("application/json; charset=utf-8").send(document));
   if (!metrics) return;
-  app.get(API_ROUTES.metrics, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
   app.addHook("onResponse", async (request, reply) => {
     metrics.answered(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
   });

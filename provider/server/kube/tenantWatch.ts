@@ -24,6 +24,8 @@ export interface TenantWatchOptions extends InformerRunOptions {
   readonly onGone?: (name: string) => void;
   /** Each add and change of a Tenant: the platform revision its status says it runs (none: none). */
   readonly onRunning?: (name: string, platformRevision: string | undefined) => void;
+  /** Each add and change of a Tenant: the phase its status says (none: no status yet). */
+  readonly onPhase?: (name: string, phase: string | undefined) => void;
 }
 
 /** Watches Tenants until `signal` aborts. */
@@ -40,7 +42,9 @@ export function watchTenants(config: KubeConfig, options: TenantWatchOptions, si
   const onObject = (object: KubernetesObject) => {
     const name = object.metadata?.name;
     if (!name) return;
-    options.onRunning?.(name, (object as { status?: { platformRevision?: string } }).status?.platformRevision);
+    const { status } = object as { status?: { platformRevision?: string; phase?: string } };
+    options.onRunning?.(name, status?.platformRevision);
+    options.onPhase?.(name, status?.phase);
     const key = reconcileKey(object);
     if (seen.get(name) === key) return;
     seen.set(name, key);

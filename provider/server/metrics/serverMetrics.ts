@@ -35,8 +35,12 @@ const SHORT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 
 
 /** What the gauges read when scraped. */
 export interface MetricsSources {
-  /** The phase of every Tenant resource (undefined: no status yet), read from the host at each scrape. */
-  readonly tenantPhases?: () => Promise<readonly (string | undefined)[]>;
+  /**
+   * The phase of every Tenant resource (undefined: no status yet) as this replica's watch holds
+   * them (WatchedTenantPhases), never read from the host at a scrape; undefined before the watch's
+   * first list.
+   */
+  readonly tenantPhases?: () => readonly (string | undefined)[] | undefined;
 }
 
 /** The server's metrics. */
@@ -70,7 +74,7 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  /** Tenants by phase, read from the host at each scrape. */
+  /** Tenants by phase, as this replica's watch of them holds them. */
   readonly tenants: Gauge<"phase">;
 
   /** The work queue's tenants, by state. */
@@ -146,13 +150,12 @@ export class ServerMetrics {
     const tenantPhases = sources.tenantPhases;
     this.tenants = new Gauge({
       name: "kubespaces_tenants",
-      help: "Tenant resources on the host, by phase (None: no status written yet); read from the host at each scrape.",
+      help: "Tenant resources on the host, by phase (None: no status written yet), as this replica's watch of them holds them.",
       labelNames: ["phase"] as const,
       registers: [this.registry],
-      async collect() {
-        if (!tenantPhases) return;
-        // A failed read leaves the last counts: a scrape must not fail for the host's hiccup.
-        const phases = await tenantPhases().catch(() => undefined);
+      collect() {
+        // Before the watch's first list no count is given: a short count would read as tenants gone.
+        const phases = tenantPhases?.();
         if (!phases) return;
         const counts = new Map<string, number>(COUNTED_PHASES.map((phase) => [phase, 0]));
         for (const phase of phases) {

@@ -23,6 +23,7 @@ import { watchDrift } from "../kube/driftWatch";
 import { watchTenants } from "../kube/tenantWatch";
 import { watchPlatformRevisions } from "../kube/kubePlatformRevisions";
 import type { FleetShare, ReplicaFleet } from "../revisions/replicaFleet";
+import type { WatchedTenantPhases } from "../metrics/watchedTenantPhases";
 
 /** What a replica's share works with. */
 export interface ReplicaParts {
@@ -39,6 +40,8 @@ export interface ReplicaParts {
   readonly onSynced: () => void;
   /** The fleet preview's part on this replica, which the reconciler asks (replicaFleet.ts). */
   readonly fleet: ReplicaFleet;
+  /** Each Tenant's phase as the watch sees it, which the metrics count (none: nothing keeps them). */
+  readonly phases?: WatchedTenantPhases;
 }
 
 /** The first retry of a failed reconcile, and the longest pause between retries. */
@@ -149,7 +152,7 @@ function startTenantWatches(
   tenants: ReplicaTenants,
   signal: AbortSignal,
 ): void {
-  const { kubeConfig, config, log, metrics, onSynced } = parts;
+  const { kubeConfig, config, log, metrics, onSynced, phases } = parts;
   const owns = (name: string) => tenants.owns(name);
   let following = false;
   watchTenants(
@@ -162,11 +165,14 @@ function startTenantWatches(
       onGone: (name) => {
         tenants.gone(name);
         parts.fleet.tenantGone(name);
+        phases?.gone(name);
       },
       onRunning: (name, revision) => parts.fleet.tenantRuns(name, revision),
+      onPhase: (name, phase) => phases?.seen(name, phase),
       onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
       onSynced: () => {
         onSynced();
+        phases?.listed();
         // Only once every tenant is known: a revision's sum and rollout are over all of them.
         if (!following) parts.fleet.follow(fleetShare(tenants, queue));
         following = true;

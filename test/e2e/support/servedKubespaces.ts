@@ -27,13 +27,18 @@ export function dexPerson(email: string): DexPerson {
   return { email: user.email, password: user.password };
 }
 
-/** A running server and the address of its API and portal. */
+/** A running server and the addresses of its API and portal, and of its metrics. */
 export interface ServedKubespaces {
   /** The server process. */
   readonly running: Running;
   /** Where its API and portal answer, e.g. `http://127.0.0.1:41234` (no trailing slash). */
   readonly url: string;
+  /** Where its metrics answer, on their own listener, e.g. `http://127.0.0.1:41235/metrics`; none with `metrics: false`. */
+  readonly metricsUrl?: string;
 }
+
+/** What a replica prints when it serves its metrics: their URL. */
+export const METRICS_AT = /metrics at (http:\/\/[^\s"]+)/;
 
 /** Writes `config` as a server configuration file and returns its path. */
 function configFile(config: object): string {
@@ -43,17 +48,22 @@ function configFile(config: object): string {
 }
 
 /**
- * Starts `kubespaces server --id ID --listen 127.0.0.1:0` for `user` with `config`; resolves once it
- * serves its API and portal and reconciles its share of the Tenants.
+ * Starts `kubespaces server --id ID` for `user` with `config`, its API and portal and its metrics
+ * each on a free loopback port (several run at once); resolves once it serves its API and portal
+ * and reconciles its share of the Tenants.
  */
 export async function startServedKubespaces(user: CliUser, id: string, config: object = {}): Promise<ServedKubespaces> {
-  const args = ["server", "--id", id, "--config", configFile(config), "--listen", "127.0.0.1:0"];
+  const args = ["server", "--id", id, "--config", configFile(config), ...FREE_PORTS];
   const running = startKubespaces(user, args);
   const served = /API and portal at (http:\/\/\S+?)\/? \(listening/;
   await running.printed(served);
   await running.printed(replicaReconciles(id));
-  return { running, url: served.exec(running.stderr)![1] };
+  // The metrics listen before the API does: their line is printed by now, if they are on.
+  return { running, url: served.exec(running.stderr)![1], metricsUrl: METRICS_AT.exec(running.stderr)?.[1] };
 }
+
+/** The API and portal, and the metrics, each on a free loopback port. */
+const FREE_PORTS = ["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"];
 
 /** What replica `id` prints once it reconciles its share of the Tenants. */
 export const replicaReconciles = (id: string) => new RegExp(`replica ${id} reconciles its share`);
