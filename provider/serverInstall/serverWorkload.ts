@@ -68,13 +68,19 @@ const VOLUMES = { config: "config", signIn: "sign-in", passphrase: "state-passph
 
 /**
  * The home's init container: the stacks' passphrase copied from the Secret into `$KUBESPACES_HOME`,
- * owned by the server's user with mode 0600, as the home's trust check requires (a Secret's files
+ * owned by the server's user with mode 0400, as the home's trust check requires (a Secret's files
  * belong to root). Every replica gets the same passphrase, so each can read every stack's secrets.
+ * Kubernetes runs init containers again over the same emptyDir when it recreates a pod's sandbox,
+ * and a second `cp` cannot open the read-only copy the first left: the copy goes to a fresh file,
+ * renamed over the old one (a rename needs the folder's write permission, not the file's).
  */
 const HOME_SCRIPT = [
   "umask 077",
   'mkdir -p "$KUBESPACES_HOME"',
-  `cp ${PASSPHRASE_DIR}/${SERVER_SECRET_KEYS.statePassphrase} "$KUBESPACES_HOME/passphrase"`,
+  'rm -f "$KUBESPACES_HOME/passphrase.new"',
+  `cp ${PASSPHRASE_DIR}/${SERVER_SECRET_KEYS.statePassphrase} "$KUBESPACES_HOME/passphrase.new"`,
+  'chmod 0400 "$KUBESPACES_HOME/passphrase.new"',
+  'mv -f "$KUBESPACES_HOME/passphrase.new" "$KUBESPACES_HOME/passphrase"',
 ].join(" && ");
 
 /** The SHA-256 of the configuration file, in hex. */

@@ -310,12 +310,13 @@ describe("the server's pods", () => {
     expect(pod.automountServiceAccountToken).toBe(true);
   });
 
+  // What the script does, run twice over one emptyDir, is serverHomeInit.test.ts's.
   it("copy the stacks' passphrase into the home, owner-only, in an init container", () => {
     const home = containerOf(INPUT, "home");
     expect(home.command).toEqual([
       "sh",
       "-c",
-      `umask 077 && mkdir -p "$KUBESPACES_HOME" && cp /etc/kubespaces/state/${SERVER_SECRET_KEYS.statePassphrase} "$KUBESPACES_HOME/passphrase"`,
+      expect.stringContaining(`/etc/kubespaces/state/${SERVER_SECRET_KEYS.statePassphrase}`),
     ]);
     expect(home.env).toEqual([{ name: "KUBESPACES_HOME", value: KUBESPACES_HOME }]);
   });
