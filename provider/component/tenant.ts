@@ -55,7 +55,8 @@ export class Tenant extends pulumi.ComponentResource {
   declare readonly status: pulumi.Output<TenantStatus>;
 
   /**
-   * @param name the tenant's name: a DNS label of at most 53 characters that starts with a letter.
+   * @param name the tenant's name: a DNS label that starts with a letter, of at most 45 characters
+   *   under the default namespace prefix (the rule: model/tenantName.ts).
    * @param args a team's request, and the platform's policy it is held to (`platform`).
    * @param opts resource options; a Kubernetes `provider` here is the host cluster.
    * @param context internal: the provider plugin's lifecycle resources and claims.

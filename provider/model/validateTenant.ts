@@ -10,14 +10,17 @@ import type { TenantPlatformInput } from "./tenantPlatformSchema";
 import { tenantRequestSchema } from "./tenantRequestSchema";
 import type { TenantSpec } from "./tenantSpec";
 import { tenantSpecOf } from "./tenantSpecOf";
+import {
+  RELEASE_NAME_MAX_LENGTH,
+  RELEASE_NAME_TOO_LONG,
+  TENANT_NAME_START,
+  TENANT_NAME_START_MESSAGE,
+} from "./tenantName";
 import { toProblem } from "./inputProblems";
 import { isUnknownField, TenantValidationError, type InputProblem } from "./validationError";
 import { readableFieldPaths } from "../util/zodFields";
 
 export type { ValidationContext };
-
-/** Helm release names are at most 53 characters. */
-const MAX_RELEASE_NAME = 53;
 
 /** Validates `input` (a request and `platform`) for tenant `name`; throws TenantValidationError listing every problem. */
 export function validateTenant(name: string, input: unknown, context: ValidationContext = {}): TenantSpec {
@@ -85,14 +88,10 @@ function platformOwned(problem: InputProblem): InputProblem {
 }
 
 function nameProblems(name: string): InputProblem[] {
-  if (name.length > MAX_RELEASE_NAME)
-    return [
-      { path: "", message: `must be at most ${MAX_RELEASE_NAME} characters (a Helm release name), got ${name.length}` },
-    ];
+  if (name.length > RELEASE_NAME_MAX_LENGTH)
+    return [{ path: "", message: `${RELEASE_NAME_TOO_LONG}, got ${name.length}` }];
   if (!DNS_LABEL.test(name))
     return [{ path: "", message: `must be a DNS-1123 label (lower-case letters, digits and '-'), got "${name}"` }];
-  // The release names a Service after the tenant, and Service names must start with a letter.
-  if (!/^[a-z]/.test(name))
-    return [{ path: "", message: `must start with a letter (it names the vCluster's Service), got "${name}"` }];
+  if (!TENANT_NAME_START.test(name)) return [{ path: "", message: `${TENANT_NAME_START_MESSAGE}, got "${name}"` }];
   return [];
 }

@@ -83,8 +83,9 @@ export interface InstallOptionsInput {
   readonly adminUsers?: readonly string[];
   /**
    * The start of every tenant namespace's name: the platform's `namespacePrefix`. The server may
-   * write only namespaces named so, and RoleBindings only in them (serverFence.ts). It ends with
-   * '-', so that no namespace of another name merely begins with it by chance.
+   * write only namespaces named so, and RoleBindings only in them (serverFence.ts); the Tenant
+   * CRD refuses a name too long for its namespace under it (tenantCrd.ts). It ends with '-', so
+   * that no namespace of another name merely begins with it by chance.
    * @default "kubespaces-tenant-"
    */
   readonly tenantNamespacePrefix?: string;

@@ -39,7 +39,7 @@ export function tenantResourceInstallation(options: InstallOptions): TenantResou
     : [];
   return {
     crd: [
-      { role: "crd", object: tenantCrd() },
+      { role: "crd", object: tenantCrd(options.tenantNamespacePrefix) },
       { role: "platform-revision-crd", object: platformRevisionCrd() },
     ],
     admission: [...ownerAdmission(options), ...serverFence(options)],

@@ -26,7 +26,7 @@ export function deployFiles(): DeployFile[] {
     {
       path: "deploy/tenant-crd.yaml",
       content: yamlFile(
-        "# The Tenant custom resource (tenants.kubespaces.io): a team's request as spec, the server's status;\n# and the PlatformRevision (platformrevisions.kubespaces.io): a version of the platform's policy, previewed on every tenant.\n# They depend on no option.",
+        `# The Tenant custom resource (tenants.kubespaces.io): a team's request as spec, the server's status;\n# and the PlatformRevision (platformrevisions.kubespaces.io): a version of the platform's policy, previewed on every tenant.\n# Rendered with the default tenant namespace prefix, ${INSTALL_DEFAULTS.tenantNamespacePrefix}, which bounds a Tenant's name; for another, install with the Pulumi component TenantCrd.`,
         installation.crd,
       ),
     },

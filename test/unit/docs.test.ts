@@ -8,6 +8,8 @@ import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
 import { SAFE_OVERRIDES_DOC } from "../../provider/model/overridesGuard";
+import { RELEASE_NAME_MAX_LENGTH, tenantNameMaxLength } from "../../provider/model/tenantName";
+import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
 
 const root = path.resolve(__dirname, "../..");
 /** Not the repository's own text: installed, built, generated or run-time folders. */
@@ -116,4 +118,36 @@ describe("docs/architecture.md", () => {
   it.each(folders)("says what lives in %s/", (folder) => {
     expect(architecture).toContain(`\`${folder}/\``);
   });
+});
+
+/** The sentences of a Markdown file's prose (code blocks left out), each on one line. */
+function sentencesOf(file: string): string[] {
+  const paragraphs = proseLines(readFileSync(path.join(root, file), "utf8"))
+    .join("\n")
+    .split(/\n\s*\n|\n(?=\s*[|#-])/);
+  return paragraphs.flatMap((paragraph) =>
+    paragraph
+      .replace(/\s+/g, " ")
+      .trim()
+      .split(/(?<=[.!?])\s+(?=[A-Z`[(])/),
+  );
+}
+
+describe("the tenant's name", () => {
+  const limit = tenantNameMaxLength(DEFAULT_NAMESPACE_PREFIX);
+
+  it.each(["README.md", "docs/reference.md"])(
+    "is said in %s to have at most as many characters as the component takes under the default namespace prefix",
+    (file) => {
+      const said = sentencesOf(file).filter(
+        (sentence) => /tenant's name/i.test(sentence) && /characters/.test(sentence),
+      );
+      const limits = said.flatMap((sentence) =>
+        [...sentence.matchAll(/at most (\d+)\s+characters/g)].map((m) => Number(m[1])),
+      );
+      expect(limits).toContain(limit);
+      // Besides it, only the limit under any prefix, the release's.
+      expect(limits.filter((stated) => stated !== limit && stated !== RELEASE_NAME_MAX_LENGTH)).toEqual([]);
+    },
+  );
 });

@@ -9,6 +9,7 @@ import Ajv from "ajv";
 import { parseAllDocuments } from "yaml";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
+import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
 import { tenantRequestSchema } from "../../provider/model/tenantRequestSchema";
 import { validateTenant } from "../../provider/model/validateTenant";
 import { renderTenant } from "../../provider/render/renderTenant";
@@ -25,6 +26,7 @@ import { withPreviews } from "../../provider/server/revisions/fleetPreview";
 import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
 import type { RunRecord } from "../../provider/tenants/ports";
 import { tenantStatus } from "../../provider/tenants/tenantStatus";
+import { thrownBy } from "./support/thrown";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -54,7 +56,7 @@ function strict(node: StructuralSchema): object {
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addFormat("date-time", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
-const objectSchema = tenantObjectSchema();
+const objectSchema = tenantObjectSchema(DEFAULT_NAMESPACE_PREFIX);
 const validateSpec = ajv.compile(strict(objectSchema.properties!.spec));
 const validateStatus = ajv.compile(strict(objectSchema.properties!.status));
 const errorsOf = (valid: boolean) =>
@@ -129,8 +131,62 @@ describe("the PlatformRevision CRD", () => {
   });
 });
 
+/** Names on each side of every limit and rule a tenant's name has. */
+const NAMES = [
+  ...[1, 10, 20, 44, 45, 46, 52, 53, 54, 57, 58, 63, 64].map((length) => "t".repeat(length)),
+  "team-atlas",
+  "team-1",
+  "1team",
+  "-team",
+  "team-",
+  "Team",
+  "team.atlas",
+  "team_atlas",
+];
+
+/** Whether the component takes `name` for a tenant (with a request that is good otherwise), under namespace prefix `prefix`. */
+function componentAcceptsName(name: string, prefix: string): boolean {
+  try {
+    validateTenant(name, { owner: "a", platform: { namespacePrefix: prefix } });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A CEL rule of the CRD about a name, as a predicate: only the forms the CRD uses (the name is
+ * `self` on its own node, `self.metadata.name` at the root), so that a new form fails here rather
+ * than being read wrong. CEL's `matches` finds the pattern anywhere in the text, as RegExp.test does.
+ */
+function celNameRule(rule: string, self: string): (name: string) => boolean {
+  const size = new RegExp(`^size\\(${self.replaceAll(".", "\\.")}\\) <= (\\d+)$`).exec(rule);
+  if (size) return (name) => name.length <= Number(size[1]);
+  const matches = new RegExp(`^${self.replaceAll(".", "\\.")}\\.matches\\((".*")\\)$`).exec(rule);
+  if (matches) {
+    const pattern = new RegExp(JSON.parse(matches[1]) as string);
+    return (name) => pattern.test(name);
+  }
+  throw new Error(`a rule about the name this test cannot read: ${rule}`);
+}
+
+/** Whether the Tenant CRD, installed with namespace prefix `prefix`, lets a Tenant be named `name`. */
+function crdAcceptsName(prefix: string): (name: string) => boolean {
+  const installation = tenantResourceInstallation(installOptions({ tenantNamespacePrefix: prefix }));
+  const crd = installation.crd.find((installed) => installed.role === "crd")!.object as any;
+  const schema: StructuralSchema = crd.spec.versions[0].schema.openAPIV3Schema;
+  const onName = schema.properties!.metadata.properties?.name["x-kubernetes-validations"] ?? [];
+  const atRoot = (schema["x-kubernetes-validations"] ?? []).filter((r) => r.rule.includes("self.metadata.name"));
+  const rules = [
+    ...onName.map((r) => celNameRule(r.rule, "self")),
+    ...atRoot.map((r) => celNameRule(r.rule, "self.metadata.name")),
+  ];
+  expect(rules.length).toBeGreaterThan(0);
+  return (name) => rules.every((rule) => rule(name));
+}
+
 describe("the Tenant CRD", () => {
-  const crd = tenantCrd() as any;
+  const crd = tenantCrd(DEFAULT_NAMESPACE_PREFIX) as any;
   const version = crd.spec.versions[0];
 
   it("is tenants.kubespaces.io v1alpha1, cluster-scoped, with a status subresource and kubectl's columns", () => {
@@ -183,10 +239,25 @@ describe("the Tenant CRD", () => {
     expect(celSays(".spec.resources.cpu")[0].message).toBe(zodSays[".spec.resources.cpu"]);
     expect(celSays(".spec.resources.memory")[1].message).toBe(zodSays[".spec.resources.memory"]);
     expect(celSays(".metadata.name").map((r) => r.rule)).toEqual([
-      "size(self) <= 63",
+      "size(self) <= 53",
+      "size(self) <= 45",
       'self.matches("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")',
+      'self.matches("^[a-z]")',
     ]);
+    const componentSays = (name: string) => (thrownBy(() => validateTenant(name, { owner: "a" })) as Error).message;
+    const messages = celSays(".metadata.name").map((r) => r.message);
+    expect(componentSays("t".repeat(54))).toContain(messages[0]);
+    expect(componentSays("1team")).toContain(messages[3]);
   });
+
+  it.each(["kubespaces-tenant-", "teams-", "a-long-prefix-for-tenant-namespaces-"])(
+    "refuses at kubectl apply exactly the names the component refuses, installed with namespace prefix %s",
+    (prefix) => {
+      const accepts = crdAcceptsName(prefix);
+      const wrong = NAMES.filter((name) => accepts(name) !== componentAcceptsName(name, prefix));
+      expect(wrong.map((name) => `${name} (${name.length})`)).toEqual([]);
+    },
+  );
 
   it("keeps the CEL rules out of the other JSON Schemas made from the request", () => {
     expect(JSON.stringify(z.toJSONSchema(tenantRequestSchema, { io: "input" }))).not.toContain("x-kubernetes");
