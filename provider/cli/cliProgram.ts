@@ -102,6 +102,10 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option("--pod-security <level>", "Pod Security level inside the policy's allowed ones")
     .option("--kubernetes-version <version>", "the virtual cluster's Kubernetes version")
     .option("-f, --file <manifest>", "take the request from a kubespaces.io/v1alpha1 Tenant manifest")
+    .option(
+      "--defaults",
+      "request the platform's defaults (no request flags); without a request, NAME's stored request is resumed, and a NAME with none is refused",
+    )
     .option("--preview", "only show what would change")
     .addOption(lockTimeoutOption())
     .addOption(outputOption())

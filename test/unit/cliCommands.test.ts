@@ -324,11 +324,7 @@ describe("start-up", () => {
 });
 
 describe("create NAME alone", () => {
-  it("requests the defaults (owner: you) for a new name, and resumes a stored request", async () => {
-    const first = await kubespaces("tenant", "create", "team-defaults");
-    expect(first.code, first.stderr).toBe(0);
-    const got = JSON.parse((await kubespaces("tenant", "get", "team-defaults", "-o", "json")).stdout);
-    expect(got.spec).toEqual({ owner: OWNER });
+  it("resumes a stored request", async () => {
     await kubespaces("tenant", "create", "team-sized", "--cpu", "4", "--memory", "8Gi");
     const resumed = await kubespaces("tenant", "create", "team-sized");
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -336,5 +332,30 @@ describe("create NAME alone", () => {
       { owner: OWNER, resources: { cpu: "4", memory: "8Gi" } },
       { owner: OWNER, resources: { cpu: "4", memory: "8Gi" } },
     ]);
+  });
+
+  it.each([[[]], [["--preview"]]])(
+    "refuses a name with no stored request (%j), saying how to ask for one, and stores and runs nothing",
+    async (flags) => {
+      const run = await kubespaces("tenant", "create", "team-typo", ...flags);
+      expect(run.code).toBe(EXIT.notFound);
+      expect(run.stderr).toContain("kubespaces: tenant team-typo has no stored request to resume");
+      expect(run.stderr).toContain("`kubespaces tenant create team-typo --cpu 4 --memory 8Gi`");
+      expect(run.stderr).toContain("`kubespaces tenant create team-typo --defaults`");
+      expect(filesInHome()).toEqual([]);
+      expect(stacks.calls).toEqual([]);
+    },
+  );
+
+  it("--defaults requests the platform's defaults (owner: you), and is refused beside request flags", async () => {
+    const created = await kubespaces("tenant", "create", "team-defaults", "--defaults");
+    expect(created.code, created.stderr).toBe(0);
+    const got = JSON.parse((await kubespaces("tenant", "get", "team-defaults", "-o", "json")).stdout);
+    expect(got.spec).toEqual({ owner: OWNER });
+    const both = await kubespaces("tenant", "create", "team-both", "--defaults", "--cpu", "4");
+    expect(both.code).toBe(EXIT.invalid);
+    expect(both.stderr).toContain(
+      "--defaults asks for the platform's defaults: give no request flags nor --file with it",
+    );
   });
 });

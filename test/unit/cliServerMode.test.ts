@@ -321,7 +321,7 @@ describe("tenant commands through the server", () => {
   });
 
   it("delete asks the server and follows the teardown until the tenant is gone", async () => {
-    await kubespaces("tenant", "create", "team-atlas");
+    await kubespaces("tenant", "create", "team-atlas", "--defaults");
     const run = await kubespaces("tenant", "delete", "team-atlas");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain("team-atlas: Ready -> Deleting\n");
@@ -333,7 +333,7 @@ describe("tenant commands through the server", () => {
   });
 
   it("kubeconfig prints the tenant's kubeconfig, and --merge merges it into $KUBECONFIG (mode 0600)", async () => {
-    await kubespaces("tenant", "create", "team-atlas");
+    await kubespaces("tenant", "create", "team-atlas", "--defaults");
     const printed = await kubespaces("tenant", "kubeconfig", "team-atlas");
     expect(printed.code, printed.stderr).toBe(0);
     expect(parse(printed.stdout)).toMatchObject({

@@ -1,9 +1,9 @@
 /**
  * `kubespaces tenant create NAME`: the team's request from the flags (or `--file`, a Tenant
  * manifest), provisioned by the tenants service with progress until the tenant is Ready or Failed.
- * `create NAME` alone resumes the stored request (or, for a new name, requests the defaults);
- * `--preview` prints the steps instead (local mode only, as `--owner`: a server takes the owner
- * from the sign-in).
+ * `create NAME` alone resumes the stored request; a name with none is refused, so that a mistyped
+ * name provisions nothing: `--defaults` asks for the platform's defaults. `--preview` prints the
+ * steps instead. `--owner` is local mode's only: a server takes the owner from the sign-in.
  */
 import { readFileSync } from "node:fs";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
@@ -35,6 +35,8 @@ export interface CreateOptions extends ReadOptions {
   readonly kubernetesVersion?: string;
   /** A Tenant manifest to take the request from. */
   readonly file?: string;
+  /** Ask for the platform's defaults: a request of the owner alone. */
+  readonly defaults?: boolean;
   /** Only show what would change. */
   readonly preview?: boolean;
   /** Seconds to wait for another update's stack lock. */
@@ -80,6 +82,33 @@ async function isStored(tenants: TenantOperations, name: string, actor: Actor): 
   }
 }
 
+/**
+ * The request to make: the file's, the flags', the defaults' (`--defaults`), or none, which resumes
+ * the stored one. A name with no stored request and no request given is refused: a mistyped name
+ * would otherwise provision a new tenant of the default size.
+ */
+async function requestToMake(
+  tenants: TenantOperations,
+  name: string,
+  actor: Actor,
+  options: CreateOptions,
+  fromFile: TenantDocument | undefined,
+): Promise<TenantRequestInput | undefined> {
+  const fromFlags = requestOfFlags(options);
+  if (options.defaults && (fromFile || fromFlags))
+    throw new CliError(
+      "--defaults asks for the platform's defaults: give no request flags nor --file with it",
+      EXIT.invalid,
+    );
+  if (options.defaults) return { owner: actor.owner } as TenantRequestInput;
+  const request = fromFile?.request ?? fromFlags;
+  if (request || (await isStored(tenants, name, actor))) return request;
+  throw new CliError(
+    `tenant ${name} has no stored request to resume, and no request was given: ask for one with flags (\`kubespaces tenant create ${name} --cpu 4 --memory 8Gi\`), a manifest (--file), or the platform's defaults (\`kubespaces tenant create ${name} --defaults\`)`,
+    EXIT.notFound,
+  );
+}
+
 /** Runs `create`. */
 export async function createTenant(
   env: CommandEnv,
@@ -96,11 +125,8 @@ export async function createTenant(
   if (options.owner !== undefined)
     ability(door, door.namesOwners, "--owner", "the server takes the owner from your sign-in");
   const previews = options.preview ? door.previews : undefined;
-  // No request given: the stored one is resumed, or, for a new name, the defaults are requested.
-  const request =
-    fromFile?.request ??
-    requestOfFlags(options) ??
-    ((await isStored(tenants, name, actor)) ? undefined : { owner: actor.owner });
+  // No request given: the stored one is resumed.
+  const request = await requestToMake(tenants, name, actor, options, fromFile);
   const lockTimeoutMs = options.lockTimeout * 1000;
   if (previews)
     return printPreview(
