@@ -7,9 +7,12 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
+import { HELD_PHASES } from "../../provider/contracts/tenantResourceNames";
 import { SAFE_OVERRIDES_DOC } from "../../provider/model/overridesGuard";
 import { RELEASE_NAME_MAX_LENGTH, tenantNameMaxLength } from "../../provider/model/tenantName";
 import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
+import { COUNTED_PHASES } from "../../provider/server/metrics/serverMetrics";
+import { TENANT_PHASES } from "../../provider/tenants/tenantObject";
 
 const root = path.resolve(__dirname, "../..");
 /** Not the repository's own text: installed, built, generated or run-time folders. */
@@ -150,4 +153,31 @@ describe("the tenant's name", () => {
       expect(limits.filter((stated) => stated !== limit && stated !== RELEASE_NAME_MAX_LENGTH)).toEqual([]);
     },
   );
+});
+
+/** The Markdown table row of `file` whose first cell is `first`, split into its cells. */
+function tableRow(file: string, first: string): string[] {
+  const row = proseLines(readFileSync(path.join(root, file), "utf8")).find((line) => line.startsWith(`| ${first} |`));
+  expect(row, `${file} has a row ${first}`).toBeDefined();
+  return row!
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+}
+
+describe("every phase a Tenant takes", () => {
+  const phases = [...TENANT_PHASES, ...HELD_PHASES];
+
+  it("is in the Tenant resource's status of docs/self-service.md, and nothing else is", () => {
+    const status = sentencesOf("docs/self-service.md").find((sentence) => sentence.startsWith("- **Status.**"));
+    const listed = /`phase` \(([^)]*)\)/.exec(status ?? "")?.[1].split(", ");
+    expect(listed?.sort()).toEqual([...phases].sort());
+  });
+
+  it("is a documented value of the kubespaces_tenants metric's phase label, and nothing else is", () => {
+    const labels = tableRow("docs/self-service.md", "`kubespaces_tenants`")[2];
+    const values = [...labels.matchAll(/`([^`]+)`/g)].map((match) => match[1]).filter((value) => value !== "phase");
+    expect(values.sort()).toEqual([...COUNTED_PHASES].sort());
+    expect(COUNTED_PHASES).toEqual(expect.arrayContaining(phases));
+  });
 });
