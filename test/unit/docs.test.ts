@@ -8,9 +8,11 @@ import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
 import { HELD_PHASES } from "../../provider/contracts/tenantResourceNames";
+import { API_ROUTES } from "../../provider/contracts/tenantsApi";
 import { SAFE_OVERRIDES_DOC } from "../../provider/model/overridesGuard";
 import { RELEASE_NAME_MAX_LENGTH, tenantNameMaxLength } from "../../provider/model/tenantName";
 import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
+import { tenantsApiDocument } from "../../provider/server/http/openApiDocument";
 import { COUNTED_PHASES } from "../../provider/server/metrics/serverMetrics";
 import { TENANT_PHASES } from "../../provider/tenants/tenantObject";
 
@@ -179,5 +181,59 @@ describe("every phase a Tenant takes", () => {
     const values = [...labels.matchAll(/`([^`]+)`/g)].map((match) => match[1]).filter((value) => value !== "phase");
     expect(values.sort()).toEqual([...COUNTED_PHASES].sort());
     expect(COUNTED_PHASES).toEqual(expect.arrayContaining(phases));
+  });
+});
+
+/** The HTTP methods, as the route table writes them. */
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * The routes the API's table in docs/self-service.md names, as `METHOD /path` with `:name` for
+ * `NAME`. A cell names them in code spans: `GET /path`, or methods that share the next span's
+ * path (`GET` / `DELETE /path`); its other spans (bodies, queries) name none.
+ */
+function routeTableRoutes(): string[] {
+  const lines = proseLines(readFileSync(path.join(root, "docs/self-service.md"), "utf8"));
+  const start = lines.indexOf("| Route | What |");
+  expect(start, "docs/self-service.md has the API's route table").toBeGreaterThan(-1);
+  const after = lines.slice(start + 2);
+  const end = after.findIndex((line) => !line.startsWith("|"));
+  const rows = end === -1 ? after : after.slice(0, end);
+  return rows.flatMap((row) => {
+    const routes: string[] = [];
+    let methods: string[] = [];
+    for (const [, span] of row.split(" | ")[0].matchAll(/`([^`]+)`/g)) {
+      if (METHODS.includes(span)) methods.push(span);
+      const route = /^([A-Z]+) (\/\S*)$/.exec(span);
+      if (!route || !METHODS.includes(route[1])) continue;
+      const at = route[2].replaceAll("NAME", ":name");
+      routes.push(...[...methods, route[1]].map((method) => `${method} ${at}`));
+      methods = [];
+    }
+    return routes;
+  });
+}
+
+/** Every route of API_ROUTES with each of its methods: the OpenAPI document's, GET for the probes outside it. */
+function apiRoutes(): string[] {
+  const { paths } = tenantsApiDocument() as { paths: Record<string, Record<string, unknown>> };
+  return Object.values(API_ROUTES).flatMap((route) => {
+    const operations = paths[route.replace(":name", "{name}")];
+    // Outside the API's root (the probes), only GET is served, and the document does not describe them.
+    const methods = operations ? Object.keys(operations).map((method) => method.toUpperCase()) : ["GET"];
+    return methods.map((method) => `${method} ${route}`);
+  });
+}
+
+describe("the API's route table in docs/self-service.md", () => {
+  const documented = routeTableRoutes();
+
+  it("names every route of API_ROUTES, with each of its methods", () => {
+    expect(apiRoutes().filter((route) => !documented.includes(route))).toEqual([]);
+  });
+
+  it("names no route or method that API_ROUTES does not have", () => {
+    expect(documented.filter((route) => !apiRoutes().includes(route))).toEqual([]);
+    expect(documented.length).toBeGreaterThan(10);
   });
 });
