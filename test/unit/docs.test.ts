@@ -237,3 +237,50 @@ describe("the API's route table in docs/self-service.md", () => {
     expect(documented.length).toBeGreaterThan(10);
   });
 });
+
+/** The benchmarks: package.json's `bench` scripts, as a reader runs them. */
+function benchmarkCommands(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  return Object.keys(scripts)
+    .filter((script) => /^bench(:|$)/.test(script))
+    .map((script) => `npm run ${script}`);
+}
+
+/** The benchmark commands (`npm run bench...`) a text names. */
+const benchmarksIn = (text: string): string[] => [
+  ...new Set([...text.matchAll(/`(npm run bench(?::[\w-]+)?)`/g)].map((match) => match[1])),
+];
+
+describe("the benchmarks", () => {
+  const benchmarks = benchmarkCommands();
+
+  it("are found in package.json", () => {
+    expect(benchmarks).toEqual(expect.arrayContaining(["npm run bench", "npm run bench:e2e"]));
+  });
+
+  it("are each named in docs/architecture.md's row of test/bench/, and nothing else is", () => {
+    const row = tableRow("docs/architecture.md", "`test/bench/`").join(" | ");
+    expect(benchmarksIn(row).sort()).toEqual([...benchmarks].sort());
+  });
+
+  it("are each described in docs/testing.md", () => {
+    expect(benchmarksIn(readFileSync(path.join(root, "docs/testing.md"), "utf8")).sort()).toEqual(
+      [...benchmarks].sort(),
+    );
+  });
+
+  it.each(markdownFiles())(
+    "named in %s are package.json's, and all of them are listed in docs/architecture.md alone",
+    (file) => {
+      expect(benchmarksIn(readFileSync(path.join(root, file), "utf8")).filter((b) => !benchmarks.includes(b))).toEqual(
+        [],
+      );
+      // The list of every benchmark is docs/architecture.md's row, and each is described in docs/testing.md.
+      if (file === "docs/architecture.md" || file === "docs/testing.md") return;
+      const lists = sentencesOf(file).filter((sentence) => benchmarksIn(sentence).length > 2);
+      expect(lists).toEqual([]);
+    },
+  );
+});
