@@ -1,0 +1,230 @@
+/**
+ * The server's image (deploy/image/Containerfile) where it can be checked without a container
+ * engine: its RUN scripts run in `sh` with stand-ins for the downloads and npm, its build context's
+ * ignore file, and what it installs. Its pinned versions and user are serverInstall.test.ts's.
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { packedPackage as packed } from "../../scripts/generators/buildContextIgnore";
+import { temporaryFolderEach } from "./support/temporaryFolder";
+
+const root = path.resolve(__dirname, "../..");
+const CONTAINERFILE = "deploy/image/Containerfile";
+const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
+
+interface Instruction {
+  readonly keyword: string;
+  readonly args: string;
+}
+
+/** The Containerfile's instructions, continuation lines joined as the builder joins them, comments left out. */
+function instructions(text: string): Instruction[] {
+  const logical: string[] = [];
+  let current = "";
+  for (const line of text.split("\n")) {
+    if (/^\s*#/.test(line)) continue;
+    if (line.endsWith("\\")) {
+      current += line.slice(0, -1);
+      continue;
+    }
+    current += line;
+    if (current.trim()) logical.push(current.trim());
+    current = "";
+  }
+  return logical.map((line) => {
+    const [, keyword, args] = /^(\S+)\s+([\s\S]*)$/.exec(line)!;
+    return { keyword: keyword.toUpperCase(), args };
+  });
+}
+
+const steps = instructions(readFileSync(path.join(root, CONTAINERFILE), "utf8"));
+const runScript = (naming: string): string => {
+  const found = steps.filter((step) => step.keyword === "RUN" && step.args.includes(naming));
+  expect(found, `one RUN names ${naming}`).toHaveLength(1);
+  return found[0].args;
+};
+/** The build arguments with a default, as the RUN steps' environment holds them. */
+const argDefaults = Object.fromEntries(
+  steps.flatMap((step) => {
+    const match = step.keyword === "ARG" ? /^(\w+)=(.*)$/.exec(step.args) : null;
+    return match ? [[match[1], match[2]]] : [];
+  }),
+);
+
+/** Stand-ins on PATH that log their arguments to `log` and do nothing else: what a script may not really run here. */
+function standInTools(dir: string, log: string, tools: readonly string[]): string {
+  const bin = path.join(dir, "stand-in-bin");
+  mkdirSync(bin, { recursive: true });
+  for (const tool of tools) {
+    writeFileSync(path.join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${log}"\n`);
+    chmodSync(path.join(bin, tool), 0o755);
+  }
+  return `${bin}:${process.env.PATH}`;
+}
+
+/** Runs `script` with `sh -c` in `cwd` with `env` (and PATH), as a RUN step runs it. */
+function run(script: string, cwd: string, env: Record<string, string>) {
+  const result = spawnSync("sh", ["-c", script], { cwd, encoding: "utf8", env });
+  return { status: result.status, stderr: result.stderr };
+}
+
+/** `.containerignore`'s patterns: a path is left out when the last pattern matching it or a folder above it is not a `!`. */
+function ignoredBy(ignoreFile: string): (file: string) => boolean {
+  const patterns = ignoreFile
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => {
+      const negated = line.startsWith("!");
+      const glob = path.posix.normalize((negated ? line.slice(1) : line).replace(/^\/+/, "")).replace(/\/$/, "");
+      const source = glob
+        .split("**")
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+            .replace(/\*/g, "[^/]*")
+            .replace(/\?/g, "[^/]"),
+        )
+        .join(".*");
+      return { negated, regex: new RegExp(`^${source}$`) };
+    });
+  return (file) => {
+    const parts = file.split("/");
+    const candidates = parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+    let ignored = false;
+    for (const { negated, regex } of patterns) if (candidates.some((c) => regex.test(c))) ignored = !negated;
+    return ignored;
+  };
+}
+
+describe("the image's downloads", () => {
+  const folder = temporaryFolderEach("kubespaces-image-downloads-");
+  const script = () => runScript("PULUMI_SHA256");
+
+  it.each([
+    ["PULUMI_SHA256 unset", { K8S_PROVIDER_SHA256: "0".repeat(64) }, ["PULUMI_SHA256"]],
+    ["every checksum unset", {}, ["PULUMI_SHA256", "K8S_PROVIDER_SHA256"]],
+  ])("stop before any download, naming the build argument, with %s", (_, given, missing) => {
+    const log = path.join(folder(), "ran.log");
+    const PATH = standInTools(folder(), log, ["curl", "sha256sum", "tar"]);
+    const result = run(script(), folder(), { PATH, TARGETARCH: "amd64", ...argDefaults, ...given });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).not.toMatch(/parameter not set/);
+    for (const name of missing) expect(result.stderr).toContain(`--build-arg ${name}=`);
+    expect(() => readFileSync(log, "utf8")).toThrow();
+  });
+
+  it("stop with their own message when the builder sets no TARGETARCH", () => {
+    const log = path.join(folder(), "ran.log");
+    const PATH = standInTools(folder(), log, ["curl", "sha256sum", "tar"]);
+    const checksums = { PULUMI_SHA256: "0".repeat(64), K8S_PROVIDER_SHA256: "0".repeat(64) };
+    const result = run(script(), folder(), { PATH, ...argDefaults, ...checksums });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).not.toMatch(/parameter not set/);
+    expect(result.stderr).toContain("--build-arg TARGETARCH=");
+  });
+
+  it("include no Helm: the Kubernetes provider's Release embeds it, and nothing in the image runs a helm binary", () => {
+    const mentions = steps.filter((step) => step.keyword !== "LABEL" && /helm/i.test(step.args));
+    expect(mentions.map((step) => `${step.keyword} ${step.args}`)).toEqual([]);
+  });
+});
+
+describe("the image's build context", () => {
+  const ignoreFile = (name: string) => readFileSync(path.join(root, name), "utf8");
+
+  it("is filtered alike for every engine: .containerignore (podman, buildah) and .dockerignore (docker, kaniko)", () => {
+    expect(ignoreFile(".dockerignore")).toBe(ignoreFile(".containerignore"));
+  });
+
+  it.each([
+    "node_modules/zod/package.json",
+    ".git/HEAD",
+    ".testbed/state",
+    "bin/index.js",
+    "provider/index.ts",
+    packed("0.0.1"),
+    "some-other-package-1.0.0.tgz",
+  ])("leaves out %s", (file) => {
+    expect(ignoredBy(ignoreFile(".containerignore"))(file)).toBe(true);
+  });
+
+  it("sends every file the Containerfile copies from it, for this version", () => {
+    const copies = steps.filter((step) => step.keyword === "COPY" && !step.args.startsWith("--from"));
+    const sources = copies.flatMap((step) => step.args.split(/\s+/).slice(0, -1));
+    expect(sources.length).toBeGreaterThan(0);
+    const files = sources.map((source) => source.replace("*", version));
+    expect(files).toContain(packed(version));
+    for (const file of files) expect(ignoredBy(ignoreFile(".containerignore"))(file), file).toBe(false);
+  });
+});
+
+describe("the image's package install", () => {
+  const folder = temporaryFolderEach("kubespaces-image-package-");
+  const copy = () => {
+    const found = steps.filter((step) => step.keyword === "COPY" && step.args.includes("kubespaces-pulumi-"));
+    expect(found).toHaveLength(1);
+    const words = found[0].args.split(/\s+/);
+    return { sources: words.slice(0, -1), destination: words.at(-1)!.replace(/\/$/, "") };
+  };
+
+  /**
+   * The COPY of the package and the RUN that installs it, over a build context holding `packages`
+   * besides the checkout's package.json (every file sent: an engine that reads no ignore file),
+   * with the destination folder under the test's folder and npm and rm as logging stand-ins.
+   */
+  function installFrom(packages: readonly string[]) {
+    const dir = folder();
+    const context = path.join(dir, "context");
+    mkdirSync(context);
+    copyFileSync(path.join(root, "package.json"), path.join(context, "package.json"));
+    for (const name of packages) writeFileSync(path.join(context, name), name);
+    const { sources, destination } = copy();
+    const standIn = path.join(dir, "copied");
+    mkdirSync(standIn);
+    for (const source of sources) {
+      const pattern = new RegExp(`^${source.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+      for (const name of readdirSync(context).filter((n) => pattern.test(n)))
+        copyFileSync(path.join(context, name), path.join(standIn, name));
+    }
+    const log = path.join(dir, "ran.log");
+    const PATH = standInTools(dir, log, ["npm", "rm"]);
+    const script = runScript("npm install").split(destination).join(standIn);
+    const result = run(script, dir, { PATH, HOME: dir });
+    const ran = (() => {
+      try {
+        return readFileSync(log, "utf8").trim().split("\n");
+      } catch {
+        return [];
+      }
+    })();
+    return { ...result, ran, standIn };
+  }
+
+  it("installs the package packed for this version, and no other lying beside it", () => {
+    const { status, stderr, ran, standIn } = installFrom([packed("0.0.1"), packed(version)]);
+    expect({ status, stderr }).toEqual({ status: 0, stderr: "" });
+    const installs = ran.filter((line) => line.startsWith("npm "));
+    expect(installs).toHaveLength(1);
+    const tgzs = installs[0].split(/\s+/).filter((word) => word.endsWith(".tgz"));
+    expect(tgzs).toEqual([path.join(standIn, packed(version))]);
+    // What it removes afterwards is its own folder, nothing of the builder's.
+    for (const line of ran.filter((l) => l.startsWith("rm "))) {
+      for (const target of line
+        .split(/\s+/)
+        .slice(1)
+        .filter((word) => !word.startsWith("-")))
+        expect(target.startsWith(standIn), target).toBe(true);
+    }
+  });
+
+  it("refuses a context without this version's package, naming the one it needs and those it found", () => {
+    const { status, stderr, ran } = installFrom([packed("0.0.1")]);
+    expect(status).not.toBe(0);
+    expect(stderr).toContain(packed(version));
+    expect(stderr).toContain(packed("0.0.1"));
+    expect(ran.filter((line) => line.startsWith("npm "))).toEqual([]);
+  });
+});
