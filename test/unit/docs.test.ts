@@ -284,3 +284,19 @@ describe("the benchmarks", () => {
     },
   );
 });
+
+/** Whether a sentence states how long the builds or a whole run take: minutes, with cold, warm or builds. */
+const statesRunTime = (sentence: string): boolean =>
+  /\d+\s*(min|minutes)\b/.test(sentence) && /\b(cold|warm|builds?|build time)\b/i.test(sentence);
+
+describe("how long the builds and a whole run take", () => {
+  it("is stated in the README: builds, a cold run and a warm one", () => {
+    const stated = sentencesOf("README.md").filter(statesRunTime);
+    expect(stated).toHaveLength(1);
+    expect(stated[0]).toMatch(/about \d+ minutes of builds.*about \d+ minutes for a whole cold .*about \d+ warm/);
+  });
+
+  it.each(markdownFiles().filter((file) => file !== "README.md"))("is not stated again in %s", (file) => {
+    expect(sentencesOf(file).filter(statesRunTime)).toEqual([]);
+  });
+});
