@@ -116,7 +116,10 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .description("show a tenant's NAME, PHASE and API")
     .argument("<name>", "the tenant")
     .option("--wait", "follow a running create until the tenant is Ready or Failed (exit 3)")
-    .option("-w, --watch", "print the tenant again at each phase change until no run is going")
+    .option(
+      "-w, --watch",
+      "print the tenant again at each phase change, following it until Ctrl-C (exit 130) or its deletion",
+    )
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/get")).getTenant));
   tenant

@@ -54,6 +54,17 @@ export function listenForInterrupts(say: (line: string) => void, whatHappens: st
   };
 }
 
+/**
+ * Listens for Ctrl-C for a command that only follows (a watch): the first one aborts `signal`, and
+ * the command ends there, as `kubectl get -w` does; it has nothing to stop but itself.
+ */
+export function watchInterrupts(): Pick<Interrupts, "signal" | "dispose"> {
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort();
+  process.once("SIGINT", onInterrupt);
+  return { signal: stop.signal, dispose: () => process.removeListener("SIGINT", onInterrupt) };
+}
+
 /** The options of a long operation: progress to `display`, stopped by `interrupts`. */
 export function operationOptions(
   display: ProgressDisplay,

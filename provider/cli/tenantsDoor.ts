@@ -47,6 +47,9 @@ export interface TenantOperations {
   watch(name: string, actor: Actor, signal?: AbortSignal): AsyncIterable<TenantEvent>;
 }
 
+/** How a door follows a tenant: where each run's progress goes, and what stops the follow. */
+export type FollowOptions = Pick<OperationOptions, "onEvent" | "signal">;
+
 /** Previews on the tenants' stacks, where they run: what a create or delete would change, storing nothing. */
 export interface TenantPreviews {
   /** What creating tenant `name` with `request` (or, with none, deleting it) would change. */
@@ -69,6 +72,14 @@ export interface TenantsDoor {
   readonly tenants: TenantOperations;
   /** Who the command acts as. */
   readonly actor: Actor;
+  /**
+   * Follows tenant `name` until `until` holds of it, and returns it as it then stands. `until` is
+   * asked at each change the door sees: each event of a server's stream; each phase change of a run
+   * of the command's own stacks, and, between runs, a look every few seconds (nothing tells the
+   * command when another process starts one). Each run's progress goes to `options.onEvent`.
+   * InterruptedError once `options.signal` aborts; TenantNotFoundError once the tenant is gone.
+   */
+  follow(name: string, until: (tenant: ShownTenant) => boolean, options: FollowOptions): Promise<ShownTenant>;
   /** What the first Ctrl-C during a create or delete does, for people. */
   readonly onInterrupt: string;
   /**

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { CommandEnv, OutputStream } from "../../provider/cli/commandEnv";
 import { EXIT, EXIT_CODES } from "../../provider/cli/exitCodes";
 import { localTenantsDoor } from "../../provider/cli/localMode/localDoor";
@@ -71,6 +71,13 @@ async function kubespaces(...args: string[]): Promise<{ code: number; stdout: st
   const env: CommandEnv = { stdout, stderr, door };
   const code = await runCli("0.0.0-test", ["node", "kubespaces", ...args], env);
   return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** Starts `kubespaces ...args` in-process; its output can be read while it runs. */
+function started(...args: string[]): { stdout: Captured; stderr: Captured; finished: Promise<number> } {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  return { stdout, stderr, finished: runCli("0.0.0-test", ["node", "kubespaces", ...args], { stdout, stderr, door }) };
 }
 
 /** Every file under the home: a refusal writes none. */
@@ -357,5 +364,20 @@ describe("create NAME alone", () => {
     expect(both.stderr).toContain(
       "--defaults asks for the platform's defaults: give no request flags nor --file with it",
     );
+  });
+});
+
+describe("get -w", () => {
+  it("goes on following a tenant no run is changing, until Ctrl-C (exit 130)", async () => {
+    await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
+    const before = process.listeners("SIGINT");
+    const watching = started("tenant", "get", "team-atlas", "-w");
+    await vi.waitFor(() => expect(watching.stdout.text).toMatch(/^NAME\s+PHASE\s+API\nteam-atlas\s+Ready/));
+    // The Ctrl-C stand-in: what the process would call at the first SIGINT.
+    const interrupt = process.listeners("SIGINT").filter((l) => !before.includes(l));
+    expect(interrupt).toHaveLength(1);
+    interrupt[0]("SIGINT");
+    expect(await watching.finished).toBe(EXIT.interrupted);
+    expect(watching.stdout.text.split("\n").filter(Boolean)).toHaveLength(2);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse } from "yaml";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { openBrowser } from "../../provider/cli/browserOpen";
@@ -70,6 +70,17 @@ async function kubespacesOpening(openBrowser: (url: string) => void, ...args: st
   const code = await runCli("0.0.0-test", ["node", "kubespaces", ...args], env);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
+
+/** Starts `kubespaces ...args` in-process, with the binary's door; its output can be read while it runs. */
+function started(...args: string[]): { stdout: Captured; stderr: Captured; finished: Promise<number> } {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const env: CommandEnv = { stdout, stderr, door: openDoor };
+  return { stdout, stderr, finished: runCli("0.0.0-test", ["node", "kubespaces", ...args], env) };
+}
+
+/** The SIGINT listeners added since `before`: a Ctrl-C stand-in calls them, as the process would. */
+const addedInterrupts = (before: readonly unknown[]) => process.listeners("SIGINT").filter((l) => !before.includes(l));
 
 const signInFile = () => path.join(process.env.KUBESPACES_HOME!, "sign-in.json");
 const settingsFile = () => path.join(process.env.KUBESPACES_HOME!, "settings.json");
@@ -318,6 +329,34 @@ describe("tenant commands through the server", () => {
     expect(run.stderr).toContain("team-atlas: waiting for the control plane\n");
     const streams = server.seen.filter((r) => r.line === "GET /api/v1/tenants/team-atlas/events");
     expect(streams.map((r) => r.lastEventId)).toEqual([undefined, server.droppedAfter]);
+  });
+
+  it("get -w prints each phase change and goes on following the settled tenant until Ctrl-C (exit 130)", async () => {
+    server.seed("team-atlas", OWNER);
+    const before = process.listeners("SIGINT");
+    const watching = started("tenant", "get", "team-atlas", "-w");
+    await vi.waitFor(() => expect(watching.stdout.text).toMatch(/team-atlas\s+Ready/));
+    expect(watching.stdout.text).toMatch(
+      /^NAME\s+PHASE\s+API\nteam-atlas\s+Pending\s+-\nteam-atlas\s+Provisioning\s+-\nteam-atlas\s+Ready\s+https:\/\/team-atlas\./,
+    );
+    const interrupt = addedInterrupts(before);
+    expect(interrupt).toHaveLength(1);
+    interrupt[0]("SIGINT");
+    expect(await watching.finished).toBe(EXIT.interrupted);
+    expect(addedInterrupts(before)).toEqual([]);
+  });
+
+  it("get -w ends (exit 0) when the tenant is deleted, after its Deleting row", async () => {
+    server.nextScript = [];
+    server.seed("team-atlas", OWNER);
+    const watching = started("tenant", "get", "team-atlas", "-w");
+    await vi.waitFor(() =>
+      expect(server.seen.map((r) => r.line)).toContain(`GET ${API_PATHS.tenantEvents("team-atlas")}`),
+    );
+    expect((await kubespaces("tenant", "delete", "team-atlas")).code).toBe(0);
+    expect(await watching.finished).toBe(EXIT.ok);
+    expect(watching.stdout.text).toMatch(/\nteam-atlas\s+Deleting\s+-\n$/);
+    expect(watching.stderr.text).toBe("tenant team-atlas was deleted\n");
   });
 
   it("delete asks the server and follows the teardown until the tenant is gone", async () => {

@@ -1,12 +1,16 @@
 /**
  * `kubespaces tenant get NAME`: the tenant's NAME / PHASE / API; a Failed tenant exits 3 with its
- * reason, and a Ready one that is not exposed says on stderr how to reach it (tenants/tenantReach.ts). `--wait` follows its running run until it is Ready or Failed; `-w/--watch` prints it again at each phase change until
- * no run is going, as `kubectl get -w` does; Ctrl-C ends either, and the run goes on.
+ * reason, and a Ready one that is not exposed says on stderr how to reach it (tenants/tenantReach.ts).
+ * `--wait` follows its running run until it is Ready or Failed. `-w/--watch` prints it again at
+ * each phase change and goes on following it, runs started later included, until Ctrl-C (exit 130)
+ * or its deletion, as `kubectl get -w` does. Ctrl-C ends either, and a run goes on.
  */
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
+import { watchInterrupts } from "../interrupts";
 import { progressDisplay } from "../progressDisplay";
 import { isSettled } from "../../tenants/tenantObject";
+import { TenantNotFoundError } from "../../tenants/tenantsErrors";
 import { reachHint } from "../../tenants/tenantReach";
 import { tenantText, type ReadOptions } from "../tenantPrint";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
@@ -15,7 +19,7 @@ import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 export interface GetOptions extends ReadOptions {
   /** Follow the running run until the tenant is Ready or Failed. */
   readonly wait?: boolean;
-  /** Print the tenant again at each phase change. */
+  /** Print the tenant again at each phase change, until Ctrl-C or its deletion. */
   readonly watch?: boolean;
 }
 
@@ -56,24 +60,37 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
   return EXIT.ok;
 }
 
-/** Prints the tenant now and again whenever a running run changes its phase. */
+/**
+ * Prints the tenant now and again at each phase change, until Ctrl-C (exit 130, as kubectl's watch
+ * ends) or the tenant's deletion (exit 0).
+ */
 async function watch(
   env: CommandEnv,
-  { tenants, actor }: TenantsDoor,
+  door: TenantsDoor,
   name: string,
   first: ShownTenant,
   options: GetOptions,
 ): Promise<number> {
   env.stdout.write(tenantText(first, options.output));
   let phase: string = first.status.phase;
-  // Ctrl-C ends a watch as it ends kubectl's: the process's default.
-  for await (const event of tenants.watch(name, actor)) {
-    if (!event.phase || event.phase === phase) continue;
-    phase = event.phase;
-    if (event.phase === "Deleted") break;
-    const text = tenantText(await tenants.get(name, actor), options.output);
+  const showChange = (tenant: ShownTenant): boolean => {
+    if (tenant.status.phase === phase) return false;
+    phase = tenant.status.phase;
+    const text = tenantText(tenant, options.output);
     // A table's later rows come without the heading.
     env.stdout.write(options.output === "table" ? text.slice(text.indexOf("\n") + 1) : text);
+    return false;
+  };
+  const interrupts = watchInterrupts();
+  try {
+    // Never done of itself: only Ctrl-C or the tenant's deletion ends the follow.
+    await door.follow(name, showChange, { signal: interrupts.signal });
+  } catch (error) {
+    if (interrupts.signal.aborted) return EXIT.interrupted;
+    if (!(error instanceof TenantNotFoundError)) throw error;
+    env.stderr.write(`tenant ${name} was deleted\n`);
+  } finally {
+    interrupts.dispose();
   }
   return EXIT.ok;
 }

@@ -19,6 +19,7 @@ import { ENGINE_INTERRUPT } from "../interrupts";
 import { currentUser, projectOf, readLoginSettings, type LoginSettings } from "../loginSettings";
 import type { TenantOperations, TenantsDoor } from "../tenantsDoor";
 import { legacyNote } from "./legacyLayout";
+import { followLocally } from "./localFollow";
 
 /** The default state backend: a folder in the command's home. */
 export const defaultBackendUrl = (): string => `file://${homeDir("state")}`;
@@ -67,6 +68,7 @@ export function localTenantsDoor(local: LocalDoor): TenantsDoor {
   return {
     tenants,
     actor,
+    follow: (name, until, options) => followLocally(tenants, actor, name, until, options),
     onInterrupt: ENGINE_INTERRUPT,
     previews: {
       preview: async (name, request, as, options) => planOf(await service.preview(name, request, as, options)),

@@ -42,6 +42,7 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
       storedRequest: async (name) => (await tenants.get(name)).spec,
     },
     actor: { owner: you.owner, groups: [...you.groups], isAdmin: you.isAdmin },
+    follow: (name, until, options) => tenants.followUntil(name, until, options),
     onInterrupt: SERVER_INTERRUPT,
     onStuckLock: serverStuckLock,
     server,

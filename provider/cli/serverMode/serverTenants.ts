@@ -37,7 +37,7 @@ import type { OperationOptions } from "../../tenants/tenantsService";
 import type { ChangePlan } from "../../tenants/tenantPlan";
 import type { ServerApi } from "./serverApi";
 import { followTenant, type FollowOptions } from "./tenantFollow";
-import type { DeleteOutcome, TenantOperations } from "../tenantsDoor";
+import type { DeleteOutcome, FollowOptions as DoorFollowOptions, TenantOperations } from "../tenantsDoor";
 
 /** The tenants of one server. */
 export class ServerTenants implements TenantOperations {
@@ -154,6 +154,25 @@ export class ServerTenants implements TenantOperations {
       if (event) yield event;
       if (isSettled(change.tenant)) return;
     }
+  }
+
+  /** Follows tenant `name` through its event stream until `until` holds of it (TenantsDoor.follow). */
+  async followUntil(
+    name: string,
+    until: (tenant: TenantView) => boolean,
+    options: DoorFollowOptions,
+  ): Promise<TenantView> {
+    const progress = new ProgressOf(name);
+    try {
+      for await (const change of followTenant(this.api, name, { ...this.follow, signal: options.signal })) {
+        if ("deleted" in change) break;
+        progress.report(change.tenant, options);
+        if (until(change.tenant)) return change.tenant;
+      }
+    } catch (error) {
+      throw stoppedFollowing(error, name, options.signal, "the tenant");
+    }
+    throw new TenantNotFoundError(name);
   }
 
   /**
