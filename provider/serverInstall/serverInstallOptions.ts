@@ -77,6 +77,7 @@ export const serverInstallSchema = z
     stateBackend: z.strictObject({
       url: sharedBackendUrl,
       credentialsSecret: dnsSubdomain("A Secret whose keys are the backend's environment.").optional(),
+      credentialsSecretOptional: z.boolean().default(false),
     }),
     secretName: dnsSubdomain("The server's Secret.").default(SERVER_INSTALL_DEFAULTS.secretName),
     // The server runs as a user other than root, which may not bind a port below 1024.
@@ -164,6 +165,14 @@ export interface ServerInstallInput {
     readonly url: string;
     /** A Secret of the server's namespace whose keys become the server's environment (`AWS_ACCESS_KEY_ID`, ...). */
     readonly credentialsSecret?: string;
+    /**
+     * Whether the pods start without `credentialsSecret` when it does not exist. For a file applied
+     * as it is (deploy/server/server.yaml), whose backend may need no credentials (the pods' own
+     * cloud identity reaches it); otherwise a missing Secret keeps the pods from starting, which
+     * says at once what is missing.
+     * @default false
+     */
+    readonly credentialsSecretOptional?: boolean;
   };
   /**
    * The Secret of the server's namespace that holds the portal client's secret, the session key and

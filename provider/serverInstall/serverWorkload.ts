@@ -165,7 +165,7 @@ function serverContainer(options: ServerInstallOptions): Record<string, unknown>
     timeoutSeconds: 5,
     failureThreshold,
   });
-  const { credentialsSecret } = options.stateBackend;
+  const { credentialsSecret, credentialsSecretOptional } = options.stateBackend;
   return {
     name: "server",
     image: options.image,
@@ -179,7 +179,9 @@ function serverContainer(options: ServerInstallOptions): Record<string, unknown>
       { name: "KUBESPACES_HOME", value: KUBESPACES_HOME },
       { name: "PULUMI_HOME", value: PULUMI_HOME },
     ],
-    ...(credentialsSecret && { envFrom: [{ secretRef: { name: credentialsSecret } }] }),
+    ...(credentialsSecret && {
+      envFrom: [{ secretRef: { name: credentialsSecret, ...(credentialsSecretOptional && { optional: true }) } }],
+    }),
     ports: [
       { name: HTTP_PORT, containerPort: options.port, protocol: "TCP" },
       { name: METRICS_PORT_NAME, containerPort: METRICS_PORT, protocol: "TCP" },

@@ -22,11 +22,29 @@ export const SERVER_PLACEHOLDERS = {
   publicUrl: "https://kubespaces.example.com",
 } as const;
 
+/**
+ * The Secret the file's pods take the state backend's credentials from, each key a variable of the
+ * server's environment. Optional, so that one file serves a backend that needs none.
+ */
+export const STATE_BACKEND_SECRET = "kubespaces-server-state-backend";
+
+/** The keys the state backend's Secret holds, by backend, for the header. */
+const STATE_BACKEND_KEYS = [
+  "PGPASSWORD for postgres://",
+  "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for s3://",
+  "PULUMI_ACCESS_TOKEN for https://api.pulumi.com",
+  "for gs:// and azblob:// the variables of their clients",
+];
+
 /** The installation the file is rendered with: the defaults, and the placeholders. */
 export function placeholderInstall(version: string): ServerInstallInput {
   return {
     image: `${SERVER_PLACEHOLDERS.imageRepository}:${version}`,
-    stateBackend: { url: SERVER_PLACEHOLDERS.stateBackend },
+    stateBackend: {
+      url: SERVER_PLACEHOLDERS.stateBackend,
+      credentialsSecret: STATE_BACKEND_SECRET,
+      credentialsSecretOptional: true,
+    },
     config: {
       signIn: { issuer: SERVER_PLACEHOLDERS.issuer },
       http: { publicUrl: SERVER_PLACEHOLDERS.publicUrl },
@@ -44,10 +62,13 @@ export function serverDeployFile(version: string): { readonly path: string; read
 # It runs as ServiceAccount ${INSTALL_DEFAULTS.serviceAccount} of namespace ${INSTALL_DEFAULTS.namespace}: apply deploy/*.yaml (the Tenant resource and that RBAC) first.
 # Before applying, replace the placeholders:
 #   ${install.image}  the image you built from deploy/image/Containerfile
-#   ${SERVER_PLACEHOLDERS.stateBackend}  a state backend every replica shares (its credentials: stateBackend.credentialsSecret of the component)
+#   ${SERVER_PLACEHOLDERS.stateBackend}  a state backend every replica shares
 #   ${SERVER_PLACEHOLDERS.issuer}  your OpenID Connect issuer (signIn in the configuration)
 #   ${SERVER_PLACEHOLDERS.publicUrl}  the URL people reach the server at, through your Gateway or Ingress
 # and create Secret ${options.secretName} in namespace ${namespace} with the keys ${keys} (docs/self-service.md).
+# The state backend's credentials, when it needs any: create Secret ${STATE_BACKEND_SECRET} in namespace ${namespace},
+# each key a variable of the server's environment, read when a pod starts (without the Secret, the pods start with none):
+${STATE_BACKEND_KEYS.map((keys) => `#   ${keys}`).join("\n")}
 # For other values, install with the Pulumi component KubespacesServer (@kubespaces/pulumi), or change a copy of this file.`;
   return { path: SERVER_DEPLOY_FILE, content: yamlFile(header, objects, "provider/serverInstall/") };
 }

@@ -138,6 +138,13 @@ describe("the server's installation", () => {
     expect(server.envFrom).toBeUndefined();
     const withCredentials = { ...INPUT, stateBackend: { url: "s3://b", credentialsSecret: "state-credentials" } };
     expect(containerOf(withCredentials, "server").envFrom).toEqual([{ secretRef: { name: "state-credentials" } }]);
+    const withOptional = {
+      ...INPUT,
+      stateBackend: { ...withCredentials.stateBackend, credentialsSecretOptional: true },
+    };
+    expect(containerOf(withOptional, "server").envFrom).toEqual([
+      { secretRef: { name: "state-credentials", optional: true } },
+    ]);
   });
 
   it("probes /healthz for liveness and /readyz for readiness, on the container's port", () => {
@@ -352,6 +359,21 @@ describe("deploy/server/server.yaml", () => {
       expect(body).toContain(placeholder);
     }
     expect(header).toContain(Object.values(SERVER_SECRET_KEYS).join(", "));
+  });
+
+  it("takes the state backend's credentials from the Secret its header names, and starts without it", () => {
+    const header = text.split("\napiVersion:")[0];
+    const deployment = parseAllDocuments(text)
+      .map((document) => document.toJS() as Json)
+      .find((object) => object.kind === "Deployment")!;
+    const server = deployment.spec.template.spec.containers.find((c: Json) => c.name === "server");
+    const secret = "kubespaces-server-state-backend";
+    expect(server.envFrom).toEqual([{ secretRef: { name: secret, optional: true } }]);
+    expect(header).toContain(`Secret ${secret} in namespace kubespaces-system`);
+    for (const key of ["PGPASSWORD", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "PULUMI_ACCESS_TOKEN"])
+      expect(header).toContain(key);
+    // The file's own way, not an option of the component that a reader of the file cannot set.
+    expect(header).not.toContain("of the component)");
   });
 });
 
