@@ -28,7 +28,7 @@ import { kubeReplicaLeases } from "./kube/kubeReplicaLeases";
 import { KubeTenantResources } from "./kube/kubeTenantResources";
 import { ServerMetrics } from "./metrics/serverMetrics";
 import { timedStacks } from "./metrics/timedStacks";
-import { Readiness } from "./readiness";
+import { Readiness, type ServerReadinessCondition } from "./readiness";
 import { KubeTenantEvents } from "./kube/kubeTenantEvents";
 import { TenantEventRecorder } from "./reconcile/tenantEvents";
 import { MemoryRunJournals } from "./memoryRunJournals";
@@ -210,7 +210,7 @@ async function serveHttp(
     operations: {
       metrics: operations.metrics,
       // Ready once people can sign in, and this replica's watch has listed every Tenant.
-      readiness: new Readiness({
+      readiness: new Readiness<ServerReadinessCondition>({
         signIn: () => signInParts().then(() => true),
         tenants: operations.tenantsSynced,
       }),

@@ -30,8 +30,8 @@ import {
 } from "./serverPodLayout";
 
 /**
- * The readiness route: it fails until the replica has synced its watches. (Served by the server's
- * HTTP front once its /readyz lands; liveness is API_ROUTES.health.)
+ * The readiness route: it fails until the replica meets SERVER_READINESS_CONDITIONS
+ * (provider/server/readiness.ts). Liveness is API_ROUTES.health.
  */
 export const READINESS_PATH = "/readyz";
 

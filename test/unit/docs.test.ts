@@ -12,6 +12,7 @@ import { API_ROUTES } from "../../provider/contracts/tenantsApi";
 import { SAFE_OVERRIDES_DOC } from "../../provider/model/overridesGuard";
 import { RELEASE_NAME_MAX_LENGTH, tenantNameMaxLength } from "../../provider/model/tenantName";
 import { DEFAULT_NAMESPACE_PREFIX } from "../../provider/model/tenantPlatformSchema";
+import { SERVER_READINESS_CONDITIONS } from "../../provider/server/readiness";
 import { tenantsApiDocument } from "../../provider/server/http/openApiDocument";
 import { COUNTED_PHASES } from "../../provider/server/metrics/serverMetrics";
 import { TENANT_PHASES } from "../../provider/tenants/tenantObject";
@@ -299,4 +300,23 @@ describe("how long the builds and a whole run take", () => {
   it.each(markdownFiles().filter((file) => file !== "README.md"))("is not stated again in %s", (file) => {
     expect(sentencesOf(file).filter(statesRunTime)).toEqual([]);
   });
+});
+
+describe("what /readyz waits for", () => {
+  /** The sentences of docs/self-service.md that say what `/readyz` waits for before it answers 200. */
+  const saidOf = () =>
+    sentencesOf("docs/self-service.md").filter(
+      (sentence) => sentence.includes("`/readyz`") && /\b(until|waits?|waiting)\b/.test(sentence),
+    );
+
+  it("is said in docs/self-service.md", () => {
+    expect(saidOf().length).toBeGreaterThan(0);
+  });
+
+  it.each(SERVER_READINESS_CONDITIONS)(
+    "names %s, by the name waitingFor reports, wherever docs/self-service.md says it",
+    (condition) => {
+      expect(saidOf().filter((sentence) => !sentence.includes(`\`${condition}\``))).toEqual([]);
+    },
+  );
 });
