@@ -16,6 +16,11 @@ import { SERVER_READINESS_CONDITIONS } from "../../provider/server/readiness";
 import { tenantsApiDocument } from "../../provider/server/http/openApiDocument";
 import { COUNTED_PHASES } from "../../provider/server/metrics/serverMetrics";
 import { TENANT_PHASES } from "../../provider/tenants/tenantObject";
+import { serverInstallation, serverSecretShell } from "../../provider/serverInstall/serverInstallation";
+import { installOptions } from "../../provider/tenantResource/installOptions";
+import type { KubeObject } from "../../provider/tenantResource/kubeObject";
+import { tenantResourceInstallation } from "../../provider/tenantResource/tenantResourceInstallation";
+import { placeholderInstall } from "../../scripts/generators/serverDeployFile";
 
 const root = path.resolve(__dirname, "../..");
 /** Not the repository's own text: installed, built, generated or run-time folders. */
@@ -319,4 +324,143 @@ describe("what /readyz waits for", () => {
       expect(saidOf().filter((sentence) => !sentence.includes(`\`${condition}\``))).toEqual([]);
     },
   );
+});
+
+/** The lines of `file` under the heading line `heading`, down to the next heading of its level or higher (code blocks read through). */
+function sectionOf(file: string, heading: string): string | undefined {
+  const lines = readFileSync(path.join(root, file), "utf8").split("\n");
+  const start = lines.indexOf(heading);
+  if (start < 0) return undefined;
+  const level = /^#+/.exec(heading)![0].length;
+  let fenced = false;
+  const end = lines.findIndex((line, index) => {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    return index > start && !fenced && new RegExp(`^#{1,${level}}\\s`).test(line);
+  });
+  return lines.slice(start, end < 0 ? undefined : end).join("\n");
+}
+
+/** The kinds of names a reader is told to back up, rotate, restart or delete. */
+type NameKind = "Secret" | "ConfigMap" | "Deployment" | "namespace" | "Secret key";
+
+/**
+ * The names of Secrets, ConfigMaps, Deployments, namespaces and Secret keys that a Markdown text
+ * gives the reader to act on: in commands (code blocks and spans, shell comments left out:
+ * `secret NAME`, `secret generic NAME`, `deployment/NAME`, `-n NAME`, `/data/KEY`,
+ * `--from-file=KEY=`), and in prose (Secret `NAME`, namespace `NAME`, the key `KEY`). A name in
+ * angle brackets is a placeholder, not a name.
+ */
+function namesIn(markdown: string): Map<NameKind, Set<string>> {
+  const found = new Map<NameKind, Set<string>>();
+  const add = (kind: NameKind, name: string) => {
+    if (!name.startsWith("<")) found.set(kind, (found.get(kind) ?? new Set()).add(name));
+  };
+  const name = "([a-z0-9][-a-z0-9.]*[a-z0-9])";
+  const blocks = [...markdown.matchAll(/^\s*```[^\n]*\n([\s\S]*?)^\s*```/gm)].map((match) => match[1]);
+  // A code span may run over a line break, as Markdown allows.
+  const prose = proseLines(markdown).join("\n").replace(/\s+/g, " ");
+  const spans = [...prose.matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+  const code = [...blocks, ...spans]
+    .join("\n")
+    .split("\n")
+    .map((line) => line.replace(/(^|\s)#.*$/, ""))
+    .join("\n");
+  const kinds: Record<string, NameKind> = { secret: "Secret", configmap: "ConfigMap", deployment: "Deployment" };
+  for (const match of code.matchAll(
+    new RegExp(`(?<![-\\w])(secret|configmap|deployment)(?:/|\\s+(?:generic\\s+)?)(?!generic\\s)${name}`, "g"),
+  ))
+    add(kinds[match[1]], match[2]);
+  for (const match of code.matchAll(new RegExp(`(?:^|\\s)(?:-n|--namespace)[ =]${name}`, "gm")))
+    add("namespace", match[1]);
+  for (const match of code.matchAll(
+    new RegExp(`/data/${name}|\\.data\\.${name}|--from-(?:literal|file)=${name}=`, "g"),
+  ))
+    add("Secret key", match[1] ?? match[2] ?? match[3]);
+  for (const match of prose.matchAll(/\b(Secret|ConfigMap|Deployment|namespace) `([^`]+)`/g))
+    add(match[1] as NameKind, match[2]);
+  for (const match of prose.matchAll(/\bkeys? ((?:`[^`]+`(?:, | and | or )?)+)/g))
+    for (const key of match[1].matchAll(/`([^`]+)`/g)) add("Secret key", key[1]);
+  return found;
+}
+
+/**
+ * The names the installation makes or its pods read, from the code: the server's objects (as
+ * deploy/server/server.yaml renders them), the Secrets its pods mount or take their environment
+ * from, and the Tenant resource's objects.
+ */
+function installedNames(): Map<NameKind, Set<string>> {
+  const server = serverInstallation(placeholderInstall("0.0.0"));
+  const objects: KubeObject[] = [
+    ...server.objects.map(({ object }) => object),
+    serverSecretShell(server.options),
+    ...tenantResourceInstallation(installOptions()).rbac.map(({ object }) => object),
+  ];
+  const named = (kind: string) => objects.filter((object) => object.kind === kind).map(({ metadata }) => metadata.name);
+  const deployment = objects.find((object) => object.kind === "Deployment") as any;
+  const pod = deployment.spec.template.spec;
+  const mountedKeys = pod.volumes.flatMap(
+    (volume: any) => volume.secret?.items?.map((item: { key: string }) => item.key) ?? [],
+  );
+  // The Secrets the pods read: the server's, and the state backend's credentials, which the platform makes.
+  const readSecrets = [
+    ...pod.volumes.flatMap((volume: any) => volume.secret?.secretName ?? []),
+    ...pod.containers.flatMap((container: any) =>
+      (container.envFrom ?? []).flatMap((from: any) => from.secretRef?.name ?? []),
+    ),
+  ];
+  return new Map<NameKind, Set<string>>([
+    ["Secret", new Set([...named("Secret"), ...readSecrets])],
+    ["ConfigMap", new Set(named("ConfigMap"))],
+    ["Deployment", new Set(named("Deployment"))],
+    ["namespace", new Set([...named("Namespace"), ...objects.flatMap(({ metadata }) => metadata.namespace ?? [])])],
+    ["Secret key", new Set<string>(mountedKeys)],
+  ]);
+}
+
+/** The names in `named` that `made` does not hold, as `<kind> <name>`. */
+function strangers(named: Map<NameKind, Set<string>>, made: Map<NameKind, Set<string>>): string[] {
+  return [...named].flatMap(([kind, names]) =>
+    [...names].filter((name) => !made.get(kind)?.has(name)).map((name) => `${kind} ${name}`),
+  );
+}
+
+describe("docs/self-service.md's section on upgrading, backing up and uninstalling", () => {
+  const section = sectionOf("docs/self-service.md", "## Upgrading, backing up and uninstalling");
+  const made = installedNames();
+  const placeholderInstallation = serverInstallation(placeholderInstall("0.0.0"));
+
+  it("is there, with its parts", () => {
+    expect(section).toBeDefined();
+    for (const part of [
+      "### Upgrading",
+      "### Backing up",
+      "### Rotating the session key and the portal's client secret",
+      "### Uninstalling",
+      "### The CRDs' versions",
+    ])
+      expect(section).toContain(`\n${part}\n`);
+  });
+
+  it("names only Secrets, ConfigMaps, keys, Deployments and namespaces the installation makes", () => {
+    const named = namesIn(section ?? "");
+    expect(strangers(named, made)).toEqual([]);
+    // It names what it tells the reader to keep: the server's Secret, and every key the pods mount.
+    expect(named.get("Secret")).toContain(placeholderInstallation.options.secretName);
+    expect([...(named.get("Secret key") ?? [])].sort()).toEqual([...made.get("Secret key")!].sort());
+  });
+
+  it("finds a name the installation does not make, in a command or in prose", () => {
+    const text = [
+      "Keep the Secret `kubespaces-state` and the key `passphrase`:",
+      "",
+      "```sh",
+      "kubectl -n kubespaces-system get secret kubespaces-server -o yaml   # the secret kubespaces-ignored",
+      "kubectl -n kube-system rollout restart deployment/kubespaces-api",
+      "kubectl create secret generic <your-secret> --from-literal=session-key=x",
+      "```",
+    ].join("\n");
+    expect(strangers(namesIn(text), made).sort()).toEqual(
+      ["Deployment kubespaces-api", "Secret key passphrase", "Secret kubespaces-state", "namespace kube-system"].sort(),
+    );
+  });
 });
