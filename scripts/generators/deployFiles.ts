@@ -3,6 +3,7 @@
  * the default options: written by `npm run generate`, checked for staleness by a unit test. Each
  * RBAC rule carries, as a comment, which part of the package needs it.
  */
+import path from "node:path";
 import { Document, type YAMLMap, type YAMLSeq } from "yaml";
 import { INSTALL_DEFAULTS, installOptions } from "../../provider/tenantResource/installOptions";
 import type { InstalledObject } from "../../provider/tenantResource/kubeObject";
@@ -19,9 +20,21 @@ const generated = (source: string) =>
 const DEFAULTS = `# Rendered with the defaults: server ServiceAccount ${INSTALL_DEFAULTS.serviceAccount} in namespace ${INSTALL_DEFAULTS.namespace}, admin group ${INSTALL_DEFAULTS.adminGroup}, no admin users.
 # For other values, install with the Pulumi component TenantCrd (@kubespaces/pulumi), or change a copy of these files.`;
 
+/**
+ * The server's Role in the shared Gateway's namespace and its binding (exposure: a tenant's API
+ * route, apps listener and certificate), which `kubectl apply -f deploy/` does not read. That
+ * namespace is the Gateway's, made by the platform with its Gateway, and a platform that exposes no
+ * tenant through one has none: in deploy/rbac.yaml the Role would fail the whole apply there.
+ * Creating the namespace here instead would make the installation own a namespace that is the
+ * Gateway's, and hide a Gateway that is missing, so the platform applies this file once it has one.
+ */
+export const GATEWAY_RBAC_FILE = "deploy/gateway/gateway-rbac.yaml";
+
 /** The YAML files under `deploy/`. */
 export function deployFiles(): DeployFile[] {
-  const installation = tenantResourceInstallation(installOptions());
+  const options = installOptions();
+  const installation = tenantResourceInstallation(options);
+  const inGatewayNamespace = ({ object }: InstalledObject) => object.metadata.namespace === options.gatewayNamespace;
   return [
     {
       path: "deploy/tenant-crd.yaml",
@@ -40,8 +53,15 @@ export function deployFiles(): DeployFile[] {
     {
       path: "deploy/rbac.yaml",
       content: yamlFile(
-        `# What kubespaces server may do, and the role of people who request tenants (the platform binds it).\n${DEFAULTS}`,
-        installation.rbac,
+        `# What kubespaces server may do, and the role of people who request tenants (the platform binds it).\n# Its rights in the shared Gateway's namespace are ${GATEWAY_RBAC_FILE}'s.\n${DEFAULTS}`,
+        installation.rbac.filter((installed) => !inGatewayNamespace(installed)),
+      ),
+    },
+    {
+      path: GATEWAY_RBAC_FILE,
+      content: yamlFile(
+        `# What kubespaces server may do in the shared Gateway's namespace, ${options.gatewayNamespace}: each exposed tenant's API route, apps listener and certificate.\n# Apply it (kubectl apply -f ${path.posix.dirname(GATEWAY_RBAC_FILE)}/) when tenants are exposed through the Gateway (platform.exposure), once that namespace exists, after deploy/*.yaml.\n${DEFAULTS}`,
+        installation.rbac.filter(inGatewayNamespace),
       ),
     },
   ];

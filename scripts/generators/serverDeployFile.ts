@@ -5,11 +5,12 @@
  * that `kubectl apply -f deploy/` stays what it was, the Tenant resource alone, applicable as it
  * is; this file is applied once its placeholders are replaced and its Secret exists.
  */
+import path from "node:path";
 import { INSTALL_DEFAULTS } from "../../provider/tenantResource/installOptions";
 import { serverInstallation } from "../../provider/serverInstall/serverInstallation";
 import { SERVER_INSTALL_DEFAULTS, type ServerInstallInput } from "../../provider/serverInstall/serverInstallOptions";
 import { SERVER_SECRET_KEYS } from "../../provider/serverInstall/serverObjectNames";
-import { yamlFile } from "./deployFiles";
+import { GATEWAY_RBAC_FILE, yamlFile } from "./deployFiles";
 
 /** Where it is written. */
 export const SERVER_DEPLOY_FILE = "deploy/server/server.yaml";
@@ -59,7 +60,7 @@ export function serverDeployFile(version: string): { readonly path: string; read
   const { namespace } = options.installation;
   const keys = Object.values(SERVER_SECRET_KEYS).join(", ");
   const header = `# kubespaces server in the host cluster: its configuration, Deployment (${SERVER_INSTALL_DEFAULTS.replicas} replicas), PodDisruptionBudget and Service.
-# It runs as ServiceAccount ${INSTALL_DEFAULTS.serviceAccount} of namespace ${INSTALL_DEFAULTS.namespace}: apply deploy/*.yaml (the Tenant resource and that RBAC) first.
+# It runs as ServiceAccount ${INSTALL_DEFAULTS.serviceAccount} of namespace ${INSTALL_DEFAULTS.namespace}: apply deploy/*.yaml (the Tenant resource and that RBAC) first, and ${path.posix.dirname(GATEWAY_RBAC_FILE)}/ when tenants are exposed through the shared Gateway.
 # Before applying, replace the placeholders:
 #   ${install.image}  the image you built from deploy/image/Containerfile
 #   ${SERVER_PLACEHOLDERS.stateBackend}  a state backend every replica shares

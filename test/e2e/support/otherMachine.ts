@@ -27,11 +27,12 @@ const adminKubectl = (...args: string[]) =>
   run("kubectl", args, { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8" });
 
 /**
- * Applies the installation's plain manifests (the Tenant resource, its RBAC and admission policy)
- * and writes a kubeconfig of the server's ServiceAccount, with a token of two hours.
+ * Applies the installation's plain manifests (the Tenant resource, its RBAC and admission policy,
+ * and the server's rights in the shared Gateway's namespace, which the test bed has) and writes a
+ * kubeconfig of the server's ServiceAccount, with a token of two hours.
  */
 export async function serverAccountKubeconfig(): Promise<string> {
-  const manifests = ["tenant-crd.yaml", "rbac.yaml", "admission.yaml"].flatMap((f) => [
+  const manifests = ["tenant-crd.yaml", "rbac.yaml", "gateway/gateway-rbac.yaml", "admission.yaml"].flatMap((f) => [
     "-f",
     path.join(REPO_ROOT, "deploy", f),
   ]);
