@@ -9,6 +9,7 @@ import { DEFAULT_MINIMUM_QUOTA } from "../generated/defaultMinimumQuota";
 import type { CommandEnv } from "./commandEnv";
 import { exitCodesHelp } from "./exitCodes";
 import { OUTPUT_FORMATS } from "./formatOutput";
+import { durationMs } from "./tenantWait";
 
 /** An action that sets the process's exit code to what it returns, its module loaded first. */
 function lazy<Args extends unknown[]>(
@@ -30,6 +31,42 @@ const lockTimeoutOption = () =>
 function wholeSeconds(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("must be a whole number of seconds");
   return Number(value);
+}
+
+/** `true` or `false`, as `--wait=false` is typed after kubectl's, or commander's usage error. */
+function trueOrFalse(value: string): boolean {
+  if (value === "true" || value === "false") return value === "true";
+  throw new InvalidArgumentError("must be true or false");
+}
+
+/** A duration such as kubectl's `--timeout` takes, in milliseconds, or commander's usage error. */
+function duration(value: string): number {
+  const ms = durationMs(value);
+  if (ms === undefined) throw new InvalidArgumentError("must be a duration above zero, such as 90s, 10m or 1h30m");
+  return ms;
+}
+
+/**
+ * `command` with `--wait` (on by default; `--wait=false` or `--no-wait` return once the change is
+ * asked for) and `--timeout`, for a command that changes a tenant and waits until `goal`.
+ */
+function withWaitOptions(command: Command, goal: string): Command {
+  return command
+    .addOption(
+      new Option(
+        "--wait [bool]",
+        `follow until ${goal}; --wait=false returns once it is asked for (a kubespaces server)`,
+      )
+        .argParser(trueOrFalse)
+        .default(true),
+    )
+    .option("--no-wait", "the same as --wait=false")
+    .addOption(
+      new Option(
+        "--timeout <duration>",
+        `how long to wait (90s, 10m, 1h30m); past it, exit 1 saying how to go on (default: until ${goal})`,
+      ).argParser(duration),
+    );
 }
 
 /** The smallest request a tenant takes under the default policy, for `create --help`. */
@@ -91,26 +128,28 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .action(action(async () => (await import("./commands/login")).login));
 
   const tenant = program.command("tenant").description("create, read and delete tenants (virtual clusters)");
-  tenant
-    .command("create")
-    .description("request a tenant and provision it, showing progress until it is Ready (or Failed)")
-    .argument("[name]", "the tenant's name (a DNS label starting with a letter); optional with --file")
-    .option("--cpu <quantity>", "CPU quota, e.g. 8")
-    .option("--memory <quantity>", "memory quota, e.g. 16Gi")
-    .option("--storage <quantity>", "storage quota, e.g. 50Gi")
-    .option("--owner <email>", "the tenant's owner (default: you)")
-    .option("--pod-security <level>", "Pod Security level inside the policy's allowed ones")
-    .option("--kubernetes-version <version>", "the virtual cluster's Kubernetes version")
-    .option("-f, --file <manifest>", "take the request from a kubespaces.io/v1alpha1 Tenant manifest")
-    .option(
-      "--defaults",
-      "request the platform's defaults (no request flags); without a request, NAME's stored request is resumed, and a NAME with none is refused",
-    )
-    .option("--preview", "only show what would change")
-    .addOption(lockTimeoutOption())
-    .addOption(outputOption())
-    .addHelpText("after", minimumHelp)
-    .action(action(async () => (await import("./commands/create")).createTenant));
+  withWaitOptions(
+    tenant
+      .command("create")
+      .description("request a tenant and provision it, showing progress until it is Ready (or Failed)")
+      .argument("[name]", "the tenant's name (a DNS label starting with a letter); optional with --file")
+      .option("--cpu <quantity>", "CPU quota, e.g. 8")
+      .option("--memory <quantity>", "memory quota, e.g. 16Gi")
+      .option("--storage <quantity>", "storage quota, e.g. 50Gi")
+      .option("--owner <email>", "the tenant's owner (default: you)")
+      .option("--pod-security <level>", "Pod Security level inside the policy's allowed ones")
+      .option("--kubernetes-version <version>", "the virtual cluster's Kubernetes version")
+      .option("-f, --file <manifest>", "take the request from a kubespaces.io/v1alpha1 Tenant manifest")
+      .option(
+        "--defaults",
+        "request the platform's defaults (no request flags); without a request, NAME's stored request is resumed, and a NAME with none is refused",
+      )
+      .option("--preview", "only show what would change")
+      .addOption(lockTimeoutOption())
+      .addOption(outputOption())
+      .addHelpText("after", minimumHelp),
+    "the tenant is Ready (or Failed)",
+  ).action(action(async () => (await import("./commands/create")).createTenant));
   tenant
     .command("get")
     .description("show a tenant's NAME, PHASE and API")
@@ -136,13 +175,15 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .option("--context <name>", "the context's name")
     .option("--server <url>", "reach the API server at this URL (e.g. a port-forward); TLS still checks its name")
     .action(action(async () => (await import("./commands/kubeconfig")).tenantKubeconfig));
-  tenant
-    .command("delete")
-    .description("tear a tenant down completely and remove its request (and the context --merge added)")
-    .argument("<name>", "the tenant")
-    .option("--preview", "only show what would be removed")
-    .addOption(lockTimeoutOption())
-    .action(action(async () => (await import("./commands/delete")).deleteTenant));
+  withWaitOptions(
+    tenant
+      .command("delete")
+      .description("tear a tenant down completely and remove its request (and the context --merge added)")
+      .argument("<name>", "the tenant")
+      .option("--preview", "only show what would be removed")
+      .addOption(lockTimeoutOption()),
+    "the tenant is gone",
+  ).action(action(async () => (await import("./commands/delete")).deleteTenant));
   tenant
     .command("history")
     .description(
@@ -160,20 +201,24 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .requiredOption("--to <version>", "the update's VERSION in `tenant history`")
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/rollback")).rollbackTenant));
-  tenant
-    .command("sleep")
-    .description(
-      "put a tenant to sleep: its control plane and synced pods scaled to zero, its data and kubeconfig kept (a kubespaces server)",
-    )
-    .argument("<name>", "the tenant")
-    .addOption(outputOption())
-    .action(action(async () => (await import("./commands/sleep")).sleepTenant));
-  tenant
-    .command("wake")
-    .description("wake a sleeping tenant: Ready again with the same data and kubeconfig (a kubespaces server)")
-    .argument("<name>", "the tenant")
-    .addOption(outputOption())
-    .action(action(async () => (await import("./commands/sleep")).wakeTenant));
+  withWaitOptions(
+    tenant
+      .command("sleep")
+      .description(
+        "put a tenant to sleep: its control plane and synced pods scaled to zero, its data and kubeconfig kept (a kubespaces server)",
+      )
+      .argument("<name>", "the tenant")
+      .addOption(outputOption()),
+    "the tenant is Sleeping",
+  ).action(action(async () => (await import("./commands/sleep")).sleepTenant));
+  withWaitOptions(
+    tenant
+      .command("wake")
+      .description("wake a sleeping tenant: Ready again with the same data and kubeconfig (a kubespaces server)")
+      .argument("<name>", "the tenant")
+      .addOption(outputOption()),
+    "the tenant is Ready",
+  ).action(action(async () => (await import("./commands/sleep")).wakeTenant));
   tenant
     .command("snapshot")
     .description(
@@ -182,15 +227,17 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     .argument("<name>", "the tenant")
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/snapshot")).snapshotTenant));
-  tenant
-    .command("restore")
-    .description(
-      "restore a tenant's virtual cluster from one of its owner's snapshots: down, written back, up again (a kubespaces server)",
-    )
-    .argument("<name>", "the tenant")
-    .requiredOption("--from <snapshot>", "the snapshot's name, as the tenant's status.snapshots lists it")
-    .addOption(outputOption())
-    .action(action(async () => (await import("./commands/snapshot")).restoreTenant));
+  withWaitOptions(
+    tenant
+      .command("restore")
+      .description(
+        "restore a tenant's virtual cluster from one of its owner's snapshots: down, written back, up again (a kubespaces server)",
+      )
+      .argument("<name>", "the tenant")
+      .requiredOption("--from <snapshot>", "the snapshot's name, as the tenant's status.snapshots lists it")
+      .addOption(outputOption()),
+    "the restore is done and the tenant Ready",
+  ).action(action(async () => (await import("./commands/snapshot")).restoreTenant));
   const fleet = program
     .command("fleet")
     .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");

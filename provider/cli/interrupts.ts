@@ -19,6 +19,11 @@ export interface Interrupts {
   readonly engineSignal: AbortSignal;
   /** Stops listening. */
   readonly dispose: () => void;
+  /**
+   * Stops the operation as a first Ctrl-C does, saying nothing: for a deadline (`--timeout`). The
+   * engine is told through its own signal, as no terminal sends it a SIGINT.
+   */
+  readonly stop: () => void;
 }
 
 /** What the first Ctrl-C does to a run of the command's own engine. */
@@ -50,6 +55,10 @@ export function listenForInterrupts(say: (line: string) => void, whatHappens: st
     dispose: () => {
       process.removeListener("SIGINT", onFirst);
       process.removeListener("SIGINT", onSecond);
+    },
+    stop: () => {
+      operation.abort();
+      engine.abort();
     },
   };
 }

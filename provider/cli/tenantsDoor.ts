@@ -89,6 +89,17 @@ export interface TenantsDoor {
    * command's to touch.
    */
   readonly onStuckLock?: (tenant: string) => string;
+  /**
+   * The asks of `--wait=false`, each returning the tenant as it then stands, following nothing.
+   * Only a server has them: it goes on by itself, while the command's own stacks run only while
+   * the command waits on them.
+   */
+  readonly asks?: {
+    /** Asks for tenant `name` with `request`; none: its stored request goes on. */
+    create(name: string, request: TenantRequestInput | undefined, actor: Actor): Promise<ShownTenant>;
+    /** Asks for tenant `name`'s teardown. */
+    delete(name: string): Promise<ShownTenant>;
+  };
   /** The kubespaces server the tenants are on, in server mode. */
   readonly server?: string;
   /** Previews (`--preview`): run here on the command's own stacks, or by the server on its. */

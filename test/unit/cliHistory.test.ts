@@ -143,15 +143,15 @@ describe("kubespaces tenant sleep and wake", () => {
       status: { phase: "Ready", conditions: [], message: "ready" },
     }) as TenantView;
 
-  it("ask the server to change the tenant's sleep, and say what the tenant is brought to and how to follow it", async () => {
+  it("--wait=false: ask the server to change the tenant's sleep, and say what the tenant is brought to and how to follow it", async () => {
     const asked: unknown[] = [];
     const setSleep = async (name: string, asleep: boolean) => (asked.push([name, asleep]), changed(asleep, 4));
-    const slept = await kubespacesWith({ setSleep }, "tenant", "sleep", "atlas");
+    const slept = await kubespacesWith({ setSleep }, "tenant", "sleep", "atlas", "--wait=false");
     expect(slept.code).toBe(EXIT.ok);
     expect(slept.stderr).toContain(
       "tenant atlas: generation 4 asks for sleep: true; the server brings it to Sleeping. Follow it with: kubespaces tenant get atlas --wait",
     );
-    const woken = await kubespacesWith({ setSleep }, "tenant", "wake", "atlas", "-o", "json");
+    const woken = await kubespacesWith({ setSleep }, "tenant", "wake", "atlas", "-o", "json", "--no-wait");
     expect(woken.code).toBe(EXIT.ok);
     expect(woken.stderr).toContain("asks for sleep: false; the server brings it to Ready");
     expect(JSON.parse(woken.stdout).spec.sleep).toBe(false);
@@ -178,7 +178,7 @@ describe("kubespaces tenant snapshot and restore", () => {
     status: { phase: "Ready", conditions: [], message: "ready" },
   } as unknown as TenantView;
 
-  it("ask the server, and say where the outcome shows", async () => {
+  it("ask the server, and say where the outcome shows (restore with --wait false)", async () => {
     const asked: unknown[] = [];
     const snapshots = {
       take: async (name: string) => (asked.push(["take", name]), shown),
@@ -187,7 +187,16 @@ describe("kubespaces tenant snapshot and restore", () => {
     const taken = await kubespacesWith({ snapshots }, "tenant", "snapshot", "atlas");
     expect(taken.code).toBe(EXIT.ok);
     expect(taken.stderr).toContain("tenant atlas: a snapshot was asked for; the server lists it in status.snapshots");
-    const restored = await kubespacesWith({ snapshots }, "tenant", "restore", "atlas", "--from", "atlas-1");
+    const restored = await kubespacesWith(
+      { snapshots },
+      "tenant",
+      "restore",
+      "atlas",
+      "--from",
+      "atlas-1",
+      "--wait",
+      "false",
+    );
     expect(restored.code).toBe(EXIT.ok);
     expect(restored.stderr).toContain("tenant atlas: a restore from atlas-1 was asked for");
     expect(asked).toEqual([

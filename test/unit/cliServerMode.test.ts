@@ -359,6 +359,17 @@ describe("tenant commands through the server", () => {
     expect(watching.stderr.text).toBe("tenant team-atlas was deleted\n");
   });
 
+  it("create --wait=false posts the request and prints the tenant as it stands, following nothing", async () => {
+    const run = await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--wait=false");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^NAME\s+PHASE\s+API\nteam-atlas\s+Pending\s+-\n$/);
+    expect(run.stderr).toBe(
+      `tenant team-atlas is asked for; the server ${server.url} goes on with it: follow it with \`kubespaces tenant get team-atlas -w\`\n`,
+    );
+    expect(requestLines()).toContain("POST /api/v1/tenants");
+    expect(requestLines()).not.toContain(`GET ${API_PATHS.tenantEvents("team-atlas")}`);
+  });
+
   it("delete asks the server and follows the teardown until the tenant is gone", async () => {
     await kubespaces("tenant", "create", "team-atlas", "--defaults");
     const run = await kubespaces("tenant", "delete", "team-atlas");

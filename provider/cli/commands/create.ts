@@ -1,6 +1,7 @@
 /**
  * `kubespaces tenant create NAME`: the team's request from the flags (or `--file`, a Tenant
- * manifest), provisioned by the tenants service with progress until the tenant is Ready or Failed.
+ * manifest), provisioned by the tenants service with progress until the tenant is Ready or Failed
+ * (`--timeout` bounds the wait; `--wait=false`, through a server, returns once it is asked for).
  * `create NAME` alone resumes the stored request; a name with none is refused, so that a mistyped
  * name provisions nothing: `--defaults` asks for the platform's defaults. `--preview` prints the
  * steps instead. `--owner` is local mode's only: a server takes the owner from the sign-in.
@@ -13,14 +14,14 @@ import { TenantFailedError, TenantNotFoundError } from "../../tenants/tenantsErr
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { readingUserFile } from "../../util/userFiles";
-import { listenForInterrupts, operationOptions } from "../interrupts";
-import { progressDisplay } from "../progressDisplay";
+import { operationOptions } from "../interrupts";
 import { printPreview } from "../printPreview";
 import { tenantText, type ReadOptions } from "../tenantPrint";
-import { ability, type TenantOperations } from "../tenantsDoor";
+import { ability, type TenantOperations, type TenantsDoor } from "../tenantsDoor";
+import { asksOf, startWait, timedOut, type WaitOptions } from "../tenantWait";
 
 /** `create`'s options, as commander parses them. */
-export interface CreateOptions extends ReadOptions {
+export interface CreateOptions extends ReadOptions, WaitOptions {
   /** CPU quota (a Kubernetes quantity). */
   readonly cpu?: string;
   /** Memory quota. */
@@ -125,9 +126,9 @@ export async function createTenant(
   if (options.owner !== undefined)
     ability(door, door.namesOwners, "--owner", "the server takes the owner from your sign-in");
   const previews = options.preview ? door.previews : undefined;
+  const asks = options.wait || previews ? undefined : asksOf(door, name, options);
   // No request given: the stored one is resumed.
   const request = await requestToMake(tenants, name, actor, options, fromFile);
-  const lockTimeoutMs = options.lockTimeout * 1000;
   if (previews)
     return printPreview(
       env,
@@ -135,20 +136,46 @@ export async function createTenant(
       actor,
       name,
       request ?? (await previews.storedRequest(name, actor)),
-      lockTimeoutMs,
+      options.lockTimeout * 1000,
     );
-  const display = progressDisplay(env.stderr);
   // Checked before anything is shown as Pending: a bad request changes nothing.
   if (request) tenants.check(name, request, actor);
+  if (!asks) return provision(env, door, name, request, options);
+  const asked = await asks.create(name, request, actor);
+  env.stdout.write(tenantText(asked, options.output));
+  env.stderr.write(
+    `tenant ${name} is asked for; the server ${door.server} goes on with it: follow it with \`kubespaces tenant get ${name} -w\`\n`,
+  );
+  return EXIT.ok;
+}
+
+/** Creates (or resumes) the tenant and follows it until it is Ready, Failed, or past `--timeout`. */
+async function provision(
+  env: CommandEnv,
+  door: TenantsDoor,
+  name: string,
+  request: TenantRequestInput | undefined,
+  options: CreateOptions,
+): Promise<number> {
+  const { tenants, actor } = door;
   const howToGoOn = `the request is kept: run \`kubespaces tenant create ${name}\` again to finish, or \`kubespaces tenant delete ${name}\` to remove it`;
-  const interrupts = listenForInterrupts((line) => display.note(line), door.onInterrupt, howToGoOn);
+  const wait = startWait(env, door, howToGoOn, options);
   try {
-    const tenant = await tenants.create(name, request, actor, operationOptions(display, interrupts, lockTimeoutMs));
-    display.close();
+    const operation = operationOptions(wait.display, wait.interrupts, options.lockTimeout * 1000);
+    const tenant = await tenants.create(name, request, actor, operation);
+    wait.close();
     env.stdout.write(tenantText(tenant, options.output));
     return EXIT.ok;
   } catch (error) {
-    display.close();
+    wait.close();
+    if (wait.timedOut())
+      throw timedOut(
+        door,
+        name,
+        `tenant ${name} is not Ready`,
+        options.timeout!,
+        `its request is kept: \`kubespaces tenant create ${name}\` finishes it`,
+      );
     // A failed tenant is printed as it now stands before the reason, as `get` would show it.
     if (error instanceof TenantFailedError) {
       const now = await tenants.get(name, actor).catch(() => undefined);
@@ -156,6 +183,6 @@ export async function createTenant(
     }
     throw error;
   } finally {
-    interrupts.dispose();
+    wait.close();
   }
 }

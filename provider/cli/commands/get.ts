@@ -14,6 +14,7 @@ import { TenantNotFoundError } from "../../tenants/tenantsErrors";
 import { reachHint } from "../../tenants/tenantReach";
 import { tenantText, type ReadOptions } from "../tenantPrint";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
+import { failedError } from "../tenantWait";
 
 /** `get`'s options. */
 export interface GetOptions extends ReadOptions {
@@ -52,11 +53,7 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
   // Hints go to stderr, and only beside the table: its API column is an unexposed tenant's in-cluster URL.
   if (options.output === "table") env.stderr.write(reachHint(name, tenant.status, door.localEndpoint !== undefined));
   // Its reason is printed, and mapped to its exit code, as every error is (runCli.ts).
-  if (tenant.status.phase === "Failed")
-    throw new CliError(
-      `tenant ${name} failed (${tenant.status.conditions[0].reason}): ${tenant.status.message}`,
-      EXIT.failed,
-    );
+  if (tenant.status.phase === "Failed") throw failedError(name, tenant);
   return EXIT.ok;
 }
 

@@ -4,12 +4,16 @@
  * into the platform's store and list it in the tenant's `status.snapshots`, or brings the tenant's
  * control plane down, writes the snapshot back and brings it up again. Only the tenant's owner's
  * snapshots are found. `tenant get NAME -o yaml` shows the outcome; Events say why one failed.
+ * `restore` follows the tenant until the server has served it (`status.restoredFrom`) and the tenant
+ * is Ready again (`--timeout` bounds the wait; `--wait=false` returns at once).
  */
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import type { OutputFormat } from "../formatOutput";
+import { isSettled } from "../../tenants/tenantObject";
 import { tenantText } from "../tenantPrint";
-import type { TenantsDoor } from "../tenantsDoor";
+import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
+import { awaitChange, checkNoWait, failedError, type WaitOptions } from "../tenantWait";
 
 /** `snapshot`'s options. */
 export interface SnapshotOptions {
@@ -18,7 +22,7 @@ export interface SnapshotOptions {
 }
 
 /** `restore`'s options. */
-export interface RestoreOptions extends SnapshotOptions {
+export interface RestoreOptions extends SnapshotOptions, WaitOptions {
   /** The snapshot's name, as the tenant's `status.snapshots` lists it. */
   readonly from: string;
 }
@@ -36,14 +40,30 @@ export async function snapshotTenant(env: CommandEnv, name: string, options: Sna
 
 /** Runs `restore`. */
 export async function restoreTenant(env: CommandEnv, name: string, options: RestoreOptions): Promise<number> {
-  const snapshots = serverSnapshots(await env.door(), "restore", name);
-  const tenant = await snapshots.restore(name, options.from);
+  const door = await env.door();
+  const snapshots = serverSnapshots(door, "restore", name);
+  if (!options.wait) checkNoWait(options);
+  const asked = await snapshots.restore(name, options.from);
+  const served = (tenant: ShownTenant) => restoredFrom(tenant) === options.from && isSettled(tenant);
   env.stderr.write(
-    `tenant ${name}: a restore from ${options.from} was asked for; the server brings its control plane down, writes the snapshot back and brings it up again (status.restoredFrom names it once done). Follow it with: kubespaces tenant get ${name} --watch\n`,
+    `tenant ${name}: a restore from ${options.from} was asked for; the server brings its control plane down, writes the snapshot back and brings it up again (status.restoredFrom names it once done)${options.wait ? "" : `. Follow it with: kubespaces tenant get ${name} --watch`}\n`,
   );
+  const tenant = options.wait
+    ? await awaitChange(env, door, name, served, `restored from ${options.from}`, options)
+    : asked;
   env.stdout.write(tenantText(tenant, options.output));
+  if (tenant.status.phase === "Failed") throw failedError(name, tenant);
+  // The status names the restore served, not whether it worked: only the tenant's Events say.
+  if (options.wait)
+    env.stderr.write(
+      `tenant ${name}: the server served the restore from ${options.from}; whether it worked, its Events say (kubectl describe tenant ${name})\n`,
+    );
   return EXIT.ok;
 }
+
+/** The restore the server served last, on a server's tenant. */
+const restoredFrom = (tenant: ShownTenant): string | undefined =>
+  (tenant.status as { restoredFrom?: string }).restoredFrom;
 
 function serverSnapshots(door: TenantsDoor, verb: string, name: string): NonNullable<TenantsDoor["snapshots"]> {
   if (door.snapshots) return door.snapshots;

@@ -43,6 +43,10 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
     },
     actor: { owner: you.owner, groups: [...you.groups], isAdmin: you.isAdmin },
     follow: (name, until, options) => tenants.followUntil(name, until, options),
+    asks: {
+      create: (name, request, actor) => tenants.ask(name, request, actor),
+      delete: (name) => tenants.askDelete(name),
+    },
     onInterrupt: SERVER_INTERRUPT,
     onStuckLock: serverStuckLock,
     server,

@@ -101,7 +101,7 @@ export class ServerTenants implements TenantOperations {
   }
 
   async delete(name: string, _actor: Actor, options: OperationOptions = {}): Promise<DeleteOutcome> {
-    await this.api.json("DELETE", API_PATHS.tenant(name), { tenant: name });
+    await this.askDelete(name);
     options.onNote?.(`asked ${this.api.server} to delete tenant ${name}; following its teardown`);
     const progress = new ProgressOf(name);
     try {
@@ -154,6 +154,17 @@ export class ServerTenants implements TenantOperations {
       if (event) yield event;
       if (isSettled(change.tenant)) return;
     }
+  }
+
+  /** Asks for tenant `name` with `request` (none: the server goes on with its stored one), following nothing. */
+  async ask(name: string, request: TenantRequestInput | undefined, actor: Actor): Promise<TenantView> {
+    if (request) await this.request(name, this.check(name, request, actor));
+    return this.get(name);
+  }
+
+  /** Asks for tenant `name`'s teardown, following nothing. */
+  askDelete(name: string): Promise<TenantView> {
+    return this.api.json<TenantView>("DELETE", API_PATHS.tenant(name), { tenant: name });
   }
 
   /** Follows tenant `name` through its event stream until `until` holds of it (TenantsDoor.follow). */
