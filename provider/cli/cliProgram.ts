@@ -21,7 +21,9 @@ function lazy<Args extends unknown[]>(
 }
 
 const outputOption = () =>
-  new Option("-o, --output <format>", "how to print the result").choices(OUTPUT_FORMATS).default("table");
+  new Option("-o, --output <format>", "how to print the result (wide: the table with more columns)")
+    .choices(OUTPUT_FORMATS)
+    .default("table");
 const lockTimeoutOption = () =>
   new Option("--lock-timeout <seconds>", "how long to wait while another update holds the tenant's stack")
     .default(600)

@@ -1,5 +1,6 @@
 /**
- * `--output table|json|yaml|name` for the commands that read, as kubectl prints them. A table and
+ * `--output table|wide|json|yaml|name` for the commands that read, as kubectl prints them (`wide`:
+ * the table with more columns, where a command has them). A table and
  * names show what others wrote with its control characters made visible (terminalText.ts); JSON
  * and YAML stay the exact data, every control character escaped the format's way.
  */
@@ -7,9 +8,12 @@ import { stringify } from "yaml";
 import { escapedForSerialized, shownLine } from "../util/terminalText";
 
 /** The formats `--output` takes (commander refuses any other). */
-export const OUTPUT_FORMATS = ["table", "json", "yaml", "name"] as const;
+export const OUTPUT_FORMATS = ["table", "wide", "json", "yaml", "name"] as const;
 /** One of them. */
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** Whether `format` prints a table (`table`, `wide`): hints for people go beside tables only. */
+export const isTable = (format: OutputFormat): boolean => format === "table" || format === "wide";
 
 /** A table column: its heading and how to read it from a row. */
 export interface Column<Row> {
@@ -25,6 +29,8 @@ export interface Printable<Row> {
   readonly rows: readonly Row[];
   /** The table's columns. */
   readonly columns: readonly Column<Row>[];
+  /** The columns of `wide`; none: the table's. */
+  readonly wideColumns?: readonly Column<Row>[];
   /** What JSON and YAML print (an object, or a list object). */
   readonly document: unknown;
   /** What `name` prints, one per line (`tenant/<name>`). */
@@ -36,6 +42,7 @@ export function formatted<Row>(printable: Printable<Row>, format: OutputFormat):
   if (format === "json") return jsonText(printable.document);
   if (format === "yaml") return yamlText(printable.document);
   if (format === "name") return printable.names.map((name) => `${shownLine(name)}\n`).join("");
+  if (format === "wide") return table(printable.rows, printable.wideColumns ?? printable.columns);
   return table(printable.rows, printable.columns);
 }
 

@@ -32,10 +32,35 @@ const LIST_COLUMNS: readonly Column<ShownTenant>[] = [
   GET_COLUMNS[2],
 ];
 
+/** What a server's tenant's status adds to the service's, read where a tenant has it. */
+type ServerStatus = { readonly platformRevision?: string; readonly expiry?: { readonly expiresAt?: string } };
+
+/**
+ * When the tenant is deleted: the expiry in force (the running generation's, `status.expiry`), or,
+ * before any generation ran, the request's.
+ */
+function expiresAt(t: ShownTenant): string | undefined {
+  const { expiry } = t.status as ServerStatus;
+  return expiry ? expiry.expiresAt : (t.spec as { expiresAt?: string }).expiresAt;
+}
+
+/** What `-o wide` adds: the host namespace, the platform revision it runs with, and its expiry. */
+const WIDE_COLUMNS: readonly Column<ShownTenant>[] = [
+  { heading: "NAMESPACE", value: (t) => t.status.namespace },
+  { heading: "REVISION", value: (t) => (t.status as ServerStatus).platformRevision },
+  { heading: "EXPIRES", value: expiresAt },
+];
+
 /** One tenant in `format`. */
 export function tenantText(tenant: ShownTenant, format: OutputFormat): string {
   return formatted(
-    { rows: [tenant], columns: GET_COLUMNS, document: tenant, names: [`tenant/${tenant.metadata.name}`] },
+    {
+      rows: [tenant],
+      columns: GET_COLUMNS,
+      wideColumns: [...GET_COLUMNS, ...WIDE_COLUMNS],
+      document: tenant,
+      names: [`tenant/${tenant.metadata.name}`],
+    },
     format,
   );
 }
@@ -44,7 +69,13 @@ export function tenantText(tenant: ShownTenant, format: OutputFormat): string {
 export function tenantsText(tenants: readonly ShownTenant[], format: OutputFormat): string {
   const document = { apiVersion: TENANT_MANIFEST.apiVersion, kind: `${TENANT_MANIFEST.kind}List`, items: tenants };
   return formatted(
-    { rows: tenants, columns: LIST_COLUMNS, document, names: tenants.map((t) => `tenant/${t.metadata.name}`) },
+    {
+      rows: tenants,
+      columns: LIST_COLUMNS,
+      wideColumns: [...LIST_COLUMNS, ...WIDE_COLUMNS],
+      document,
+      names: tenants.map((t) => `tenant/${t.metadata.name}`),
+    },
     format,
   );
 }

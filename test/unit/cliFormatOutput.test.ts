@@ -1,7 +1,9 @@
-/** `--output table|json|yaml|name`: what `get`, `list` and `login` print. */
+/** `--output table|wide|json|yaml|name`: what `get`, `list` and `login` print. */
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { formatted, table, type Column, type Printable } from "../../provider/cli/formatOutput";
+import { tenantText } from "../../provider/cli/tenantPrint";
+import type { TenantView } from "../../provider/tenantResource/tenantReplies";
 
 interface Row {
   readonly name: string;
@@ -58,5 +60,56 @@ describe("formatted", () => {
 
   it("prints the table for table", () => {
     expect(formatted(PRINTABLE, "table")).toBe(table(ROWS, COLUMNS));
+  });
+
+  it("prints the wide columns for wide, and the table's where a command has none", () => {
+    const WIDE = [...COLUMNS, { heading: "EXTRA", value: (r: Row) => r.name.toUpperCase() }];
+    expect(formatted({ ...PRINTABLE, wideColumns: WIDE }, "wide")).toBe(table(ROWS, WIDE));
+    expect(formatted(PRINTABLE, "wide")).toBe(table(ROWS, COLUMNS));
+  });
+});
+
+describe("a tenant -o wide", () => {
+  const view = (status: Record<string, unknown>, spec: Record<string, unknown> = {}) =>
+    ({
+      apiVersion: "kubespaces.io/v1alpha1",
+      kind: "Tenant",
+      metadata: { name: "atlas", generation: 3 },
+      spec: { owner: "alice@example.com", expiresAt: "2027-01-01T00:00:00Z", ...spec },
+      status: { phase: "Ready", conditions: [], message: "ready", apiServerUrl: "https://atlas", ...status },
+    }) as unknown as TenantView;
+
+  it("adds NAMESPACE, REVISION and EXPIRES: the expiry in force, not a newer request's", () => {
+    const wide = tenantText(
+      view({
+        namespace: "kubespaces-tenant-atlas",
+        platformRevision: "tighter",
+        expiry: { generation: 2, expiresAt: "2026-12-24T00:00:00Z" },
+      }),
+      "wide",
+    );
+    expect(wide.split("\n")[0].split(/\s+/)).toEqual(["NAME", "PHASE", "API", "NAMESPACE", "REVISION", "EXPIRES"]);
+    expect(wide.split("\n")[1].split(/\s+/)).toEqual([
+      "atlas",
+      "Ready",
+      "https://atlas",
+      "kubespaces-tenant-atlas",
+      "tighter",
+      "2026-12-24T00:00:00Z",
+    ]);
+  });
+
+  it("shows the request's expiry before any generation ran, and - for what a tenant has not", () => {
+    expect(tenantText(view({}), "wide").split("\n")[1].split(/\s+/).slice(3)).toEqual([
+      "-",
+      "-",
+      "2027-01-01T00:00:00Z",
+    ]);
+    expect(
+      tenantText(view({ expiry: { generation: 2 } }), "wide")
+        .split("\n")[1]
+        .split(/\s+/)
+        .slice(5),
+    ).toEqual(["-"]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
-import { formatted, type Column, type OutputFormat } from "../formatOutput";
+import { formatted, isTable, type Column, type OutputFormat } from "../formatOutput";
 import type { RevisionRollout, RevisionTenant, RevisionView } from "../../tenantResource/platformRevisionStatus";
 import { planSummary } from "../../tenants/tenantPlan";
 import { shownLine } from "../../util/terminalText";
@@ -42,7 +42,7 @@ export async function fleetPreview(
   }
   const revision = await fleet.revision(name);
   const tenants = revision.status?.tenants ?? [];
-  if (options.output !== "table") {
+  if (!isTable(options.output)) {
     env.stdout.write(
       formatted({ rows: [], columns: [], document: revision, names: [`platformrevision/${name}`] }, options.output),
     );

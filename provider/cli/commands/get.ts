@@ -12,6 +12,7 @@ import { progressDisplay } from "../progressDisplay";
 import { isSettled } from "../../tenants/tenantObject";
 import { TenantNotFoundError } from "../../tenants/tenantsErrors";
 import { reachHint } from "../../tenants/tenantReach";
+import { isTable } from "../formatOutput";
 import { tenantText, type ReadOptions } from "../tenantPrint";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 import { failedError } from "../tenantWait";
@@ -51,7 +52,7 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
   }
   env.stdout.write(tenantText(tenant, options.output));
   // Hints go to stderr, and only beside the table: its API column is an unexposed tenant's in-cluster URL.
-  if (options.output === "table") env.stderr.write(reachHint(name, tenant.status, door.localEndpoint !== undefined));
+  if (isTable(options.output)) env.stderr.write(reachHint(name, tenant.status, door.localEndpoint !== undefined));
   // Its reason is printed, and mapped to its exit code, as every error is (runCli.ts).
   if (tenant.status.phase === "Failed") throw failedError(name, tenant);
   return EXIT.ok;
@@ -75,7 +76,7 @@ async function watch(
     phase = tenant.status.phase;
     const text = tenantText(tenant, options.output);
     // A table's later rows come without the heading.
-    env.stdout.write(options.output === "table" ? text.slice(text.indexOf("\n") + 1) : text);
+    env.stdout.write(isTable(options.output) ? text.slice(text.indexOf("\n") + 1) : text);
     return false;
   };
   const interrupts = watchInterrupts();

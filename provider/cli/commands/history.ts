@@ -6,7 +6,7 @@
  */
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
-import { formatted, type Column, type OutputFormat } from "../formatOutput";
+import { formatted, isTable, type Column, type OutputFormat } from "../formatOutput";
 import type { StackUpdate } from "../../tenants/ports";
 import { changesText } from "../../tenants/updateChanges";
 
@@ -31,7 +31,7 @@ export async function tenantHistory(env: CommandEnv, name: string, options: Hist
       options.output,
     ),
   );
-  if (updates.length === 0 && options.output === "table") env.stderr.write(`tenant ${name} has no updates yet\n`);
+  if (updates.length === 0 && isTable(options.output)) env.stderr.write(`tenant ${name} has no updates yet\n`);
   return EXIT.ok;
 }
 

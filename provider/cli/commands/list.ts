@@ -1,6 +1,7 @@
 /** `kubespaces tenant list [--all]`: the tenants you own, or every tenant. */
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
+import { isTable } from "../formatOutput";
 import { tenantsText, type ReadOptions } from "../tenantPrint";
 import { shownLine } from "../../util/terminalText";
 
@@ -17,7 +18,7 @@ export async function listTenants(env: CommandEnv, options: ListOptions): Promis
   const tenants = await door.tenants.list(actor, { all: options.all });
   const note = door.listNote?.();
   if (note) env.stderr.write(`${note}\n`);
-  if (tenants.length === 0 && options.output === "table") {
+  if (tenants.length === 0 && isTable(options.output)) {
     env.stderr.write(
       options.all ? "no tenants\n" : `no tenants owned by ${shownLine(actor.owner)} (--all shows every tenant)\n`,
     );
