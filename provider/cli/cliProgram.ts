@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { DEFAULT_MINIMUM_QUOTA } from "../generated/defaultMinimumQuota";
 import type { CommandEnv } from "./commandEnv";
+import type { VersionOptions } from "./commands/version";
 import { exitCodesHelp } from "./exitCodes";
 import { OUTPUT_FORMATS } from "./formatOutput";
 import { durationMs } from "./tenantWait";
@@ -240,6 +241,18 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
       .addOption(outputOption()),
     "the restore is done and the tenant Ready",
   ).action(action(async () => (await import("./commands/snapshot")).restoreTenant));
+  program
+    .command("version")
+    .description(
+      "print the command's version, the versions it pins (Pulumi SDK, Kubernetes provider, vCluster chart) and the server it goes through",
+    )
+    .addOption(new Option("-o, --output <format>", "print them as a document").choices(["json", "yaml"]))
+    .action(
+      action(async () => {
+        const { showVersion } = await import("./commands/version");
+        return (commandEnv: CommandEnv, options: VersionOptions) => showVersion(commandEnv, version, options);
+      }),
+    );
   const fleet = program
     .command("fleet")
     .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");

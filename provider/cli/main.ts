@@ -1,14 +1,11 @@
 #!/usr/bin/env node
 /** The `kubespaces` binary: the command line on the process's streams, the login's door and the browser. */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { openBrowser } from "./browserOpen";
 import type { CommandEnv } from "./commandEnv";
+import { packageManifest } from "./packageManifest";
 import { runCli } from "./runCli";
 
-const { version } = JSON.parse(readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
-  version: string;
-};
+const { version } = packageManifest();
 
 const env: CommandEnv = {
   stdout: process.stdout,
