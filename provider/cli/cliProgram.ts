@@ -253,6 +253,13 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
         return (commandEnv: CommandEnv, options: VersionOptions) => showVersion(commandEnv, version, options);
       }),
     );
+  program
+    .command("completion")
+    .description(
+      "print a completion script for bash, zsh or fish, made from this command's own commands and flags (e.g. source <(kubespaces completion bash))",
+    )
+    .argument("<shell>", "bash, zsh or fish")
+    .action(action(async () => (await import("./commands/completion")).printCompletion));
   const fleet = program
     .command("fleet")
     .description("the platform's revisions, previewed on every tenant (a kubespaces server's admins)");
