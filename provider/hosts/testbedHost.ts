@@ -19,12 +19,25 @@ export const TESTBED_SCRIPT = path.resolve(__dirname, "../../test/testbed/testbe
 /** Whether this checkout has a test bed. */
 export const hasTestbed = (): boolean => existsSync(TESTBED_SCRIPT);
 
-/** The test bed as a host. */
-export function testbedHost(): HostPort {
+/**
+ * What is said before the test bed is started, so that nobody waits on a build they did not ask
+ * for: what starts, how long its first start takes, and how to name a host instead.
+ */
+export const TESTBED_NOTICE =
+  "no host cluster is named: starting the local test bed of this checkout (test/testbed/testbed.sh up). " +
+  "The first time, it builds its Kubernetes control plane, vCluster and Pulumi from pinned Go modules: 26 to 40 minutes on 2 cores; " +
+  "after that it starts in seconds. To use a cluster of your own instead, name its context: " +
+  "`kubespaces login --context NAME` (for `kubespaces server`, `--context NAME`).";
+
+/**
+ * The test bed as a host; `start` brings it up (`testbed.sh up`; tests pass a stand-in). The
+ * notice goes to `progress` first, which a command prints on stderr and the server logs.
+ */
+export function testbedHost(start: (signal?: AbortSignal) => Promise<void> = bringUp): HostPort {
   return {
     async resolve(progress, signal) {
-      progress("no host cluster configured: using the local test bed (bringing it up if needed)");
-      await bringUp(signal);
+      progress(TESTBED_NOTICE);
+      await start(signal);
       const { KUBECONFIG: adminKubeconfig, ...env } = testbedEnv();
       if (!adminKubeconfig) throw new HostUnavailableError(`the test bed's env file ${envFile()} sets no KUBECONFIG`);
       const target: HostTarget = {
