@@ -3,6 +3,8 @@
  * `login`, each with `--help`. Each command's module is loaded when it runs, so `--help` loads
  * none of them (nor the component, nor the Automation API). Exit codes: exitCodes.ts.
  */
+import { TENANT_PHASES } from "../tenants/tenantObject";
+import { HELD_PHASES } from "../contracts/tenantResourceNames";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { DEFAULT_MINIMUM_QUOTA } from "../generated/defaultMinimumQuota";
@@ -155,9 +157,9 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
   ).action(action(async () => (await import("./commands/create")).createTenant));
   tenant
     .command("get")
-    .description("show a tenant's NAME, PHASE and API")
+    .description(`show a tenant's NAME, PHASE (${[...TENANT_PHASES, ...HELD_PHASES].join(", ")}) and API`)
     .argument("<name>", "the tenant")
-    .option("--wait", "follow a running create until the tenant is Ready or Failed (exit 3)")
+    .option("--wait", "follow a running create until the tenant is Ready or Sleeping, or Failed (exit 3)")
     .option(
       "-w, --watch",
       "print the tenant again at each phase change, following it until Ctrl-C (exit 130) or its deletion",

@@ -19,6 +19,8 @@ import { FileRunJournals } from "../../provider/tenants/local/fileRunJournals";
 import type { LoginSettings } from "../../provider/cli/loginSettings";
 import { HostUnavailableError, StackBusyError } from "../../provider/tenants/tenantsErrors";
 import { TenantsService } from "../../provider/tenants/tenantsService";
+import { TENANT_PHASES } from "../../provider/tenants/tenantObject";
+import { HELD_PHASES } from "../../provider/contracts/tenantResourceNames";
 import { FakeHost, FakeTenantStacks } from "./support/fakeTenantStacks";
 import { temporaryFolderEach } from "./support/temporaryFolder";
 
@@ -99,6 +101,13 @@ describe("help and usage", () => {
     const run = await kubespaces("tenant", "create", "--help");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("at least --cpu 3 --memory 2388Mi --storage 5Gi");
+  });
+
+  it("get --help names every phase a tenant takes, Sleeping and the held ones among them", async () => {
+    const run = await kubespaces("tenant", "get", "--help");
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, " ");
+    for (const phase of [...TENANT_PHASES, ...HELD_PHASES]) expect(help).toContain(phase);
   });
 
   it.each([
