@@ -4,28 +4,105 @@
 # `kubespaces` command's (provider/hosts/hostChoice.ts): the context you name
 # (KUBESPACES_CONTEXT=<context of $KUBECONFIG> npm start), else the local test bed, brought up
 # (and built the first time) with the real vCluster chart it packaged from its pinned module.
+#
+# It says what it does in a screenful: a line per step, with progress while one runs, and the
+# outputs and commands at the end. What the build, the test bed and the engine print goes to a log
+# per step under .testbed/demo-logs/, whose path is printed; when a step fails, its log's last lines
+# are shown with the path. The engine's notes that it uses a plugin from $PATH (the test bed's
+# language host, provider and dynamic provider are found there, not next to the pulumi binary:
+# test/testbed/README.md) stay in that log: nothing on the screen a newcomer cannot act on.
+#
+# Environment: KUBESPACES_START_PROGRESS_SECONDS, how often a step that runs says how far it is
+# (default 20; the unit test test/unit/startScript.test.ts shortens it).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-npm run build --silent
+logs="${PWD}/.testbed/demo-logs"
+mkdir -p "${logs}"
+every="${KUBESPACES_START_PROGRESS_SECONDS:-20}"
+say() { echo "npm start: $*" >&2; }
+
+# fail_with LOG STATUS WHAT: the end of a failed step: LOG's last lines, without the engine's notes
+# of plugins found on $PATH (they are in LOG), and its path.
+fail_with() {
+  echo >&2
+  say "${3} failed (exit ${2}). The last lines of ${1}:"
+  { grep -v 'from \$PATH at ' "${1}" || true; } | tail -n 25 | sed 's/^/  | /' >&2
+  say "the whole output: ${1}"
+  exit "${2}"
+}
+
+# step LOG WHAT PROGRESS COMMAND...: runs COMMAND in the foreground (Ctrl-C reaches it as usual),
+# its output appended to LOG. Every $every seconds while it runs, PROGRESS (a function given the
+# seconds so far; - for none) may print a line of how far it is. On failure: fail_with.
+step() {
+  local log="$1" what="$2" progress="$3" watcher="" status=0
+  shift 3
+  if [[ "${progress}" != - ]]; then
+    watch_progress "${progress}" "${SECONDS}" &
+    watcher=$!
+  fi
+  "$@" >>"${log}" 2>&1 || status=$?
+  if [[ -n "${watcher}" ]]; then kill "${watcher}" 2>/dev/null || true; wait "${watcher}" 2>/dev/null || true; fi
+  ((status == 0)) || fail_with "${log}" "${status}" "${what}"
+}
+
+# watch_progress PROGRESS BEGAN: PROGRESS's line every $every seconds, when it changed; it ends,
+# its sleep with it, when it is killed or the script is gone.
+watch_progress() {
+  local line last="" nap=""
+  trap '[[ -z "${nap}" ]] || kill "${nap}" 2>/dev/null; exit 0' TERM
+  while sleep "${every}" </dev/null >/dev/null 2>&1 & nap=$! && wait "${nap}" && kill -0 "$$" 2>/dev/null; do
+    line="$("$1" "$((SECONDS - $2))")"
+    [[ -z "${line}" || "${line}" == "${last}" ]] || say "  ${line}"
+    last="${line}"
+  done
+}
+
+# The test bed's latest log line, without its "[testbed HH:MM:SS]" prefix.
+testbed_progress() {
+  local latest
+  latest="$(tail -n 1 "${logs}/testbed-up.log" | sed -E 's/^\[testbed [0-9:]+\] //')"
+  [[ -z "${latest}" ]] || echo "${latest} ($1s)"
+}
+
+# How many of the resources the engine started are done, from its event log (one JSON event a line).
+engine_progress() {
+  local started finished
+  started="$(grep -c '"resourcePreEvent"' "${events}" 2>/dev/null)" || true
+  finished="$(grep -c '"resOutputsEvent"' "${events}" 2>/dev/null)" || true
+  if ((${started:-0} > 0)); then echo "${finished:-0} of ${started} resources done ($1s)"; fi
+}
+
+say "building the package (npm run build; log ${logs}/build.log)"
+: >"${logs}/build.log"
+step "${logs}/build.log" "npm run build" - npm run build --silent
 kind="$(node -e 'process.stdout.write(require("./bin/hosts/hostChoice.js").hostKind({ context: process.env.KUBESPACES_CONTEXT || undefined }))')"
 case "${kind}" in
   testbed)
-    echo "npm start: no KUBESPACES_CONTEXT named: using the local test bed" >&2
-    bash test/testbed/testbed.sh up
+    if bash test/testbed/testbed.sh tool-path pulumi >/dev/null 2>&1; then
+      first=""
+    else
+      first=" The first time, it builds its Kubernetes control plane, vCluster and Pulumi from pinned Go modules: 26 to 40 minutes on 2 cores."
+    fi
+    say "no KUBESPACES_CONTEXT named: starting the local test bed (test/testbed/testbed.sh up; log ${logs}/testbed-up.log).${first}"
+    : >"${logs}/testbed-up.log"
+    began=${SECONDS}
+    step "${logs}/testbed-up.log" "test/testbed/testbed.sh up" testbed_progress bash test/testbed/testbed.sh up
+    say "the test bed is up ($((SECONDS - began))s)"
     # shellcheck disable=SC1090
     source "$(bash test/testbed/testbed.sh env)"
     ;;
   context)
-    echo "npm start: using context ${KUBESPACES_CONTEXT} of ${KUBECONFIG:-~/.kube/config}" >&2
+    say "using context ${KUBESPACES_CONTEXT} of ${KUBECONFIG:-~/.kube/config}"
     kubectl config get-contexts "${KUBESPACES_CONTEXT}" >/dev/null
     ;;
   *)
-    echo "npm start: no host: name one with KUBESPACES_CONTEXT=<context> npm start" >&2
+    say "no host: name one with KUBESPACES_CONTEXT=<context> npm start"
     exit 2
     ;;
 esac
-command -v pulumi >/dev/null || { echo "npm start: no pulumi CLI on PATH (the local test bed builds one; on your own cluster install the Pulumi CLI)" >&2; exit 1; }
+command -v pulumi >/dev/null || { say "no pulumi CLI on PATH (the local test bed builds one; on your own cluster install the Pulumi CLI)"; exit 1; }
 
 state_dir="${PWD}/.testbed/demo-state"
 mkdir -p "${state_dir}"
@@ -33,14 +110,25 @@ export PULUMI_BACKEND_URL="${PULUMI_BACKEND_URL:-file://${state_dir}}"
 export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-demo}"
 export PULUMI_SKIP_UPDATE_CHECK=true
 
-pulumi stack select demo --create --non-interactive >/dev/null
+up_log="${logs}/pulumi-up.log"
+events="${logs}/pulumi-up.events.jsonl"
+: >"${up_log}"
+rm -f "${events}"
+say "provisioning team-atlas: pulumi up of the stack demo (the engine's output: ${up_log})"
+step "${up_log}" "pulumi stack select demo" - pulumi stack select demo --create --non-interactive
 if [[ "${kind}" == testbed ]]; then
-  pulumi config set vclusterChartPath "${KUBESPACES_VCLUSTER_CHART}" --non-interactive
+  step "${up_log}" "pulumi config set" - pulumi config set vclusterChartPath "${KUBESPACES_VCLUSTER_CHART}" --non-interactive
 else
-  pulumi config set kubernetes:context "${KUBESPACES_CONTEXT}" --non-interactive
+  step "${up_log}" "pulumi config set" - pulumi config set kubernetes:context "${KUBESPACES_CONTEXT}" --non-interactive
 fi
-# The engine says once per plugin load that it uses a plugin from $PATH: each such line is shown once.
-pulumi up --yes --non-interactive 2>&1 | awk '!/from \$PATH/ || !seen[$0]++'
+# --skip-preview: --yes asks nothing, and one pass keeps the event log's count of one update.
+# --suppress-outputs: they are printed below, secrets hidden, once.
+began=${SECONDS}
+step "${up_log}" "pulumi up" engine_progress \
+  pulumi up --yes --skip-preview --non-interactive --suppress-progress --suppress-outputs --event-log "${events}"
+# The engine's summary: "Resources:" and its lines ("+ 27 created", "1 unchanged"), on one line.
+summary="$(awk '/^Resources:/ { on = 1; next } on && NF == 0 { exit } on { $1 = $1; printf "%s%s", sep, $0; sep = ", " }' "${up_log}")"
+say "team-atlas is provisioned in $((SECONDS - began))s${summary:+ (${summary})}"
 
 echo
 echo "Tenant team-atlas is ready. Its outputs:"
