@@ -32,6 +32,20 @@ const lockTimeoutOption = () =>
     .default(600)
     .argParser(wholeSeconds);
 
+/**
+ * `command` with kubectl's `--context` and `--kubeconfig`: the host cluster of this run alone, in
+ * place of the one `login` recorded (which they never change). Only a tenant command that opens
+ * local mode's door has them; through a server the door refuses them (openDoor.ts).
+ */
+function withHostOptions(command: Command): Command {
+  return command
+    .option(
+      "--context <name>",
+      "local mode: kubeconfig context of the host cluster for this run only (default: the one `login` recorded)",
+    )
+    .option("--kubeconfig <file>", "kubeconfig file of that context (default $KUBECONFIG, else ~/.kube/config)");
+}
+
 /** A whole number of seconds, or commander's usage error naming the option. */
 function wholeSeconds(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError("must be a whole number of seconds");
@@ -82,6 +96,13 @@ A tenant's quota must hold its own vCluster (control plane and CoreDNS). Under t
 that is at least --cpu ${min.cpu} --memory ${min.memory} --storage ${min.storage}; a smaller request is refused
 with the minimum named (a platform's policy can change it).`;
 }
+
+/** How `tenant kubeconfig` reads `--context`, which named the written context in earlier releases. */
+const KUBECONFIG_CONTEXT_HELP = `
+--context names the host cluster, as on every tenant command. For this release, a --context given
+without --kubeconfig and --context-name, that names no context of your kubeconfig file other than
+one kubespaces merged for a tenant, is still read as the written context's name (its old meaning),
+with a note to use --context-name.`;
 
 /**
  * The whole command line.
@@ -134,8 +155,7 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
 
   const tenant = program.command("tenant").description("create, read and delete tenants (virtual clusters)");
   withWaitOptions(
-    tenant
-      .command("create")
+    withHostOptions(tenant.command("create"))
       .description("request a tenant and provision it, showing progress until it is Ready (or Failed)")
       .argument("[name]", "the tenant's name (a DNS label starting with a letter); optional with --file")
       .option("--cpu <quantity>", "CPU quota, e.g. 8")
@@ -155,8 +175,7 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
       .addHelpText("after", minimumHelp),
     "the tenant is Ready (or Failed)",
   ).action(action(async () => (await import("./commands/create")).createTenant));
-  tenant
-    .command("get")
+  withHostOptions(tenant.command("get"))
     .description(`show a tenant's NAME, PHASE (${[...TENANT_PHASES, ...HELD_PHASES].join(", ")}) and API`)
     .argument("<name>", "the tenant")
     .option("--wait", "follow a running create until the tenant is Ready or Sleeping, or Failed (exit 3)")
@@ -166,31 +185,28 @@ export function cliProgram(version: string, env: CommandEnv, setCode: (code: num
     )
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/get")).getTenant));
-  tenant
-    .command("list")
+  withHostOptions(tenant.command("list"))
     .description("list the tenants you own")
     .option("-A, --all", "list every tenant")
     .addOption(outputOption())
     .action(action(async () => (await import("./commands/list")).listTenants));
-  tenant
-    .command("kubeconfig")
+  withHostOptions(tenant.command("kubeconfig"))
     .description("print a tenant's kubeconfig, or merge it into $KUBECONFIG (else ~/.kube/config)")
+    .addHelpText("after", KUBECONFIG_CONTEXT_HELP)
     .argument("<name>", "the tenant")
     .option("--merge", "merge into the kubeconfig file (keeps the rest, writes atomically, keeps a backup, mode 0600)")
-    .option("--context <name>", "the context's name")
+    .option("--context-name <name>", "the name of the context printed or merged (default: the tenant's)")
     .option("--server <url>", "reach the API server at this URL (e.g. a port-forward); TLS still checks its name")
     .action(action(async () => (await import("./commands/kubeconfig")).tenantKubeconfig));
   withWaitOptions(
-    tenant
-      .command("delete")
+    withHostOptions(tenant.command("delete"))
       .description("tear a tenant down completely and remove its request (and the context --merge added)")
       .argument("<name>", "the tenant")
       .option("--preview", "only show what would be removed")
       .addOption(lockTimeoutOption()),
     "the tenant is gone",
   ).action(action(async () => (await import("./commands/delete")).deleteTenant));
-  tenant
-    .command("history")
+  withHostOptions(tenant.command("history"))
     .description(
       "list a tenant's updates, newest first: when, the result, its request's generation, the platform revision, who",
     )

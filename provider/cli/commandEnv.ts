@@ -4,6 +4,7 @@
  * and the machine's browser; tests pass captured streams, a door over stand-ins, and a "browser"
  * of their own that completes a sign-in.
  */
+import type { HostNaming } from "../hosts/hostChoice";
 import type { TenantsDoor } from "./tenantsDoor";
 
 /** A stream a command prints to. */
@@ -22,8 +23,11 @@ export interface CommandEnv {
   readonly stdout: OutputStream;
   /** Progress, hints and errors. */
   readonly stderr: OutputStream;
-  /** Opens the door of the recorded login (read when a command runs, not before). */
-  readonly door: () => Promise<TenantsDoor>;
+  /**
+   * Opens the door of the recorded login (read when a command runs, not before), on the host the
+   * run's `--context` / `--kubeconfig` name, if it names one (a command passes its options).
+   */
+  readonly door: (host?: HostNaming) => Promise<TenantsDoor>;
   /** Opens a URL in a browser, where there is one (sign-in's page); none: the URL is only printed. */
   readonly openBrowser?: (url: string) => void;
 }

@@ -12,7 +12,7 @@ const env: CommandEnv = {
   stderr: process.stderr,
   // Loaded when a tenant command runs, not for --help.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  door: () => (require("./openDoor") as typeof import("./openDoor")).openDoor(),
+  door: (host) => (require("./openDoor") as typeof import("./openDoor")).openDoor(host),
   openBrowser: (url) => void openBrowser(url),
 };
 

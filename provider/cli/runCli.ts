@@ -20,7 +20,7 @@ export async function runCli(version: string, argv: readonly string[], env: Comm
   let code: number = EXIT.ok;
   // The door the command opened, if it did: a busy error says how to recover in its words.
   let door: TenantsDoor | undefined;
-  const opening: CommandEnv = { ...env, door: async () => (door = await env.door()) };
+  const opening: CommandEnv = { ...env, door: async (host) => (door = await env.door(host)) };
   try {
     await cliProgram(version, opening, (c) => (code = c)).parseAsync([...argv]);
     return code;

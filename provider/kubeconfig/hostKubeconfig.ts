@@ -6,6 +6,19 @@
 import { existsSync, readFileSync } from "node:fs";
 import { parsingSecret } from "../util/redactedErrors";
 import { ProblemError } from "../util/problemError";
+import { markerOf } from "./kubeconfigMerge";
+import { parseKubeconfigText } from "./kubeconfigText";
+
+/**
+ * Whether `file` has a context `name` that can be a host cluster: one of the file's, not one that
+ * kubespaces merged for a tenant (a tenant's virtual cluster is never a host). False when there is
+ * no file.
+ */
+export function isHostContext(file: string, name: string): boolean {
+  if (!existsSync(file)) return false;
+  const { value } = parseKubeconfigText(readFileSync(file, "utf8"), `kubeconfig ${file}`);
+  return (value.contexts ?? []).some((entry) => entry?.name === name && markerOf(entry, "contexts") === undefined);
+}
 
 /**
  * Context `context` (default: the current one) of `file` alone, flattened and made current. The

@@ -136,7 +136,7 @@ export function markerOf(entry: unknown, list: ListKey): TenantMarker | undefine
 /** How a merge treats the entries already there. */
 export interface MergeOptions {
   /**
-   * The context's name came from the user (`--context NAME`): a context of that name that
+   * The context's name came from the user (`--context-name NAME`): a context of that name that
    * kubespaces did not write for this tenant is replaced rather than refused. Cluster and user
    * entries are never taken over this way: their names are kubespaces' own (mergedEntryName).
    * @default false
@@ -210,7 +210,7 @@ function refuseForeign(existing: Named, list: ListKey, marker: TenantMarker, opt
   const whose = owner ? `that kubespaces wrote for tenant ${owner.tenant}` : "that kubespaces did not write";
   const fix =
     list === "contexts"
-      ? `merge under another name with --context NAME, or replace it by naming it: --context ${existing.name}`
+      ? `merge under another name with --context-name NAME, or replace it by naming it: --context-name ${existing.name}`
       : `rename or remove that ${kind} entry`;
   throw new ProblemError(
     `${options.what ?? "the kubeconfig"} already has a ${kind} named ${existing.name} ${whose}; it was left as it is: ${fix}`,

@@ -15,7 +15,7 @@ export interface Merged {
 
 /** How to merge. */
 export interface MergeRequest {
-  /** The context's name the user gave (`--context`); default the tenant's name. */
+  /** The context's name the user gave (`--context-name`); default the tenant's name. */
   readonly contextName?: string;
   /** The API server URL to reach the tenant at (a port-forward, the test bed's port). */
   readonly server?: string;

@@ -192,7 +192,7 @@ describe("mergedKubeconfig", () => {
     const error = thrownBy(() => mergedKubeconfig(userKubeconfig, prod));
     expect(error).toBeInstanceOf(ProblemError);
     expect(error.message).toBe(
-      "the kubeconfig already has a context named prod that kubespaces did not write; it was left as it is: merge under another name with --context NAME, or replace it by naming it: --context prod",
+      "the kubeconfig already has a context named prod that kubespaces did not write; it was left as it is: merge under another name with --context-name NAME, or replace it by naming it: --context-name prod",
     );
   });
 
@@ -203,7 +203,7 @@ describe("mergedKubeconfig", () => {
     );
   });
 
-  it("replaces only the context the user named with --context; the user's cluster and user of that name stay for the contexts that use them", () => {
+  it("replaces only the context the user named with --context-name; the user's cluster and user of that name stay for the contexts that use them", () => {
     const target: KubeconfigDocument = {
       ...userKubeconfig,
       contexts: [...userKubeconfig.contexts!, { name: "prod-admin", context: { cluster: "prod", user: "prod" } }],
@@ -216,7 +216,7 @@ describe("mergedKubeconfig", () => {
     expect(merged.users?.[0]).toEqual({ name: "prod", user: { token: TOKEN } });
   });
 
-  it("never takes over a cluster or user entry of the user's, even with --context", () => {
+  it("never takes over a cluster or user entry of the user's, even with --context-name", () => {
     const target: KubeconfigDocument = {
       clusters: [{ name: "kubespaces_atlas", cluster: { server: "https://mine.example.com" } }],
     };
@@ -294,7 +294,7 @@ describe("mergeIntoFile", () => {
     expect(readdirSync(dir())).toEqual(["config"]);
   });
 
-  it("with --context prod, replaces that one context, leaving the user's prod cluster and user byte for byte", () => {
+  it("with --context-name prod, replaces that one context, leaving the user's prod cluster and user byte for byte", () => {
     writeFileSync(file, userText);
     mergeIntoFile(file, retargeted(tenantKubeconfig, { contextName: "prod", tenant: "atlas" }), {
       contextNamedByUser: true,

@@ -11,6 +11,7 @@ import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import { parseTenantDocuments, type TenantDocument } from "../../tenantFiles/tenantDocuments";
 import type { Actor } from "../../tenants/ports";
 import { TenantFailedError, TenantNotFoundError } from "../../tenants/tenantsErrors";
+import type { HostNaming } from "../../hosts/hostChoice";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { readingUserFile } from "../../util/userFiles";
@@ -21,7 +22,7 @@ import { ability, type TenantOperations, type TenantsDoor } from "../tenantsDoor
 import { asksOf, startWait, timedOut, type WaitOptions } from "../tenantWait";
 
 /** `create`'s options, as commander parses them. */
-export interface CreateOptions extends ReadOptions, WaitOptions {
+export interface CreateOptions extends ReadOptions, WaitOptions, HostNaming {
   /** CPU quota (a Kubernetes quantity). */
   readonly cpu?: string;
   /** Memory quota. */
@@ -121,7 +122,7 @@ export async function createTenant(
   if (!name) throw new CliError("a tenant NAME (or --file with a Tenant manifest) is required", EXIT.invalid);
   if (fromFile && requestOfFlags(options))
     throw new CliError("--file holds the whole request: give no request flags with it", EXIT.invalid);
-  const door = await env.door();
+  const door = await env.door(options);
   const { tenants, actor } = door;
   if (options.owner !== undefined)
     ability(door, door.namesOwners, "--owner", "the server takes the owner from your sign-in");

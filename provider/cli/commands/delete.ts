@@ -5,6 +5,7 @@
  * (local mode only). Through a server, the server tears it down and the command follows until it is
  * gone, or, with `--wait=false`, returns once the teardown is asked for. `--timeout` bounds the wait.
  */
+import type { HostNaming } from "../../hosts/hostChoice";
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
 import { operationOptions } from "../interrupts";
@@ -15,7 +16,7 @@ import type { TenantsDoor } from "../tenantsDoor";
 import { asksOf, startWait, timedOut, type WaitOptions } from "../tenantWait";
 
 /** `delete`'s options. */
-export interface DeleteOptions extends WaitOptions {
+export interface DeleteOptions extends WaitOptions, HostNaming {
   /** Only show what would be removed. */
   readonly preview?: boolean;
   /** Seconds to wait for another update's stack lock. */
@@ -24,7 +25,7 @@ export interface DeleteOptions extends WaitOptions {
 
 /** Runs `delete`. */
 export async function deleteTenant(env: CommandEnv, name: string, options: DeleteOptions): Promise<number> {
-  const door = await env.door();
+  const door = await env.door(options);
   const { tenants, actor } = door;
   if (options.preview) return printPreview(env, door.previews, actor, name, undefined, options.lockTimeout * 1000);
   const asks = options.wait ? undefined : asksOf(door, name, options);

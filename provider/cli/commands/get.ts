@@ -5,6 +5,7 @@
  * each phase change and goes on following it, runs started later included, until Ctrl-C (exit 130)
  * or its deletion, as `kubectl get -w` does. Ctrl-C ends either, and a run goes on.
  */
+import type { HostNaming } from "../../hosts/hostChoice";
 import type { CommandEnv } from "../commandEnv";
 import { CliError, EXIT } from "../exitCodes";
 import { watchInterrupts } from "../interrupts";
@@ -18,7 +19,7 @@ import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 import { failedError } from "../tenantWait";
 
 /** `get`'s options. */
-export interface GetOptions extends ReadOptions {
+export interface GetOptions extends ReadOptions, HostNaming {
   /** Follow the running run until the tenant is Ready or Failed. */
   readonly wait?: boolean;
   /** Print the tenant again at each phase change, until Ctrl-C or its deletion. */
@@ -29,7 +30,7 @@ const settled = (tenant: ShownTenant) => isSettled(tenant);
 
 /** Runs `get`. */
 export async function getTenant(env: CommandEnv, name: string, options: GetOptions): Promise<number> {
-  const door = await env.door();
+  const door = await env.door(options);
   const { tenants, actor } = door;
   let tenant = await tenants.get(name, actor);
   if (options.watch) return watch(env, door, name, tenant, options);

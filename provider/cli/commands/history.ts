@@ -4,6 +4,7 @@
  * the request it ran, the platform revision, who ran it and what it changed. `-o json|yaml` prints
  * every update with its request.
  */
+import type { HostNaming } from "../../hosts/hostChoice";
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
 import { formatted, isTable, type Column, type OutputFormat } from "../formatOutput";
@@ -11,14 +12,14 @@ import type { StackUpdate } from "../../tenants/ports";
 import { changesText } from "../../tenants/updateChanges";
 
 /** `history`'s options. */
-export interface HistoryOptions {
+export interface HistoryOptions extends HostNaming {
   /** How to print. */
   readonly output: OutputFormat;
 }
 
 /** Runs `history`. */
 export async function tenantHistory(env: CommandEnv, name: string, options: HistoryOptions): Promise<number> {
-  const { tenants, actor } = await env.door();
+  const { tenants, actor } = await env.door(options);
   const updates = await tenants.history(name, actor);
   env.stdout.write(
     formatted(

@@ -1,4 +1,5 @@
 /** `kubespaces tenant list [--all]`: the tenants you own, or every tenant. */
+import type { HostNaming } from "../../hosts/hostChoice";
 import type { CommandEnv } from "../commandEnv";
 import { EXIT } from "../exitCodes";
 import { isTable } from "../formatOutput";
@@ -6,14 +7,14 @@ import { tenantsText, type ReadOptions } from "../tenantPrint";
 import { shownLine } from "../../util/terminalText";
 
 /** `list`'s options. */
-export interface ListOptions extends ReadOptions {
+export interface ListOptions extends ReadOptions, HostNaming {
   /** Every tenant, not only yours. */
   readonly all?: boolean;
 }
 
 /** Runs `list`. */
 export async function listTenants(env: CommandEnv, options: ListOptions): Promise<number> {
-  const door = await env.door();
+  const door = await env.door(options);
   const { actor } = door;
   const tenants = await door.tenants.list(actor, { all: options.all });
   const note = door.listNote?.();
