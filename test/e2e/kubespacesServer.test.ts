@@ -15,6 +15,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { eventually, hostClients, readOrUndefined } from "./support/hostCluster";
+import { kubectl, tenantEventReasons } from "./support/hostKubectl";
 import { KUBESPACES_BIN, newCliUser, Running, startKubespaces, type CliUser } from "./support/kubespacesCli";
 import { METRICS_AT, replicaReconciles } from "./support/servedKubespaces";
 import { platformRevisionFile } from "./support/platformRevisions";
@@ -22,7 +23,7 @@ import { waveOrder } from "../../provider/server/revisions/fleetRollout";
 import { serverAccountKubeconfig, startReplicaOnMachine } from "./support/otherMachine";
 import { assignTenants } from "../../provider/server/replicas/tenantOwnership";
 import { expectNothingLeft, expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
-import { crashTestbedPostgres, REPO_ROOT, testbedEnv, testbedPostgres } from "./support/testbed";
+import { crashTestbedPostgres, REPO_ROOT, testbedPostgres } from "./support/testbed";
 
 const run = promisify(execFile);
 const ALICE = "alice@example.com";
@@ -34,15 +35,6 @@ const ANY_FREE_PORT = ["--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1
 /** A platform admin, as the admission policy knows one: a member of the admin group. */
 const AS_ADMIN = { user: ADMIN, groups: [ADMIN_GROUP] };
 const DOCS_TENANT = path.join(REPO_ROOT, "examples/kubectl/tenants/team-atlas.yaml");
-
-/** kubectl against the test bed, as `as` (impersonated; the test bed's admin when none). */
-async function kubectl(as: { user: string; groups?: string[] } | undefined, ...args: string[]) {
-  const impersonation = as ? ["--as", as.user, ...(as.groups ?? []).flatMap((g) => ["--as-group", g])] : [];
-  return run("kubectl", [...impersonation, ...args], {
-    env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG },
-    encoding: "utf8",
-  });
-}
 
 /** kubectl's error text of a command that must fail, run as `as` (the test bed's admin when none). */
 async function refusal(as: { user: string; groups?: string[] } | undefined, ...args: string[]): Promise<string> {
@@ -95,21 +87,6 @@ async function describedEvents(name: string): Promise<string> {
   const { stdout } = await kubectl(undefined, "describe", "tenant", name);
   expect(stdout).toContain("\nEvents:");
   return stdout.slice(stdout.indexOf("\nEvents:"));
-}
-
-/** The reasons of the Events on Tenant `name` (it may be gone: Events outlive it), oldest first. */
-async function eventReasons(name: string): Promise<string[]> {
-  const { stdout } = await kubectl(
-    undefined,
-    "get",
-    "events",
-    "--all-namespaces",
-    `--field-selector=involvedObject.kind=Tenant,involvedObject.name=${name}`,
-    "--sort-by=.eventTime",
-    "-o",
-    "jsonpath={range .items[*]}{.reason} {end}",
-  );
-  return stdout.trim().split(/\s+/).filter(Boolean);
 }
 
 /** Where a replica serves its API and portal, from its log. */
@@ -265,7 +242,9 @@ describe("kubespaces server: the kubectl door", () => {
     const { core } = hostClients();
     expect(await readOrUndefined(() => core.readNamespace({ name: tenantNamespace("team-tiny") }))).toBeUndefined();
     await kubectl({ user: ALICE }, "delete", "tenant", "team-tiny", "--wait=true", "--timeout=120s");
-    expect(await eventReasons("team-tiny")).toEqual(expect.arrayContaining(["InvalidRequest", "Deleting", "Deleted"]));
+    expect(await tenantEventReasons("team-tiny")).toEqual(
+      expect.arrayContaining(["InvalidRequest", "Deleting", "Deleted"]),
+    );
   });
 
   it("previews a preview-only Tenant: its plan in kubectl get -o yaml, phase Previewed, no namespace; provisioned once the annotation goes", async () => {
@@ -301,7 +280,7 @@ describe("kubespaces server: the kubectl door", () => {
     expect(await tenant("team-atlas")).toBeUndefined();
     await expectNothingLeft("team-atlas");
     // Its Events outlive it: the teardown's are the last.
-    expect((await eventReasons("team-atlas")).slice(-2)).toEqual(["Deleting", "Deleted"]);
+    expect((await tenantEventReasons("team-atlas")).slice(-2)).toEqual(["Deleting", "Deleted"]);
   });
 });
 

@@ -16,42 +16,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { RESOURCE_QUOTA_NAME } from "../../provider/render/resourceQuota";
 import { eventually, hostClients } from "./support/hostCluster";
+import { kubectl, tenantEventReasons } from "./support/hostKubectl";
 import { KUBESPACES_BIN, newCliUser, Running, type CliUser } from "./support/kubespacesCli";
 import { buildRelease, type ReleaseBuild } from "./support/previousRelease";
 import { replicaReconciles } from "./support/servedKubespaces";
 import { expectWorkingKubeconfig, tenantNamespace } from "./support/tenantAssertions";
-import { testbedEnv, testbedPostgres } from "./support/testbed";
+import { testbedPostgres } from "./support/testbed";
 
 const run = promisify(execFile);
 const ALICE = "alice@example.com";
 const AS_ADMIN = { user: "platform@example.com", groups: ["kubespaces-admins"] };
 const NAME = "team-upgrade";
 
-/** kubectl against the test bed, as `as` (impersonated; the test bed's admin when none). */
-const kubectl = (as: { user: string; groups?: string[] } | undefined, ...args: string[]) =>
-  run("kubectl", [...(as ? ["--as", as.user, ...(as.groups ?? []).flatMap((g) => ["--as-group", g])] : []), ...args], {
-    env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG },
-    encoding: "utf8",
-  });
-
 /** The Tenant as the API server holds it. */
 async function tenant(): Promise<{ metadata: { generation: number }; status?: Record<string, any> }> {
   return JSON.parse((await kubectl(undefined, "get", "tenant", NAME, "-o", "json")).stdout);
-}
-
-/** The reasons of the Events on the Tenant, oldest first. */
-async function eventReasons(): Promise<string[]> {
-  const { stdout } = await kubectl(
-    undefined,
-    "get",
-    "events",
-    "--all-namespaces",
-    `--field-selector=involvedObject.kind=Tenant,involvedObject.name=${NAME}`,
-    "--sort-by=.eventTime",
-    "-o",
-    "jsonpath={range .items[*]}{.reason} {end}",
-  );
-  return stdout.trim().split(/\s+/).filter(Boolean);
 }
 
 /** The Tenant's kubeconfig, from the Secret its status names. */
@@ -174,7 +153,7 @@ describe("upgrading the server, and its state backend backed up and restored", (
     await kubectl(undefined, "wait", "--for=condition=Ready", `tenant/${NAME}`, "--timeout=600s");
     const before = (await tenant()).status!;
     const kubeconfigBefore = await kubeconfigOf(before);
-    const provisionings = (await eventReasons()).filter((reason) => reason === "Provisioning").length;
+    const provisionings = (await tenantEventReasons(NAME)).filter((reason) => reason === "Provisioning").length;
     // The previous release records no expiry in force: this version's server adds it on takeover.
     expect(before.expiry).toBeUndefined();
     await stopServer(server);
@@ -190,7 +169,7 @@ describe("upgrading the server, and its state backend backed up and restored", (
     expect(after.metadata.generation).toBe(1);
     // Kept by the new CRD's schema (an old one would prune it), and the running generation's.
     expect(after.status).toMatchObject({ phase: "Ready", observedGeneration: 1, expiry: { generation: 1 } });
-    expect((await eventReasons()).filter((reason) => reason === "Provisioning")).toHaveLength(provisionings);
+    expect((await tenantEventReasons(NAME)).filter((reason) => reason === "Provisioning")).toHaveLength(provisionings);
     expect(await kubeconfigOf(after.status!)).toBe(kubeconfigBefore);
     await expectWorkingKubeconfig(kubeconfigBefore, NAME, after.status!.apiServerUrl);
   });
