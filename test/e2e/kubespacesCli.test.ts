@@ -387,7 +387,7 @@ describe("failures", () => {
     );
     // What the lock decides is asserted, not how long the wait took: however slow the first
     // attempt, the command ends busy, names the holder, and leaves the live lock in place.
-    const busy = await kubespaces(user, "tenant", "create", "cli-busy", "--lock-timeout", "1");
+    const busy = await kubespaces(user, "tenant", "create", "cli-busy", "--defaults", "--lock-timeout", "1");
     expect(busy.code, busy.stderr).toBe(5);
     expect(busy.stderr).toContain(
       `tenant cli-busy's stack is still locked by another update after 1s (pid ${process.pid} of "bob@${os.hostname()}"`,
