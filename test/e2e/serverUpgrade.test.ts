@@ -32,6 +32,15 @@ async function tenant(): Promise<{ metadata: { generation: number }; status?: Re
   return JSON.parse((await kubectl(undefined, "get", "tenant", NAME, "-o", "json")).stdout);
 }
 
+/**
+ * Deletes the Tenant as its owner (the owner admission policy lets no one else but the admins'
+ * group), and waits, as the test bed's admin, until the server's teardown has let it go.
+ */
+async function deleteTenant(): Promise<void> {
+  await kubectl({ user: ALICE }, "delete", "tenant", NAME, "--wait=false");
+  await kubectl(undefined, "wait", "--for=delete", `tenant/${NAME}`, "--timeout=300s");
+}
+
 /** The Tenant's kubeconfig, from the Secret its status names. */
 async function kubeconfigOf(status: Record<string, any>): Promise<string> {
   const ref = status.kubeconfigSecretRef as { name: string; namespace: string; key: string };
@@ -121,7 +130,7 @@ describe("upgrading the server, and its state backend backed up and restored", (
     if ((await kubectl(undefined, "get", "tenant", NAME, "--ignore-not-found", "-o", "name")).stdout.trim()) {
       if (!server || server.child.exitCode !== null)
         server = startServer(current, user, "upgrade-cleanup", databaseUrl(databases.live));
-      await kubectl(undefined, "delete", "tenant", NAME, "--wait=true", "--timeout=300s").catch(() => undefined);
+      await deleteTenant().catch(() => undefined);
     }
     await stopServer(server);
     await kubectl(undefined, "delete", "clusterrolebinding", "e2e-upgrade-requesters", "--ignore-not-found");
@@ -212,7 +221,7 @@ describe("upgrading the server, and its state backend backed up and restored", (
   });
 
   it("tears the tenant down from the restored state: nothing is left", async () => {
-    await kubectl(undefined, "delete", "tenant", NAME, "--wait=true", "--timeout=300s");
+    await deleteTenant();
     await expectNothingLeft(NAME);
   });
 });
