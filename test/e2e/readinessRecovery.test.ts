@@ -15,7 +15,7 @@ import {
   tenantsStack,
   type TenantDecl,
 } from "./support/tenantsStack";
-import { testbed } from "./support/testbed";
+import { testbed, testbedEvidence } from "./support/testbed";
 
 const { core, apps } = hostClients();
 let stack: Stack;
@@ -91,7 +91,9 @@ describe("readiness that does not come at once", () => {
     );
     testbed("restart-apiserver");
     await releaseKubeconfig("team-restart");
-    const result = await up;
+    const result = await up.catch((error: Error) => {
+      throw new Error(`${error.message}\n${testbedEvidence("kubespaces-tenant-team-restart")}`);
+    });
     expect(result.summary.result).toBe("succeeded");
     expect((await stack.outputs()).statuses.value["team-restart"].phase).toBe("Ready");
   });

@@ -3,7 +3,7 @@
  * test/testbed/testbed.sh, whose env file says where the API server, kubeconfig and Pulumi are.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -69,6 +69,27 @@ export function testbedSnapshotStore() {
 
 /** The run dir of the test bed the tier runs on (testbed.sh's rule). */
 const RUN_DIR = process.env.KUBESPACES_TESTBED_DIR ?? path.join(REPO_ROOT, ".testbed");
+
+/**
+ * What the test bed's logs say of one tenant namespace, for a failure's message: the vCluster
+ * runner's lines about it, and the end of its newest control plane's log. A failure on CI leaves
+ * only its output behind, so the evidence travels with the error.
+ */
+export function testbedEvidence(namespace: string, lines = 25): string {
+  const logs = path.join(RUN_DIR, "logs");
+  const tail = (file: string, keep: (line: string) => boolean) =>
+    existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(keep).slice(-lines).join("\n") : "(no log)";
+  const runner = tail(path.join(logs, "vcluster-runner.log"), (line) => line.includes(namespace) || line.includes("watch"));
+  const controlPlanes = existsSync(logs)
+    ? readdirSync(logs)
+        .filter((name) => name.startsWith(`vcluster-${namespace}-`))
+        .map((name) => path.join(logs, name))
+        .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
+    : [];
+  const newest = controlPlanes.at(-1);
+  const controlPlane = newest ? `${path.basename(newest)}:\n${tail(newest, () => true)}` : "(no control plane was started)";
+  return `vCluster runner, on ${namespace}:\n${runner}\nits newest control plane, ${controlPlane}`;
+}
 
 /** Whether the test bed runs whole and healthy (`testbed.sh status`). */
 function testbedRunning(): boolean {
