@@ -79,7 +79,10 @@ export function testbedEvidence(namespace: string, lines = 25): string {
   const logs = path.join(RUN_DIR, "logs");
   const tail = (file: string, keep: (line: string) => boolean) =>
     existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(keep).slice(-lines).join("\n") : "(no log)";
-  const runner = tail(path.join(logs, "vcluster-runner.log"), (line) => line.includes(namespace) || line.includes("watch"));
+  const runner = tail(
+    path.join(logs, "vcluster-runner.log"),
+    (line) => line.includes(namespace) || line.includes("watch"),
+  );
   const controlPlanes = existsSync(logs)
     ? readdirSync(logs)
         .filter((name) => name.startsWith(`vcluster-${namespace}-`))
@@ -87,7 +90,9 @@ export function testbedEvidence(namespace: string, lines = 25): string {
         .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
     : [];
   const newest = controlPlanes.at(-1);
-  const controlPlane = newest ? `${path.basename(newest)}:\n${tail(newest, () => true)}` : "(no control plane was started)";
+  const controlPlane = newest
+    ? `${path.basename(newest)}:\n${tail(newest, () => true)}`
+    : "(no control plane was started)";
   return `vCluster runner, on ${namespace}:\n${runner}\nits newest control plane, ${controlPlane}`;
 }
 
