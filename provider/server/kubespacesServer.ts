@@ -100,7 +100,13 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const stacks = ports.stacks(membership);
   // The gauge of Tenants by phase counts what the replica's watch holds: a scrape lists nothing.
   const phases = config.metrics ? new WatchedTenantPhases() : undefined;
-  const metrics = phases && new ServerMetrics({ tenantPhases: () => phases.phases() });
+  const revisions = new KubePlatformRevisions(kubeConfig);
+  const fleet = new ReplicaFleet(revisions, {
+    policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
+    log: ports.log,
+  });
+  const metrics =
+    phases && new ServerMetrics({ tenantPhases: () => phases.phases(), rollout: () => fleet.currentRollout() });
   const service = new TenantsService(
     {
       requests: new ResourceRequestStore(resources),
@@ -112,11 +118,6 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   );
   // The server acts as the platform's admin in the service: admission, or the person's own checks, came first.
   const serverActor = { owner: `system:kubespaces-server:${run.identity}`, groups: [config.adminGroup], isAdmin: true };
-  const revisions = new KubePlatformRevisions(kubeConfig);
-  const fleet = new ReplicaFleet(revisions, {
-    policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
-    log: ports.log,
-  });
   const reconciler = new TenantReconciler(service, resources, {
     fleet,
     policy: platform,

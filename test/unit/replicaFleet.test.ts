@@ -246,3 +246,38 @@ function approve(store: StandInRevisionStore, name: string): void {
   const annotations = { [ROLLOUT_ANNOTATION]: "approved" };
   store.objects.set(name, { ...stored, metadata: { ...stored.metadata, resourceVersion, annotations } });
 }
+
+describe("the current rollout, for the metrics", () => {
+  const rolledStatus = (phase: "RollingOut" | "Halted", applied: number): PlatformRevisionStatus => ({
+    phase: "Previewed",
+    message: "previewed",
+    summary: {
+      tenants: 5,
+      previewed: 5,
+      changing: 5,
+      unchanged: 0,
+      failed: 0,
+      creates: 0,
+      updates: 5,
+      replaces: 0,
+      deletes: 0,
+      fields: [],
+    },
+    rollout: { phase, wave: 2, waves: 3, applied, message: "rolling" },
+  });
+
+  it("is the newest revision's rollout as its status holds it, and none before one is worked out", () => {
+    const store = new StandInRevisionStore();
+    const fleet = previewsOver(store);
+    expect(fleet.currentRollout()).toBeUndefined();
+    const older = store.put("r1", {}, "2026-12-01T00:00:00Z");
+    fleet.seen({ ...older, status: rolledStatus("Halted", 1) });
+    expect(fleet.currentRollout()).toEqual({ phase: "Halted", wave: 2, waves: 3, applied: 1, tenants: 5 });
+    const newer = store.put("r2", {}, "2026-12-02T00:00:00Z");
+    fleet.seen(newer);
+    // The newest revision is current; its rollout is not worked out yet.
+    expect(fleet.currentRollout()).toBeUndefined();
+    fleet.seen({ ...newer, status: rolledStatus("RollingOut", 3) });
+    expect(fleet.currentRollout()).toMatchObject({ phase: "RollingOut", applied: 3, tenants: 5 });
+  });
+});

@@ -15,6 +15,7 @@ import { WatchedTenantPhases } from "../../provider/server/metrics/watchedTenant
 import { audit } from "../../provider/server/people/auditLog";
 import { ServerMetrics } from "../../provider/server/metrics/serverMetrics";
 import { timedStacks } from "../../provider/server/metrics/timedStacks";
+import type { RolloutProgress } from "../../provider/server/revisions/replicaFleet";
 import { Readiness } from "../../provider/server/readiness";
 import { apiServerHarness } from "./support/apiServerHarness";
 import { StandInTenantApi } from "./support/standInTenantApi";
@@ -158,7 +159,31 @@ describe("/metrics", () => {
       kubespaces_http_request_duration_seconds: ["method", "route"],
       kubespaces_sign_ins_total: ["outcome"],
       kubespaces_rate_limited_total: ["route"],
+      kubespaces_rollout_tenants: ["state"],
+      kubespaces_rollout_waves: ["wave"],
+      kubespaces_rollout_phase: ["phase"],
     });
+  });
+
+  it("shows the current revision's rollout as its source gives it, and no series while there is none", async () => {
+    let rollout: RolloutProgress | undefined = undefined;
+    const metrics = new ServerMetrics({ rollout: () => rollout });
+    expect(await metrics.registry.metrics()).not.toMatch(/^kubespaces_rollout_\w+\{/m);
+    rollout = { phase: "RollingOut", wave: 2, waves: 3, applied: 4, tenants: 10 };
+    let text = await metrics.registry.metrics();
+    expect(sample(text, "kubespaces_rollout_tenants", { state: "applied" })).toBe(4);
+    expect(sample(text, "kubespaces_rollout_tenants", { state: "total" })).toBe(10);
+    expect(sample(text, "kubespaces_rollout_waves", { wave: "open" })).toBe(2);
+    expect(sample(text, "kubespaces_rollout_waves", { wave: "total" })).toBe(3);
+    expect(sample(text, "kubespaces_rollout_phase", { phase: "RollingOut" })).toBe(1);
+    expect(sample(text, "kubespaces_rollout_phase", { phase: "Halted" })).toBe(0);
+    rollout = { phase: "RolledOut", waves: 3, applied: 10, tenants: 10 };
+    text = await metrics.registry.metrics();
+    expect(sample(text, "kubespaces_rollout_phase", { phase: "RolledOut" })).toBe(1);
+    expect(sample(text, "kubespaces_rollout_phase", { phase: "RollingOut" })).toBe(0);
+    expect(sample(text, "kubespaces_rollout_waves", { wave: "open" })).toBe(0);
+    rollout = undefined;
+    expect(await metrics.registry.metrics()).not.toMatch(/^kubespaces_rollout_\w+\{/m);
   });
 
   it("counts Tenants by phase as its source gives them, a phase it does not know as None, and none before the first list", async () => {

@@ -8,6 +8,8 @@ import { HELD_PHASES } from "../../contracts/tenantResourceNames";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { TENANT_PHASES } from "../../tenants/tenantObject";
 import type { AuditSink } from "../people/auditLog";
+import { ROLLOUT_PHASES } from "../../tenantResource/platformRevisionStatus";
+import type { RolloutProgress } from "../revisions/replicaFleet";
 
 /** How a reconcile ended: done, asked to be tried again, or threw (also tried again). */
 export const RECONCILE_RESULTS = ["done", "retry", "error"] as const;
@@ -41,6 +43,11 @@ export interface MetricsSources {
    * first list.
    */
   readonly tenantPhases?: () => readonly (string | undefined)[] | undefined;
+  /**
+   * How the current platform revision's rollout stands, as the replica's watch of revisions holds
+   * it (ReplicaFleet); undefined while there is none.
+   */
+  readonly rollout?: () => RolloutProgress | undefined;
 }
 
 /** The server's metrics. */
@@ -79,6 +86,15 @@ export class ServerMetrics {
 
   /** The work queue's tenants, by state. */
   readonly queueDepth: Gauge<"state">;
+
+  /** The current revision's rollout: tenants that run it, and all of them. */
+  readonly rolloutTenants: Gauge<"state">;
+
+  /** The current revision's rollout: its open wave, and how many there are. */
+  readonly rolloutWaves: Gauge<"wave">;
+
+  /** The current revision's rollout: 1 for its phase, 0 for the others. */
+  readonly rolloutPhase: Gauge<"phase">;
 
   /** How long tenants wait in the queue before their reconcile starts. */
   readonly queueWaitSeconds = new Histogram({
@@ -173,6 +189,46 @@ export class ServerMetrics {
       registers: [this.registry],
       collect() {
         for (const [state, count] of Object.entries(queueSize())) this.set({ state }, count);
+      },
+    });
+    const rollout = sources.rollout ?? (() => undefined);
+    // No revision's name is a label: the gauges describe the current revision, whatever it is called.
+    this.rolloutTenants = new Gauge({
+      name: "kubespaces_rollout_tenants",
+      help: "The current platform revision's rollout: tenants that run it (applied) and all tenants (total); absent while there is none.",
+      labelNames: ["state"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const now = rollout();
+        if (!now) return;
+        this.set({ state: "applied" }, now.applied);
+        this.set({ state: "total" }, now.tenants);
+      },
+    });
+    this.rolloutWaves = new Gauge({
+      name: "kubespaces_rollout_waves",
+      help: "The current platform revision's rollout: its open wave (open; 0 when none is open) and how many waves it has (total).",
+      labelNames: ["wave"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const now = rollout();
+        if (!now) return;
+        this.set({ wave: "open" }, now.wave ?? 0);
+        this.set({ wave: "total" }, now.waves);
+      },
+    });
+    this.rolloutPhase = new Gauge({
+      name: "kubespaces_rollout_phase",
+      help: "The current platform revision's rollout phase: 1 for the phase it is in, 0 for the others (Waiting, RollingOut, Halted, RolledOut, Aborted, Superseded).",
+      labelNames: ["phase"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const now = rollout();
+        if (!now) return;
+        for (const phase of ROLLOUT_PHASES) this.set({ phase }, phase === now.phase ? 1 : 0);
       },
     });
     const liveReplicas = () => this.liveReplicas?.() ?? 0;

@@ -8,7 +8,11 @@
  */
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
 import { apiErrorText } from "../../util/kubeClientErrors";
-import type { PlatformRevisionStatus, RevisionTenant } from "../../tenantResource/platformRevisionStatus";
+import type {
+  PlatformRevisionStatus,
+  RevisionRollout,
+  RevisionTenant,
+} from "../../tenantResource/platformRevisionStatus";
 import { isDeepStrictEqual } from "node:util";
 import {
   currentRevision,
@@ -86,6 +90,20 @@ export interface FleetShare {
 const WRITE_ATTEMPTS = 8;
 
 /** A replica's part of the fleet: the preview and the rollout of the tenants it owns. */
+/** How the current revision's rollout stands, in numbers (the `kubespaces_rollout_*` gauges). */
+export interface RolloutProgress {
+  /** The rollout's phase. */
+  readonly phase: RevisionRollout["phase"];
+  /** The open wave (1 is the first), while it rolls out or is halted. */
+  readonly wave?: number;
+  /** How many waves it is rolled out in. */
+  readonly waves: number;
+  /** How many tenants run the revision. */
+  readonly applied: number;
+  /** How many tenants there are to run it (the fleet preview's count). */
+  readonly tenants: number;
+}
+
 export class ReplicaFleet implements FleetPort {
   private readonly revisions = new Map<string, PlatformRevision>();
   /** The replica's share, once it runs: until then no tenant is reconciled, so none is previewed. */
@@ -152,6 +170,24 @@ export class ReplicaFleet implements FleetPort {
     } finally {
       this.finalizing.delete(name);
     }
+  }
+
+  /**
+   * How the current revision's rollout stands, as its status (from the watch) says: for the
+   * metrics, read at a scrape without asking the host. Undefined while no revision is current or
+   * its rollout has not been worked out yet.
+   */
+  currentRollout(): RolloutProgress | undefined {
+    const revision = currentRevision(this.revisions.values());
+    const rollout = revision?.status?.rollout;
+    if (!rollout) return undefined;
+    return {
+      phase: rollout.phase,
+      wave: rollout.wave,
+      waves: rollout.waves,
+      applied: rollout.applied,
+      tenants: revision.status?.summary?.tenants ?? 0,
+    };
   }
 
   /** The watch saw `revision`, new or changed. */
