@@ -10,6 +10,7 @@ import { buildContextIgnoreFiles } from "./buildContextIgnore";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
 import { tenantsApiDocument } from "../../provider/server/http/openApiDocument";
+import { grafanaDashboardFile } from "./grafanaDashboard";
 
 /** A generated file: path relative to the repository root, and content. */
 export interface GeneratedFile {
@@ -33,6 +34,7 @@ export function generatedFiles(root: string): GeneratedFile[] {
     serverDeployFile(version),
     ...buildContextIgnoreFiles(version),
     { path: OPENAPI_DOC, content: `${JSON.stringify(tenantsApiDocument(), null, 2)}\n` },
+    grafanaDashboardFile(),
   ];
 }
 

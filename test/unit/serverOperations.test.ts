@@ -16,6 +16,7 @@ import { audit } from "../../provider/server/people/auditLog";
 import { ServerMetrics } from "../../provider/server/metrics/serverMetrics";
 import { timedStacks } from "../../provider/server/metrics/timedStacks";
 import type { RolloutProgress } from "../../provider/server/revisions/replicaFleet";
+import { GRAFANA_DASHBOARD_FILE } from "../../scripts/generators/grafanaDashboard";
 import { Readiness } from "../../provider/server/readiness";
 import { apiServerHarness } from "./support/apiServerHarness";
 import { StandInTenantApi } from "./support/standInTenantApi";
@@ -315,6 +316,45 @@ describe("the metrics' documentation", () => {
     );
     expect(used.size).toBeGreaterThan(3);
     for (const name of used) expect(names, name).toContain(name);
+  });
+
+  it("draws the dashboard from metrics that exist, each panel in its own place", async () => {
+    const names = (await new ServerMetrics().registry.getMetricsAsJSON()).map((metric) => metric.name);
+    const dashboard = JSON.parse(doc(GRAFANA_DASHBOARD_FILE)) as {
+      panels: {
+        id: number;
+        type: string;
+        gridPos: { x: number; y: number; w: number; h: number };
+        targets?: { expr: string }[];
+      }[];
+    };
+    const exprs = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
+    const used = new Set(
+      exprs.flatMap((expr) =>
+        [...expr.matchAll(/\b(kubespaces_\w+)/g)].map(([, name]) => name.replace(/_(bucket|count|sum)$/, "")),
+      ),
+    );
+    // What the issue asks the dashboard to show: reconciles, phases, drift, rollout, preview load.
+    for (const name of [
+      "kubespaces_reconciles_total",
+      "kubespaces_pulumi_operation_duration_seconds",
+      "kubespaces_tenants",
+      "kubespaces_drift_seen_total",
+      "kubespaces_rollout_tenants",
+      "kubespaces_rate_limited_total",
+    ])
+      expect(used, name).toContain(name);
+    for (const name of used) expect(names, name).toContain(name);
+    const ids = dashboard.panels.map((panel) => panel.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const cells = new Set<string>();
+    for (const { gridPos } of dashboard.panels)
+      for (let x = gridPos.x; x < gridPos.x + gridPos.w; x++)
+        for (let y = gridPos.y; y < gridPos.y + gridPos.h; y++) {
+          expect(cells.has(`${x},${y}`), `two panels at ${x},${y}`).toBe(false);
+          expect(x).toBeLessThan(24);
+          cells.add(`${x},${y}`);
+        }
   });
 
   it("gives the metrics' own port in docs/self-service.md as the server takes it", () => {
