@@ -5,8 +5,12 @@
  */
 import path from "node:path";
 
-/** The uid and gid the server runs as: the Node image's `node` user, no root. */
-export const SERVER_UID = 1000;
+/**
+ * The uid and gid the server runs as: the image's own `kubespaces` user, no root. High, apart from
+ * the users a host or a base image has (1000 is the Node image's `node` and often a node's first
+ * login), as manifest linters ask (kube-score: 10000 or above); 65532 is the distroless `nonroot`.
+ */
+export const SERVER_UID = 65532;
 
 /** Where the ConfigMap's configuration file is mounted. */
 export const CONFIG_DIR = "/etc/kubespaces/config";

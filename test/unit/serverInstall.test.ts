@@ -501,7 +501,15 @@ describe("the image", () => {
     expect(pinned(containerfile, name, "ARG ")).toBe(pinned(versions, name, ""));
   });
 
-  it("runs as the user the Deployment runs its pods as", () => {
+  it("runs as the user the Deployment runs its pods as, which it makes, at home in the pods' work folder", () => {
     expect(/^USER (\d+):(\d+)$/m.exec(containerfile)?.slice(1)).toEqual([String(SERVER_UID), String(SERVER_UID)]);
+    expect(/groupadd --gid (\d+) /.exec(containerfile)?.[1]).toBe(String(SERVER_UID));
+    expect(/useradd --uid (\d+) --gid (\d+) /.exec(containerfile)?.slice(1)).toEqual([
+      String(SERVER_UID),
+      String(SERVER_UID),
+    ]);
+    expect(/--home-dir (\S+)/.exec(containerfile)?.[1]).toBe(WORK_DIR);
+    // kube-score's rule, and apart from the Node image's `node` (1000).
+    expect(SERVER_UID).toBeGreaterThanOrEqual(10000);
   });
 });
