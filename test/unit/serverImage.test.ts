@@ -228,3 +228,49 @@ describe("the image's package install", () => {
     expect(ran.filter((line) => line.startsWith("npm "))).toEqual([]);
   });
 });
+
+describe("the image's software bill of materials", () => {
+  const sbomStep = () => runScript("npm sbom");
+  const words = () => sbomStep().split(/\s+/);
+
+  it("is npm's own CycloneDX listing of the folder the package was installed in, without development packages, written into the image", () => {
+    const step = words();
+    expect(step.slice(0, 2)).toEqual(["npm", "sbom"]);
+    expect(step[step.indexOf("--sbom-format") + 1]).toBe("cyclonedx");
+    const installedAt = step[step.indexOf("--prefix") + 1];
+    const install = runScript("npm install");
+    expect(install).toContain(`--prefix ${installedAt} `);
+    // The folder holds no development package to list: the install leaves them out.
+    expect(install).toContain("--omit=dev");
+    expect(step.at(-1)).toMatch(new RegExp(`^${installedAt}/\\S+\\.cdx\\.json$`));
+  });
+
+  it("lists every production dependency with its version, when its command runs over this checkout", () => {
+    // The step's own flags, over the checkout's tree instead of the image's folder.
+    const step = words();
+    const args = step
+      .slice(1, step.indexOf(">"))
+      .filter((_, i, all) => all[i] !== "--prefix" && all[i - 1] !== "--prefix");
+    const result = spawnSync("npm", args, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    expect(result.status, result.stderr).toBe(0);
+    const bom = JSON.parse(result.stdout) as {
+      bomFormat: string;
+      metadata: { component: { purl: string } };
+      components: { name: string; version: string }[];
+    };
+    expect(bom.bomFormat).toBe("CycloneDX");
+    expect(decodeURIComponent(bom.metadata.component.purl)).toBe(`pkg:npm/@kubespaces/pulumi@${version}`);
+    const { dependencies } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const listed = bom.components.map((component) => `${component.name}@${component.version}`);
+    for (const [name, wanted] of Object.entries(dependencies)) {
+      // A pinned version is listed as is; a range (a caret) at some version of that name.
+      const match = /^\d/.test(wanted) ? `${name}@${wanted}` : new RegExp(`^${name.replace("/", "\\/")}@\\d`);
+      expect(
+        listed.some((entry) => (typeof match === "string" ? entry === match : match.test(entry))),
+        name,
+      ).toBe(true);
+    }
+  });
+});
