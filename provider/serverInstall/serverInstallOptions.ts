@@ -61,6 +61,40 @@ const sharedBackendUrl = requiredText("The Pulumi state backend URL.")
     "must not carry a password, neither in its user info (user:password@) nor as a password query parameter: it would be in the Deployment for whoever may read it; put the credentials in credentialsSecret (PGPASSWORD)",
   );
 
+/** A label selector, as Kubernetes takes it. */
+const labelSelector = z.strictObject({
+  matchLabels: z.record(z.string(), z.string()).optional(),
+  matchExpressions: z
+    .array(
+      z.strictObject({
+        key: z.string(),
+        operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist"]),
+        values: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+});
+
+/** A NetworkPolicy peer: pods by namespace and labels, or addresses. */
+const networkPeer = z
+  .strictObject({
+    namespaceSelector: labelSelector.optional(),
+    podSelector: labelSelector.optional(),
+    ipBlock: z.strictObject({ cidr: requiredText("A CIDR."), except: z.array(z.string()).optional() }).optional(),
+  })
+  .refine((peer) => Object.keys(peer).length > 0, "must name namespaceSelector, podSelector or ipBlock");
+
+/** The server pods' own NetworkPolicy (serverNetworkPolicy.ts). */
+const networkPolicy = z.strictObject({
+  enabled: z.boolean().default(true),
+  httpFrom: z.array(networkPeer).min(1, { error: "must name at least one peer (or turn the policy off)" }).optional(),
+  metricsFrom: z
+    .array(networkPeer)
+    .min(1, { error: "must name at least one peer (or turn the policy off)" })
+    .optional(),
+  egressPorts: z.array(port("A port the server dials.")).default([]),
+});
+
 /** The installation's options. */
 export const serverInstallSchema = z
   .strictObject({
@@ -105,6 +139,7 @@ export const serverInstallSchema = z
       .int({ error: "must be a whole number" })
       .min(1, { error: "must be at least 1" })
       .default(SERVER_INSTALL_DEFAULTS.terminationGracePeriodSeconds),
+    networkPolicy: networkPolicy.prefault({}),
   })
   .superRefine((options, context) => {
     const { installation, config } = options as { installation?: unknown; config?: unknown };
@@ -129,6 +164,36 @@ export interface GatewayParentInput {
   readonly namespace: string;
   /** The listener (an HTTPS listener that terminates TLS for the hostname); none: every listener that admits the route. */
   readonly sectionName?: string;
+}
+
+/** A label selector, as Kubernetes takes it. */
+export interface LabelSelectorInput {
+  /** Labels the objects carry, each with this value. */
+  readonly matchLabels?: Record<string, string>;
+  /** Requirements on labels. */
+  readonly matchExpressions?: {
+    /** The label. */
+    readonly key: string;
+    /** How its value is compared. */
+    readonly operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+    /** The values for In and NotIn. */
+    readonly values?: string[];
+  }[];
+}
+
+/** A NetworkPolicy peer, as Kubernetes takes it: pods by their namespace's and their own labels, or addresses. */
+export interface NetworkPeerInput {
+  /** The namespaces whose pods are peers (`{}`: every namespace). */
+  readonly namespaceSelector?: LabelSelectorInput;
+  /** The pods that are peers (with namespaceSelector: in those namespaces; alone: in the server's). */
+  readonly podSelector?: LabelSelectorInput;
+  /** Addresses that are peers. */
+  readonly ipBlock?: {
+    /** The block. */
+    readonly cidr: string;
+    /** Blocks left out of it. */
+    readonly except?: string[];
+  };
 }
 
 /** The installation's options as written. (A unit test checks that this is what the schema accepts.) */
@@ -216,6 +281,31 @@ export interface ServerInstallInput {
    * @default 300
    */
   readonly terminationGracePeriodSeconds?: number;
+  /**
+   * The server pods' own NetworkPolicy: in, the API and portal's port and the metrics' port from
+   * the peers below; out, DNS and the TCP ports the server dials (443 and 6443, the ports of the
+   * state backend's, issuer's and snapshot store's URLs, and `egressPorts`), to any address.
+   * @default { enabled: true }
+   */
+  readonly networkPolicy?: {
+    /**
+     * Whether the policy is made. Off: the pods' traffic is whatever the namespace's other policies allow.
+     * @default true
+     */
+    readonly enabled?: boolean;
+    /**
+     * Who may reach the API and portal's port. Default: the pods of the route's Gateway's namespace;
+     * without a route, any pod of the cluster (an Ingress controller or a Gateway of the platform's).
+     */
+    readonly httpFrom?: NetworkPeerInput[];
+    /** Who may reach the metrics' port (a Prometheus). Default: any pod of the cluster; the metrics name no tenant or person. */
+    readonly metricsFrom?: NetworkPeerInput[];
+    /**
+     * More TCP ports the server may dial, to any address (a proxy, a chart repository on its own port).
+     * @default []
+     */
+    readonly egressPorts?: number[];
+  };
 }
 
 /** The options with the defaults filled in. */

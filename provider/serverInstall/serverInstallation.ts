@@ -21,6 +21,11 @@ import {
 import { SERVER_CONFIG_MAP_NAME, SERVER_LABELS, SERVER_SELECTOR, SERVER_WORKLOAD_NAME } from "./serverObjectNames";
 import { CONFIG_FILE_KEY } from "./serverPodLayout";
 import { HTTP_PORT, METRICS_PORT_NAME, serverDeployment, serverDisruptionBudget } from "./serverWorkload";
+import { serverNetworkPolicy } from "./serverNetworkPolicy";
+
+/** An object with its role, when there is one. */
+const optional = (role: string, object: KubeObject | undefined): InstalledObject[] =>
+  object ? [{ role, object }] : [];
 
 /** The installation: its checked options, and its objects in creation order. */
 export interface ServerInstallation {
@@ -42,6 +47,7 @@ export function serverInstallation(input: ServerInstallInput): ServerInstallatio
     { role: "deployment", object: serverDeployment(options, configText) },
     { role: "disruption-budget", object: serverDisruptionBudget(options) },
     { role: "service", object: service(options) },
+    ...optional("network-policy", serverNetworkPolicy(options)),
     ...(options.route ? [{ role: "route", object: httpRoute(options, options.route) }] : []),
   ];
   return { options, objects };

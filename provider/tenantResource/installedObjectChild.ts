@@ -24,6 +24,7 @@ const SDK_CLASSES: Record<string, ObjectClass> = {
   Service: k8s.core.v1.Service as unknown as ObjectClass,
   Deployment: k8s.apps.v1.Deployment as unknown as ObjectClass,
   PodDisruptionBudget: k8s.policy.v1.PodDisruptionBudget as unknown as ObjectClass,
+  NetworkPolicy: k8s.networking.v1.NetworkPolicy as unknown as ObjectClass,
   ClusterRole: k8s.rbac.v1.ClusterRole as unknown as ObjectClass,
   ClusterRoleBinding: k8s.rbac.v1.ClusterRoleBinding as unknown as ObjectClass,
   Role: k8s.rbac.v1.Role as unknown as ObjectClass,

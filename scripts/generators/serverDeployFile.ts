@@ -59,7 +59,7 @@ export function serverDeployFile(version: string): { readonly path: string; read
   const { options, objects } = serverInstallation(install);
   const { namespace } = options.installation;
   const keys = Object.values(SERVER_SECRET_KEYS).join(", ");
-  const header = `# kubespaces server in the host cluster: its configuration, Deployment (${SERVER_INSTALL_DEFAULTS.replicas} replicas), PodDisruptionBudget and Service.
+  const header = `# kubespaces server in the host cluster: its configuration, Deployment (${SERVER_INSTALL_DEFAULTS.replicas} replicas), PodDisruptionBudget, Service and NetworkPolicy.
 # It runs as ServiceAccount ${INSTALL_DEFAULTS.serviceAccount} of namespace ${INSTALL_DEFAULTS.namespace}: apply deploy/*.yaml (the Tenant resource and that RBAC) first, and ${path.posix.dirname(GATEWAY_RBAC_FILE)}/ when tenants are exposed through the shared Gateway.
 # Before applying, replace the placeholders:
 #   ${install.image}  the image you built from deploy/image/Containerfile

@@ -65,7 +65,14 @@ it("applies deploy/server/server.yaml under strict field validation, in a namesp
   const applied = kubectl(["apply", "--validate=strict", "-f", SERVER_YAML]);
   expect(applied.ok, applied.stderr).toBe(true);
   expect(applied.stderr).not.toContain("Warning");
-  const names = kubectlOk(["-n", NAMESPACE, "get", "configmap,deployment,poddisruptionbudget,service", "-o", "name"]);
+  const names = kubectlOk([
+    "-n",
+    NAMESPACE,
+    "get",
+    "configmap,deployment,poddisruptionbudget,service,networkpolicy",
+    "-o",
+    "name",
+  ]);
   expect(
     names
       .split("\n")
@@ -74,6 +81,7 @@ it("applies deploy/server/server.yaml under strict field validation, in a namesp
   ).toEqual([
     "configmap/kubespaces-server-config",
     "deployment.apps/kubespaces-server",
+    "networkpolicy.networking.k8s.io/kubespaces-server",
     "poddisruptionbudget.policy/kubespaces-server",
     "service/kubespaces-server",
   ]);

@@ -30,6 +30,7 @@ it("registers the configuration, Deployment, disruption budget, Service and rout
       "kubernetes:apps/v1:Deployment kubespaces-deployment",
       "kubernetes:policy/v1:PodDisruptionBudget kubespaces-disruption-budget",
       "kubernetes:core/v1:Service kubespaces-service",
+      "kubernetes:networking.k8s.io/v1:NetworkPolicy kubespaces-network-policy",
       "kubernetes:gateway.networking.k8s.io/v1:HTTPRoute kubespaces-route",
     ].sort(),
   );

@@ -51,7 +51,7 @@ const containerOf = (input: ServerInstallInput, name: string): Json =>
 const configOf = (input: ServerInstallInput): Json => parse(objectOf(input, "config").data["server.yaml"]) as Json;
 
 describe("the server's installation", () => {
-  it("is its configuration, Deployment, disruption budget, Service and route, all in the server's namespace", () => {
+  it("is its configuration, Deployment, disruption budget, Service, NetworkPolicy and route, all in the server's namespace", () => {
     const { objects } = serverInstallation(INPUT);
     expect(
       objects.map(({ role, object }) => `${role} ${object.kind} ${object.metadata.namespace}/${object.metadata.name}`),
@@ -60,6 +60,7 @@ describe("the server's installation", () => {
       "deployment Deployment kubespaces-system/kubespaces-server",
       "disruption-budget PodDisruptionBudget kubespaces-system/kubespaces-server",
       "service Service kubespaces-system/kubespaces-server",
+      "network-policy NetworkPolicy kubespaces-system/kubespaces-server",
       "route HTTPRoute kubespaces-system/kubespaces-server",
     ]);
     for (const { object } of objects)
@@ -117,7 +118,7 @@ describe("the server's installation", () => {
     expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: "ks-server", namespace: "platform-ks" }]);
     expect(podOf(input).serviceAccountName).toBe("ks-server");
     expect(serverInstallation(input).objects.map(({ object }) => object.metadata.namespace)).toEqual(
-      Array(5).fill("platform-ks"),
+      Array(6).fill("platform-ks"),
     );
     expect(configOf(input)).toMatchObject({ namespace: "platform-ks", adminGroup: "ops" });
   });
@@ -335,7 +336,13 @@ describe("secret values", () => {
   );
 
   it("are in no generated manifest: the Secret is only referred to by name", () => {
-    expect(documents.map((d) => d.kind)).toEqual(["ConfigMap", "Deployment", "PodDisruptionBudget", "Service"]);
+    expect(documents.map((d) => d.kind)).toEqual([
+      "ConfigMap",
+      "Deployment",
+      "PodDisruptionBudget",
+      "Service",
+      "NetworkPolicy",
+    ]);
     const secretFields = JSON.stringify(documents).match(/"(stringData|data)":/g) ?? [];
     // The ConfigMap's data is the configuration file, which names the secret files only.
     expect(secretFields).toEqual(['"data":']);
@@ -374,6 +381,82 @@ describe("deploy/server/server.yaml", () => {
       expect(header).toContain(key);
     // The file's own way, not an option of the component that a reader of the file cannot set.
     expect(header).not.toContain("of the component)");
+  });
+});
+
+describe("the server pods' NetworkPolicy", () => {
+  const policyOf = (input: ServerInstallInput) => objectOf(input, "network-policy").spec;
+  const ingressPorts = (spec: Json) => spec.ingress.map((rule: Json) => rule.ports.map((p: Json) => p.port));
+  const egressTcp = (spec: Json) =>
+    spec.egress.flatMap((rule: Json) => rule.ports.filter((p: Json) => p.protocol === "TCP").map((p: Json) => p.port));
+
+  it("selects the server's pods, both ways", () => {
+    const spec = policyOf(INPUT);
+    expect(spec.podSelector).toEqual(objectOf(INPUT, "deployment").spec.selector);
+    expect(spec.policyTypes).toEqual(["Ingress", "Egress"]);
+  });
+
+  it("lets the API and portal's port in from the route's Gateway only, and the metrics' port from the cluster's pods", () => {
+    const spec = policyOf(INPUT);
+    expect(ingressPorts(spec)).toEqual([[8080], [METRICS_PORT]]);
+    expect(spec.ingress[0].from).toEqual([
+      { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "gateways" } } },
+    ]);
+    expect(spec.ingress[1].from).toEqual([{ namespaceSelector: {} }]);
+    const noRoute = policyOf({
+      ...INPUT,
+      route: undefined,
+      config: { ...INPUT.config, http: { publicUrl: "https://k.example.com" } },
+    });
+    expect(noRoute.ingress[0].from).toEqual([{ namespaceSelector: {} }]);
+  });
+
+  it("takes the platform's peers instead", () => {
+    const prometheus = { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } };
+    const ingress = {
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress" } },
+      podSelector: {},
+    };
+    const spec = policyOf({ ...INPUT, networkPolicy: { httpFrom: [ingress], metricsFrom: [prometheus] } });
+    expect(spec.ingress.map((rule: Json) => rule.from)).toEqual([[ingress], [prometheus]]);
+  });
+
+  it("lets out DNS and, by port, what the server dials: the API server, the backend, the issuer, the snapshot store, the platform's ports", () => {
+    const spec = policyOf({
+      ...INPUT,
+      stateBackend: { url: "postgres://kubespaces@db.example.com/state" },
+      config: {
+        ...INPUT.config,
+        signIn: { issuer: "https://login.example.com:8443/dex" },
+        snapshots: {
+          s3: {
+            bucket: "snaps",
+            url: "http://minio.storage:9000",
+            accessKeyIdFile: "/etc/kubespaces/s3/id",
+            secretAccessKeyFile: "/etc/kubespaces/s3/key",
+          },
+        },
+      },
+      networkPolicy: { egressPorts: [3128] },
+    });
+    expect(spec.egress[0].ports).toEqual([
+      { protocol: "UDP", port: 53 },
+      { protocol: "TCP", port: 53 },
+    ]);
+    expect(egressTcp(spec)).toEqual([53, 443, 3128, 5432, 6443, 8443, 9000]);
+    // No rule names a destination: the API server, the backend and the issuer are the platform's addresses.
+    for (const rule of spec.egress) expect(rule.to).toBeUndefined();
+    expect(egressTcp(policyOf(INPUT))).toEqual([53, 443, 6443]);
+  });
+
+  it("is not made when the platform turns it off, and a peer that names nothing is refused", () => {
+    const roles = serverInstallation({ ...INPUT, networkPolicy: { enabled: false } }).objects.map((o) => o.role);
+    expect(roles).not.toContain("network-policy");
+    const error = thrownBy(() => serverInstallation({ ...INPUT, networkPolicy: { metricsFrom: [{}], httpFrom: [] } }));
+    expect((error as ServerInstallError).problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      "networkPolicy.httpFrom: must name at least one peer (or turn the policy off)",
+      "networkPolicy.metricsFrom.0: must name namespaceSelector, podSelector or ipBlock",
+    ]);
   });
 });
 
