@@ -24,7 +24,11 @@ export const SERVER_INSTALL_DEFAULTS = {
   port: 8080,
   servicePort: 80,
   terminationGracePeriodSeconds: 300,
-  resources: { requests: { cpu: "500m", memory: "1Gi" }, limits: { memory: "4Gi" } },
+  // Ephemeral storage covers the two emptyDirs (serverWorkload.ts) and the container's logs.
+  resources: {
+    requests: { cpu: "500m", memory: "1Gi", "ephemeral-storage": "256Mi" },
+    limits: { memory: "4Gi", "ephemeral-storage": "2Gi" },
+  },
 } as const;
 
 /** A DNS subdomain: what Kubernetes accepts as the name of a Secret or a hostname. */
@@ -44,9 +48,10 @@ const port = (description: string) =>
     .max(65535, { error: "must be at most 65535" })
     .describe(description);
 
-const someCpuAndMemory = z.strictObject({
+const someResources = z.strictObject({
   cpu: quantity("CPU.").optional(),
   memory: quantity("Memory.").optional(),
+  "ephemeral-storage": quantity("Local disk: the emptyDirs, the writable layer and the logs.").optional(),
 });
 
 /** A file backend lives on one pod's disk: the replicas would each keep stacks of their own, lost with the pod. */
@@ -133,7 +138,7 @@ export const serverInstallSchema = z
       })
       .optional(),
     resources: z
-      .strictObject({ requests: someCpuAndMemory.optional(), limits: someCpuAndMemory.optional() })
+      .strictObject({ requests: someResources.optional(), limits: someResources.optional() })
       .default(SERVER_INSTALL_DEFAULTS.resources),
     terminationGracePeriodSeconds: z
       .int({ error: "must be a whole number" })
@@ -266,14 +271,15 @@ export interface ServerInstallInput {
   };
   /**
    * The server container's requests and limits. It runs the Pulumi engine for up to `concurrency`
-   * tenants at once, each a few hundred MiB.
-   * @default { requests: { cpu: "500m", memory: "1Gi" }, limits: { memory: "4Gi" } }
+   * tenants at once, each a few hundred MiB. Its ephemeral storage holds the pod's two emptyDirs
+   * (the work folder and /tmp, each with a size limit) besides its logs.
+   * @default { requests: { cpu: "500m", memory: "1Gi", "ephemeral-storage": "256Mi" }, limits: { memory: "4Gi", "ephemeral-storage": "2Gi" } }
    */
   readonly resources?: {
     /** Requests. */
-    readonly requests?: { readonly cpu?: string; readonly memory?: string };
+    readonly requests?: { readonly cpu?: string; readonly memory?: string; readonly "ephemeral-storage"?: string };
     /** Limits. */
-    readonly limits?: { readonly cpu?: string; readonly memory?: string };
+    readonly limits?: { readonly cpu?: string; readonly memory?: string; readonly "ephemeral-storage"?: string };
   };
   /**
    * How long a stopping pod has: on SIGTERM the replica cancels its running updates, which save

@@ -67,6 +67,21 @@ export const POD_SECURITY_CONTEXT = {
 const VOLUMES = { config: "config", signIn: "sign-in", passphrase: "state-passphrase", work: "work", tmp: "tmp" };
 
 /**
+ * The emptyDirs' size limits: past one, the kubelet evicts the pod rather than let it fill the
+ * node's disk. The work folder holds each tenant's workspace (a few KiB each; measured: 2.4 MiB
+ * for a server that kept its stacks there too) and Helm's caches (a chart repository's index, a
+ * few MiB); /tmp the engine's temporary files. Together within the container's default limit.
+ */
+const WORK_SIZE_LIMIT = "1Gi";
+const TMP_SIZE_LIMIT = "512Mi";
+
+/** The init container copies one small file: it needs next to nothing. */
+const HOME_CONTAINER_RESOURCES = {
+  requests: { cpu: "10m", memory: "16Mi", "ephemeral-storage": "1Mi" },
+  limits: { memory: "64Mi", "ephemeral-storage": "16Mi" },
+};
+
+/**
  * The home's init container: the stacks' passphrase copied from the Secret into `$KUBESPACES_HOME`,
  * owned by the server's user with mode 0400, as the home's trust check requires (a Secret's files
  * belong to root). Every replica gets the same passphrase, so each can read every stack's secrets.
@@ -129,8 +144,8 @@ function podSpec(options: ServerInstallOptions): Record<string, unknown> {
         SERVER_SECRET_KEYS.sessionKey,
       ]),
       secretVolume(VOLUMES.passphrase, options.secretName, [SERVER_SECRET_KEYS.statePassphrase]),
-      { name: VOLUMES.work, emptyDir: {} },
-      { name: VOLUMES.tmp, emptyDir: {} },
+      { name: VOLUMES.work, emptyDir: { sizeLimit: WORK_SIZE_LIMIT } },
+      { name: VOLUMES.tmp, emptyDir: { sizeLimit: TMP_SIZE_LIMIT } },
     ],
   };
 }
@@ -149,7 +164,7 @@ function homeContainer(options: ServerInstallOptions): Record<string, unknown> {
     imagePullPolicy: options.imagePullPolicy,
     command: ["sh", "-c", HOME_SCRIPT],
     env: [{ name: "KUBESPACES_HOME", value: KUBESPACES_HOME }],
-    resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { memory: "64Mi" } },
+    resources: HOME_CONTAINER_RESOURCES,
     securityContext: CONTAINER_SECURITY_CONTEXT,
     volumeMounts: [
       { name: VOLUMES.passphrase, mountPath: PASSPHRASE_DIR, readOnly: true },

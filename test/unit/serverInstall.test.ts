@@ -23,6 +23,7 @@ import { SERVER_SECRET_KEYS } from "../../provider/serverInstall/serverObjectNam
 import { KUBESPACES_HOME, PULUMI_HOME, SERVER_UID, WORK_DIR } from "../../provider/serverInstall/serverPodLayout";
 import { SERVER_DEPLOY_FILE, SERVER_PLACEHOLDERS } from "../../scripts/generators/serverDeployFile";
 import { thrownBy } from "./support/thrown";
+import { quantityValue } from "../../provider/model/quantity";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -310,6 +311,19 @@ describe("the server's pods", () => {
     const env = Object.fromEntries(server.env.filter((e: Json) => e.value).map((e: Json) => [e.name, e.value]));
     expect(env).toEqual({ HOME: WORK_DIR, KUBESPACES_HOME, PULUMI_HOME });
     for (const home of [KUBESPACES_HOME, PULUMI_HOME]) expect(home.startsWith(`${WORK_DIR}/`)).toBe(true);
+  });
+
+  it("ask for local disk, and bound the emptyDirs within what the server container may use", () => {
+    const pod = podOf(INPUT);
+    for (const container of [...pod.initContainers, ...pod.containers]) {
+      expect(container.resources.requests["ephemeral-storage"], container.name).toBeDefined();
+      expect(container.resources.limits["ephemeral-storage"], container.name).toBeDefined();
+    }
+    const sizes = pod.volumes.filter((v: Json) => v.emptyDir).map((v: Json) => quantityValue(v.emptyDir.sizeLimit));
+    expect(sizes).toHaveLength(2);
+    const limit = quantityValue(containerOf(INPUT, "server").resources.limits["ephemeral-storage"]);
+    // The kubelet evicts a pod whose emptyDirs and containers together pass its containers' limits.
+    expect(sizes.reduce((a: number, b: number) => a + b, 0)).toBeLessThan(limit);
   });
 
   it("run as the image's user, with the ServiceAccount token mounted for the in-cluster host", () => {
