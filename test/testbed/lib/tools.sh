@@ -124,6 +124,9 @@ build_tool() {
     traefik) build_traefik "${out}" ;;
     dex) build_dex "${out}" ;;
     s3-store) gotool_go_build "${TESTBED_SRC}/tools/s3" "${out}" kubespaces.io/testbed/tools/s3 -ldflags="-s -w" ;;
+    kube-score)
+      gotool_go_build "${TESTBED_SRC}/tools/kube-score" "${out}" github.com/zegl/kube-score/cmd/kube-score \
+        -ldflags="-s -w -X main.version=${KUBE_SCORE_VERSION}" ;;
     cert-manager-controller)
       gotool_go_build "${TESTBED_SRC}/tools/cert-manager" "${out}" kubespaces.io/testbed/tools/cert-manager \
         -ldflags="-s -w -X github.com/cert-manager/cert-manager/pkg/util.AppVersion=${CERT_MANAGER_VERSION}" ;;

@@ -34,10 +34,13 @@ DEX_MODULE_VERSION=v0.0.0-20260303133905-11d2eeb52b42
 # The S3-compatible store that tenants' snapshots go to (tools/s3: gofakes3's server, ours to start it).
 GOFAKES3_VERSION=v1.2.0
 
+# The manifest linter the server's install is scored with (tools/kube-score), in the e2e tier.
+KUBE_SCORE_VERSION=v1.20.0
+
 # Build order (only the log depends on it): independent tools.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
-  kine vcluster traefik cert-manager-controller dex s3-store)
+  kine vcluster traefik cert-manager-controller dex s3-store kube-score)
 
 # tool_version NAME: the version the cache directory is keyed by.
 tool_version() {
@@ -59,6 +62,7 @@ tool_version() {
     dex) echo "${DEX_VERSION}" ;;
     # Our own entry point over gofakes3 (tools/s3).
     s3-store) echo "${GOFAKES3_VERSION}-$(tool_sources_key s3 go.mod go.sum main.go)" ;;
+    kube-score) echo "${KUBE_SCORE_VERSION}" ;;
     *) die "unknown tool $1" ;;
   esac
 }
