@@ -17,6 +17,14 @@ export const INSTALL_DEFAULTS = {
 } as const;
 
 // Documented on InstallOptionsInput below; the descriptions here only name the fields.
+/** A prefix the API server puts before names from an identity provider: text without spaces or quotes. */
+const identityPrefix = (description: string) =>
+  z
+    .string()
+    .max(63, { error: "must be at most 63 characters" })
+    .regex(/^[^\s"'\\]*$/, { error: "must have no spaces, quotes or backslashes" })
+    .describe(description);
+
 const serverIdentity = z.union([
   z.strictObject({ serviceAccount: dnsLabel("The server's ServiceAccount.") }),
   z.strictObject({ user: requiredText("The server's user name.") }),
@@ -37,6 +45,12 @@ export const installOptionsSchema = z.strictObject({
     .max(40, { error: "must be at most 40 characters" })
     .default(INSTALL_DEFAULTS.tenantNamespacePrefix),
   gatewayNamespace: dnsLabel("The gateway namespace.").default(INSTALL_DEFAULTS.gatewayNamespace),
+  identityPrefixes: z
+    .strictObject({
+      username: identityPrefix("The user names' prefix.").default(""),
+      groups: identityPrefix("The groups' prefix.").default(""),
+    })
+    .prefault({}),
 });
 
 /** Who the server is: a ServiceAccount of the server's namespace, or a user. */
@@ -95,6 +109,29 @@ export interface InstallOptionsInput {
    * @default "kubespaces-gateway"
    */
   readonly gatewayNamespace?: string;
+  /**
+   * How a Kubernetes user and group map to a tenant's owner and the admin group: the prefixes the
+   * host's API server puts before the names from your identity provider (kube-apiserver's
+   * `--oidc-username-prefix` and `--oidc-groups-prefix`, or a structured authentication
+   * configuration's claim mappings, such as `oidc:`). The admission policy strips the user name's
+   * prefix before comparing it with `spec.owner`, so that the person who owns a tenant in the portal
+   * and the API (by the sign-in's email) owns it with kubectl too, and it knows the admins as the
+   * prefixed `adminGroup`. A name without the prefix (a client certificate's, a ServiceAccount's) is
+   * compared as it is.
+   * @default { username: "", groups: "" }
+   */
+  readonly identityPrefixes?: {
+    /**
+     * Before user names.
+     * @default ""
+     */
+    readonly username?: string;
+    /**
+     * Before group names.
+     * @default ""
+     */
+    readonly groups?: string;
+  };
 }
 
 /** Options with the defaults filled in. */

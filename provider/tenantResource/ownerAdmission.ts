@@ -78,7 +78,33 @@ const message = (...parts: (string | Value)[]): Pick<Validation, "message" | "me
     ? { message: parts.join("") }
     : { messageExpression: parts.map((part) => (typeof part === "string" ? cel(part) : part.cel)).join(" + ") };
 
-function validations(adminGroup: string): Validation[] {
+/**
+ * The requesting user as an owner, in CEL: its name with the identity provider's prefix stripped
+ * (a CEL variable), or, without a prefix, the name as it is.
+ */
+function requesterExpression(options: InstallOptions): string {
+  return options.identityPrefixes.username ? "variables.requester" : "request.userInfo.username";
+}
+
+/** The variable that strips the user name's prefix, when there is one. */
+function requesterVariable(options: InstallOptions): { name: string; expression: string }[] {
+  const prefix = options.identityPrefixes.username;
+  if (!prefix) return [];
+  const name = "request.userInfo.username";
+  return [
+    {
+      name: "requester",
+      expression: `${name}.startsWith(${cel(prefix)}) ? ${name}.substring(${prefix.length}) : ${name}`,
+    },
+  ];
+}
+
+/** The admin group as the host's API server names it: with the groups' prefix. */
+const hostAdminGroup = (options: InstallOptions): string => `${options.identityPrefixes.groups}${options.adminGroup}`;
+
+function validations(options: InstallOptions): Validation[] {
+  const adminGroup = hostAdminGroup(options);
+  const requester = requesterExpression(options);
   const unless = `unless you are in group ${adminGroup}`;
   const user = value("request.userInfo.username");
   const rule = (expression: string, text: ReturnType<typeof message>): Validation => ({
@@ -88,11 +114,11 @@ function validations(adminGroup: string): Validation[] {
   });
   return [
     rule(
-      `request.operation != "CREATE" || object.spec.owner == request.userInfo.username`,
+      `request.operation != "CREATE" || object.spec.owner == ${requester}`,
       message("spec.owner: must be the requesting user (", user, `) ${unless} (got `, value("object.spec.owner"), ")"),
     ),
     rule(
-      `request.operation == "CREATE" || oldObject.spec.owner == request.userInfo.username`,
+      `request.operation == "CREATE" || oldObject.spec.owner == ${requester}`,
       message(
         "spec.owner: tenant ",
         value("oldObject.metadata.name"),
@@ -134,7 +160,7 @@ function validations(adminGroup: string): Validation[] {
 
 /** Whether the requesting user is none of the admins: not in the admin group, and not one of the admin users. */
 function notAnAdmin(options: InstallOptions): string {
-  const notInGroup = `!(${cel(options.adminGroup)} in request.userInfo.groups)`;
+  const notInGroup = `!(${cel(hostAdminGroup(options))} in request.userInfo.groups)`;
   if (options.adminUsers.length === 0) return notInGroup;
   return `${notInGroup} && !(request.userInfo.username in [${options.adminUsers.map(cel).join(", ")}])`;
 }
@@ -161,10 +187,13 @@ export function ownerAdmission(options: InstallOptions): InstalledObject[] {
       },
     ],
     // Evaluated only where a rule reads them (CEL variables are lazy), so never on a DELETE's null object.
-    variables: APPROVALS.flatMap(({ annotation, variable }) => [
-      { name: `${variable}Now`, expression: annotationOf("object", annotation) },
-      { name: `${variable}Before`, expression: annotationOf("oldObject", annotation) },
-    ]),
-    validations: validations(options.adminGroup),
+    variables: [
+      ...APPROVALS.flatMap(({ annotation, variable }) => [
+        { name: `${variable}Now`, expression: annotationOf("object", annotation) },
+        { name: `${variable}Before`, expression: annotationOf("oldObject", annotation) },
+      ]),
+      ...requesterVariable(options),
+    ],
+    validations: validations(options),
   });
 }

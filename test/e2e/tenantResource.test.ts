@@ -18,6 +18,8 @@ import { eventually } from "./support/hostCluster";
 import { expectNothingLeft, expectReadyStatus } from "./support/tenantAssertions";
 import { removeStack, setTenants, tenantsStack } from "./support/tenantsStack";
 import { REPO_ROOT, testbedEnv } from "./support/testbed";
+import { installOptions } from "../../provider/tenantResource/installOptions";
+import { ownerAdmission } from "../../provider/tenantResource/ownerAdmission";
 
 const env = testbedEnv();
 const DEPLOY = ["tenant-crd.yaml", "admission.yaml", "rbac.yaml"].map((file) => path.join(REPO_ROOT, "deploy", file));
@@ -77,6 +79,7 @@ const NAMES = [
   "e2e-crd-number",
   "e2e.crd.dotted",
   "e2e-crd-quantities",
+  "e2e-crd-portal",
 ];
 /** The PlatformRevision the server's fence is tried on; no server runs here to preview it. */
 const REVISION = "e2e-fence-revision";
@@ -305,6 +308,47 @@ describe("the Tenant resource", () => {
       ),
     );
     expectOk(kubectl(["delete", "platformrevision", REVISION]));
+  });
+
+  it("maps a prefixed user to the owner the portal wrote, when the host prefixes its identity provider's names", async () => {
+    // The host's API server prefixes the identity provider's names with oidc: (--oidc-username-prefix,
+    // --oidc-groups-prefix), while the portal and API know a person by the sign-in's email alone.
+    const prefixed = ownerAdmission(installOptions({ identityPrefixes: { username: "oidc:", groups: "oidc:" } }));
+    const policy = prefixed.map(({ object }) => stringify(object)).join("---\n");
+    const aliceOidc = { as: "oidc:alice@example.com", groups: [REQUESTERS] };
+    const bobOidc = { as: "oidc:bob@example.com", groups: [REQUESTERS] };
+    // RBAC is the platform's binding of the requesters' role, to the requesters' group here.
+    const adminOidc = { as: "oidc:carol@example.com", groups: ["oidc:kubespaces-admins", REQUESTERS] };
+    try {
+      expectOk(kubectl(["apply", "-f", "-"], undefined, policy));
+      // Under the prefixed policy an owner is a name without the prefix: bob cannot own "oidc:bob@...".
+      await eventually(
+        async () =>
+          kubectl(
+            ["apply", "--dry-run=server", "-f", "-"],
+            bobOidc,
+            tenant("e2e-crd-probe", { owner: bobOidc.as }),
+          ).stderr.includes("spec.owner: must be"),
+        30_000,
+        "the prefixed owner policy to take effect",
+      );
+      // Made as the portal makes it: by the server, for the signed-in person's email.
+      expectOk(apply(tenant("e2e-crd-portal", { owner: "alice@example.com" }), server));
+      expectOk(mergePatch("e2e-crd-portal", { metadata: { labels: { team: "atlas" } } }, aliceOidc));
+      const bobs = mergePatch("e2e-crd-portal", { metadata: { labels: { team: "bob" } } }, bobOidc);
+      expect(bobs.ok).toBe(false);
+      expect(bobs.stderr).toContain("is owned by alice@example.com; only its owner may update it");
+      expect(bobs.stderr).toContain("unless you are in group oidc:kubespaces-admins (you are oidc:bob@example.com)");
+      // The admins are the prefixed group; the unprefixed one is nobody's here.
+      expectOk(mergePatch("e2e-crd-portal", { metadata: { labels: { reviewed: "yes" } } }, adminOidc));
+      const unprefixedAdmin = { as: "oidc:dave@example.com", groups: [ADMINS] };
+      expect(mergePatch("e2e-crd-portal", { metadata: { labels: { team: "x" } } }, unprefixedAdmin).ok).toBe(false);
+      expectOk(kubectl(["delete", "tenant", "e2e-crd-portal", "--dry-run=server"], aliceOidc));
+      expect(kubectl(["delete", "tenant", "e2e-crd-portal", "--dry-run=server"], bobOidc).ok).toBe(false);
+    } finally {
+      kubectl(["delete", "tenant", "e2e-crd-portal", "--ignore-not-found"], server);
+      kubectlOk(["apply", "-f", path.join(REPO_ROOT, "deploy", "admission.yaml")]);
+    }
   });
 
   it("lets the server provision and tear down an exposed tenant with its ClusterRole and the tenant's access binding alone", async () => {

@@ -397,6 +397,7 @@ describe("install options", () => {
       adminUsers: [],
       tenantNamespacePrefix: "kubespaces-tenant-",
       gatewayNamespace: "kubespaces-gateway",
+      identityPrefixes: { username: "", groups: "" },
     });
     expect(serverUsername(options)).toBe("system:serviceaccount:kubespaces-system:kubespaces-server");
     expect(serverUsername(installOptions({ server: { user: "kubespaces" } }))).toBe("kubespaces");
@@ -498,6 +499,31 @@ describe("the admission policy", () => {
     const [policy] = policyOf({ adminUsers: ["system:serviceaccount:flux-system:kustomize-controller"] });
     expect(policy.spec.matchConditions[1].expression).toBe(
       '!("kubespaces-admins" in request.userInfo.groups) && !(request.userInfo.username in ["system:serviceaccount:flux-system:kustomize-controller"])',
+    );
+  });
+
+  it("maps a prefixed user to an owner and knows the admins by the prefixed group, when the host prefixes names", () => {
+    const [policy] = policyOf({ identityPrefixes: { username: "oidc:", groups: "oidc:" } });
+    expect(policy.spec.variables).toContainEqual({
+      name: "requester",
+      expression:
+        'request.userInfo.username.startsWith("oidc:") ? request.userInfo.username.substring(5) : request.userInfo.username',
+    });
+    const owners = policy.spec.validations.slice(0, 2).map((v: any) => v.expression);
+    expect(owners).toEqual([
+      'request.operation != "CREATE" || object.spec.owner == variables.requester',
+      'request.operation == "CREATE" || oldObject.spec.owner == variables.requester',
+    ]);
+    expect(policy.spec.matchConditions[1].expression).toBe('!("oidc:kubespaces-admins" in request.userInfo.groups)');
+    // Without prefixes, the policy is as it was: no variable, the user name as it is.
+    const [plain] = policyOf({});
+    expect(plain.spec.variables.map((v: any) => v.name)).not.toContain("requester");
+    expect(plain.spec.validations[0].expression).toContain("object.spec.owner == request.userInfo.username");
+  });
+
+  it("refuses a prefix that could break out of a CEL string", () => {
+    expect(() => installOptions({ identityPrefixes: { username: 'oidc:" || true || "' } })).toThrow(
+      /identityPrefixes\.username: must have no spaces, quotes or backslashes/,
     );
   });
 
