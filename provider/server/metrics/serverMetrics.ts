@@ -88,13 +88,13 @@ export class ServerMetrics {
   readonly queueDepth: Gauge<"state">;
 
   /** The current revision's rollout: tenants that run it, and all of them. */
-  readonly rolloutTenants: Gauge<"state">;
+  readonly rolloutTenants: Gauge;
 
   /** The current revision's rollout: its open wave, and how many there are. */
-  readonly rolloutWaves: Gauge<"wave">;
+  readonly rolloutWaves: Gauge;
 
   /** The current revision's rollout: 1 for its phase, 0 for the others. */
-  readonly rolloutPhase: Gauge<"phase">;
+  readonly rolloutPhase: Gauge;
 
   /** How long tenants wait in the queue before their reconcile starts. */
   readonly queueWaitSeconds = new Histogram({
@@ -193,44 +193,47 @@ export class ServerMetrics {
     });
     const rollout = sources.rollout ?? (() => undefined);
     // No revision's name is a label: the gauges describe the current revision, whatever it is called.
-    this.rolloutTenants = new Gauge({
-      name: "kubespaces_rollout_tenants",
-      help: "The current platform revision's rollout: tenants that run it (applied) and all tenants (total); absent while there is none.",
-      labelNames: ["state"] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        const now = rollout();
-        if (!now) return;
-        this.set({ state: "applied" }, now.applied);
-        this.set({ state: "total" }, now.tenants);
-      },
-    });
-    this.rolloutWaves = new Gauge({
-      name: "kubespaces_rollout_waves",
-      help: "The current platform revision's rollout: its open wave (open; 0 when none is open) and how many waves it has (total).",
-      labelNames: ["wave"] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        const now = rollout();
-        if (!now) return;
-        this.set({ wave: "open" }, now.wave ?? 0);
-        this.set({ wave: "total" }, now.waves);
-      },
-    });
-    this.rolloutPhase = new Gauge({
-      name: "kubespaces_rollout_phase",
-      help: "The current platform revision's rollout phase: 1 for the phase it is in, 0 for the others (Waiting, RollingOut, Halted, RolledOut, Aborted, Superseded).",
-      labelNames: ["phase"] as const,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        const now = rollout();
-        if (!now) return;
-        for (const phase of ROLLOUT_PHASES) this.set({ phase }, phase === now.phase ? 1 : 0);
-      },
-    });
+    const rolloutGauge = (
+      name: string,
+      help: string,
+      label: string,
+      samples: (now: RolloutProgress) => [string, number][],
+    ) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          const now = rollout();
+          if (now) for (const [value, count] of samples(now)) this.set({ [label]: value }, count);
+        },
+      });
+    this.rolloutTenants = rolloutGauge(
+      "kubespaces_rollout_tenants",
+      "The current platform revision's rollout: tenants that run it (applied) and all tenants (total); absent while there is none.",
+      "state",
+      (now) => [
+        ["applied", now.applied],
+        ["total", now.tenants],
+      ],
+    );
+    this.rolloutWaves = rolloutGauge(
+      "kubespaces_rollout_waves",
+      "The current platform revision's rollout: its open wave (open; 0 when none is open) and how many waves it has (total).",
+      "wave",
+      (now) => [
+        ["open", now.wave ?? 0],
+        ["total", now.waves],
+      ],
+    );
+    this.rolloutPhase = rolloutGauge(
+      "kubespaces_rollout_phase",
+      "The current platform revision's rollout phase: 1 for the phase it is in, 0 for the others (Waiting, RollingOut, Halted, RolledOut, Aborted, Superseded).",
+      "phase",
+      (now) => ROLLOUT_PHASES.map((phase) => [phase, phase === now.phase ? 1 : 0]),
+    );
     const liveReplicas = () => this.liveReplicas?.() ?? 0;
     this.replicas = new Gauge({
       name: "kubespaces_replicas",
