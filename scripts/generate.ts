@@ -2,7 +2,7 @@
  * `npm run generate`: writes everything derived from the zod definitions: schema.json, the
  * TypeScript input and output types (provider/generated/tenantTypes.ts), the smallest quota the
  * command's help quotes (provider/generated/defaultMinimumQuota.ts), the generated blocks of
- * docs/reference.md, the deploy/ files, the image's build-context ignore files (.containerignore,
+ * docs/reference.md, the deploy/ files (the server's Helm chart among them), the image's build-context ignore files (.containerignore,
  * .dockerignore) and the API's OpenAPI document (docs/openapi.json). A unit test fails when any of them is stale.
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";

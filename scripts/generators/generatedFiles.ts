@@ -6,6 +6,7 @@ import { minimumQuota } from "./minimumQuota";
 import { TENANT_TOKEN } from "../../provider/model/tokens";
 import { deployFiles } from "./deployFiles";
 import { serverDeployFile } from "./serverDeployFile";
+import { serverChartFiles } from "./serverChart";
 import { buildContextIgnoreFiles } from "./buildContextIgnore";
 import { packageSchema } from "./packageSchema";
 import { typescriptTypes } from "./typescriptTypes";
@@ -32,6 +33,7 @@ export function generatedFiles(root: string): GeneratedFile[] {
     { path: REFERENCE_DOC, content: withGeneratedBlocks(readFileSync(path.join(root, REFERENCE_DOC), "utf8")) },
     ...deployFiles(),
     serverDeployFile(version),
+    ...serverChartFiles(version),
     ...buildContextIgnoreFiles(version),
     { path: OPENAPI_DOC, content: `${JSON.stringify(tenantsApiDocument(), null, 2)}\n` },
     grafanaDashboardFile(),
