@@ -89,7 +89,6 @@ export interface FleetShare {
 /** How often a result is written again after another replica's write came first. */
 const WRITE_ATTEMPTS = 8;
 
-/** A replica's part of the fleet: the preview and the rollout of the tenants it owns. */
 /** How the current revision's rollout stands, in numbers (the `kubespaces_rollout_*` gauges). */
 export interface RolloutProgress {
   /** The rollout's phase. */
@@ -104,6 +103,7 @@ export interface RolloutProgress {
   readonly tenants: number;
 }
 
+/** A replica's part of the fleet: the preview and the rollout of the tenants it owns. */
 export class ReplicaFleet implements FleetPort {
   private readonly revisions = new Map<string, PlatformRevision>();
   /** The replica's share, once it runs: until then no tenant is reconciled, so none is previewed. */
