@@ -16,8 +16,10 @@ export const INSTALL_DEFAULTS = {
   gatewayNamespace: DEFAULT_GATEWAY_NAMESPACE,
 } as const;
 
-// Documented on InstallOptionsInput below; the descriptions here only name the fields.
-/** A prefix the API server puts before names from an identity provider: text without spaces or quotes. */
+/**
+ * A prefix the API server puts before names from an identity provider: text without spaces, quotes
+ * or backslashes, since the admission policy writes it into CEL strings.
+ */
 const identityPrefix = (description: string) =>
   z
     .string()
@@ -25,6 +27,7 @@ const identityPrefix = (description: string) =>
     .regex(/^[^\s"'\\]*$/, { error: "must have no spaces, quotes or backslashes" })
     .describe(description);
 
+// Documented on InstallOptionsInput below; the descriptions here only name the fields.
 const serverIdentity = z.union([
   z.strictObject({ serviceAccount: dnsLabel("The server's ServiceAccount.") }),
   z.strictObject({ user: requiredText("The server's user name.") }),
