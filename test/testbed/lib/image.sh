@@ -123,11 +123,29 @@ build_base_image() (
     --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
     --change 'CMD ["node"]' - "${ref}" >/dev/null
-  log "kubespaces-node-base: built in $(($(date +%s) - start))s ($(image_size "${ref}"))"
+  built_log "${ref}" kubespaces-node-base "$(($(date +%s) - start))"
 )
 
 # image_size REF: the image's size as podman reports it.
 image_size() { podman image inspect --format '{{.Size}}' "$1" | numfmt --to=si --suffix=B; }
+
+# The build record: a line per image built, so that a cached image still says what its cold build took.
+IMAGE_BUILDS="${IMAGE_CACHE}/builds"
+
+# built_log REF NAME SECONDS: log the build's time and size like the Go tools', and record it.
+built_log() {
+  local line
+  line="$2: built in $3s ($(image_size "$1"))"
+  log "${line}"
+  mkdir -p "${IMAGE_BUILDS}"
+  printf '%s, %s\n' "${line}" "$(date -u +%Y-%m-%dT%H:%MZ)" >"${IMAGE_BUILDS}/${1//[\/:]/_}"
+}
+
+# cached_log REF: say it is cached, and what its build took.
+cached_log() {
+  local record="${IMAGE_BUILDS}/${1//[\/:]/_}"
+  log "image: $1: cached$([[ -f "${record}" ]] && echo " ($(cat "${record}"))")"
+}
 
 # pulumi_tools: the test bed's tools the image takes instead of the vendors' downloads.
 PULUMI_IMAGE_TOOLS=(pulumi pulumi-language-nodejs pulumi-resource-kubernetes)
@@ -171,7 +189,17 @@ build_server_image() {
     --volume /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro \
     --build-arg NODE_IMAGE="${base}" --build-arg PULUMI_TOOLS=context \
     -f "${REPO_ROOT}/deploy/image/Containerfile" -t "${ref}" "${context}" >&2
-  log "kubespaces-server image: built in $(($(date +%s) - start))s ($(image_size "${ref}"))"
+  built_log "${ref}" kubespaces-server "$(($(date +%s) - start))"
+}
+
+# prune_images REPO KEEP: remove REPO's images other than KEEP (earlier inputs') and the images no
+# tag holds (the stages of earlier builds), so that the storage keeps one of each.
+prune_images() {
+  local ref
+  podman images --format '{{.Repository}}:{{.Tag}}' "$1" | while read -r ref; do
+    [[ "${ref}" == "$2" ]] || podman rmi "${ref}" >/dev/null 2>&1 || true
+  done
+  podman image prune --force >/dev/null 2>&1 || true
 }
 
 # cmd_image: install the container tools, build what is missing of the base and server images,
@@ -183,15 +211,21 @@ cmd_image() {
   mkdir -p "${IMAGE_CACHE}"
   for tool in "${PULUMI_IMAGE_TOOLS[@]}"; do [[ -x "$(tool_bin "${tool}")" ]] || cmd_build "${tool}"; done
   base="$(base_image_ref)"
-  if image_exists "${base}"; then log "image: base ${base}: cached"; else build_base_image "${base}"; fi
+  if image_exists "${base}"; then
+    cached_log "${base}"
+  else
+    build_base_image "${base}"
+    prune_images "${BASE_IMAGE_REPO}" "${base}"
+  fi
   context="$(server_context)"
   # shellcheck disable=SC2064 # the folder is known now
   trap "rm -rf '${context}'" EXIT
   server="$(server_image_ref "${base}" "${context}")"
   if image_exists "${server}"; then
-    log "image: server ${server}: cached"
+    cached_log "${server}"
   else
     build_server_image "${server}" "${base}" "${context}"
+    prune_images "${SERVER_IMAGE_REPO}" "${server}"
   fi
   echo "${server}"
 }
