@@ -12,7 +12,7 @@
  */
 import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -201,6 +201,8 @@ beforeAll(async () => {
     kubeletEnv: { KUBERNETES_SERVICE_HOST: apiServer.hostname, KUBERNETES_SERVICE_PORT: apiServer.port },
     kubeletMounts: [`${"folder" in account ? account.folder : ""}:${SERVICE_ACCOUNT_DIR}:ro`],
     extraMounts: [`${testbedEnv().KUBESPACES_VCLUSTER_CHART}:${CHART_IN_CONTAINER}:ro`],
+    // `testbed.sh down` removes what this test leaves running (test/testbed/lib/image.sh).
+    labels: { "kubespaces.io/testbed-run-dir": realpathSync(testbedEnv().KUBESPACES_TESTBED_DIR) },
   };
   serverRun = { ...common, name: POD_NAME, which: "main" };
 

@@ -11,9 +11,9 @@
 #                                  and install the browser tests' Chromium with apt (not part of up)
 #   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the gateway
 #                                  (Traefik), cert-manager and the vCluster runner
-#   testbed.sh down [--wipe]       stop everything, control planes included, then every other process
-#                                  of this run dir (what tests left: kubespaces server, Dex, Pulumi
-#                                  engines and plugins, a browser), and fail naming any that still
+#   testbed.sh down [--wipe]       stop everything, control planes included, then the containers and
+#                                  every other process of this run dir (what tests left: kubespaces
+#                                  server, Dex, Pulumi engines and plugins, a browser), and fail naming any that still
 #                                  runs (--wipe: delete the run dir)
 #   testbed.sh postgres            install (apt-get), start and print the state backend URL of the
 #                                  test bed's PostgreSQL, for a server whose replicas share stacks;
@@ -163,6 +163,8 @@ cmd_down() {
   done
   # The runner stops the control planes it started; this catches any it could not.
   stop_all_vcluster_pods
+  # Containers a test left (the server's image run with podman), before the processes' sweep.
+  image_containers_down
   # What no pid file names: a server, Dex, an engine or a browser a test left, a stray plugin.
   testbed_processes stop || rc=$?
   gateway_netns_down

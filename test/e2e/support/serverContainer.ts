@@ -34,6 +34,8 @@ export interface ContainerRun {
   readonly kubeletMounts: readonly string[];
   /** Mounts the test bed adds beside the Deployment's, each said why where it is made. */
   readonly extraMounts?: readonly string[];
+  /** Labels of the container: the test bed's `down` removes those labelled with its run dir. */
+  readonly labels?: Readonly<Record<string, string>>;
   /**
    * The network: the machine's, for the test bed's API server, database and issuer on loopback.
    * @default "host"
@@ -131,6 +133,7 @@ export function podmanRunArgs(run: ContainerRun): string[] {
     run.name,
     "--network",
     run.network ?? "host",
+    ...Object.entries(run.labels ?? {}).flatMap(([key, value]) => ["--label", `${key}=${value}`]),
     ...securityFlags(run.deployment, container),
     ...(memory ? ["--memory", podmanMemory(memory)] : []),
     // What the kubelet gives a pod to stop in before it kills it.

@@ -230,6 +230,21 @@ cmd_image() {
   echo "${server}"
 }
 
+# The label a test puts on the containers it runs, its value the run dir's real path, so that
+# `down` removes what a test left running (a container's processes carry no env of the test bed's).
+TESTBED_CONTAINER_LABEL=kubespaces.io/testbed-run-dir
+
+# image_containers_down: remove this run dir's containers, when podman was ever set up here.
+image_containers_down() {
+  local ids
+  command -v podman >/dev/null && [[ -f "${CONTAINERS_DIR}/containers.conf" ]] || return 0
+  write_containers_conf
+  mapfile -t ids < <(podman ps -aq --filter "label=${TESTBED_CONTAINER_LABEL}=$(realpath -m "${RUN_DIR}")" 2>/dev/null)
+  ((${#ids[@]} == 0)) && return 0
+  log "removing ${#ids[@]} container(s) a test left"
+  podman rm --force --time 10 "${ids[@]}" >/dev/null
+}
+
 # cmd_podman ARG...: podman with the test bed's configuration and storage.
 cmd_podman() {
   write_containers_conf
