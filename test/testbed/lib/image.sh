@@ -118,7 +118,7 @@ build_base_image() (
   ln -s ../lib/node_modules/npm/bin/npm-cli.js "${rootfs}/usr/local/bin/npm"
   ln -s ../lib/node_modules/npm/bin/npx-cli.js "${rootfs}/usr/local/bin/npx"
   # Node.js trusts the system's bundle too (its own roots are built in): a build mounts this
-  # machine's bundle there, which holds the CA its way to the npm registry needs.
+  # machine's bundle there, which holds the CA of the proxy it reaches the npm registry through.
   tar -C "${rootfs}" -c . | podman import \
     --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
@@ -147,8 +147,10 @@ cached_log() {
   log "image: $1: cached$([[ -f "${record}" ]] && echo " ($(cat "${record}"))")"
 }
 
-# pulumi_tools: the test bed's tools the image takes instead of the vendors' downloads.
+# PULUMI_IMAGE_TOOLS: the test bed's tools the image takes instead of the vendors' downloads.
 PULUMI_IMAGE_TOOLS=(pulumi pulumi-language-nodejs pulumi-resource-kubernetes)
+# The dynamic providers' plugin, a script Pulumi's release carries beside the CLI, as @pulumi/pulumi does.
+DYNAMIC_PROVIDER_PLUGIN="${REPO_ROOT}/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 
 # server_image_ref BASE CONTEXT: the server image's tag, a hash of its inputs: the Containerfile,
 # the base image, the context (the packed package, package.json, the tools' versions).
@@ -157,6 +159,7 @@ server_image_ref() {
   key="$( {
     echo "${base}"
     for tool in "${PULUMI_IMAGE_TOOLS[@]}"; do echo "${tool} $(tool_version "${tool}")"; done
+    cat "${DYNAMIC_PROVIDER_PLUGIN}"
     cat "${REPO_ROOT}/deploy/image/Containerfile"
     declare -f build_server_image
     (cd "${context}" && sha256sum package.json kubespaces-pulumi-*.tgz)
@@ -168,9 +171,12 @@ server_image_ref() {
 # the checkout (its build output: run `npm run build` first) and no tools yet; prints its path.
 server_context() {
   local context
+  # What the package runs is its build output, which npm pack only takes as it is.
+  [[ -f "${REPO_ROOT}/$(jq -r .main "${REPO_ROOT}/package.json")" ]] ||
+    die "image: the checkout is not built: run npm ci (or npm run build) first"
   context="$(mktemp -d "${IMAGE_CACHE}/context.XXXXXX")"
   cp "${REPO_ROOT}/package.json" "${context}/"
-  # npm pack runs no build (prepack is the package's own); its file list is package.json's `files`.
+  # Its file list is package.json's `files`; no script runs (the build is the checkout's own).
   (cd "${REPO_ROOT}" && npm pack --ignore-scripts --silent --pack-destination "${context}" >/dev/null)
   echo "${context}"
 }
@@ -181,8 +187,7 @@ build_server_image() {
   start=$(date +%s)
   mkdir -p "${context}/pulumi-tools"
   for tool in "${PULUMI_IMAGE_TOOLS[@]}"; do cp "$(tool_bin "${tool}")" "${context}/pulumi-tools/${tool}"; done
-  # The dynamic providers' plugin, a script Pulumi's release carries beside the CLI, as @pulumi/pulumi does.
-  cp "${REPO_ROOT}/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "${context}/pulumi-tools/"
+  cp "${DYNAMIC_PROVIDER_PLUGIN}" "${context}/pulumi-tools/"
   log "image: server: podman build (PULUMI_TOOLS=context, NODE_IMAGE=${base})..."
   # --network host and this machine's CA bundle: npm install reaches the registry as npm here does.
   podman build --network host --pull=never \
@@ -205,7 +210,7 @@ prune_images() {
 # cmd_image: install the container tools, build what is missing of the base and server images,
 # and print the server image's reference (last line of stdout).
 cmd_image() {
-  local base server context
+  local base server context tool
   ensure_container_tools
   write_containers_conf
   mkdir -p "${IMAGE_CACHE}"
