@@ -11,15 +11,21 @@
 #                                  and install the browser tests' Chromium with apt (not part of up)
 #   testbed.sh up                  build if needed, start, install CRDs/fixtures, start the gateway
 #                                  (Traefik), cert-manager and the vCluster runner
-#   testbed.sh down [--wipe]       stop everything, control planes included, then every other process
-#                                  of this run dir (what tests left: kubespaces server, Dex, Pulumi
-#                                  engines and plugins, a browser), and fail naming any that still
+#   testbed.sh down [--wipe]       stop everything, control planes included, then the containers and
+#                                  every other process of this run dir (what tests left: kubespaces
+#                                  server, Dex, Pulumi engines and plugins, a browser), and fail naming any that still
 #                                  runs (--wipe: delete the run dir)
 #   testbed.sh postgres            install (apt-get), start and print the state backend URL of the
 #                                  test bed's PostgreSQL, for a server whose replicas share stacks;
 #                                  not part of up, stopped by down
 #   testbed.sh postgres-crash      stop the test bed's PostgreSQL at once, as a crash would (its
 #                                  immediate shutdown: the next start recovers from its log)
+#   testbed.sh image               install podman, buildah, runc and mmdebstrap (apt-get) and build
+#                                  what is missing of the base image (Debian minbase, Node.js from
+#                                  .ci/node) and the server's image (deploy/image/Containerfile,
+#                                  the test bed's Pulumi tools); print the server image's tag.
+#                                  Not part of build or up
+#   testbed.sh podman ARG...       podman with the test bed's containers.conf and image storage
 #   testbed.sh leftovers           list the processes of this run dir that run; fail if there is any
 #   testbed.sh status              show what runs
 #   testbed.sh restart-apiserver   stop and start kube-apiserver only
@@ -75,6 +81,8 @@ source "${LIB}/postgres.sh"
 source "${LIB}/machine.sh"
 # shellcheck source=lib/s3.sh
 source "${LIB}/s3.sh"
+# shellcheck source=lib/image.sh
+source "${LIB}/image.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -155,6 +163,8 @@ cmd_down() {
   done
   # The runner stops the control planes it started; this catches any it could not.
   stop_all_vcluster_pods
+  # Containers a test left (the server's image run with podman), before the processes' sweep.
+  image_containers_down
   # What no pid file names: a server, Dex, an engine or a browser a test left, a stray plugin.
   testbed_processes stop || rc=$?
   gateway_netns_down
@@ -240,6 +250,13 @@ main() {
   case "${cmd}" in
     build) cmd_build_with_browser "$@" ;;
     up | down | postgres | postgres-crash) one_at_a_time "${cmd}" "$@" ;;
+    # Locked by the image cache, not the run dir: two test beds never build one image at once.
+    image)
+      mkdir -p "${IMAGE_CACHE}"
+      flock -o "${IMAGE_CACHE}/.lock" bash "${BASH_SOURCE[0]}" image-unlocked "$@"
+      ;;
+    image-unlocked) cmd_image "$@" ;;
+    podman) cmd_podman "$@" ;;
     postgres-unlocked) cmd_postgres "$@" ;;
     postgres-crash-unlocked) cmd_postgres_crash "$@" ;;
     up-unlocked) cmd_up "$@" ;;

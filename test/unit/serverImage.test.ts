@@ -17,6 +17,8 @@ const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "ut
 interface Instruction {
   readonly keyword: string;
   readonly args: string;
+  /** The name of the stage it is in (`FROM ... AS name`), "" for an unnamed one. */
+  readonly stage: string;
 }
 
 /** The Containerfile's instructions, continuation lines joined as the builder joins them, comments left out. */
@@ -33,9 +35,11 @@ function instructions(text: string): Instruction[] {
     if (current.trim()) logical.push(current.trim());
     current = "";
   }
+  let stage = "";
   return logical.map((line) => {
     const [, keyword, args] = /^(\S+)\s+([\s\S]*)$/.exec(line)!;
-    return { keyword: keyword.toUpperCase(), args };
+    if (keyword.toUpperCase() === "FROM") stage = /\sAS\s+(\S+)$/i.exec(args)?.[1] ?? "";
+    return { keyword: keyword.toUpperCase(), args, stage };
   });
 }
 
@@ -132,6 +136,41 @@ describe("the image's downloads", () => {
   });
 });
 
+/** The stage that takes the Pulumi tools from the build context (PULUMI_TOOLS=context) rather than the vendors. */
+const CONTEXT_TOOLS_STAGE = "tools-context";
+
+describe("the image's Pulumi tools", () => {
+  const fromLines = () => steps.filter((step) => step.keyword === "FROM").map((step) => step.args);
+
+  it("come from the vendors' downloads by default, and from the build context's pulumi-tools/ with PULUMI_TOOLS=context", () => {
+    expect(argDefaults.PULUMI_TOOLS).toBe("download");
+    expect(fromLines()).toEqual([
+      "${NODE_IMAGE} AS tools-download",
+      `\${NODE_IMAGE} AS ${CONTEXT_TOOLS_STAGE}`,
+      "tools-${PULUMI_TOOLS} AS tools",
+      "${NODE_IMAGE}",
+    ]);
+    // The download stage is the one that checks the vendors' checksums.
+    expect(steps.find((step) => step.args.includes("PULUMI_SHA256") && step.keyword === "RUN")?.stage).toBe(
+      "tools-download",
+    );
+  });
+
+  it("land in the same folder either way, the one the image copies and puts on PATH", () => {
+    const extractedTo = /mkdir -p (\S+);/.exec(runScript("PULUMI_SHA256"))![1];
+    const fromContext = steps.filter((step) => step.stage === CONTEXT_TOOLS_STAGE && step.keyword !== "FROM");
+    expect(fromContext.map((step) => `${step.keyword} ${step.args}`)).toEqual([`COPY pulumi-tools/ ${extractedTo}/`]);
+    const final = steps.filter((step) => step.keyword === "COPY" && step.args.startsWith("--from=tools "));
+    expect(final.map((step) => step.args)).toEqual([`--from=tools ${extractedTo} ${extractedTo}`]);
+    expect(steps.find((step) => step.keyword === "ENV")?.args).toContain(`${extractedTo}:`);
+  });
+
+  it("are never sent from a checkout's context: its ignore file leaves pulumi-tools/ out", () => {
+    const ignoreFile = readFileSync(path.join(root, ".containerignore"), "utf8");
+    expect(ignoredBy(ignoreFile)("pulumi-tools/pulumi")).toBe(true);
+  });
+});
+
 describe("the image's build context", () => {
   const ignoreFile = (name: string) => readFileSync(path.join(root, name), "utf8");
 
@@ -152,7 +191,10 @@ describe("the image's build context", () => {
   });
 
   it("sends every file the Containerfile copies from it, for this version", () => {
-    const copies = steps.filter((step) => step.keyword === "COPY" && !step.args.startsWith("--from"));
+    // The default build's copies: the context stage is PULUMI_TOOLS=context's alone.
+    const copies = steps.filter(
+      (step) => step.keyword === "COPY" && !step.args.startsWith("--from") && step.stage !== CONTEXT_TOOLS_STAGE,
+    );
     const sources = copies.flatMap((step) => step.args.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(0);
     const files = sources.map((source) => source.replace("*", version));
@@ -191,7 +233,10 @@ describe("the image's package install", () => {
     }
     const log = path.join(dir, "ran.log");
     const PATH = standInTools(dir, log, ["npm", "rm"]);
-    const script = runScript("npm install").split(destination).join(standIn);
+    // The folder the package is installed in, under the test's folder too.
+    const prefix = /--prefix (\S+) /.exec(runScript("npm install"))![1];
+    const installed = path.join(dir, "installed");
+    const script = runScript("npm install").split(destination).join(standIn).split(prefix).join(installed);
     const result = run(script, dir, { PATH, HOME: dir });
     const ran = (() => {
       try {
@@ -200,8 +245,22 @@ describe("the image's package install", () => {
         return [];
       }
     })();
-    return { ...result, ran, standIn };
+    return { ...result, ran, standIn, installed };
   }
+
+  it("gives the folder it installs into a project of its own, named, at this version: what npm sbom needs of its root", () => {
+    const { status, stderr, installed } = installFrom([packed(version)]);
+    expect({ status, stderr }).toEqual({ status: 0, stderr: "" });
+    const project = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(project).toMatchObject({ name: expect.stringMatching(/^[a-z][a-z-]*$/), version, private: true });
+    // The image's own SBOM step over that folder (nothing installed in it here): without a name and
+    // a version, npm refuses its root (EINVALIDPURLTYPE), as the first build of the image showed.
+    const step = runScript("npm sbom").split(/\s+/);
+    const args = step.slice(1, step.indexOf(">")).map((word, i, all) => (all[i - 1] === "--prefix" ? installed : word));
+    const sbom = spawnSync("npm", args, { encoding: "utf8" });
+    expect(sbom.status, sbom.stderr).toBe(0);
+    expect(JSON.parse(sbom.stdout).metadata.component.purl).toBe(`pkg:npm/${String(project.name)}@${version}`);
+  });
 
   it("installs the package packed for this version, and no other lying beside it", () => {
     const { status, stderr, ran, standIn } = installFrom([packed("0.0.1"), packed(version)]);

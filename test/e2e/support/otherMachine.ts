@@ -27,19 +27,32 @@ const adminKubectl = (...args: string[]) =>
   run("kubectl", args, { env: { ...process.env, KUBECONFIG: testbedEnv().KUBECONFIG }, encoding: "utf8" });
 
 /**
- * Applies the installation's plain manifests (the Tenant resource, its RBAC and admission policy,
- * and the server's rights in the shared Gateway's namespace, which the test bed has) and writes a
- * kubeconfig of the server's ServiceAccount, with a token of two hours.
+ * Applies the installation's plain manifests: the Tenant resource, its RBAC and admission policy,
+ * and the server's rights in the shared Gateway's namespace, which the test bed has.
  */
-export async function serverAccountKubeconfig(): Promise<string> {
+export async function applyServerInstallManifests(): Promise<void> {
   const manifests = ["tenant-crd.yaml", "rbac.yaml", "gateway/gateway-rbac.yaml", "admission.yaml"].flatMap((f) => [
     "-f",
     path.join(REPO_ROOT, "deploy", f),
   ]);
   await adminKubectl("apply", ...manifests);
-  const token = (
-    await adminKubectl("create", "token", "kubespaces-server", "-n", "kubespaces-system", "--duration=7200s")
+}
+
+/** A token of the server's ServiceAccount from the TokenRequest API (`kubectl create token`), valid `seconds`. */
+export async function serverAccountToken(seconds: number): Promise<string> {
+  const duration = `--duration=${seconds}s`;
+  return (
+    await adminKubectl("create", "token", "kubespaces-server", "-n", "kubespaces-system", duration)
   ).stdout.trim();
+}
+
+/**
+ * Applies the installation's plain manifests and writes a kubeconfig of the server's
+ * ServiceAccount, with a token of two hours.
+ */
+export async function serverAccountKubeconfig(): Promise<string> {
+  await applyServerInstallManifests();
+  const token = await serverAccountToken(7200);
   const admin = parse(readFileSync(testbedEnv().KUBECONFIG, "utf8"));
   const cluster = { ...admin.clusters[0], name: CONTEXT };
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-server-account-")), "kubeconfig");
