@@ -137,6 +137,18 @@ start_forwarders() {
     "tcp:127.0.0.1:${APISERVER_PORT}=unix:${dir}/host-api.sock" \
     "unix:${dir}/control-plane.sock=tcp:127.0.0.1:8443" \
     "tcp:127.0.0.1:${S3_PORT}=unix:${dir}/s3.sock" >>"${dir}/forward-netns.log" 2>&1 &
+  # The control plane's first call goes to the host API server at once, and exits when it is
+  # refused: it starts once both forwarders listen. Under load Node's start can take seconds.
+  wait_for "forwarders of ${dir##*/}" 60 vcluster_forwarders_ready "${dir}" "${netns}" ||
+    die "the forwarders of ${dir} did not start (${dir}/forward-*.log)"
+}
+
+# vcluster_forwarders_ready DIR NETNS: the machine's side listens on its unix sockets, and the
+# namespace's side on the host API server's port and the control plane's socket.
+vcluster_forwarders_ready() {
+  local dir="$1" netns="$2"
+  [[ -S "${dir}/host-api.sock" && -S "${dir}/s3.sock" && -S "${dir}/control-plane.sock" ]] &&
+    ip netns exec "${netns}" bash -c "exec 3<>/dev/tcp/127.0.0.1/${APISERVER_PORT}"
 }
 
 # cmd_run_vcluster_pod NAMESPACE POD: prepare, then run the control plane in the foreground until
