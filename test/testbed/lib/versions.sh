@@ -34,10 +34,17 @@ DEX_MODULE_VERSION=v0.0.0-20260303133905-11d2eeb52b42
 # The S3-compatible store that tenants' snapshots go to (tools/s3: gofakes3's server, ours to start it).
 GOFAKES3_VERSION=v1.2.0
 
+# Flux's source-controller and kustomize-controller (tools/source-controller, tools/kustomize-controller),
+# run for the GitOps e2e test by `testbed.sh flux`, and their CRDs (config/crd/bases of the same
+# modules). v1.9.6, not the newer v1.10.x the proxy also serves: v1.10.0 and later need Go 1.27
+# (their go.mod says `go 1.27.0`), and the test bed builds with the machine's Go (1.26).
+FLUX_SOURCE_CONTROLLER_VERSION=v1.9.6
+FLUX_KUSTOMIZE_CONTROLLER_VERSION=v1.9.6
+
 # Build order (only the log depends on it): independent tools.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
-  kine vcluster traefik cert-manager-controller dex s3-store)
+  kine vcluster traefik cert-manager-controller dex s3-store source-controller kustomize-controller)
 
 # tool_version NAME: the version the cache directory is keyed by.
 tool_version() {
@@ -59,6 +66,8 @@ tool_version() {
     dex) echo "${DEX_VERSION}" ;;
     # Our own entry point over gofakes3 (tools/s3).
     s3-store) echo "${GOFAKES3_VERSION}-$(tool_sources_key s3 go.mod go.sum main.go)" ;;
+    source-controller) echo "${FLUX_SOURCE_CONTROLLER_VERSION}" ;;
+    kustomize-controller) echo "${FLUX_KUSTOMIZE_CONTROLLER_VERSION}" ;;
     *) die "unknown tool $1" ;;
   esac
 }
