@@ -114,7 +114,7 @@ async function kustomizationReports(
 /** Flux's name for a commit of branch `branch`, as its status gives it. */
 const revision = (branch: string, commit: string) => `${branch}@sha1:${commit}`;
 
-/** Whether Kustomization `name` applied `commit` and found every Tenant it applied healthy. */
+/** Whether a Kustomization's report says it applied `commit` of `branch` and found every Tenant it applied healthy. */
 const readyAt =
   (commit: string, branch = "main") =>
   (report: FluxReport) =>

@@ -38,7 +38,7 @@ export class GitWorkingCopy {
     this.git("checkout", "--quiet", ...(exists ? [branch] : ["-b", branch]));
   }
 
-  /** Commits `changes` as `author` on the current branch and pushes it; resolves to the commit's id. */
+  /** Commits `changes` as `author` on the current branch and pushes it; returns the commit's id. */
   commitAndPush(author: GitAuthor, message: string, changes: FileChanges): string {
     for (const [file, content] of Object.entries(changes)) {
       const full = path.join(this.dir, file);
