@@ -18,6 +18,11 @@
 #   testbed.sh postgres            install (apt-get), start and print the state backend URL of the
 #                                  test bed's PostgreSQL, for a server whose replicas share stacks;
 #                                  not part of up, stopped by down
+#   testbed.sh flux [REPOSITORY...]
+#                                  start Flux's source-controller and kustomize-controller (built if
+#                                  needed) and a Git server (lighttpd + git http-backend, apt-get
+#                                  install if missing), make each bare REPOSITORY, and print the Git
+#                                  server's base URL; not part of up, stopped by down
 #   testbed.sh postgres-crash      stop the test bed's PostgreSQL at once, as a crash would (its
 #                                  immediate shutdown: the next start recovers from its log)
 #   testbed.sh image               install podman, buildah, runc and mmdebstrap (apt-get) and build
@@ -83,6 +88,8 @@ source "${LIB}/machine.sh"
 source "${LIB}/s3.sh"
 # shellcheck source=lib/image.sh
 source "${LIB}/image.sh"
+# shellcheck source=lib/flux.sh
+source "${LIB}/flux.sh"
 
 # start_runner: the vCluster runner (vclusterRunner.ts) needs the repo's node_modules.
 start_runner() {
@@ -102,8 +109,8 @@ start_runner() {
 all_healthy() {
   local name
   for name in "${COMPONENTS[@]}"; do
-    # The runner is checked apart; PostgreSQL runs only when a test asked for it.
-    [[ "${name}" == vcluster-runner || "${name}" == postgres ]] || running "${name}" || return 1
+    # The runner is checked apart; the on-demand ones run only when a test asked for them.
+    [[ "${name}" == vcluster-runner ]] || on_demand "${name}" || running "${name}" || return 1
   done
   [[ -f "${PORTS_FILE}" ]] && ensure_ports && apiserver_ready && node_ready && fixtures_installed
 }
@@ -181,8 +188,8 @@ cmd_status() {
   for name in "${COMPONENTS[@]}"; do
     if running "${name}"; then
       state="running (pid $(pid_of "${name}"))"
-    elif [[ "${name}" == postgres ]]; then
-      state="stopped (started on demand: testbed.sh postgres)"
+    elif on_demand "${name}"; then
+      state="stopped (started on demand: testbed.sh $([[ "${name}" == postgres ]] && echo postgres || echo flux))"
     else
       state="stopped"
       rc=1
@@ -257,6 +264,8 @@ main() {
       ;;
     image-unlocked) cmd_image "$@" ;;
     podman) cmd_podman "$@" ;;
+    up | down | postgres | postgres-crash | flux) one_at_a_time "${cmd}" "$@" ;;
+    flux-unlocked) cmd_flux "$@" ;;
     postgres-unlocked) cmd_postgres "$@" ;;
     postgres-crash-unlocked) cmd_postgres_crash "$@" ;;
     up-unlocked) cmd_up "$@" ;;

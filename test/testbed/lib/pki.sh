@@ -13,7 +13,8 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # stored member URLs and the written kubeconfig stay valid across down/up.
 # GATEWAY_PORT is the machine's way in to the gateway's listener (gateway.sh). A ports file from
 # before a port was added gets it appended.
-PORT_NAMES=(ETCD_PORT ETCD_PEER_PORT APISERVER_PORT KCM_PORT SCHEDULER_PORT KWOK_PORT GATEWAY_PORT POSTGRES_PORT S3_PORT)
+PORT_NAMES=(ETCD_PORT ETCD_PEER_PORT APISERVER_PORT KCM_PORT SCHEDULER_PORT KWOK_PORT GATEWAY_PORT POSTGRES_PORT S3_PORT
+  GIT_PORT FLUX_STORAGE_PORT FLUX_SOURCE_HEALTH_PORT FLUX_KUSTOMIZE_HEALTH_PORT)
 
 ensure_ports() {
   local name

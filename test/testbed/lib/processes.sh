@@ -3,9 +3,15 @@
 
 # Start order; `down` stops in reverse (the vCluster runner, which stands in for the kubelet, first).
 # The gateway's (gateway.sh) and cert-manager (certManager.sh) act on the cluster like the
-# controllers a platform team installs.
+# controllers a platform team installs. The last ones run only when a test asks for them
+# (ON_DEMAND_COMPONENTS): PostgreSQL (postgres.sh), and Flux with its Git server (flux.sh).
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
-  gateway-forward-host gateway-forward-netns traefik cert-manager s3-store vcluster-runner postgres)
+  gateway-forward-host gateway-forward-netns traefik cert-manager s3-store vcluster-runner postgres
+  git-server source-controller kustomize-controller)
+ON_DEMAND_COMPONENTS=(postgres git-server source-controller kustomize-controller)
+
+# on_demand NAME: whether component NAME runs only when a test asks for it (not started by up).
+on_demand() { [[ " ${ON_DEMAND_COMPONENTS[*]} " == *" $1 "* ]]; }
 
 pid_of() { [[ -f "${PIDS}/$1.pid" ]] && cat "${PIDS}/$1.pid"; }
 
@@ -87,6 +93,8 @@ component_args() {
     gateway-forward-host | gateway-forward-netns | traefik) gateway_component_args "$1" ;;
     cert-manager) cert_manager_args ;;
     s3-store) s3_store_args ;;
+    git-server) git_server_args ;;
+    source-controller | kustomize-controller) flux_controller_args "$1" ;;
     vcluster-runner)
       printf '%s\n' "${REPO_ROOT}/node_modules/.bin/tsx" "${TESTBED_SRC}/vclusterRunner.ts"
       ;;

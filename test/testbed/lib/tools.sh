@@ -123,6 +123,8 @@ build_tool() {
     kine) build_kine "${out}" ;;
     traefik) build_traefik "${out}" ;;
     dex) build_dex "${out}" ;;
+    source-controller | kustomize-controller)
+      gotool_go_build "${TESTBED_SRC}/tools/${name}" "${out}" "github.com/fluxcd/${name}" -ldflags="-s -w" ;;
     s3-store) gotool_go_build "${TESTBED_SRC}/tools/s3" "${out}" kubespaces.io/testbed/tools/s3 -ldflags="-s -w" ;;
     kube-score)
       gotool_go_build "${TESTBED_SRC}/tools/kube-score" "${out}" github.com/zegl/kube-score/cmd/kube-score \
@@ -150,7 +152,7 @@ tool_buildable() {
 tool_lane() {
   (($2 > 1)) || { echo 0; return; }
   case "$1" in
-    pulumi | pulumi-resource-kubernetes | pulumi-language-* | cert-manager-controller | dex) echo 1 ;;
+    pulumi | pulumi-resource-kubernetes | pulumi-language-* | cert-manager-controller | dex | source-controller | kustomize-controller) echo 1 ;;
     *) echo 0 ;;
   esac
 }

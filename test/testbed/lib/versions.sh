@@ -37,10 +37,17 @@ GOFAKES3_VERSION=v1.2.0
 # The manifest linter the server's install is scored with (tools/kube-score), in the e2e tier.
 KUBE_SCORE_VERSION=v1.20.0
 
+# Flux's source-controller and kustomize-controller (tools/source-controller, tools/kustomize-controller),
+# run for the GitOps e2e test by `testbed.sh flux`, and their CRDs (config/crd/bases of the same
+# modules). v1.9.6, not the newer v1.10.x the proxy also serves: v1.10.0 and later need Go 1.27
+# (their go.mod says `go 1.27.0`), and the test bed builds with the machine's Go (1.26).
+FLUX_SOURCE_CONTROLLER_VERSION=v1.9.6
+FLUX_KUSTOMIZE_CONTROLLER_VERSION=v1.9.6
+
 # Build order (only the log depends on it): independent tools.
 ALL_TOOLS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok
   pulumi pulumi-resource-kubernetes helm pulumi-language-nodejs pulumi-language-python
-  kine vcluster traefik cert-manager-controller dex s3-store kube-score)
+  kine vcluster traefik cert-manager-controller dex s3-store kube-score source-controller kustomize-controller)
 
 # tool_version NAME: the version the cache directory is keyed by.
 tool_version() {
@@ -63,6 +70,8 @@ tool_version() {
     # Our own entry point over gofakes3 (tools/s3).
     s3-store) echo "${GOFAKES3_VERSION}-$(tool_sources_key s3 go.mod go.sum main.go)" ;;
     kube-score) echo "${KUBE_SCORE_VERSION}" ;;
+    source-controller) echo "${FLUX_SOURCE_CONTROLLER_VERSION}" ;;
+    kustomize-controller) echo "${FLUX_KUSTOMIZE_CONTROLLER_VERSION}" ;;
     *) die "unknown tool $1" ;;
   esac
 }

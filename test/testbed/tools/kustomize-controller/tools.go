@@ -1,0 +1,6 @@
+//go:build tools
+
+// Package tools pins Flux's kustomize-controller for the test bed's GitOps e2e test (built by ../../testbed.sh build).
+package tools
+
+import _ "github.com/fluxcd/kustomize-controller"
