@@ -149,10 +149,12 @@ tool_buildable() {
 # (test/testbed/README.md has each tool's), and tools that share packages stay in one lane, in
 # order, so the second reuses the first's compiled packages from Go's build cache instead of
 # compiling them at the same time: the three Kubernetes binaries, and Pulumi's engine and tools.
+# Flux's two controllers (about 10 minutes together, cold) go one to each lane: both in lane 1
+# made it the longer by about 10 minutes, which a cold build waits for.
 tool_lane() {
   (($2 > 1)) || { echo 0; return; }
   case "$1" in
-    pulumi | pulumi-resource-kubernetes | pulumi-language-* | cert-manager-controller | dex | source-controller | kustomize-controller) echo 1 ;;
+    pulumi | pulumi-resource-kubernetes | pulumi-language-* | cert-manager-controller | dex | source-controller) echo 1 ;;
     *) echo 0 ;;
   esac
 }
