@@ -1,7 +1,7 @@
 /**
  * The server's install scored by a manifest linter a platform team runs, kube-score (built by the
- * test bed from its Go module): `deploy/server/server.yaml` as shipped, and the component's render
- * with other options. Every check kube-score makes by default passes, but those declined below,
+ * test bed from its Go module): `deploy/server/server.yaml` as shipped, and the component's and the
+ * Helm chart's renders with other options. Every check kube-score makes by default passes, but those declined below,
  * each for a reason docs/self-service.md gives ("The install under a linter").
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -60,6 +60,32 @@ describe("the server's install under kube-score", () => {
     const { status, lines } = score(objects.map(({ object }) => stringify(object)).join("---\n"));
     expect(failures(lines)).toEqual([]);
     expect(status).toBe(0);
+  });
+
+  it("passes as the Helm chart renders it with other values", () => {
+    const helm = execFileSync("bash", [path.join(REPO_ROOT, "test/testbed/testbed.sh"), "tool-path", "helm"], {
+      encoding: "utf8",
+    }).trim();
+    const values = {
+      image: "registry.example.com/kubespaces-server:1.2.3",
+      replicas: 3,
+      stateBackend: { url: "postgres://kubespaces@db.example.com/state", credentialsSecret: "state-db" },
+      config: {
+        signIn: { issuer: "https://login.example.com" },
+        http: { publicUrl: "https://kubespaces.example.com" },
+      },
+      route: { gateway: { name: "platform", namespace: "gateways" }, hostname: "kubespaces.example.com" },
+    };
+    const rendered = spawnSync(
+      helm,
+      ["template", "kubespaces-server", path.join(REPO_ROOT, "deploy/chart/kubespaces-server"), "-f", "-"],
+      { input: stringify(values), encoding: "utf8" },
+    );
+    expect(rendered.status, rendered.stderr).toBe(0);
+    const { status, lines } = score(rendered.stdout);
+    expect(failures(lines)).toEqual([]);
+    expect(status).toBe(0);
+    expect(lines.some((line) => line.startsWith("[OK]") && line.includes("apps/v1/Deployment"))).toBe(true);
   });
 
   it("fails a manifest that breaks a check it makes: kube-score is really scoring", () => {
