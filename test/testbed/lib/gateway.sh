@@ -99,15 +99,15 @@ gateway_healthy() {
     [[ "$(kc get gatewayclass kubespaces-testbed -o jsonpath='{.status.conditions[?(@.type=="Accepted")].status}')" == True ]]
 }
 
-# gateway_route_pod POD_DIR POD_IP: the pod's IP answers on its https port inside the gateway's
-# namespace, forwarded to its control plane (run in the background by the pod's runner, so that it
-# stops with it); nothing when the gateway is not up.
+# gateway_route_pod POD_DIR SOCKETS POD_IP: the pod's IP answers on its https port inside the
+# gateway's namespace, forwarded to its control plane's socket in SOCKETS (run in the background by
+# the pod's runner, so that it stops with it; its log in POD_DIR); nothing when the gateway is not up.
 gateway_route_pod() {
-  local dir="$1" ip="$2" netns
+  local dir="$1" sockets="$2" ip="$3" netns
   netns="$(cat "${GATEWAY_DIR}/netns" 2>/dev/null)" && netns_exists "${netns}" || return 0
   ip netns exec "${netns}" ip addr replace "${ip}/32" dev lo
   ip netns exec "${netns}" node "${TESTBED_SRC}/forward.mjs" \
-    "tcp:${ip}:${VCLUSTER_POD_API_PORT}=unix:${dir}/control-plane.sock" >>"${dir}/forward-gateway.log" 2>&1 &
+    "tcp:${ip}:${VCLUSTER_POD_API_PORT}=unix:${sockets}/control-plane.sock" >>"${dir}/forward-gateway.log" 2>&1 &
 }
 
 # gateway_unroute_pod POD_IP: the pod's IP leaves the gateway's namespace (its forwarder is gone

@@ -34,6 +34,12 @@ vcluster_pod_dir() { echo "${VCLUSTERS_DIR}/$1/$2"; }
 # this run dir (scoped_name).
 netns_name() { scoped_name ks- "$1" "$2"; }
 
+# socket_dir NETNS: where the control plane's forwarders keep their unix sockets. Not the pod's dir:
+# a unix socket's path holds at most 107 bytes, which a pod's dir under a checkout passes (Node.js
+# 22 and later refuse such a path, where Node.js 20 cut it short), so they go under /run, named
+# after the network namespace, unique to the pod and this run dir.
+socket_dir() { echo "/run/kubespaces-testbed/$1"; }
+
 # pod_field JSON JQ: one field of the pod.
 pod_field() { jq -r "$2 // empty" <<<"$1"; }
 
@@ -126,28 +132,33 @@ netns_up() {
   ip netns exec "$1" ip link set lo up
 }
 
-# start_forwarders DIR NETNS HOST_PORT: the unix-socket bridges (see the top of this file).
+# start_forwarders DIR NETNS HOST_PORT: the unix-socket bridges (see the top of this file), their
+# sockets in socket_dir, their logs in DIR.
 start_forwarders() {
-  local dir="$1" netns="$2" port="$3"
-  rm -f "${dir}"/*.sock
-  node "${TESTBED_SRC}/forward.mjs" "unix:${dir}/host-api.sock=tcp:127.0.0.1:${APISERVER_PORT}" \
-    "tcp:127.0.0.1:${port}=unix:${dir}/control-plane.sock" \
-    "unix:${dir}/s3.sock=tcp:127.0.0.1:${S3_PORT}" >>"${dir}/forward-host.log" 2>&1 &
+  local dir="$1" netns="$2" port="$3" sockets
+  sockets="$(socket_dir "${netns}")"
+  rm -rf "${sockets}"
+  mkdir -p "${sockets}"
+  node "${TESTBED_SRC}/forward.mjs" "unix:${sockets}/host-api.sock=tcp:127.0.0.1:${APISERVER_PORT}" \
+    "tcp:127.0.0.1:${port}=unix:${sockets}/control-plane.sock" \
+    "unix:${sockets}/s3.sock=tcp:127.0.0.1:${S3_PORT}" >>"${dir}/forward-host.log" 2>&1 &
   ip netns exec "${netns}" node "${TESTBED_SRC}/forward.mjs" \
-    "tcp:127.0.0.1:${APISERVER_PORT}=unix:${dir}/host-api.sock" \
-    "unix:${dir}/control-plane.sock=tcp:127.0.0.1:8443" \
-    "tcp:127.0.0.1:${S3_PORT}=unix:${dir}/s3.sock" >>"${dir}/forward-netns.log" 2>&1 &
+    "tcp:127.0.0.1:${APISERVER_PORT}=unix:${sockets}/host-api.sock" \
+    "unix:${sockets}/control-plane.sock=tcp:127.0.0.1:8443" \
+    "tcp:127.0.0.1:${S3_PORT}=unix:${sockets}/s3.sock" >>"${dir}/forward-netns.log" 2>&1 &
   # The control plane's first call goes to the host API server at once, and exits when it is
   # refused: it starts once both forwarders listen. Under load Node's start can take seconds.
-  wait_for "forwarders of ${dir##*/}" 60 vcluster_forwarders_ready "${dir}" "${netns}" ||
-    die "the forwarders of ${dir} did not start (${dir}/forward-*.log)"
+  wait_for "forwarders of ${dir##*/}" 60 vcluster_forwarders_ready "${sockets}" "${netns}" || {
+    tail -n 5 "${dir}"/forward-*.log >&2
+    die "the forwarders of ${dir} did not start"
+  }
 }
 
-# vcluster_forwarders_ready DIR NETNS: the machine's side listens on its unix sockets, and the
+# vcluster_forwarders_ready SOCKETS NETNS: the machine's side listens on its unix sockets, and the
 # namespace's side on the host API server's port and the control plane's socket.
 vcluster_forwarders_ready() {
-  local dir="$1" netns="$2"
-  [[ -S "${dir}/host-api.sock" && -S "${dir}/s3.sock" && -S "${dir}/control-plane.sock" ]] &&
+  local sockets="$1" netns="$2"
+  [[ -S "${sockets}/host-api.sock" && -S "${sockets}/s3.sock" && -S "${sockets}/control-plane.sock" ]] &&
     ip netns exec "${netns}" bash -c "exec 3<>/dev/tcp/127.0.0.1/${APISERVER_PORT}"
 }
 
@@ -186,7 +197,7 @@ cmd_run_vcluster_pod() {
   trap "vcluster_pod_cleanup '${netns}' '${dir}' '${pod_ip}'" EXIT
   trap 'exit 143' TERM INT
   start_forwarders "${dir}" "${netns}" "${port}"
-  gateway_route_pod "${dir}" "${pod_ip}"
+  gateway_route_pod "${dir}" "$(socket_dir "${netns}")" "${pod_ip}"
   echo "https://127.0.0.1:${port}" >"${dir}/endpoint"
   log "control plane of ${ns}/${name}: netns ${netns}, uid ${user[0]}, data ${data}, endpoint https://127.0.0.1:${port}"
   ip netns exec "${netns}" unshare --mount --pid --fork --kill-child --propagation private \
@@ -203,6 +214,7 @@ vcluster_pod_cleanup() {
   kill $(jobs -p) 2>/dev/null || true
   gateway_unroute_pod "${pod_ip}"
   ip netns del "${netns}" 2>/dev/null || true
+  rm -rf "$(socket_dir "${netns}")"
 }
 
 # stop_all_vcluster_pods: `down`'s backstop when the runner is gone: TERM every recorded control
@@ -216,7 +228,9 @@ stop_all_vcluster_pods() {
     rm -f "${f}"
   done
   for f in "${VCLUSTERS_DIR}"/*/*/netns; do
-    [[ -f "${f}" ]] && ip netns del "$(cat "${f}")" 2>/dev/null || true
+    [[ -f "${f}" ]] || continue
+    ip netns del "$(cat "${f}")" 2>/dev/null || true
+    rm -rf "$(socket_dir "$(cat "${f}")")"
   done
 }
 
