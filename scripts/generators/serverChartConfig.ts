@@ -13,9 +13,9 @@ import { type Document, isMap, isPair, isScalar, parseDocument, type Scalar, vis
 import { CONFIG_FILE_KEY } from "../../provider/serverInstall/serverPodLayout";
 import {
   CHART_VALUES,
-  type ChartValue,
   type SentinelSet,
   isPlainRecord,
+  sentinelSplit,
   setAt,
   valueExpression,
 } from "./serverChartValues";
@@ -121,13 +121,13 @@ function scalarTemplate(scalar: Scalar, source: string, set: SentinelSet): strin
     (value) => value.kind === "string" && source.includes(String(value.sentinels[set])),
   );
   if (strings.length > 0) {
-    const parts = splitBy(source, strings, set).map((part) =>
+    const parts = sentinelSplit(source, strings, set).map((part) =>
       typeof part === "string" ? JSON.stringify(part) : `(toString ${valueExpression(part)})`,
     );
     return `{{ include "${YAML_STRING_TEMPLATE}" (print ${parts.join(" ")}) }}`;
   }
   const integers = CHART_VALUES.filter((value) => value.kind === "integer");
-  return splitBy(source, integers, set)
+  return sentinelSplit(source, integers, set)
     .map((part) => (typeof part === "string" ? part : `{{ ${valueExpression(part)} | int }}`))
     .join("");
 }
@@ -171,24 +171,4 @@ function extraFieldEdits(document: Document, text: string): Edit[] {
 
 function holdsSentinel(text: string, set: SentinelSet): boolean {
   return CHART_VALUES.some((value) => value.kind !== "object" && text.includes(String(value.sentinels[set])));
-}
-
-/** `text` cut into its literal parts and the values whose sentinels it holds. */
-function splitBy(text: string, values: readonly ChartValue[], set: SentinelSet): (string | ChartValue)[] {
-  const parts: (string | ChartValue)[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    const next = values
-      .map((value) => ({ value, at: rest.indexOf(String(value.sentinels[set])) }))
-      .filter(({ at }) => at >= 0)
-      .sort((a, b) => a.at - b.at)[0];
-    if (!next) {
-      parts.push(rest);
-      break;
-    }
-    if (next.at > 0) parts.push(rest.slice(0, next.at));
-    parts.push(next.value);
-    rest = rest.slice(next.at + String(next.value.sentinels[set]).length);
-  }
-  return parts;
 }

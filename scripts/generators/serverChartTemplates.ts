@@ -28,6 +28,7 @@ import {
   type ChartValue,
   isPlainRecord,
   NOT_CHART_VALUES,
+  sentinelSplit,
   optionalExpression,
   optionalPaths,
   type SentinelSet,
@@ -375,22 +376,7 @@ function stringTemplate(text: string, renders: Renders): unknown {
 /** `text` cut into its literal parts and the (string or integer) values whose sentinels it holds. */
 function sentinelParts(text: string, set: SentinelSet): (string | ChartValue)[] {
   const scalars = CHART_VALUES.filter((value) => value.kind === "string" || value.kind === "integer");
-  const parts: (string | ChartValue)[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    const next = scalars
-      .map((value) => ({ value, at: rest.indexOf(String(value.sentinels[set])) }))
-      .filter(({ at }) => at >= 0)
-      .sort((a, b) => a.at - b.at)[0];
-    if (!next) {
-      parts.push(rest);
-      break;
-    }
-    if (next.at > 0) parts.push(rest.slice(0, next.at));
-    parts.push(next.value);
-    rest = rest.slice(next.at + String(next.value.sentinels[set]).length);
-  }
-  return parts;
+  return sentinelSplit(text, scalars, set);
 }
 
 /** Every sentinel of `set` written as text: the scalars', and each field of an object's. */

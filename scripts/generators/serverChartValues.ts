@@ -311,3 +311,23 @@ export function setAt(
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/** `text` cut into its literal parts and the values whose sentinels it holds. */
+export function sentinelSplit(text: string, values: readonly ChartValue[], set: SentinelSet): (string | ChartValue)[] {
+  const parts: (string | ChartValue)[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const next = values
+      .map((value) => ({ value, at: rest.indexOf(String(value.sentinels[set])) }))
+      .filter(({ at }) => at >= 0)
+      .sort((a, b) => a.at - b.at)[0];
+    if (!next) {
+      parts.push(rest);
+      break;
+    }
+    if (next.at > 0) parts.push(rest.slice(0, next.at));
+    parts.push(next.value);
+    rest = rest.slice(next.at + String(next.value.sentinels[set]).length);
+  }
+  return parts;
+}
