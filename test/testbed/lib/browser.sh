@@ -21,7 +21,7 @@ chromium_version() {
 # which version is there; a major version other than playwright-core's is a warning, since
 # Debian's security archive keeps only its newest build.
 ensure_browser() {
-  local version start
+  local version
   if [[ -n "${KUBESPACES_CHROMIUM:-}" ]]; then
     [[ -x "${KUBESPACES_CHROMIUM}" ]] || die "browser: KUBESPACES_CHROMIUM=${KUBESPACES_CHROMIUM} is not an executable"
     log "browser: ${KUBESPACES_CHROMIUM} (KUBESPACES_CHROMIUM; nothing installed)"
@@ -29,15 +29,9 @@ ensure_browser() {
   fi
   version="$(chromium_version)"
   if [[ -z "${version}" || ! -x "${CHROMIUM_BIN}" ]]; then
-    ((EUID == 0)) || die "browser: ${CHROMIUM_PACKAGE} is not installed, and installing it with apt-get needs root"
-    command -v apt-get >/dev/null ||
-      die "browser: no apt-get here: install Chromium ${CHROMIUM_MAJOR} and set KUBESPACES_CHROMIUM to it"
-    start=$(date +%s)
-    log "browser: installing ${CHROMIUM_PACKAGE} with apt-get..."
-    apt-get update -q >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${CHROMIUM_PACKAGE}" >&2
+    # Without apt-get: install Chromium ${CHROMIUM_MAJOR} and set KUBESPACES_CHROMIUM to it.
+    apt_install browser "${CHROMIUM_PACKAGE}"
     version="$(chromium_version)"
-    log "browser: ${CHROMIUM_PACKAGE} ${version} installed in $(($(date +%s) - start))s"
   fi
   log "browser: ${CHROMIUM_PACKAGE} ${version} at ${CHROMIUM_BIN}"
   [[ "${version%%.*}" == "${CHROMIUM_MAJOR}" ]] ||

@@ -35,6 +35,21 @@ scoped_name() {
   printf '%s\0' "$(realpath -m "${RUN_DIR}")" "$@" | sha256sum | cut -c"1-$((15 - ${#prefix}))" | sed "s/^/${prefix}/"
 }
 
+# apt_install PART PACKAGE...: install Debian PACKAGEs for PART of the test bed with apt-get, as
+# root, and log how long it took. It waits for dpkg's lock: on a shared machine another install may
+# be running.
+apt_install() {
+  local part="$1" start
+  shift
+  ((EUID == 0)) || die "${part}: $* not installed, and installing with apt-get needs root"
+  command -v apt-get >/dev/null || die "${part}: no apt-get here: install $*"
+  start=$(date +%s)
+  log "${part}: installing $* with apt-get..."
+  apt-get update -q -o DPkg::Lock::Timeout=600 >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "$@" >&2
+  log "${part}: $* installed in $(($(date +%s) - start))s"
+}
+
 # wait_for DESCRIPTION SECONDS COMMAND...: poll a health check, bounded.
 wait_for() {
   local what="$1" secs="$2" i

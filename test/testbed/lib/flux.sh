@@ -22,18 +22,9 @@ FLUX_CACHE="${BIN_CACHE}/flux-v${FLUX_SOURCE_CONTROLLER_VERSION#v}-v${FLUX_KUSTO
 # ensure_git_server_installed: Debian's lighttpd, installed with apt-get when missing (root).
 # git-http-backend comes with git, which the test bed's checkout already needs.
 ensure_git_server_installed() {
-  local start
   [[ -x "${GIT_HTTP_BACKEND}" ]] || die "git-server: ${GIT_HTTP_BACKEND} is missing: install git"
   command -v lighttpd >/dev/null && return 0
-  ((EUID == 0)) || die "git-server: lighttpd is not installed, and installing it with apt-get needs root"
-  command -v apt-get >/dev/null || die "git-server: no apt-get here: install lighttpd"
-  start=$(date +%s)
-  log "git-server: installing ${GIT_SERVER_PACKAGE} with apt-get..."
-  apt-get update -q >&2
-  # Waiting for dpkg's lock: on a shared machine another install may be running.
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 \
-    "${GIT_SERVER_PACKAGE}" >&2
-  log "git-server: installed in $(($(date +%s) - start))s"
+  apt_install git-server "${GIT_SERVER_PACKAGE}"
 }
 
 # git_server_config: lighttpd's configuration, as git-http-backend(1) gives it for lighttpd: every

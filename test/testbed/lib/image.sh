@@ -39,16 +39,10 @@ missing_image_packages() {
 
 # ensure_container_tools: install the missing container tools with apt-get (root).
 ensure_container_tools() {
-  local missing start
+  local missing
   mapfile -t missing < <(missing_image_packages)
   ((${#missing[@]} == 0)) && return 0
-  ((EUID == 0)) || die "image: ${missing[*]} not installed, and installing them with apt-get needs root"
-  command -v apt-get >/dev/null || die "image: no apt-get here: install ${missing[*]}"
-  start=$(date +%s)
-  log "image: installing ${missing[*]} with apt-get..."
-  apt-get update -q >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
-  log "image: container tools: installed in $(($(date +%s) - start))s"
+  apt_install image "${missing[@]}"
 }
 
 # write_containers_conf: podman's configuration and storage, ours alone, and their variables

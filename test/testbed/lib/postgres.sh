@@ -20,15 +20,8 @@ postgres_bin() {
 
 # ensure_postgres_installed: install Debian's PostgreSQL when no server is installed (root: apt-get).
 ensure_postgres_installed() {
-  local start
   [[ -n "$(postgres_bin)" ]] && return 0
-  ((EUID == 0)) || die "postgres: no PostgreSQL server is installed, and installing it with apt-get needs root"
-  command -v apt-get >/dev/null || die "postgres: no apt-get here: install a PostgreSQL server"
-  start=$(date +%s)
-  log "postgres: installing ${POSTGRES_PACKAGE} with apt-get..."
-  apt-get update -q >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${POSTGRES_PACKAGE}" >&2
-  log "postgres: installed in $(($(date +%s) - start))s"
+  apt_install postgres "${POSTGRES_PACKAGE}"
 }
 
 # The words that run a command as the package's postgres user, exec'd in place (no process between).
