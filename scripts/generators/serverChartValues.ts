@@ -12,6 +12,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { parse, stringify } from "yaml";
 import { parseServerInstall, type ServerInstallInput } from "../../provider/serverInstall/serverInstallOptions";
+import { INSTALL_DEFAULTS } from "../../provider/tenantResource/installOptions";
 import { SERVER_PLACEHOLDERS } from "./serverDeployFile";
 
 /** What a value is, which decides how a template writes it. */
@@ -218,6 +219,15 @@ export function sentinelInput(set: SentinelSet, absent: readonly (readonly strin
     setAt(input, value.path, left ? false : structuredClone(value.sentinels[set]));
   }
   return input as unknown as ServerInstallInput;
+}
+
+/**
+ * The chart's values and the release's namespace for the component's options `input`: the same
+ * options, less `installation.namespace`, which is the namespace Helm installs the release in.
+ */
+export function chartValuesOf(input: ServerInstallInput): { values: unknown; namespace: string } {
+  const { installation: { namespace = INSTALL_DEFAULTS.namespace, ...installation } = {}, ...rest } = input;
+  return { values: { ...rest, ...(Object.keys(installation).length > 0 && { installation }) }, namespace };
 }
 
 /**

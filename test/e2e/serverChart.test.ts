@@ -18,6 +18,7 @@ import type { ServerInstallInput } from "../../provider/serverInstall/serverInst
 import { CONFIG_FILE_KEY } from "../../provider/serverInstall/serverPodLayout";
 import { CONFIG_DIGEST_ANNOTATION } from "../../provider/serverInstall/serverObjectNames";
 import { SERVER_CHART_DIR, SERVER_CHART_NAME } from "../../scripts/generators/serverChart";
+import { chartValuesOf } from "../../scripts/generators/serverChartValues";
 import { placeholderInstall, SERVER_DEPLOY_FILE } from "../../scripts/generators/serverDeployFile";
 import { REPO_ROOT } from "./support/testbed";
 
@@ -46,12 +47,6 @@ function template(values: unknown, namespace: string) {
   const result = helm(["template", SERVER_CHART_NAME, CHART, "--namespace", namespace], values);
   if (!result.ok) throw new Error(`helm template failed: ${result.stderr}`);
   return byName(parseAllDocuments(result.stdout).map((document) => document.toJS()));
-}
-
-/** The chart's values for the component's options: the same, less the namespace, which is the release's. */
-function chartValuesOf(input: ServerInstallInput): { values: unknown; namespace: string } {
-  const { installation: { namespace = "kubespaces-system", ...installation } = {}, ...rest } = input;
-  return { values: { ...rest, ...(Object.keys(installation).length > 0 && { installation }) }, namespace };
 }
 
 /** What the component renders for `input`. */

@@ -7,14 +7,23 @@
  * container, so the server process itself does not run here: what this shows is that the
  * manifests are accepted and their pods admitted, scheduled and counted Ready. The HTTPRoute the
  * component adds with a route is applied too, against the test bed's Gateway API CRDs.
+ *
+ * Then the same installation from the Helm chart (deploy/chart/kubespaces-server/) with the test
+ * bed's Helm, from the values of the same placeholders: `helm install` makes the objects the YAML
+ * made (compared as the API server holds them), its pods pass the same checks, and `helm
+ * uninstall` leaves none of them.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { serverInstallation } from "../../provider/serverInstall/serverInstallation";
 import { SERVER_SECRET_KEYS } from "../../provider/serverInstall/serverObjectNames";
+import { SERVER_CHART_DIR, SERVER_CHART_NAME } from "../../scripts/generators/serverChart";
+import { chartValuesOf } from "../../scripts/generators/serverChartValues";
 import { placeholderInstall } from "../../scripts/generators/serverDeployFile";
 import { eventually } from "./support/hostCluster";
 import { REPO_ROOT, testbedEnv } from "./support/testbed";
@@ -24,6 +33,13 @@ const DEPLOY = ["tenant-crd.yaml", "admission.yaml", "rbac.yaml"].map((file) => 
 const SERVER_YAML = path.join(REPO_ROOT, "deploy/server/server.yaml");
 const NAMESPACE = "kubespaces-system";
 const RESTRICTED = "pod-security.kubernetes.io/enforce";
+const HELM = spawnSync("bash", [path.join(REPO_ROOT, "test/testbed/testbed.sh"), "tool-path", "helm"], {
+  encoding: "utf8",
+}).stdout.trim();
+const SERVER_POD_SELECTOR = "app.kubernetes.io/name=kubespaces-server";
+const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+/** The kinds the installation makes in its namespace. */
+const INSTALLED_KINDS = "configmap,deployment,poddisruptionbudget,service,networkpolicy";
 
 /** kubectl on the test bed as its admin; the result rather than a throw. */
 function kubectl(args: readonly string[], input?: string) {
@@ -54,6 +70,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
+  spawnSync(HELM, ["uninstall", SERVER_CHART_NAME, "-n", NAMESPACE, "--wait", "--ignore-not-found"], { env });
   kubectl(["delete", "-f", "-", "--ignore-not-found"], stringify(route));
   kubectl(["delete", "-f", SERVER_YAML, "--ignore-not-found", "--wait=true", "--timeout=60s"]);
   kubectl(["-n", NAMESPACE, "delete", "secret", "kubespaces-server", "--ignore-not-found"]);
@@ -61,33 +78,46 @@ afterAll(() => {
   for (const file of [...DEPLOY].reverse()) kubectl(["delete", "-f", file, "--ignore-not-found"]);
 });
 
-it("applies deploy/server/server.yaml under strict field validation, in a namespace that enforces restricted", () => {
-  const applied = kubectl(["apply", "--validate=strict", "-f", SERVER_YAML]);
-  expect(applied.ok, applied.stderr).toBe(true);
-  expect(applied.stderr).not.toContain("Warning");
-  const names = kubectlOk([
-    "-n",
-    NAMESPACE,
-    "get",
-    "configmap,deployment,poddisruptionbudget,service,networkpolicy",
-    "-o",
-    "name",
-  ]);
-  expect(
-    names
-      .split("\n")
-      .filter((line) => line.includes("kubespaces-server"))
-      .sort(),
-  ).toEqual([
-    "configmap/kubespaces-server-config",
-    "deployment.apps/kubespaces-server",
-    "networkpolicy.networking.k8s.io/kubespaces-server",
-    "poddisruptionbudget.policy/kubespaces-server",
-    "service/kubespaces-server",
-  ]);
-});
+/** The installation's objects in its namespace, by `kind/name`. */
+const installedNames = () =>
+  kubectlOk(["-n", NAMESPACE, "get", INSTALLED_KINDS, "-o", "name"])
+    .split("\n")
+    .filter((line) => line.includes("kubespaces-server"))
+    .sort();
 
-it("has its pods admitted as restricted, run as the installation's ServiceAccount, and Ready under KWOK", async () => {
+/** What the installer (kubectl or Helm) and the API server wrote of their own, which the two installs do not share. */
+const INSTALLER_ANNOTATIONS = [
+  "kubectl.kubernetes.io/last-applied-configuration",
+  "meta.helm.sh/release-name",
+  "meta.helm.sh/release-namespace",
+  "deployment.kubernetes.io/revision",
+];
+
+/** An object as the API server holds it, less what the server assigned and what the installer marked it with. */
+function asDeclared(object: any): unknown {
+  const { metadata, spec } = object;
+  for (const field of ["uid", "resourceVersion", "creationTimestamp", "managedFields", "generation"])
+    delete metadata[field];
+  for (const key of INSTALLER_ANNOTATIONS) delete metadata.annotations?.[key];
+  if (metadata.annotations && Object.keys(metadata.annotations).length === 0) delete metadata.annotations;
+  if (metadata.labels?.["app.kubernetes.io/managed-by"] === "Helm")
+    delete metadata.labels["app.kubernetes.io/managed-by"];
+  if (object.kind === "Service") for (const field of ["clusterIP", "clusterIPs"]) delete spec[field];
+  delete object.status;
+  return object;
+}
+
+/** The installation's objects as declared, by `kind/name`. */
+const installedObjects = () =>
+  new Map(
+    installedNames().map((name) => [
+      name,
+      asDeclared(JSON.parse(kubectlOk(["-n", NAMESPACE, "get", name, "-o", "json"]))),
+    ]),
+  );
+
+/** The Deployment's pods become Ready under KWOK, admitted as restricted and run as the installation's ServiceAccount. */
+async function expectPodsReadyAsRestricted(): Promise<void> {
   // KWOK makes an admitted, scheduled pod Ready at once; a pod Pod Security refused would never exist.
   await eventually(
     async () => {
@@ -97,9 +127,9 @@ it("has its pods admitted as restricted, run as the installation's ServiceAccoun
     120_000,
     "the Deployment's pods to be Ready",
   );
-  const pods = parse(
-    kubectlOk(["-n", NAMESPACE, "get", "pods", "-l", "app.kubernetes.io/name=kubespaces-server", "-o", "yaml"]),
-  ).items as { spec: { serviceAccountName: string } }[];
+  const pods = parse(kubectlOk(["-n", NAMESPACE, "get", "pods", "-l", SERVER_POD_SELECTOR, "-o", "yaml"])).items as {
+    spec: { serviceAccountName: string };
+  }[];
   expect(pods.map((pod) => pod.spec.serviceAccountName)).toEqual(["kubespaces-server", "kubespaces-server"]);
   const events = kubectl(["-n", NAMESPACE, "get", "events", "--field-selector", "reason=FailedCreate", "-o", "name"]);
   expect(events.stdout.trim()).toBe("");
@@ -107,6 +137,28 @@ it("has its pods admitted as restricted, run as the installation's ServiceAccoun
   const plain = kubectl(["-n", NAMESPACE, "run", "e2e-not-restricted", "--image=busybox", "--dry-run=server"]);
   expect(plain.ok).toBe(false);
   expect(plain.stderr).toContain("violates PodSecurity");
+}
+
+const INSTALLED = [
+  "configmap/kubespaces-server-config",
+  "deployment.apps/kubespaces-server",
+  "networkpolicy.networking.k8s.io/kubespaces-server",
+  "poddisruptionbudget.policy/kubespaces-server",
+  "service/kubespaces-server",
+];
+/** The YAML install's objects as the API server held them, for the Helm install to match. */
+let yamlInstalled: Map<string, unknown>;
+
+it("applies deploy/server/server.yaml under strict field validation, in a namespace that enforces restricted", () => {
+  const applied = kubectl(["apply", "--validate=strict", "-f", SERVER_YAML]);
+  expect(applied.ok, applied.stderr).toBe(true);
+  expect(applied.stderr).not.toContain("Warning");
+  expect(installedNames()).toEqual(INSTALLED);
+});
+
+it("has its pods admitted as restricted, run as the installation's ServiceAccount, and Ready under KWOK", async () => {
+  await expectPodsReadyAsRestricted();
+  yamlInstalled = installedObjects();
 });
 
 it("accepts the component's HTTPRoute on the test bed's Gateway API", () => {
@@ -115,4 +167,38 @@ it("accepts the component's HTTPRoute on the test bed's Gateway API", () => {
   expect(kubectlOk(["-n", NAMESPACE, "get", "httproute", "kubespaces-server", "-o", "name"]).trim()).toBe(
     "httproute.gateway.networking.k8s.io/kubespaces-server",
   );
+});
+
+describe("installed with the Helm chart from the same placeholders' values instead", () => {
+  /** Helm on the test bed; the result rather than a throw. */
+  function helm(args: readonly string[]) {
+    const result = spawnSync(HELM, args, { env, encoding: "utf8" });
+    return { ok: result.status === 0, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it("makes with helm install the objects the YAML made, as the API server holds them", () => {
+    kubectlOk(["delete", "-f", SERVER_YAML, "--wait=true", "--timeout=60s"]);
+    expect(installedNames()).toEqual([]);
+    // Its pods go too, so that those counted below are the release's.
+    kubectlOk(["-n", NAMESPACE, "wait", "--for=delete", "pod", "-l", SERVER_POD_SELECTOR, "--timeout=60s"]);
+    const { values, namespace } = chartValuesOf(placeholderInstall(version));
+    const valuesFile = path.join(mkdtempSync(path.join(os.tmpdir(), "kubespaces-helm-")), "values.yaml");
+    writeFileSync(valuesFile, stringify(values));
+    const chart = path.join(REPO_ROOT, SERVER_CHART_DIR);
+    const installed = helm(["install", SERVER_CHART_NAME, chart, "-n", namespace, "-f", valuesFile]);
+    expect(installed.ok, installed.stderr).toBe(true);
+    expect(installed.stderr).not.toContain("Warning");
+    expect(installedObjects()).toEqual(yamlInstalled);
+  });
+
+  it("has its pods admitted as restricted, run as the installation's ServiceAccount, and Ready under KWOK", async () => {
+    await expectPodsReadyAsRestricted();
+    expect(helm(["status", SERVER_CHART_NAME, "-n", NAMESPACE, "-o", "json"]).stdout).toContain('"status":"deployed"');
+  });
+
+  it("leaves none of its objects after helm uninstall", () => {
+    const removed = helm(["uninstall", SERVER_CHART_NAME, "-n", NAMESPACE, "--wait"]);
+    expect(removed.ok, removed.stderr).toBe(true);
+    expect(installedNames()).toEqual([]);
+  });
 });
