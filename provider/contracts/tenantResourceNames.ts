@@ -83,6 +83,8 @@ export const TENANT_RESOURCE_OBJECTS = {
   serverFencePolicy: "kubespaces-server-fence",
   /** The server's Role and RoleBinding in its own namespace (the replicas' Leases and the tenants' claims). */
   serverLeasesRole: "kubespaces-server-leases",
+  /** The ValidatingAdmissionPolicy that holds a Tenant to the ceilings the server publishes, and its binding. */
+  ceilingPolicy: "kubespaces-tenant-ceilings",
   /** The ClusterRole of people who request tenants; the platform binds it. */
   requesterClusterRole: "kubespaces-tenant-requester",
 } as const;

@@ -16,6 +16,7 @@
  * - in the gateway namespace (`SERVER_GATEWAY_RULES`): a tenant's route, listener and certificate.
  */
 import { PLATFORM_REVISION_PLURAL } from "../contracts/platformRevisionNames";
+import { NEW_TENANT_CEILINGS, TENANT_CEILINGS_PLURAL } from "../contracts/tenantCeilingsNames";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_RESOURCE_OBJECTS as NAMES } from "../contracts/tenantResourceNames";
 import { granted, MANAGE, type DocumentedRule } from "./rbacRule";
 
@@ -65,6 +66,19 @@ const tenantRules: readonly DocumentedRule[] = [
     [TENANT_GROUP],
     [`${PLATFORM_REVISION_PLURAL}/status`],
     ["get", "update"],
+  ),
+  granted(
+    "The server publishes the ceilings a new tenant is held to, the ceiling admission policy's parameters (server/admission/ceilingPublisher.ts); a create cannot be narrowed to one name.",
+    [TENANT_GROUP],
+    [TENANT_CEILINGS_PLURAL],
+    ["create"],
+  ),
+  granted(
+    "The published ceilings, read and rewritten when the policy new tenants get changes.",
+    [TENANT_GROUP],
+    [TENANT_CEILINGS_PLURAL],
+    ["get", "update"],
+    [NEW_TENANT_CEILINGS],
   ),
 ];
 

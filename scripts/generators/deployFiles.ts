@@ -39,14 +39,14 @@ export function deployFiles(): DeployFile[] {
     {
       path: "deploy/tenant-crd.yaml",
       content: yamlFile(
-        `# The Tenant custom resource (tenants.kubespaces.io): a team's request as spec, the server's status;\n# and the PlatformRevision (platformrevisions.kubespaces.io): a version of the platform's policy, previewed on every tenant.\n# Rendered with the default tenant namespace prefix, ${INSTALL_DEFAULTS.tenantNamespacePrefix}, which bounds a Tenant's name; for another, install with the Pulumi component TenantCrd.`,
+        `# The Tenant custom resource (tenants.kubespaces.io): a team's request as spec, the server's status;\n# the PlatformRevision (platformrevisions.kubespaces.io): a version of the platform's policy, previewed on every tenant;\n# and the TenantCeilings (tenantceilings.kubespaces.io): the ceilings a new tenant is held to, which the server publishes for admission.\n# Rendered with the default tenant namespace prefix, ${INSTALL_DEFAULTS.tenantNamespacePrefix}, which bounds a Tenant's name; for another, install with the Pulumi component TenantCrd.`,
         installation.crd,
       ),
     },
     {
       path: "deploy/admission.yaml",
       content: yamlFile(
-        `# Admission of Tenants: each user creates, changes and deletes only the tenants they own.\n${DEFAULTS}`,
+        `# Admission of Tenants: each user creates, changes and deletes only the tenants they own, within the ceilings the server publishes;\n# and the fence around the server's own writes.\n${DEFAULTS}`,
         installation.admission,
       ),
     },
