@@ -40,6 +40,8 @@ import type { ServerConfig } from "./serverConfig";
 import { ownSubject, withServerAccess } from "./kube/serverNamespaceAccess";
 import { KubePlatformRevisions } from "./kube/kubePlatformRevisions";
 import { ReplicaFleet } from "./revisions/replicaFleet";
+import { CeilingPublisher } from "./admission/ceilingPublisher";
+import { KubeTenantCeilings } from "./kube/kubeTenantCeilings";
 import type { PlatformRevisionReader } from "./http/fleetApiRoutes";
 import { parsePlatformPolicy } from "../model/platformPolicyValue";
 import { TenantReconciler } from "./reconcile/tenantReconciler";
@@ -105,6 +107,13 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
     policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
     log: ports.log,
   });
+  const ceilings = new CeilingPublisher(new KubeTenantCeilings(kubeConfig), ports.log);
+  const publishCeilings = () => {
+    const rolledOut = fleet.runningPolicy(undefined);
+    return ceilings.publish(
+      rolledOut ? { policy: rolledOut.policy, revision: rolledOut.revision } : { policy: platform },
+    );
+  };
   const metrics =
     phases && new ServerMetrics({ tenantPhases: () => phases.phases(), rollout: () => fleet.currentRollout() });
   const service = new TenantsService(
@@ -164,6 +173,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       onSynced: () => (synced = true),
       fleet,
       phases,
+      publishCeilings,
     },
     run.signal,
   ).finally(() => stopMembership.abort());

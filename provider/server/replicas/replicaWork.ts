@@ -42,6 +42,11 @@ export interface ReplicaParts {
   readonly fleet: ReplicaFleet;
   /** Each Tenant's phase as the watch sees it, which the metrics count (none: nothing keeps them). */
   readonly phases?: WatchedTenantPhases;
+  /**
+   * Publishes the ceilings new tenants are held to, for admission (ceilingPublisher.ts): called
+   * once the revisions are listed, and after each change of them since.
+   */
+  readonly publishCeilings: () => Promise<void>;
 }
 
 /** The first retry of a failed reconcile, and the longest pause between retries. */
@@ -132,13 +137,24 @@ function startWatches(parts: ReplicaParts, queue: ReconcileQueue, tenants: Repli
   watchPlatformRevisions(
     parts.kubeConfig,
     {
-      onRevision: (revision) => parts.fleet.seen(revision),
-      onGone: (name) => parts.fleet.gone(name),
+      onRevision: (revision) => {
+        parts.fleet.seen(revision);
+        if (started) void parts.publishCeilings();
+      },
+      onGone: (name) => {
+        parts.fleet.gone(name);
+        if (started) void parts.publishCeilings();
+      },
       onError: (error) => parts.log(`platform revisions watch: ${apiErrorText(error)}`, "warn"),
+      // Before the first list the policy of new tenants is not known (a rolled-out revision may be
+      // among them); the replica reconciles, and is ready, once its ceilings are published.
       onSynced: () => {
+        const published = parts.publishCeilings();
         if (started) return;
         started = true;
-        startTenantWatches(parts, queue, tenants, signal);
+        void published.then(() => {
+          if (!signal.aborted) startTenantWatches(parts, queue, tenants, signal);
+        });
       },
     },
     signal,
