@@ -69,6 +69,14 @@ const waitFor = (name: string, condition: string, timeoutSeconds = 600) =>
 const deleteAllTenants = () =>
   kubectl(AS_ADMIN, "delete", "tenants", "--all", "--wait=true", "--timeout=300s").catch(() => undefined);
 
+/** The ceilings the server published for admission (TenantCeilings `new-tenants`'s spec); undefined when there are none. */
+async function publishedCeilings(): Promise<{ platformRevision: string; ceilings: object } | undefined> {
+  const { stdout } = await kubectl(undefined, "get", "tenantceilings", "new-tenants", "-o", "json").catch(() => ({
+    stdout: "",
+  }));
+  return stdout ? JSON.parse(stdout).spec : undefined;
+}
+
 /** Tenant `name` as the API server holds it (the test bed's admin reads it). */
 async function tenant(name: string): Promise<{ status?: Record<string, any> } | undefined> {
   const { stdout } = await kubectl(undefined, "get", "tenant", name, "-o", "json").catch(() => ({ stdout: "" }));
@@ -736,6 +744,16 @@ describe("kubespaces server: a platform revision, previewed on every tenant", ()
       });
       expect(quota.spec?.hard?.["requests.storage"]).toBe("10Gi");
     }
+    // Rolled out to every tenant, it is the policy new tenants get: its ceilings are the ones published for admission.
+    await eventually(
+      async () => (await publishedCeilings())?.platformRevision === "tighter",
+      60_000,
+      "the revision's ceilings to be published",
+    );
+    expect(await publishedCeilings()).toEqual({ platformRevision: "tighter", ceilings: { cpu: "4" } });
+    expect(
+      await refusal({ user: ALICE }, "apply", "-f", manifest("team-huge", { owner: ALICE, resources: { cpu: "5" } })),
+    ).toContain("spec.resources.cpu: 5 is above the platform's ceiling (platform.quota.ceilings.cpu: 4)");
 
     // The new control-plane requests rolled team-small's control plane; the kubeconfig its team
     // holds is the same, and still reaches it.

@@ -80,14 +80,30 @@ const NAMES = [
   "e2e.crd.dotted",
   "e2e-crd-quantities",
   "e2e-crd-portal",
+  "e2e-crd-ceiling",
 ];
+/** Where the server publishes the ceilings a new tenant is held to. */
+const CEILINGS = ["tenantceilings", "new-tenants"];
+
+/** The published ceilings, as the server writes them. */
+const publishedCeilings = (ceilings: Record<string, string>) =>
+  stringify({
+    apiVersion: "kubespaces.io/v1alpha1",
+    kind: "TenantCeilings",
+    metadata: { name: "new-tenants" },
+    spec: { platformRevision: "", ceilings },
+  });
 /** The PlatformRevision the server's fence is tried on; no server runs here to preview it. */
 const REVISION = "e2e-fence-revision";
 let stack: Stack | undefined;
 
 beforeAll(async () => {
   for (const file of DEPLOY) kubectlOk(["apply", "-f", file]);
-  kubectlOk(["wait", "--for=condition=Established", "crd/tenants.kubespaces.io", "--timeout=60s"]);
+  // A server of an earlier file may have published its ceilings; no server runs here.
+  kubectlOk(["delete", ...CEILINGS, "--ignore-not-found"]);
+  for (const crd of ["tenants", "tenantceilings"]) {
+    kubectlOk(["wait", "--for=condition=Established", `crd/${crd}.kubespaces.io`, "--timeout=60s"]);
+  }
   // The platform binds the requesters' role; here to a group of requesters and to the admins.
   const binding = {
     apiVersion: "rbac.authorization.k8s.io/v1",
@@ -130,6 +146,7 @@ afterAll(async () => {
   kubectl(["patch", "platformrevision", REVISION, "--type=merge", "-p", '{"metadata":{"finalizers":null}}']);
   kubectl(["delete", "platformrevision", REVISION, "--ignore-not-found", "--wait=false"]);
   kubectl(["delete", "clusterrolebinding", REQUESTERS, "--ignore-not-found"]);
+  kubectl(["delete", ...CEILINGS, "--ignore-not-found"]);
   for (const file of [...DEPLOY].reverse()) kubectl(["delete", "-f", file, "--ignore-not-found"]);
 });
 
@@ -227,6 +244,57 @@ describe("the Tenant resource", () => {
     );
     expectOk(mergePatch("e2e-crd-alice", { metadata: { finalizers: null } }, server));
     expectOk(kubectl(["delete", "tenant", "e2e-crd-alice"], alice));
+  });
+
+  it("holds a Tenant to the ceilings the server published: a create or a change of resources above them refused in the reconciler's words, other updates let through", async () => {
+    const name = "e2e-crd-ceiling";
+    // As the server publishes them (its RBAC allows it), the server's configuration's: no revision.
+    expectOk(kubectl(["create", "-f", "-"], server, publishedCeilings({ cpu: "4", pods: "30" })));
+    const above = tenant(name, { owner: alice.as, resources: { cpu: "6", memory: "1Gi" } });
+    // The API server reads a new parameter object a moment after it is stored.
+    await eventually(async () => !apply(above, alice).ok, 30_000, "the published ceilings to take effect");
+    expect(apply(above, alice).stderr).toContain(
+      "spec.resources.cpu: 6 is above the platform's ceiling (platform.quota.ceilings.cpu: 4)",
+    );
+    expect(apply(tenant(name, { owner: alice.as, resources: { pods: 31 } }), alice).stderr).toContain(
+      "spec.resources.pods: 31 is above the platform's ceiling (platform.quota.ceilings.pods: 30)",
+    );
+    expect(kubectl(["get", "tenant", name, "--ignore-not-found", "-o", "name"], admin).stdout).toBe("");
+    // An admin is held to them too: the reconciler would refuse the request whoever made it.
+    expect(apply(above, admin).ok).toBe(false);
+
+    expectOk(apply(tenant(name, { owner: alice.as, resources: { cpu: "4", memory: "1Gi" } }), alice));
+    expect(mergePatch(name, { spec: { resources: { cpu: "5" } } }, alice).stderr).toContain(
+      "spec.resources.cpu: 5 is above the platform's ceiling (platform.quota.ceilings.cpu: 4)",
+    );
+    // Tightened below the tenant's request, the ceilings leave every other update alone (a finalizer's removal too).
+    expectOk(kubectl(["replace", "-f", "-"], server, publishedCeilings({ cpu: "2", pods: "30" })));
+    await eventually(
+      async () => mergePatch(name, { spec: { resources: { cpu: "3" } } }, alice).stderr.includes("cpu: 2)"),
+      30_000,
+      "the tightened ceilings to take effect",
+    );
+    expectOk(kubectl(["annotate", "tenant", name, "example.com/team=payments"], alice));
+    expectOk(mergePatch(name, { metadata: { finalizers: ["kubespaces.io/finalizer"] } }, server));
+    expectOk(mergePatch(name, { metadata: { finalizers: null } }, server));
+    // A tenant that runs another revision than the published ceilings' is the server's to judge.
+    const runsAnother = {
+      phase: "Ready",
+      message: "ready",
+      conditions: [
+        {
+          type: "Ready",
+          status: "True",
+          reason: "Provisioned",
+          message: "ready",
+          lastTransitionTime: "2026-12-01T00:00:00Z",
+          observedGeneration: 1,
+        },
+      ],
+      platformRevision: "e2e-older-revision",
+    };
+    expectOk(mergePatch(name, { status: runsAnother }, server, "status"));
+    expectOk(mergePatch(name, { spec: { resources: { cpu: "3" } } }, alice));
   });
 
   it("fences the server: no rights in other namespaces, and its cluster-wide writes kept to tenants' objects", () => {
