@@ -339,7 +339,7 @@ describe("the metrics' documentation", () => {
         [...expr.matchAll(/\b(kubespaces_\w+)/g)].map(([, name]) => name.replace(/_(bucket|count|sum)$/, "")),
       ),
     );
-    // What the issue asks the dashboard to show: reconciles, phases, drift, rollout, preview load.
+    // What the issues ask the dashboard to show: reconciles, phases, drift, rollout, preview load, each tenant's cost.
     for (const name of [
       "kubespaces_reconciles_total",
       "kubespaces_pulumi_operation_duration_seconds",
@@ -347,6 +347,10 @@ describe("the metrics' documentation", () => {
       "kubespaces_drift_seen_total",
       "kubespaces_rollout_tenants",
       "kubespaces_rate_limited_total",
+      "kubespaces_tenant_quota_used",
+      "kubespaces_tenant_quota_hard",
+      "kubespaces_tenant_awake",
+      "kubespaces_tenant_awake_seconds_total",
     ])
       expect(used, name).toContain(name);
     for (const name of used) expect(names, name).toContain(name);
