@@ -24,6 +24,7 @@ import { buildApiServer } from "./http/apiServer";
 import { buildMetricsServer } from "./http/metricsServer";
 import { METRICS_PATH } from "../contracts/metricsEndpoint";
 import { WatchedTenantPhases } from "./metrics/watchedTenantPhases";
+import { WatchedTenantCosts } from "./metrics/watchedTenantCosts";
 import { kubeReplicaLeases } from "./kube/kubeReplicaLeases";
 import { KubeTenantResources } from "./kube/kubeTenantResources";
 import { ServerMetrics } from "./metrics/serverMetrics";
@@ -100,8 +101,9 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const resources = new KubeTenantResources(kubeConfig);
   const { membership, claims } = kubeReplicaLeases(kubeConfig, config, run.identity, ports.log);
   const stacks = ports.stacks(membership);
-  // The gauge of Tenants by phase counts what the replica's watch holds: a scrape lists nothing.
+  // The gauge of Tenants by phase, and each tenant's cost, show what the replica's watches hold: a scrape lists nothing.
   const phases = config.metrics ? new WatchedTenantPhases() : undefined;
+  const costs = config.metrics ? new WatchedTenantCosts() : undefined;
   const revisions = new KubePlatformRevisions(kubeConfig);
   const fleet = new ReplicaFleet(revisions, {
     policyOf: (name, policy) => withServerAccess(parsePlatformPolicy(`platform revision ${name}`, policy), self),
@@ -115,7 +117,13 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
     );
   };
   const metrics =
-    phases && new ServerMetrics({ tenantPhases: () => phases.phases(), rollout: () => fleet.currentRollout() });
+    phases &&
+    costs &&
+    new ServerMetrics({
+      tenantPhases: () => phases.phases(),
+      rollout: () => fleet.currentRollout(),
+      tenantCosts: () => costs.costs(),
+    });
   const service = new TenantsService(
     {
       requests: new ResourceRequestStore(resources),
@@ -174,6 +182,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
       fleet,
       phases,
       publishCeilings,
+      costs,
     },
     run.signal,
   ).finally(() => stopMembership.abort());

@@ -4,8 +4,8 @@
  * so that a unit test can check every metric they name against the server's registry. Import it in
  * Grafana (Dashboards, New, Import) and pick the Prometheus data source that scrapes the server.
  *
- * Every replica reports every Tenant and the current rollout from its own watch: those panels take
- * `max` over the replicas, never `sum`. Counters are summed over the replicas (each counts its own).
+ * Every replica reports every Tenant, each tenant's cost and the current rollout from its own
+ * watches: those panels take `max` over the replicas, never `sum`. Counters are summed over the replicas (each counts its own).
  */
 
 /** One panel: a time series or a stat over PromQL expressions. */
@@ -63,6 +63,64 @@ export const DASHBOARD_ROWS: readonly RowSpec[] = [
         kind: "timeseries",
         unit: "short",
         targets: [{ expr: "kubespaces_replicas", legend: "{{pod}}" }],
+      },
+    ],
+  },
+  {
+    title: "Tenant cost",
+    panels: [
+      {
+        title: "Quota used, share of the ceiling",
+        description:
+          "What each tenant's pods and claims request of its quota's ceiling, by resource (cpu, memory, storage).",
+        kind: "timeseries",
+        unit: "percentunit",
+        targets: [
+          {
+            expr: "max by (tenant, resource) (kubespaces_tenant_quota_used) / max by (tenant, resource) (kubespaces_tenant_quota_hard > 0)",
+            legend: "{{tenant}} {{resource}}",
+          },
+        ],
+      },
+      {
+        title: "CPU requested and ceiling",
+        description: "Each tenant's requested cores and its quota's ceiling.",
+        kind: "timeseries",
+        unit: "short",
+        targets: [
+          { expr: 'max by (tenant) (kubespaces_tenant_quota_used{resource="cpu"})', legend: "{{tenant}} used" },
+          { expr: 'max by (tenant) (kubespaces_tenant_quota_hard{resource="cpu"})', legend: "{{tenant}} ceiling" },
+        ],
+      },
+      {
+        title: "Memory requested and ceiling",
+        description: "Each tenant's requested memory and its quota's ceiling.",
+        kind: "timeseries",
+        unit: "bytes",
+        targets: [
+          { expr: 'max by (tenant) (kubespaces_tenant_quota_used{resource="memory"})', legend: "{{tenant}} used" },
+          { expr: 'max by (tenant) (kubespaces_tenant_quota_hard{resource="memory"})', legend: "{{tenant}} ceiling" },
+        ],
+      },
+      {
+        title: "Awake",
+        description: "1 while a tenant is awake, 0 while it sleeps or nothing of it is provisioned.",
+        kind: "timeseries",
+        unit: "short",
+        targets: [{ expr: "max by (tenant) (kubespaces_tenant_awake)", legend: "{{tenant}}" }],
+      },
+      {
+        title: "Awake hours, last 30 days",
+        description:
+          "Hours each tenant was awake over the last 30 days, as the longest-running replica counted them (each counts from its start).",
+        kind: "stat",
+        unit: "h",
+        targets: [
+          {
+            expr: "max by (tenant) (increase(kubespaces_tenant_awake_seconds_total[30d])) / 3600",
+            legend: "{{tenant}}",
+          },
+        ],
       },
     ],
   },

@@ -194,6 +194,15 @@ describe("kubespaces server: the kubectl door", () => {
       "the watch to see team-atlas Ready",
     );
     expect(await scraped(server(), "kubespaces_replicas")).toBe(1);
+    // Its cost, from the same watches (the quota from the drift watch's): awake, and its quota's CPU ceiling.
+    await eventually(
+      async () => (await scraped(server(), 'kubespaces_tenant_awake{tenant="team-atlas"}')) === 1,
+      30_000,
+      "the watches to see team-atlas awake",
+    );
+    expect(await scraped(server(), 'kubespaces_tenant_quota_hard{tenant="team-atlas",resource="cpu"}')).toBeGreaterThan(
+      0,
+    );
     // What kubectl describe shows of its history.
     const events = await describedEvents("team-atlas");
     expect(events).toMatch(/Normal\s+Accepted\s+.*kubespaces\.io\/server\s+accepted; waiting for its turn/);

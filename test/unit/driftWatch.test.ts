@@ -2,10 +2,10 @@
  * What the drift watch counts as drift (driftWatch.ts's DriftTracker), from the events an informer
  * gives: the first sight of an object is no drift; a change of what the stack set of it (labels,
  * spec, a RoleBinding's role and subjects), or its removal, is drift of the tenant its label names;
- * a status is never.
+ * a status is never. And what it hands the cost metrics of a tenant's quota.
  */
 import { describe, expect, it } from "vitest";
-import { DriftTracker, DRIFT_SELECTOR } from "../../provider/server/kube/driftWatch";
+import { DriftTracker, DRIFT_SELECTOR, tenantQuotaOf } from "../../provider/server/kube/driftWatch";
 
 const LABELS = { "kubespaces.io/tenant": "atlas", "app.kubernetes.io/managed-by": "kubespaces-pulumi" };
 const quota = (
@@ -68,5 +68,21 @@ describe("the drift watch", () => {
     t.added("Namespace", { metadata: { name: "x", labels: LABELS } });
     t.changed("LimitRange", { metadata: { name: "x", labels: LABELS }, spec: { limits: [] } });
     expect(drifts).toEqual([]);
+  });
+
+  it("hands on a tenant's own quota only, its status's ceilings first, the spec's before there is a status", () => {
+    expect(tenantQuotaOf(quota({ cpu: "4" }, { cpu: "1" }))).toEqual({
+      tenant: "atlas",
+      quota: { hard: { cpu: "4" }, used: { cpu: "1" } },
+    });
+    expect(tenantQuotaOf({ ...quota({ cpu: "4" }), status: undefined })).toEqual({
+      tenant: "atlas",
+      quota: { hard: { cpu: "4" }, used: {} },
+    });
+    const named = (name: string) => ({ ...quota({ cpu: "4" }), metadata: { ...quota({}).metadata, name } });
+    expect(tenantQuotaOf(named("another-quota"))).toBeUndefined();
+    expect(
+      tenantQuotaOf(quota({ cpu: "4" }, {}, { "app.kubernetes.io/managed-by": "kubespaces-pulumi" })),
+    ).toBeUndefined();
   });
 });

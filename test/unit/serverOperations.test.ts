@@ -2,7 +2,8 @@
  * What operators' tools read of the server: `/readyz` (failing until its conditions are met),
  * `/healthz` (liveness, always), and `/metrics` (prom-client) on a listener of its own, whose
  * counters move with the requests, reconciles and Pulumi operations, whose Tenants by phase come
- * from the replica's watch, and whose labels never carry a tenant's or a person's name.
+ * from the replica's watch, and whose labels never carry a person's name, nor a tenant's outside
+ * the per-tenant cost metrics (tenantCostMetrics.test.ts).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -138,7 +139,7 @@ describe("/metrics", () => {
     expect((await h.app.inject({ method: "GET", url: METRICS_PATH })).statusCode).toBe(404);
   });
 
-  it("labels every kubespaces metric from fixed lists and route patterns only", async () => {
+  it("labels every kubespaces metric from fixed lists and route patterns only, but the tenant's name in the per-tenant costs", async () => {
     const metrics = new ServerMetrics();
     const labels = (await metrics.registry.getMetricsAsJSON())
       .filter((metric) => metric.name.startsWith("kubespaces_"))
@@ -163,6 +164,10 @@ describe("/metrics", () => {
       kubespaces_rollout_tenants: ["state"],
       kubespaces_rollout_waves: ["wave"],
       kubespaces_rollout_phase: ["phase"],
+      kubespaces_tenant_quota_hard: ["tenant", "resource"],
+      kubespaces_tenant_quota_used: ["tenant", "resource"],
+      kubespaces_tenant_awake: ["tenant"],
+      kubespaces_tenant_awake_seconds_total: ["tenant"],
     });
   });
 
@@ -334,7 +339,7 @@ describe("the metrics' documentation", () => {
         [...expr.matchAll(/\b(kubespaces_\w+)/g)].map(([, name]) => name.replace(/_(bucket|count|sum)$/, "")),
       ),
     );
-    // What the issue asks the dashboard to show: reconciles, phases, drift, rollout, preview load.
+    // What the issues ask the dashboard to show: reconciles, phases, drift, rollout, preview load, each tenant's cost.
     for (const name of [
       "kubespaces_reconciles_total",
       "kubespaces_pulumi_operation_duration_seconds",
@@ -342,6 +347,10 @@ describe("the metrics' documentation", () => {
       "kubespaces_drift_seen_total",
       "kubespaces_rollout_tenants",
       "kubespaces_rate_limited_total",
+      "kubespaces_tenant_quota_used",
+      "kubespaces_tenant_quota_hard",
+      "kubespaces_tenant_awake",
+      "kubespaces_tenant_awake_seconds_total",
     ])
       expect(used, name).toContain(name);
     for (const name of used) expect(names, name).toContain(name);

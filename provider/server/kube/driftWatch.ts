@@ -8,10 +8,15 @@
  *
  * A label names the tenant to resync, nothing else: a resync of a tenant only ever brings its own
  * stack back to its own Tenant's spec, so a label someone else wrote can cost a preview, no more.
+ *
+ * The same watch of ResourceQuotas also hands each tenant's quota, status included, to the cost
+ * metrics (`onQuota`): the informer already holds them, and a second watch would be the same
+ * objects twice.
  */
 import {
   CoreV1Api,
   makeInformer,
+  type Informer,
   NetworkingV1Api,
   RbacAuthorizationV1Api,
   type KubeConfig,
@@ -19,6 +24,8 @@ import {
   type KubernetesObject,
 } from "@kubernetes/client-node";
 import { MANAGED_BY_LABEL, TENANT_LABEL } from "../../model/names";
+import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
+import type { QuotaUsage } from "../../tenantResource/tenantReplies";
 import { runInformer, type InformerRunOptions } from "./informerRun";
 
 /** The kinds the drift watch watches. */
@@ -35,6 +42,23 @@ type Watched = KubernetesObject & {
   readonly roleRef?: unknown;
   readonly subjects?: unknown;
 };
+
+/** A ResourceQuota's parts the cost metrics read. */
+type WatchedQuota = KubernetesObject & {
+  readonly spec?: { readonly hard?: Record<string, string> };
+  readonly status?: { readonly hard?: Record<string, string>; readonly used?: Record<string, string> };
+};
+
+/**
+ * The tenant a ResourceQuota is the quota of, and its ceilings and use, as the portal reads them
+ * (the status's ceilings, the spec's before the quota controller wrote one); undefined for any
+ * other quota (another name, no tenant label).
+ */
+export function tenantQuotaOf(object: WatchedQuota): { tenant: string; quota: QuotaUsage } | undefined {
+  const tenant = object.metadata?.labels?.[TENANT_LABEL];
+  if (!tenant || object.metadata?.name !== RESOURCE_QUOTA_NAME) return undefined;
+  return { tenant, quota: { hard: object.status?.hard ?? object.spec?.hard ?? {}, used: object.status?.used ?? {} } };
+}
 
 /** What the stack set of an object: its labels, and its spec (a RoleBinding's role and subjects). */
 export function desiredStateOf(object: Watched): string {
@@ -82,6 +106,8 @@ export class DriftTracker {
 export interface DriftWatchOptions extends InformerRunOptions {
   /** Objects of tenant `tenant` of `kind` drifted: `object` (`namespace/name`) changed or went. */
   readonly onDrift: (tenant: string, kind: DriftKind, object: string) => void;
+  /** Tenant `tenant`'s quota was listed or changed (its status too), or is gone (undefined). */
+  readonly onQuota?: (tenant: string, quota: QuotaUsage | undefined) => void;
 }
 
 /** Watches the tenants' host objects until `signal` aborts. */
@@ -92,8 +118,28 @@ export function watchDrift(config: KubeConfig, options: DriftWatchOptions, signa
     informer.on("add", (object) => tracker.added(kind, object));
     informer.on("update", (object) => tracker.changed(kind, object));
     informer.on("delete", (object) => tracker.removed(kind, object));
+    if (kind === "ResourceQuota" && options.onQuota) followQuotas(informer, options.onQuota);
     runInformer(informer, options, signal);
   }
+}
+
+/** Hands each tenant's quota, as the informer sees it change, to `onQuota`. */
+function followQuotas(
+  informer: Pick<Informer<Watched>, "on">,
+  onQuota: (tenant: string, quota: QuotaUsage | undefined) => void,
+): void {
+  // This informer's objects are ResourceQuotas.
+  const quotaOf = (object: Watched) => tenantQuotaOf(object as WatchedQuota);
+  const seen = (object: Watched) => {
+    const found = quotaOf(object);
+    if (found) onQuota(found.tenant, found.quota);
+  };
+  informer.on("add", seen);
+  informer.on("update", seen);
+  informer.on("delete", (object) => {
+    const found = quotaOf(object);
+    if (found) onQuota(found.tenant, undefined);
+  });
 }
 
 /** Each kind's collection path across every namespace, and its list. */

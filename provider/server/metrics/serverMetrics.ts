@@ -1,8 +1,10 @@
 /**
  * The server's Prometheus metrics (prom-client), one registry per server so that two servers in
  * one process (tests) never share counts. Every label takes its values from a fixed list or a
- * route pattern, never from a tenant's or a person's name: the series a scrape returns stay few
- * whatever the number of tenants and people. docs/self-service.md lists each metric.
+ * route pattern, never from a person's name, and from a tenant's name only in the per-tenant cost
+ * metrics (`kubespaces_tenant_*`, label `tenant`): their series grow with the tenants the watch
+ * holds and go with them, and every other metric's stay few whatever the number of tenants and
+ * people. docs/self-service.md lists each metric.
  */
 import { HELD_PHASES } from "../../contracts/tenantResourceNames";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
@@ -10,6 +12,8 @@ import { TENANT_PHASES } from "../../tenants/tenantObject";
 import type { AuditSink } from "../people/auditLog";
 import { ROLLOUT_PHASES } from "../../tenantResource/platformRevisionStatus";
 import type { RolloutProgress } from "../revisions/replicaFleet";
+import { COST_RESOURCES, type CostAmounts, type QuotaAmounts } from "./quotaAmounts";
+import type { TenantCost } from "./watchedTenantCosts";
 
 /** How a reconcile ended: done, asked to be tried again, or threw (also tried again). */
 export const RECONCILE_RESULTS = ["done", "retry", "error"] as const;
@@ -48,6 +52,11 @@ export interface MetricsSources {
    * it (ReplicaFleet); undefined while there is none.
    */
   readonly rollout?: () => RolloutProgress | undefined;
+  /**
+   * Each Tenant's cost as this replica's watches hold it (WatchedTenantCosts): its quota, whether
+   * it is awake and for how long; never read from the host at a scrape.
+   */
+  readonly tenantCosts?: () => readonly TenantCost[];
 }
 
 /** The server's metrics. */
@@ -106,6 +115,18 @@ export class ServerMetrics {
 
   /** The live replicas this replica sees. */
   readonly replicas: Gauge;
+
+  /** Each tenant's quota ceiling, by resource. */
+  readonly tenantQuotaHard: Gauge<"tenant" | "resource">;
+
+  /** What each tenant uses of its quota, by resource. */
+  readonly tenantQuotaUsed: Gauge<"tenant" | "resource">;
+
+  /** Whether each tenant is awake. */
+  readonly tenantAwake: Gauge<"tenant">;
+
+  /** How long each tenant was awake, as this replica saw it. */
+  readonly tenantAwakeSeconds: Counter<"tenant">;
 
   /** API, portal and sign-in requests. */
   readonly httpRequests = new Counter({
@@ -241,6 +262,55 @@ export class ServerMetrics {
       registers: [this.registry],
       collect() {
         this.set(liveReplicas());
+      },
+    });
+    const tenantCosts = sources.tenantCosts ?? (() => []);
+    // Each collect starts from no series, so that a tenant gone from the watch leaves none behind.
+    const quotaGauge = (name: string, help: string, amounts: (quota: QuotaAmounts) => CostAmounts) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ["tenant", "resource"] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const { tenant, quota } of tenantCosts()) {
+            if (!quota) continue;
+            const values = amounts(quota);
+            for (const resource of COST_RESOURCES)
+              if (values[resource] !== undefined) this.set({ tenant, resource }, values[resource]);
+          }
+        },
+      });
+    this.tenantQuotaHard = quotaGauge(
+      "kubespaces_tenant_quota_hard",
+      "Each tenant's quota ceiling, by resource: cpu (cores), memory and storage (bytes), the quota's requests.*; absent while its namespace has no quota.",
+      (quota) => quota.hard,
+    );
+    this.tenantQuotaUsed = quotaGauge(
+      "kubespaces_tenant_quota_used",
+      "What each tenant's pods and claims request of its quota, by resource: cpu (cores), memory and storage (bytes), as the quota's status says.",
+      (quota) => quota.used,
+    );
+    this.tenantAwake = new Gauge({
+      name: "kubespaces_tenant_awake",
+      help: "1 while a tenant is awake (provisioned, and its phase is not Sleeping), 0 otherwise, by tenant.",
+      labelNames: ["tenant"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { tenant, awake } of tenantCosts()) this.set({ tenant }, awake ? 1 : 0);
+      },
+    });
+    this.tenantAwakeSeconds = new Counter({
+      name: "kubespaces_tenant_awake_seconds_total",
+      help: "Seconds a tenant was awake since this replica started (or first saw the tenant), by tenant.",
+      labelNames: ["tenant"] as const,
+      registers: [this.registry],
+      collect() {
+        // The source keeps the running total; a counter cannot be set, so it is rebuilt from it.
+        this.reset();
+        for (const { tenant, awakeSeconds } of tenantCosts()) this.inc({ tenant }, awakeSeconds);
       },
     });
   }

@@ -24,6 +24,7 @@ import { watchTenants } from "../kube/tenantWatch";
 import { watchPlatformRevisions } from "../kube/kubePlatformRevisions";
 import type { FleetShare, ReplicaFleet } from "../revisions/replicaFleet";
 import type { WatchedTenantPhases } from "../metrics/watchedTenantPhases";
+import type { WatchedTenantCosts } from "../metrics/watchedTenantCosts";
 
 /** What a replica's share works with. */
 export interface ReplicaParts {
@@ -47,6 +48,8 @@ export interface ReplicaParts {
    * once the revisions are listed, and after each change of them since.
    */
   readonly publishCeilings: () => Promise<void>;
+  /** Each Tenant's quota and time awake as the watches see them, which the metrics show (none: nothing keeps them). */
+  readonly costs?: WatchedTenantCosts;
 }
 
 /** The first retry of a failed reconcile, and the longest pause between retries. */
@@ -168,7 +171,7 @@ function startTenantWatches(
   tenants: ReplicaTenants,
   signal: AbortSignal,
 ): void {
-  const { kubeConfig, config, log, metrics, onSynced, phases } = parts;
+  const { kubeConfig, config, log, metrics, onSynced, phases, costs } = parts;
   const owns = (name: string) => tenants.owns(name);
   let following = false;
   watchTenants(
@@ -182,9 +185,13 @@ function startTenantWatches(
         tenants.gone(name);
         parts.fleet.tenantGone(name);
         phases?.gone(name);
+        costs?.gone(name);
       },
       onRunning: (name, revision) => parts.fleet.tenantRuns(name, revision),
-      onPhase: (name, phase) => phases?.seen(name, phase),
+      onPhase: (name, phase) => {
+        phases?.seen(name, phase);
+        costs?.phaseSeen(name, phase);
+      },
       onError: (error) => log(`watch: ${apiErrorText(error)}`, "warn"),
       onSynced: () => {
         onSynced();
@@ -207,6 +214,10 @@ function startTenantWatches(
         queue.add(tenant, true);
       },
       onError: (error) => log(`drift watch: ${apiErrorText(error)}`, "warn"),
+      // Every replica follows every tenant's quota, as it does every Tenant's phase: any replica's scrape shows them all.
+      ...(costs && {
+        onQuota: (tenant, quota) => (quota ? costs.quotaSeen(tenant, quota) : costs.quotaGone(tenant)),
+      }),
     },
     signal,
   );
