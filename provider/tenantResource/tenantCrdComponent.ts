@@ -34,7 +34,7 @@ export class TenantCrd extends pulumi.ComponentResource {
     const options = installOptions(args);
     super(indexToken("TenantCrd"), name, {}, opts);
     const installation = tenantResourceInstallation(options);
-    const [crd] = installation.crd.map((installed) => this.child(name, installed, { retainOnDelete: true }));
+    const crds = installation.crd.map((installed) => this.child(name, installed, { retainOnDelete: true }));
     const namespace = installation.rbac
       .filter((installed) => installed.role === "namespace")
       .map((installed) => this.child(name, installed));
@@ -42,8 +42,9 @@ export class TenantCrd extends pulumi.ComponentResource {
       // Objects in the server's namespace wait for it, when it is created here.
       this.child(name, installed, installed.object.metadata.namespace ? { dependsOn: namespace } : {});
     }
-    // The policy is type-checked against the CRD's schema: the CRD first.
-    for (const installed of installation.admission) this.child(name, installed, { dependsOn: [crd] });
+    // A policy is type-checked against the CRD's schema, and the ceiling policy's parameters are a
+    // custom kind, which must be served before it is bound: the CRDs first.
+    for (const installed of installation.admission) this.child(name, installed, { dependsOn: crds });
     this.serverUsername = pulumi.output(serverUsername(options));
     this.registerOutputs({ serverUsername: this.serverUsername });
   }
