@@ -1,9 +1,10 @@
 /**
  * Admission of a Tenant's resources against the platform's ceilings: a ValidatingAdmissionPolicy
  * whose parameters are the TenantCeilings object `new-tenants`, in which the server publishes the
- * ceilings a new tenant is held to (server/admission/ceilingPublisher.ts, tenantCeilingsCrd.ts). A request above them is refused by the API server
- * itself, before anything is made and with the reconciler's own words, so that `kubectl apply`
- * and a GitOps controller's apply fail at once instead of leaving a Failed Tenant behind.
+ * ceilings a new tenant is held to (server/admission/ceilingPublisher.ts, tenantCeilingsCrd.ts). A
+ * request above them is refused by the API server itself, before anything is made and with the
+ * reconciler's own words, so that `kubectl apply` and a GitOps controller's apply fail at once
+ * instead of leaving a Failed Tenant behind.
  *
  * The server stays the final word: the policy is an early answer, not the rule. The ceilings are
  * the policy's (the server's configuration, or the newest PlatformRevision rolled out to every
@@ -55,7 +56,8 @@ function validations() {
     reason: "Invalid",
   }));
   const counts = CEILING_COUNTS.map((field) => ({
-    expression: `!variables.held || !(${bothSet(field)}) || ${requested(field)} <= int(${ceiling(field)})`,
+    // A ceiling that is not a whole number (the server writes none) holds nothing rather than failing every request.
+    expression: `!variables.held || !(${bothSet(field)}) || !${ceiling(field)}.matches("^[0-9]{1,15}$") || ${requested(field)} <= int(${ceiling(field)})`,
     messageExpression: refusal(field, `string(${requested(field)})`),
     reason: "Invalid",
   }));
