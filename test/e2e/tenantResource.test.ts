@@ -52,6 +52,16 @@ function kubectlOk(args: readonly string[], who?: Who, input?: string): string {
 /** Expects kubectl to have succeeded, showing what it said when it did not. */
 const expectOk = (result: ReturnType<typeof kubectl>) => expect(result.ok, result.stderr).toBe(true);
 
+/** The Ready condition the server writes once generation `generation` is provisioned. */
+const readyCondition = (generation: number) => ({
+  type: "Ready",
+  status: "True",
+  reason: "Provisioned",
+  message: "ready",
+  lastTransitionTime: "2026-12-01T00:00:00Z",
+  observedGeneration: generation,
+});
+
 /** A Tenant manifest. */
 const tenant = (name: string, spec: Record<string, unknown>) =>
   stringify({ apiVersion: "kubespaces.io/v1alpha1", kind: "Tenant", metadata: { name }, spec });
@@ -209,16 +219,7 @@ describe("the Tenant resource", () => {
     expectOk(mergePatch("e2e-crd-alice", { metadata: { finalizers: ["kubespaces.io/finalizer"] } }, server));
     const status = {
       phase: "Ready",
-      conditions: [
-        {
-          type: "Ready",
-          status: "True",
-          reason: "Provisioned",
-          message: "ready",
-          lastTransitionTime: "2026-12-01T00:00:00Z",
-          observedGeneration: 2,
-        },
-      ],
+      conditions: [readyCondition(2)],
       message: "ready",
       apiServerUrl: "https://e2e-crd-alice.api.kubespaces.test",
       kubeconfigSecretRef: { name: "e2e-crd-alice-kubeconfig", namespace: "kubespaces-system", key: "config" },
@@ -281,16 +282,7 @@ describe("the Tenant resource", () => {
     const runsAnother = {
       phase: "Ready",
       message: "ready",
-      conditions: [
-        {
-          type: "Ready",
-          status: "True",
-          reason: "Provisioned",
-          message: "ready",
-          lastTransitionTime: "2026-12-01T00:00:00Z",
-          observedGeneration: 1,
-        },
-      ],
+      conditions: [readyCondition(1)],
       platformRevision: "e2e-older-revision",
     };
     expectOk(mergePatch(name, { status: runsAnother }, server, "status"));
