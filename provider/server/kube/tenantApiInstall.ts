@@ -17,6 +17,7 @@ import { INSTALL_DEFAULTS, installOptions } from "../../tenantResource/installOp
 import type { InstalledObject } from "../../tenantResource/kubeObject";
 import { tenantResourceInstallation } from "../../tenantResource/tenantResourceInstallation";
 import type { ServerConfig } from "../serverConfig";
+import { statusCodeOf } from "../../util/kubeClientErrors";
 
 /** The ServiceAccount the server runs as where the package installs it. */
 export const SERVER_SERVICE_ACCOUNT = INSTALL_DEFAULTS.serviceAccount;
@@ -39,7 +40,7 @@ export async function installTenantApi(
   const objects = KubernetesObjectApi.makeApiClient(admin);
   progress(`installing the Tenant resource (CRDs, admission policy, RBAC) on the host`);
   await applyCrds(admin, installation.crd);
-  for (const { object } of installation.crd) await established(admin, object.metadata.name);
+  for (const { object } of installation.crd) await served(admin, object as unknown as CrdObject);
   await applyAll(objects, installation.rbac);
   await applyAll(objects, installation.admission);
 }
@@ -81,15 +82,49 @@ async function applyAll(objects: KubernetesObjectApi, installed: readonly Instal
   }
 }
 
-/** Waits until the API server serves CRD `name` (its Established condition). */
-async function established(admin: KubeConfig, name: string): Promise<void> {
+/** What `served` reads of a CRD as written. */
+interface CrdObject {
+  readonly metadata: { readonly name: string };
+  readonly spec: {
+    readonly group: string;
+    readonly names: { readonly plural: string };
+    readonly versions: readonly { readonly name: string; readonly storage?: boolean }[];
+  };
+}
+
+/**
+ * Waits until the API server serves CRD `crd`: its Established condition, and then a list of its
+ * objects answered. A CRD made a moment ago is Established before its watch cache is filled, and
+ * until then the API server refuses reads with HTTP 429 ("storage is (re)initializing"); the
+ * server's first list of Tenants must not meet that refusal.
+ */
+async function served(admin: KubeConfig, crd: CrdObject): Promise<void> {
   const api = admin.makeApiClient(ApiextensionsV1Api);
+  const custom = admin.makeApiClient(CustomObjectsApi);
+  const { name } = crd.metadata;
+  const version = (crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0]).name;
+  const list = { group: crd.spec.group, version, plural: crd.spec.names.plural, limit: 1 };
   const deadline = Date.now() + ESTABLISHED_TIMEOUT_MS;
   for (;;) {
-    const crd = await api.readCustomResourceDefinition({ name });
-    if (crd.status?.conditions?.some((c) => c.type === "Established" && c.status === "True")) return;
+    const read = await api.readCustomResourceDefinition({ name });
+    const established = read.status?.conditions?.some((c) => c.type === "Established" && c.status === "True");
+    if (established && (await listAnswers(custom, list))) return;
     if (Date.now() > deadline)
       throw new Error(`the API server did not serve CRD ${name} within ${ESTABLISHED_TIMEOUT_MS / 1000}s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Whether the API server answers a list of `list`'s objects; false while it refuses with 429 (storage initializing). */
+async function listAnswers(
+  custom: CustomObjectsApi,
+  list: Parameters<CustomObjectsApi["listClusterCustomObject"]>[0],
+): Promise<boolean> {
+  try {
+    await custom.listClusterCustomObject(list);
+    return true;
+  } catch (error) {
+    if (statusCodeOf(error) === 429) return false;
+    throw error;
   }
 }
