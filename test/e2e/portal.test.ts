@@ -112,6 +112,8 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
   let served: ServedKubespaces;
   let alice: BrowserContext;
   let bob: BrowserContext | undefined;
+  /** When alice clicked Create. */
+  let createdAt: number;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -183,7 +185,7 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
 
   it("Create: the tenant page shows Pending, then Provisioning and Ready as they happen", async () => {
     const page = pageOf(alice);
-    const createdAt = Date.now();
+    createdAt = Date.now();
     await page.getByRole("button", { name: "Create tenant" }).click();
     await page.waitForURL(`${served.url}${PORTAL_PATHS.tenant(TENANT)}`);
     await phaseShows(page, "Pending|Provisioning", 60_000);
@@ -257,6 +259,20 @@ describe("the portal in a browser: sign-in, New tenant, live status to Ready, ku
     expect(download.suggestedFilename()).toBe(`${TENANT}-kubeconfig.yaml`);
     const kubeconfig = readFileSync((await download.path())!, "utf8");
     await screenshot(page, "kubeconfig-downloaded");
+
+    // Its awake time, from the engine's history of its stack: up since its create started (not
+    // before the click, not after this moment), today's bar the last of 30; axe-core passes the chart.
+    const awake = page.locator('[data-field="awake-hours"]');
+    const seconds = Number(await awake.getAttribute("data-seconds"));
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual((Date.now() - createdAt) / 1000 + 1);
+    const bars = await page.locator(".awake-chart rect title").allTextContents();
+    expect(bars).toHaveLength(30);
+    expect(bars.at(-1)).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)}: [\\d.]+ h awake$`));
+    const hours = Number(await awake.textContent());
+    const barHours = bars.reduce((sum, title) => sum + Number(/: ([\d.]+) h/.exec(title)![1]), 0);
+    expect(Math.abs(hours - barHours)).toBeLessThanOrEqual(0.1);
+    await portalScreen(page, "tenant-awake-time");
 
     // The API URL does not resolve on the test bed: kubectl reaches the control plane's loopback
     // port, TLS still checking the name the kubeconfig carries; nothing else of the file changes.

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import { revisionTenantOf, withPreviews } from "../../provider/server/revisions/fleetPreview";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { API_PATHS } from "../../provider/contracts/tenantsApi";
 import { PORTAL_PATHS } from "../../provider/server/portal/portalPaths";
 import { portalRoutes } from "../../provider/server/portal/portalRoutes";
@@ -552,6 +552,32 @@ describe("the history", () => {
     );
     expect(answer.statusCode).toBe(403);
     expect(tenants.rolledBack).toEqual([]);
+  });
+});
+
+describe("the awake time", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("shows the hours awake over the last 30 days from the history, with a bar for each day", async () => {
+    // Only the clock is faked: the window ends on the page's "now".
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-12-02T00:00:00.000Z"));
+    // Made at 00:00 on 1 December, asleep from 01:00, woken at 03:00: awake 1 h, then 21 h until now.
+    tenants.histories.add("team-atlas", 1, { owner: alice, resources: { cpu: "3", memory: "4Gi" } });
+    tenants.histories.add("team-atlas", 2, { owner: alice, resources: { cpu: "3", memory: "4Gi" }, sleep: true });
+    tenants.histories.add("team-atlas", 3, { owner: alice, resources: { cpu: "3", memory: "4Gi" }, sleep: false });
+    const page = markup(await portal.get("/tenants/team-atlas", alice));
+    expect(page).toContain('<h2 id="awake-title">Awake time</h2>');
+    expect(page).toContain(
+      'Awake <span data-field="awake-hours" data-seconds="82800">23</span> hours in the last 30 days',
+    );
+    const bars = [...page.matchAll(/<title>(\d{4}-\d\d-\d\d): ([\d.]+) h awake<\/title>/g)];
+    expect(bars).toHaveLength(30);
+    expect(bars.at(-1)?.slice(1)).toEqual(["2026-12-02", "0"]);
+    expect(bars.at(-2)?.slice(1)).toEqual(["2026-12-01", "23"]);
+    expect(bars.slice(0, -2).every((bar) => bar[2] === "0")).toBe(true);
   });
 });
 

@@ -32,6 +32,7 @@ import { formProblems, requestOfForm, tenantFormValues, type TenantFormValues } 
 import { tenantListPage } from "./tenantListPage";
 import { tenantPage } from "./tenantPage";
 import { ownerOf } from "./viewParts";
+import { awakeTime } from "../../tenants/awakeTime";
 
 /** What the portal needs from the app. */
 export interface PortalDeps {
@@ -159,7 +160,8 @@ function tenantRoutes(app: FastifyInstance, tenants: TenantsForPeople, access: P
     const tenant = await tenants.get(request.params.name, actor);
     const quota = await tenants.quota(tenant.metadata.name, actor);
     const history = await tenants.history(tenant.metadata.name, actor);
-    const view = { tenant, quota, history, isOwner: ownerOf(tenant) === actor.owner };
+    const awake = awakeTime(history, Date.now());
+    const view = { tenant, quota, history, awake, isOwner: ownerOf(tenant) === actor.owner };
     return sendPage(reply, 200, tenantPage(access.frame(request, reply), view));
   });
 

@@ -20,6 +20,8 @@ import { planSection } from "./planSection";
 import { PORTAL_PATHS } from "./portalPaths";
 import { quotaSection } from "./quotaTable";
 import { historySection } from "./historySection";
+import { awakeSection } from "./awakeSection";
+import type { AwakeTime } from "../../tenants/awakeTime";
 import { sleepSection } from "./sleepSection";
 import { snapshotsSection } from "./snapshotsSection";
 import type { StackUpdate } from "../../tenants/ports";
@@ -42,6 +44,8 @@ export interface TenantPageView {
   readonly isOwner: boolean;
   /** Its updates, newest first (historySection.ts). */
   readonly history: readonly StackUpdate[];
+  /** Its awake time over the last days, from those updates (awakeSection.ts). */
+  readonly awake: AwakeTime;
 }
 
 /** When an element shows: in these phases, for these reasons, when the tenant is reached so (an empty list: always). */
@@ -235,6 +239,7 @@ export function tenantPage(frame: Omit<PageFrame, "title" | "script">, view: Ten
       </p>
       ${statusSection(tenant)} ${heldPlanSection(tenant)} ${kubeconfigSection(tenant, view.isOwner)}
       ${endpointsSection(tenant)} ${conditionsSection(tenant)} ${quotaSection(view.tenant.metadata.name, view.quota)}
+      ${awakeSection(view.awake)}
       ${historySection({
         name,
         updates: view.history,
