@@ -8,6 +8,7 @@ import { planSummary, type ChangePlan } from "../tenants/tenantPlan";
 import { formatted, type Column, type OutputFormat } from "./formatOutput";
 import type { DeleteOutcome, ShownTenant } from "./tenantsDoor";
 import { shownLine } from "../util/terminalText";
+import { AWAKE_WINDOW_DAYS, type AwakeTime } from "../tenants/awakeTime";
 
 /** `--output`, on every command that prints tenants. */
 export interface ReadOptions {
@@ -51,13 +52,19 @@ const WIDE_COLUMNS: readonly Column<ShownTenant>[] = [
   { heading: "EXPIRES", value: expiresAt },
 ];
 
-/** One tenant in `format`. */
-export function tenantText(tenant: ShownTenant, format: OutputFormat): string {
+/** What `get -o wide` adds after those: the hours the tenant was awake in the last 30 days. */
+const awakeColumn = (awake: AwakeTime): Column<ShownTenant> => ({
+  heading: `AWAKE(${AWAKE_WINDOW_DAYS}D)`,
+  value: () => `${awake.hours}h`,
+});
+
+/** One tenant in `format`; `awake`, when given, is its awake time (tenants/awakeTime.ts), a column of `wide`. */
+export function tenantText(tenant: ShownTenant, format: OutputFormat, awake?: AwakeTime): string {
   return formatted(
     {
       rows: [tenant],
       columns: GET_COLUMNS,
-      wideColumns: [...GET_COLUMNS, ...WIDE_COLUMNS],
+      wideColumns: [...GET_COLUMNS, ...WIDE_COLUMNS, ...(awake ? [awakeColumn(awake)] : [])],
       document: tenant,
       names: [`tenant/${tenant.metadata.name}`],
     },

@@ -99,6 +99,15 @@ describe("a tenant -o wide", () => {
     ]);
   });
 
+  it("adds AWAKE(30D) last when the tenant's awake time is given (get's), and nothing else changes", () => {
+    const tenant = view({ namespace: "kubespaces-tenant-atlas" });
+    const awake = { hours: 12.5, seconds: 45_000, days: [] };
+    const [heading, row] = tenantText(tenant, "wide", awake).split("\n");
+    expect(heading.split(/\s+/)).toEqual(["NAME", "PHASE", "API", "NAMESPACE", "REVISION", "EXPIRES", "AWAKE(30D)"]);
+    expect(row.split(/\s+/).at(-1)).toBe("12.5h");
+    expect(tenantText(tenant, "table", awake)).toBe(tenantText(tenant, "table"));
+  });
+
   it("shows the request's expiry before any generation ran, and - for what a tenant has not", () => {
     expect(tenantText(view({}), "wide").split("\n")[1].split(/\s+/).slice(3)).toEqual([
       "-",

@@ -1,5 +1,6 @@
 /**
- * `kubespaces tenant get NAME`: the tenant's NAME / PHASE / API; a Failed tenant exits 3 with its
+ * `kubespaces tenant get NAME`: the tenant's NAME / PHASE / API (`-o wide` adds its namespace,
+ * platform revision, expiry and its awake hours in the last 30 days); a Failed tenant exits 3 with its
  * reason, and a Ready one that is not exposed says on stderr how to reach it (tenants/tenantReach.ts).
  * `--wait` follows its running run until it is Ready or Failed. `-w/--watch` prints it again at
  * each phase change and goes on following it, runs started later included, until Ctrl-C (exit 130)
@@ -11,6 +12,7 @@ import { CliError, EXIT } from "../exitCodes";
 import { watchInterrupts } from "../interrupts";
 import { progressDisplay } from "../progressDisplay";
 import { isSettled } from "../../tenants/tenantObject";
+import { awakeTime } from "../../tenants/awakeTime";
 import { TenantNotFoundError } from "../../tenants/tenantsErrors";
 import { reachHint } from "../../tenants/tenantReach";
 import { isTable } from "../formatOutput";
@@ -51,7 +53,9 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
       );
     }
   }
-  env.stdout.write(tenantText(tenant, options.output));
+  // Only `wide` shows the awake time: it reads the tenant's history, one more request (or engine run).
+  const awake = options.output === "wide" ? awakeTime(await tenants.history(name, actor), Date.now()) : undefined;
+  env.stdout.write(tenantText(tenant, options.output, awake));
   // Hints go to stderr, and only beside the table: its API column is an unexposed tenant's in-cluster URL.
   if (isTable(options.output)) env.stderr.write(reachHint(name, tenant.status, door.localEndpoint !== undefined));
   // Its reason is printed, and mapped to its exit code, as every error is (runCli.ts).
