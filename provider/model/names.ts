@@ -12,6 +12,27 @@ export const MANAGED_BY_LABEL = { key: "app.kubernetes.io/managed-by", value: "k
 /** The namespace annotation that records the tenant's owner. */
 export const OWNER_ANNOTATION = "kubespaces.io/owner";
 /**
+ * The namespace label that carries the owner for cost tools (OpenCost, Kubecost) that allocate by
+ * namespace label: the owner in a label's alphabet (ownerLabelValue), since a label value cannot
+ * hold `@`. OWNER_ANNOTATION keeps the owner exactly.
+ */
+export const OWNER_LABEL = "kubespaces.io/owner";
+
+/** The longest label value Kubernetes accepts. */
+const LABEL_VALUE_MAX = 63;
+
+/**
+ * `owner` as a label value: each character a label value cannot hold becomes `_` (`@` becomes
+ * `_at_`, so an email stays readable), cut to 63 characters, and without a leading or trailing
+ * character that is not a letter or digit. Distinct owners can meet in one value (a cut, or `_`
+ * written for another character); the annotation tells them apart.
+ */
+export function ownerLabelValue(owner: string): string {
+  const safe = owner.replaceAll("@", "_at_").replace(/[^A-Za-z0-9._-]/g, "_");
+  return safe.slice(0, LABEL_VALUE_MAX).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "");
+}
+
+/**
  * The namespace annotation that records which stack created the tenant: the random owner id its
  * host check generated. Not the team (that is OWNER_ANNOTATION): two stacks can declare the same
  * tenant for the same team, and only the one whose id this is may use the namespace.

@@ -1,8 +1,9 @@
 /**
- * The tenant's host namespace: labelled for isolation and pod security, annotated with the owner
- * and with the owner id of the stack that creates it.
+ * The tenant's host namespace: labelled for isolation, pod security and cost allocation (the
+ * tenant, and the owner in a label's alphabet), annotated with the owner and with the owner id of
+ * the stack that creates it.
  */
-import { OWNER_ANNOTATION, OWNER_ID_ANNOTATION } from "../model/names";
+import { OWNER_ANNOTATION, OWNER_ID_ANNOTATION, OWNER_LABEL, ownerLabelValue } from "../model/names";
 import type { TenantSpec } from "../model/tenantSpec";
 import type { TypeMeta } from "../contracts/typeMeta";
 import { tenantLabels, type Manifest, type ManifestMetadata } from "./manifest";
@@ -19,6 +20,7 @@ export function renderNamespace(spec: TenantSpec): Manifest {
       name: spec.namespace,
       labels: {
         ...tenantLabels(spec),
+        [OWNER_LABEL]: ownerLabelValue(spec.owner),
         "pod-security.kubernetes.io/enforce": level,
         "pod-security.kubernetes.io/warn": level,
         "pod-security.kubernetes.io/audit": level,

@@ -5,6 +5,7 @@
  * comply; the control plane then runs as that non-root user (test/testbed/lib/vclusterRoot.sh
  * honours runAsUser/runAsGroup) and the tenant's kubeconfig opens its virtual cluster.
  */
+import { OWNER_ANNOTATION, OWNER_LABEL } from "../../provider/model/names";
 import { CoreV1Api } from "@kubernetes/client-node";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -30,6 +31,9 @@ it("comes up under Pod Security restricted, its control plane running as non-roo
   expect(result.summary.result).toBe("succeeded");
   const ns = await core.readNamespace({ name: namespace });
   expect(ns.metadata?.labels?.["pod-security.kubernetes.io/enforce"]).toBe("restricted");
+  // The owner (the test program's `<name>@example.com`) as cost tools read it, and exactly.
+  expect(ns.metadata?.labels?.[OWNER_LABEL]).toBe(`${NAME}_at_example.com`);
+  expect(ns.metadata?.annotations?.[OWNER_ANNOTATION]).toBe(`${NAME}@example.com`);
 
   const [pod] = (await core.listNamespacedPod({ namespace, labelSelector: `app=vcluster,release=${NAME}` })).items;
   expect(pod.spec?.securityContext).toMatchObject({

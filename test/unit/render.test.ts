@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { renderTenant, validateTenant, type ObjectRole, type RenderedTenant } from "../../provider/index";
 import { structureOfSpec } from "../../provider/model/tenantStructure";
 import { objectSlots } from "../../provider/render/renderTenant";
+import { OWNER_ANNOTATION, OWNER_LABEL, ownerLabelValue } from "../../provider/model/names";
 import { VCLUSTER_CHART_VERSION } from "../../provider/model/vclusterChart";
 import { uncappedObjectKinds } from "../expected/multiTenancyObjectLimits";
 import { PLATFORM_DEFAULT_QUOTA } from "../expected/platformDefaultQuota";
@@ -47,6 +48,7 @@ describe("renderTenant for a minimal tenant", () => {
         name: TENANT_NAMESPACE,
         labels: {
           ...labels,
+          "kubespaces.io/owner": "alice_at_example.com",
           "pod-security.kubernetes.io/enforce": "restricted",
           "pod-security.kubernetes.io/warn": "restricted",
           "pod-security.kubernetes.io/audit": "restricted",
@@ -353,5 +355,26 @@ describe("renderTenant derives every value the component registers", () => {
     expect(rendered.cleanup.certificateSecret).toBeUndefined();
     expect(rendered.outputs.appsDomain).toBeUndefined();
     expect(rendered.readiness.serverUrl).toBe("https://team-atlas.kubespaces-tenant-team-atlas.svc:443");
+  });
+});
+
+describe("the namespace's owner label, for cost tools that allocate by label", () => {
+  it.each([
+    ["alice@example.com", "alice_at_example.com"],
+    ["oidc:bob", "oidc_bob"],
+    ["_team+ci@example.com_", "team_ci_at_example.com"],
+    [`${"a".repeat(70)}@example.com`, "a".repeat(63)],
+    [`${"a".repeat(59)}@x`, `${"a".repeat(59)}_at`],
+  ])("writes %s as %s, a valid label value", (owner, label) => {
+    expect(ownerLabelValue(owner)).toBe(label);
+    expect(label).toMatch(/^([A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$/);
+  });
+
+  it("labels the namespace with it, and keeps the owner exactly in the annotation", () => {
+    const namespace = objectOf(renderTenant(validateTenant("team-atlas", { owner: "oidc:bob" })), "namespace") as {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+    };
+    expect(namespace.metadata.labels[OWNER_LABEL]).toBe("oidc_bob");
+    expect(namespace.metadata.annotations[OWNER_ANNOTATION]).toBe("oidc:bob");
   });
 });
