@@ -26,6 +26,8 @@ export const API_ROUTES = {
   tenantPreview: `${API_ROOT}/tenants/:name/preview`,
   /** GET: the tenant's updates, newest first (TenantHistoryBody). */
   tenantHistory: `${API_ROOT}/tenants/:name/history`,
+  /** GET: the tenant's host quota, used against each ceiling (TenantQuotaBody). */
+  tenantQuota: `${API_ROOT}/tenants/:name/quota`,
   /** POST: puts the request of an earlier update back as the tenant's request (RollbackTenantBody). */
   tenantRollback: `${API_ROOT}/tenants/:name/rollback`,
   /** POST: puts the tenant to sleep (its request's `sleep` becomes true). */
@@ -63,6 +65,7 @@ export const API_PATHS = {
   tenantKubeconfig: forName(API_ROUTES.tenantKubeconfig),
   tenantPreview: forName(API_ROUTES.tenantPreview),
   tenantHistory: forName(API_ROUTES.tenantHistory),
+  tenantQuota: forName(API_ROUTES.tenantQuota),
   tenantRollback: forName(API_ROUTES.tenantRollback),
   tenantSleep: forName(API_ROUTES.tenantSleep),
   tenantWake: forName(API_ROUTES.tenantWake),
@@ -110,6 +113,20 @@ export interface RestoreTenantBody {
 export interface RollbackTenantBody {
   /** The stack version (from the tenant's history) whose request becomes the tenant's request again. */
   readonly version: number;
+}
+
+/** A tenant namespace's ResourceQuota: each resource's ceiling and what is used of it. */
+export interface QuotaUsage {
+  /** Each resource's ceiling (`requests.cpu`, `limits.memory`, `requests.storage`, ...). */
+  readonly hard: Readonly<Record<string, string>>;
+  /** What is used of each. */
+  readonly used: Readonly<Record<string, string>>;
+}
+
+/** The answer of `GET tenants/:name/quota`. */
+export interface TenantQuotaBody {
+  /** The ResourceQuota of the tenant's namespace; absent while it has none. */
+  readonly quota?: QuotaUsage;
 }
 
 /** The answer of `GET tenants/:name/history`. */

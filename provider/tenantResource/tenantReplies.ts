@@ -20,13 +20,8 @@ export interface TenantView extends Omit<TenantObject, "status" | "metadata"> {
   readonly status: Omit<TenantResourceStatus, "kubeconfigSecretRef">;
 }
 
-/** The host quota of a tenant: its ceiling and what its pods use now, as Kubernetes quantities. */
-export interface QuotaUsage {
-  /** Each resource's ceiling (`requests.cpu`, `limits.memory`, `requests.storage`, ...). */
-  readonly hard: Readonly<Record<string, string>>;
-  /** What is used of each. */
-  readonly used: Readonly<Record<string, string>>;
-}
+/** The host quota of a tenant: its ceiling and what its pods use now, as the API answers it. */
+export type { QuotaUsage } from "../contracts/tenantsApi";
 
 /** One change of a followed tenant. */
 export type TenantChange =

@@ -116,6 +116,16 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       errors: [...SIGNED_IN_ERRORS, 404],
     },
   },
+  tenantQuota: {
+    get: {
+      operationId: "getTenantQuota",
+      summary:
+        "The tenant's host quota: what its pods and claims use against each ceiling of its namespace's ResourceQuota.",
+      signedIn: true,
+      ok: [200, "TenantQuota"],
+      errors: [...SIGNED_IN_ERRORS, 404],
+    },
+  },
   tenantRollback: {
     post: {
       operationId: "rollBackTenant",

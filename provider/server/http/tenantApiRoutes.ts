@@ -1,6 +1,6 @@
 /**
  * The JSON API (paths in contracts/tenantsApi.ts): list, create, get, delete, preview, follow,
- * history, rollback, sleep, wake, snapshot, restore and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
+ * history, quota, rollback, sleep, wake, snapshot, restore and the kubeconfig of the caller's tenants, over OwnedTenants. The owner of a new tenant is the
  * caller, never the body; creates and previews are rate-limited per person; a request signed in
  * by cookie must carry its CSRF token to change anything or run a preview. A tenant's route checks, in this order, who asks, that
  * a change was meant (CSRF), and that the name in its path can be a tenant's.
@@ -14,6 +14,7 @@ import {
   type RollbackTenantBody,
   type SignInInfo,
   type TenantPreviewReply,
+  type TenantQuotaBody,
   type WhoAmI,
 } from "../../contracts/tenantsApi";
 import type { ChangePlan } from "../../tenants/tenantPlan";
@@ -102,6 +103,11 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
       return { name, operation, plan };
     },
   );
+
+  app.get<NameParams>(API_ROUTES.tenantQuota, read, async (request): Promise<TenantQuotaBody> => {
+    const quota = await deps.tenants.quota(request.params.name, requireActor(request));
+    return quota ? { quota } : {};
+  });
 
   app.get<NameParams>(API_ROUTES.tenantHistory, read, async (request) => ({
     items: await deps.tenants.history(request.params.name, requireActor(request)),

@@ -94,6 +94,23 @@ export const tenantUpdateSchema = z
   })
   .describe("One update of the tenant's stack.");
 
+/** The answer of `GET tenants/{name}/quota`. */
+export const tenantQuotaSchema = z
+  .strictObject({
+    quota: z
+      .strictObject({
+        hard: z
+          .record(z.string(), z.string())
+          .describe("Each resource's ceiling, as the ResourceQuota's `status.hard`."),
+        used: z.record(z.string(), z.string()).describe("What is used of each, as its `status.used`."),
+      })
+      .optional()
+      .describe(
+        "The ResourceQuota of the tenant's namespace; absent while the namespace has none (before it is provisioned).",
+      ),
+  })
+  .describe("A tenant's host quota: what its pods and claims use against each ceiling.");
+
 /** The answer of `GET tenants/{name}/history`. */
 export const tenantHistorySchema = z
   .strictObject({ items: z.array(tenantUpdateSchema).describe("The updates, newest first.") })
@@ -174,6 +191,7 @@ export const API_SCHEMAS = {
   SignInInfo: signInInfoSchema,
   WhoAmI: whoAmISchema,
   TenantHistory: tenantHistorySchema,
+  TenantQuota: tenantQuotaSchema,
   RollbackTenantBody: rollbackTenantBodySchema,
   RestoreTenantBody: restoreTenantBodySchema,
   PlatformRevision: platformRevisionViewSchema,

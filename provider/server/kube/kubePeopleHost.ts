@@ -8,7 +8,7 @@
 import { EventEmitter, on } from "node:events";
 import { CoreV1Api, Watch, type KubeConfig } from "@kubernetes/client-node";
 import { TENANT_GROUP, TENANT_PLURAL, TENANT_VERSION } from "../../contracts/tenantResourceNames";
-import { RESOURCE_QUOTA_NAME } from "../../render/resourceQuota";
+import { readTenantQuota } from "../../hosts/tenantQuotaRead";
 import { statusCodeOf } from "../../util/kubeClientErrors";
 import { KubeTenantResources, requireSecretRef } from "./kubeTenantResources";
 import { requireObjectName } from "../nameChecks";
@@ -40,11 +40,7 @@ export class KubePeopleHost implements PeopleHost {
 
   async readQuota(namespace: string): Promise<QuotaUsage | undefined> {
     requireObjectName(namespace, "namespace");
-    const quota = await this.core
-      .readNamespacedResourceQuota({ name: RESOURCE_QUOTA_NAME, namespace })
-      .catch((error) => (statusCodeOf(error) === 404 ? undefined : Promise.reject(error)));
-    if (!quota) return undefined;
-    return { hard: quota.status?.hard ?? quota.spec?.hard ?? {}, used: quota.status?.used ?? {} };
+    return readTenantQuota(this.core, namespace);
   }
 
   async *watchTenant(name: string, after: string, signal: AbortSignal): AsyncGenerator<TenantWatchEvent> {
