@@ -9,6 +9,7 @@ import { formatted, type Column, type OutputFormat } from "./formatOutput";
 import type { DeleteOutcome, ShownTenant } from "./tenantsDoor";
 import { shownLine } from "../util/terminalText";
 import { AWAKE_WINDOW_DAYS, type AwakeTime } from "../tenants/awakeTime";
+import type { QuotaUsage } from "../tenantResource/tenantReplies";
 
 /** `--output`, on every command that prints tenants. */
 export interface ReadOptions {
@@ -52,19 +53,40 @@ const WIDE_COLUMNS: readonly Column<ShownTenant>[] = [
   { heading: "EXPIRES", value: expiresAt },
 ];
 
-/** What `get -o wide` adds after those: the hours the tenant was awake in the last 30 days. */
-const awakeColumn = (awake: AwakeTime): Column<ShownTenant> => ({
-  heading: `AWAKE(${AWAKE_WINDOW_DAYS}D)`,
-  value: () => `${awake.hours}h`,
-});
+/** What `get -o wide` reads beside the tenant: its cost. */
+export interface TenantCost {
+  /** Its host quota; none while its namespace has none. */
+  readonly quota?: QuotaUsage;
+  /** Its awake time over the last days (tenants/awakeTime.ts). */
+  readonly awake: AwakeTime;
+}
 
-/** One tenant in `format`; `awake`, when given, is its awake time (tenants/awakeTime.ts), a column of `wide`. */
-export function tenantText(tenant: ShownTenant, format: OutputFormat, awake?: AwakeTime): string {
+/** The quota's resources `get -o wide` shows, as used/ceiling: what the host sets aside for the tenant. */
+const QUOTA_COLUMNS = [
+  ["CPU", "requests.cpu"],
+  ["MEMORY", "requests.memory"],
+  ["STORAGE", "requests.storage"],
+] as const;
+
+/** What `get -o wide` adds after those: the quota's use against each ceiling, and the hours awake in the last 30 days. */
+function costColumns(cost: TenantCost): Column<ShownTenant>[] {
+  const { quota } = cost;
+  return [
+    ...QUOTA_COLUMNS.map(([heading, resource]) => ({
+      heading,
+      value: () => quota?.hard[resource] && `${quota.used[resource] ?? "0"}/${quota.hard[resource]}`,
+    })),
+    { heading: `AWAKE(${AWAKE_WINDOW_DAYS}D)`, value: () => `${cost.awake.hours}h` },
+  ];
+}
+
+/** One tenant in `format`; `cost`, when given (get's), adds its quota use and awake time to `wide`. */
+export function tenantText(tenant: ShownTenant, format: OutputFormat, cost?: TenantCost): string {
   return formatted(
     {
       rows: [tenant],
       columns: GET_COLUMNS,
-      wideColumns: [...GET_COLUMNS, ...WIDE_COLUMNS, ...(awake ? [awakeColumn(awake)] : [])],
+      wideColumns: [...GET_COLUMNS, ...WIDE_COLUMNS, ...(cost ? costColumns(cost) : [])],
       document: tenant,
       names: [`tenant/${tenant.metadata.name}`],
     },

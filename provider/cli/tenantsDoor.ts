@@ -4,6 +4,7 @@
  * implements over the API), who it acts as, its previews, and the abilities only some doors have
  * (owners named on the command line, a tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
  */
+import type { QuotaUsage } from "../tenantResource/tenantReplies";
 import type { RevisionView } from "../tenantResource/platformRevisionStatus";
 import type { ChangePlan } from "../tenants/tenantPlan";
 import type { TenantRequestInput } from "../model/tenantRequestSchema";
@@ -126,6 +127,11 @@ export interface TenantsDoor {
    * generation. Only a server has it, for the same reason as `rollback`.
    */
   readonly setSleep?: (name: string, asleep: boolean) => Promise<ShownTenant>;
+  /**
+   * Tenant `name`'s host quota, used against each ceiling; undefined while its namespace has none.
+   * Through a server, its API; in local mode, the host's ResourceQuota with the host's credentials.
+   */
+  readonly quota: (name: string) => Promise<QuotaUsage | undefined>;
   /** Snapshots and restores, through a server: its store keeps them. */
   readonly snapshots?: {
     /** Asks for a snapshot of tenant `name`. */

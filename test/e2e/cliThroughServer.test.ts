@@ -261,10 +261,14 @@ describe("the command through a kubespaces server, signed in with the device flo
     const got = await kubespaces(bob, "tenant", "get", BOBS, "--wait");
     expect(got.code, got.stderr).toBe(0);
     expect(got.stdout).toMatch(new RegExp(`${BOBS}\\s+Ready`));
-    // -o wide adds the hours it was awake, from its history through the server's API: up for minutes.
+    // -o wide adds its quota's use and the hours it was awake, through the server's API: up for minutes.
     const wide = await kubespaces(bob, "tenant", "get", BOBS, "-o", "wide");
     expect(wide.code, wide.stderr).toBe(0);
-    expect(wide.stdout).toMatch(new RegExp(`AWAKE\\(30D\\)\n${BOBS}\\s+Ready\\s.*\\s0(\\.\\d)?h\n$`));
+    expect(wide.stdout).toMatch(
+      new RegExp(
+        `CPU\\s+MEMORY\\s+STORAGE\\s+AWAKE\\(30D\\)\n${BOBS}\\s+Ready\\s.*\\s\\S+/\\S+\\s+\\S+/\\S+\\s+\\S+\\s+0(\\.\\d)?h\n$`,
+      ),
+    );
 
     const listed = await kubespaces(bob, "tenant", "list");
     expect(listed.code, listed.stderr).toBe(0);

@@ -157,6 +157,13 @@ describe("the docs' walkthrough", () => {
         namespace: "kubespaces-tenant-team-atlas",
       },
     });
+    // -o wide reads the host's quota with the host's credentials: the 8 CPUs and 16Gi asked for
+    // (the quota's requests.*), and the awake hours from the stack's history.
+    const wide = await kubespaces(user, "tenant", "get", "team-atlas", "-o", "wide");
+    expect(wide.code, wide.stderr).toBe(0);
+    expect(wide.stdout).toMatch(
+      /CPU\s+MEMORY\s+STORAGE\s+AWAKE\(30D\)\nteam-atlas\s+Ready\s.*\s\S+\/8\s+\S+\/16Gi\s+\S+\s+0(\.\d)?h\n$/,
+    );
 
     expect((await kubespaces(user, "tenant", "kubeconfig", "team-atlas", "--merge")).code).toBe(0);
     expect(statSync(user.kubeconfig).mode & 0o777).toBe(0o600);

@@ -63,6 +63,11 @@ async function door(): Promise<TenantsDoor> {
     actor: { owner: OWNER, groups: [], isAdmin: true },
     requests,
     host,
+    // A stand-in for the host's ResourceQuota: what the quota controller would say of a fresh tenant.
+    hostQuota: async (namespace) =>
+      namespace === "kubespaces-tenant-team-atlas"
+        ? { hard: { "requests.cpu": "8", "requests.memory": "16Gi" }, used: { "requests.cpu": "300m" } }
+        : undefined,
   });
 }
 
@@ -148,12 +153,12 @@ describe("the walkthrough over stand-ins", () => {
     expect((await kubespaces("tenant", "list", "-o", "name")).stdout).toBe("tenant/team-atlas\n");
   });
 
-  it("get and list -o wide add NAMESPACE, REVISION and EXPIRES, get its awake hours; the hint stays beside the table", async () => {
+  it("get and list -o wide add NAMESPACE, REVISION and EXPIRES, get its quota use and awake hours; the hint stays beside the table", async () => {
     await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
     const got = await kubespaces("tenant", "get", "team-atlas", "-o", "wide");
     expect(got.code, got.stderr).toBe(0);
     expect(got.stdout).toMatch(
-      /^NAME\s+PHASE\s+API\s+NAMESPACE\s+REVISION\s+EXPIRES\s+AWAKE\(30D\)\nteam-atlas\s+Ready\s+https:\/\/team-atlas\S+\s+kubespaces-tenant-team-atlas\s+-\s+-\s+\d+(\.\d)?h\n$/,
+      /^NAME\s+PHASE\s+API\s+NAMESPACE\s+REVISION\s+EXPIRES\s+CPU\s+MEMORY\s+STORAGE\s+AWAKE\(30D\)\nteam-atlas\s+Ready\s+https:\/\/team-atlas\S+\s+kubespaces-tenant-team-atlas\s+-\s+-\s+300m\/8\s+0\/16Gi\s+-\s+\d+(\.\d)?h\n$/,
     );
     expect(got.stderr).toContain("tenant team-atlas is not exposed outside the host cluster");
     const listed = await kubespaces("tenant", "list", "-o", "wide");

@@ -99,13 +99,25 @@ describe("a tenant -o wide", () => {
     ]);
   });
 
-  it("adds AWAKE(30D) last when the tenant's awake time is given (get's), and nothing else changes", () => {
+  it("adds get's cost last when given: each quota resource used/ceiling, then AWAKE(30D); the table is unchanged", () => {
     const tenant = view({ namespace: "kubespaces-tenant-atlas" });
-    const awake = { hours: 12.5, seconds: 45_000, days: [] };
-    const [heading, row] = tenantText(tenant, "wide", awake).split("\n");
-    expect(heading.split(/\s+/)).toEqual(["NAME", "PHASE", "API", "NAMESPACE", "REVISION", "EXPIRES", "AWAKE(30D)"]);
-    expect(row.split(/\s+/).at(-1)).toBe("12.5h");
-    expect(tenantText(tenant, "table", awake)).toBe(tenantText(tenant, "table"));
+    const cost = {
+      quota: {
+        hard: { "requests.cpu": "8", "requests.memory": "16Gi", "limits.cpu": "8" },
+        used: { "requests.cpu": "250m" },
+      },
+      awake: { hours: 12.5, seconds: 45_000, days: [] },
+    };
+    const [heading, row] = tenantText(tenant, "wide", cost).split("\n");
+    expect(heading.split(/\s+/).slice(6)).toEqual(["CPU", "MEMORY", "STORAGE", "AWAKE(30D)"]);
+    // Nothing used of memory yet is 0 of its ceiling; no storage ceiling shows as nothing.
+    expect(row.split(/\s+/).slice(6)).toEqual(["250m/8", "0/16Gi", "-", "12.5h"]);
+    expect(tenantText(tenant, "table", cost)).toBe(tenantText(tenant, "table"));
+  });
+
+  it("shows no quota before the tenant's namespace has one", () => {
+    const row = tenantText(view({}), "wide", { awake: { hours: 0, seconds: 0, days: [] } }).split("\n")[1];
+    expect(row.split(/\s+/).slice(6)).toEqual(["-", "-", "-", "0h"]);
   });
 
   it("shows the request's expiry before any generation ran, and - for what a tenant has not", () => {

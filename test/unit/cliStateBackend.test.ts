@@ -122,7 +122,14 @@ describe("tenant create when the backend's folder was removed after the login", 
         { policy: {} },
       );
       const actor = { owner: "alice@example.com", groups: [], isAdmin: true };
-      return localTenantsDoor({ settings: { backendUrl }, service, actor, requests, host: new FakeHost() });
+      return localTenantsDoor({
+        settings: { backendUrl },
+        service,
+        actor,
+        requests,
+        host: new FakeHost(),
+        hostQuota: async () => undefined,
+      });
     };
     const run = await kubespaces(door, "tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
     expect(run.code).toBe(EXIT.error);

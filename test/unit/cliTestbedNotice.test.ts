@@ -58,7 +58,7 @@ describe("the local test bed's notice", () => {
     const runs = new FileRunJournals(path.join(home(), "runs"));
     const service = new TenantsService({ requests, runs, stacks, host }, { policy: {} });
     const actor = { owner: "alice@example.com", groups: [], isAdmin: true };
-    const door = localTenantsDoor({ settings: {}, service, actor, requests, host });
+    const door = localTenantsDoor({ settings: {}, service, actor, requests, host, hostQuota: async () => undefined });
     const stdout = new Captured();
     const stderr = new Captured();
     said = () => stderr.text;

@@ -1,7 +1,8 @@
 /**
  * `kubespaces tenant get NAME`: the tenant's NAME / PHASE / API (`-o wide` adds its namespace,
- * platform revision, expiry and its awake hours in the last 30 days); a Failed tenant exits 3 with its
- * reason, and a Ready one that is not exposed says on stderr how to reach it (tenants/tenantReach.ts).
+ * platform revision and expiry, its quota's use and its awake hours in the last 30 days); a Failed
+ * tenant exits 3 with its reason, and a Ready one that is not exposed says on stderr how to reach
+ * it (tenants/tenantReach.ts).
  * `--wait` follows its running run until it is Ready or Failed. `-w/--watch` prints it again at
  * each phase change and goes on following it, runs started later included, until Ctrl-C (exit 130)
  * or its deletion, as `kubectl get -w` does. Ctrl-C ends either, and a run goes on.
@@ -16,7 +17,7 @@ import { awakeTime } from "../../tenants/awakeTime";
 import { TenantNotFoundError } from "../../tenants/tenantsErrors";
 import { reachHint } from "../../tenants/tenantReach";
 import { isTable } from "../formatOutput";
-import { tenantText, type ReadOptions } from "../tenantPrint";
+import { tenantText, type ReadOptions, type TenantCost } from "../tenantPrint";
 import type { ShownTenant, TenantsDoor } from "../tenantsDoor";
 import { failedError } from "../tenantWait";
 
@@ -53,14 +54,22 @@ export async function getTenant(env: CommandEnv, name: string, options: GetOptio
       );
     }
   }
-  // Only `wide` shows the awake time: it reads the tenant's history, one more request (or engine run).
-  const awake = options.output === "wide" ? awakeTime(await tenants.history(name, actor), Date.now()) : undefined;
-  env.stdout.write(tenantText(tenant, options.output, awake));
+  const cost = options.output === "wide" ? await costOf(door, name) : undefined;
+  env.stdout.write(tenantText(tenant, options.output, cost));
   // Hints go to stderr, and only beside the table: its API column is an unexposed tenant's in-cluster URL.
   if (isTable(options.output)) env.stderr.write(reachHint(name, tenant.status, door.localEndpoint !== undefined));
   // Its reason is printed, and mapped to its exit code, as every error is (runCli.ts).
   if (tenant.status.phase === "Failed") throw failedError(name, tenant);
   return EXIT.ok;
+}
+
+/**
+ * What `-o wide` shows of tenant `name`'s cost: its quota use and its awake time, read only for it
+ * (two more requests through a server; a read of the host and of the stack's history locally).
+ */
+async function costOf(door: TenantsDoor, name: string): Promise<TenantCost> {
+  const [quota, history] = await Promise.all([door.quota(name), door.tenants.history(name, door.actor)]);
+  return { quota, awake: awakeTime(history, Date.now()) };
 }
 
 /**

@@ -20,6 +20,10 @@ import { currentUser, projectOf, readLoginSettings, type LoginSettings } from ".
 import type { TenantOperations, TenantsDoor } from "../tenantsDoor";
 import { legacyNote } from "./legacyLayout";
 import { followLocally } from "./localFollow";
+import { loadHostKubeConfig } from "../../lifecycle/hostAccess";
+import { readTenantQuota } from "../../hosts/tenantQuotaRead";
+import { CoreV1Api } from "@kubernetes/client-node";
+import type { QuotaUsage } from "../../tenantResource/tenantReplies";
 
 /** The default state backend: a folder in the command's home. */
 export const defaultBackendUrl = (): string => `file://${homeDir("state")}`;
@@ -36,6 +40,8 @@ export interface LocalDoor {
   readonly requests: FileRequestStore;
   /** The host cluster. */
   readonly host: HostPort;
+  /** The ResourceQuota of a tenant namespace on the host; undefined while it has none. */
+  readonly hostQuota: (namespace: string) => Promise<QuotaUsage | undefined>;
 }
 
 /** The door of the recorded login, in local mode. */
@@ -54,7 +60,14 @@ export function localDoor(settings: LoginSettings = readLoginSettings()): LocalD
     { requests, runs, stacks, host },
     { policy: (settings.platform ?? {}) as TenantPlatformInput },
   );
-  return { settings, service, actor: { owner: currentUser(settings), groups: [], isAdmin: true }, requests, host };
+  const actor = { owner: currentUser(settings), groups: [], isAdmin: true };
+  return { settings, service, actor, requests, host, hostQuota: (namespace) => readHostQuota(host, namespace) };
+}
+
+/** The ResourceQuota of tenant namespace `namespace` as `host` holds it, read with the host's credentials (you hold them). */
+async function readHostQuota(host: HostPort, namespace: string): Promise<QuotaUsage | undefined> {
+  const target = await host.resolve(() => undefined);
+  return readTenantQuota(loadHostKubeConfig(target.kubeconfig).makeApiClient(CoreV1Api), namespace);
 }
 
 /**
@@ -75,6 +88,10 @@ export function localTenantsDoor(local: LocalDoor): TenantsDoor {
       storedRequest: async (name, as) => (await service.get(name, as)).spec,
     },
     namesOwners: true,
+    quota: async (name) => {
+      const { namespace } = (await service.get(name, actor)).status;
+      return namespace ? local.hostQuota(namespace) : undefined;
+    },
     // The test bed's tenants' API names do not resolve here; its loopback port for each reaches it.
     ...(!settings.context && hasTestbed() && { localEndpoint: (name, namespace) => testbedEndpoint(namespace, name) }),
     listNote: () => legacyNote(settings),

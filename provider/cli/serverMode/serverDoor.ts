@@ -3,7 +3,12 @@
  * request to that kubespaces server's API, signed with the kept sign-in (renewed when it has
  * expired), and the command acts as whoever the server says the sign-in is.
  */
-import { API_PATHS, type PlatformRevisionListBody, type WhoAmI } from "../../contracts/tenantsApi";
+import {
+  API_PATHS,
+  type PlatformRevisionListBody,
+  type TenantQuotaBody,
+  type WhoAmI,
+} from "../../contracts/tenantsApi";
 import type { RevisionView } from "../../tenantResource/platformRevisionStatus";
 import type { PlatformRevisionStatus } from "../../tenantResource/platformRevisionStatus";
 import type { TenantView } from "../../tenantResource/tenantReplies";
@@ -62,6 +67,8 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
       restore: (name, snapshot) =>
         api.json<TenantView>("POST", API_PATHS.tenantRestore(name), { tenant: name, body: { snapshot } }),
     },
+    quota: async (name) =>
+      (await api.json<TenantQuotaBody>("GET", API_PATHS.tenantQuota(name), { tenant: name })).quota,
     setSleep: (name, asleep) =>
       api.json<TenantView>("POST", asleep ? API_PATHS.tenantSleep(name) : API_PATHS.tenantWake(name), {
         tenant: name,
