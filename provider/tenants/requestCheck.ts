@@ -49,6 +49,19 @@ export function checkRequest(
   return owned;
 }
 
+/**
+ * Refuses a new tenant's `request` that asks to be made asleep: a vCluster writes its kubeconfig
+ * when its control plane first starts, so a tenant never started has none to hand out, and the
+ * wait for it would only end at its deadline.
+ */
+export function refuseNewAsleep(name: string, request: TenantRequestInput): void {
+  if (request.sleep === true)
+    throw new RequestInvalidError(
+      `tenant ${name} cannot be made asleep: a new tenant starts awake, since its control plane writes its kubeconfig when it first starts; create it, then put it to sleep`,
+      ["sleep: must not be true for a new tenant (it starts awake; put it to sleep once it is Ready)"],
+    );
+}
+
 /** The groups of `actor` that the platform requires an expiry of, when `request` sets none. */
 function groupsRequiringExpiry(request: TenantRequestInput, actor: Actor, policy: TenantPlatformInput): string[] {
   if (request.expiresAt !== undefined) return [];

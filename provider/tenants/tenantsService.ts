@@ -36,7 +36,7 @@ import {
   TenantNotReadyError,
   TenantsError,
 } from "./tenantsErrors";
-import { checkRequest, mayUse, ownerOf } from "./requestCheck";
+import { checkRequest, mayUse, ownerOf, refuseNewAsleep } from "./requestCheck";
 import { tenantObject } from "./tenantStatus";
 
 /** The ports the service runs on. */
@@ -196,6 +196,8 @@ export class TenantsService {
       ]);
     const wanted = this.check(name, request ?? existing!.spec, actor, options.policy);
     if (existing) refuseDifferent(name, existing, wanted);
+    if (wanted.sleep === true && !(await this.ports.stacks.exists(name, this.ports.host.engineEnvForReads())))
+      refuseNewAsleep(name, wanted);
     await this.refuseBesideDelete(name);
     // Stored first, so that the tenant can be read from its first step on; a create beside this
     // one that stored a different request first wins, and this one changes nothing.

@@ -212,6 +212,19 @@ describe("a request the policy refuses", () => {
   });
 });
 
+describe("a new Tenant applied asleep", () => {
+  it("is marked Failed, InvalidRequest, naming sleep, at once: it has no kubeconfig until it first starts", async () => {
+    resources.apply("team-atlas", { ...atlas, sleep: true });
+    expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
+    expect(resources.peek("team-atlas")!.status).toMatchObject({
+      phase: "Failed",
+      conditions: [{ reason: "InvalidRequest" }],
+    });
+    expect(resources.peek("team-atlas")!.status!.message).toContain("cannot be made asleep: a new tenant starts awake");
+    expect(stacks.callsOf("up")).toEqual([]);
+  });
+});
+
 describe("a failed provisioning", () => {
   it("is marked Failed with the engine's reason and retried; the retry brings it to Ready", async () => {
     resources.apply("team-atlas", atlas);
@@ -643,21 +656,24 @@ describe("a tenant's life: sleep and expiry", () => {
   it("a Tenant that asks for sleep is Sleeping, its Ready condition False with reason Sleeping, and is left alone like a Ready one", async () => {
     const { events, record } = recorded();
     reconciler = reconcilerWith(false, undefined, { events: { record } });
+    // A tenant starts awake (it has no kubeconfig until its control plane first starts), then sleeps.
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
     resources.apply("team-atlas", { ...atlas, sleep: true });
     expect(await reconciler.reconcile("team-atlas")).toEqual({ retry: false });
     expect(resources.peek("team-atlas")!.status).toMatchObject({
       phase: "Sleeping",
-      observedGeneration: 1,
+      observedGeneration: 2,
       conditions: [{ type: "Ready", status: "False", reason: "Sleeping" }],
     });
-    expect(events.at(-1)).toBe("Sleeping: generation 1 is asleep");
+    expect(events.at(-1)).toBe("Sleeping: generation 2 is asleep");
     await reconciler.reconcile("team-atlas");
-    expect(stacks.callsOf("up")).toHaveLength(1);
+    expect(stacks.callsOf("up")).toHaveLength(2);
     // Waking is a change like any other: Ready again.
     resources.apply("team-atlas", { ...atlas, sleep: false });
     await reconciler.reconcile("team-atlas");
-    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 2 });
-    expect(stacks.callsOf("up").map((c) => c.program?.request.sleep)).toEqual([true, false]);
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready", observedGeneration: 3 });
+    expect(stacks.callsOf("up").map((c) => c.program?.request.sleep)).toEqual([undefined, true, false]);
   });
 
   it("warns a tenant within warnHours of its expiry with the Expiring condition and one Event, and asks to come back at the expiry", async () => {
@@ -847,6 +863,8 @@ describe("snapshots and restores asked for by annotation", () => {
   it("refuses a snapshot of a sleeping tenant, and any without a store, with an Event, once", async () => {
     const { asked, snapshots } = standIns();
     const { events, reconciler } = withEvents(snapshots);
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
     resources.apply("team-atlas", { ...atlas, sleep: true }, { "kubespaces.io/snapshot": "ask-1" });
     await reconciler.reconcile("team-atlas");
     expect(asked).toEqual([]);

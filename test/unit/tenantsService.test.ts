@@ -342,6 +342,18 @@ describe("create", () => {
   });
 });
 
+describe("a tenant asked for asleep", () => {
+  it("is refused while it has no stack, naming sleep, before anything is stored: it starts awake", async () => {
+    const error = await rejection(service.create("team-atlas", asked(undefined, { sleep: true }), alice));
+    expect(error).toBeInstanceOf(errors.RequestInvalidError);
+    expect((error as errors.RequestInvalidError).problems).toEqual([
+      "sleep: must not be true for a new tenant (it starts awake; put it to sleep once it is Ready)",
+    ]);
+    expect(await nothingStored()).toBe(true);
+    expect(stacks.callsOf("up")).toEqual([]);
+  });
+});
+
 describe("preview", () => {
   it("returns the steps of a create without storing or recording anything, and refuses an invalid request", async () => {
     const steps = await service.preview("atlas", asked(), alice);

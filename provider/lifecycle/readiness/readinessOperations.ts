@@ -28,6 +28,11 @@ export async function awaitTenantReady(
   const kubeConfig = loadHostKubeConfig(inputs.hostKubeconfig);
   const stream = kubeObjectStream(kubeConfig, counter);
   const goal = inputs.asleep ? "asleep" : "ready";
+  // A control plane that never started wrote no kubeconfig: the wait for it would end only at its deadline.
+  if (inputs.asleep && !(await kubeconfigSecretOf(stream, inputs)))
+    throw new Error(
+      `tenant ${inputs.tenantName} cannot be made asleep: its control plane never started, so it has no kubeconfig yet; set sleep to false, and put it to sleep once it is Ready`,
+    );
   const ready = await waitForReady(stream, inputs, { timeoutMs: inputs.timeoutSeconds * 1000, onProgress, goal });
   if (inputs.asleep) {
     // Only once the control plane is gone: its syncer would make them again.
@@ -50,12 +55,19 @@ export async function awaitTenantReady(
  */
 export async function rereadTenantKubeconfig(outputs: ReadinessOutputs): Promise<ReadinessOutputs | undefined> {
   await assertSameHost(outputs.tenantName, "refresh", outputs.hostUid, outputs.hostKubeconfig);
-  const stream = kubeObjectStream(loadHostKubeConfig(outputs.hostKubeconfig));
-  const secretName = kubeconfigSecretName(outputs.releaseName);
-  const { object } = await stream.list({ kind: "Secret", namespace: outputs.namespace, name: secretName });
-  const raw = object && kubeconfigFromSecret(object, KUBECONFIG_SECRET_KEY);
+  const raw = await kubeconfigSecretOf(kubeObjectStream(loadHostKubeConfig(outputs.hostKubeconfig)), outputs);
   if (!raw) return undefined;
   return { ...outputs, kubeconfig: tenantKubeconfig(raw, outputs.tenantName, outputs.serverUrl) };
+}
+
+/** The kubeconfig the tenant's vCluster wrote into its Secret, if it wrote one. */
+async function kubeconfigSecretOf(
+  stream: ReturnType<typeof kubeObjectStream>,
+  tenant: Pick<ReadinessInputs, "namespace" | "releaseName">,
+): Promise<string | undefined> {
+  const secretName = kubeconfigSecretName(tenant.releaseName);
+  const { object } = await stream.list({ kind: "Secret", namespace: tenant.namespace, name: secretName });
+  return object ? kubeconfigFromSecret(object, KUBECONFIG_SECRET_KEY) : undefined;
 }
 
 /** Every input property, for diffs. */

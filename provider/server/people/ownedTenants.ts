@@ -9,7 +9,7 @@ import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
 import { isHeldPhase, RESTORE_ANNOTATION, SNAPSHOT_ANNOTATION } from "../../contracts/tenantResourceNames";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
-import { checkRequest, mayUse, ownerOf } from "../../tenants/requestCheck";
+import { checkRequest, mayUse, ownerOf, refuseNewAsleep } from "../../tenants/requestCheck";
 import type { Actor, StackUpdate } from "../../tenants/ports";
 import {
   RequestConflictError,
@@ -83,7 +83,9 @@ export class OwnedTenants implements TenantsForPeople {
   }
 
   async create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
-    const created = await this.host.tenants.create(name, this.checkedNew(name, request, actor));
+    const checked = this.checkedNew(name, request, actor);
+    refuseNewAsleep(name, checked);
+    const created = await this.host.tenants.create(name, checked);
     if (!created) throw nameTaken(name);
     return tenantViewOf(created);
   }
@@ -92,6 +94,7 @@ export class OwnedTenants implements TenantsForPeople {
     const checked = this.checkedNew(name, request, actor);
     // What a create would answer: a taken name is taken, whoever holds it.
     if (await this.host.tenants.get(name)) throw nameTaken(name);
+    refuseNewAsleep(name, checked);
     return planOf(await this.previews.preview(name, checked));
   }
 
