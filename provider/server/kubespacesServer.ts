@@ -138,6 +138,7 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   const reconciler = new TenantReconciler(service, resources, {
     fleet,
     policy: platform,
+    caps: config.caps?.perOwner,
     ...(config.snapshots && {
       snapshots: { store: new SnapshotStore(config.snapshots.s3), vcluster: new KubeVclusterSnapshots(kubeConfig) },
     }),
@@ -154,9 +155,13 @@ export async function runServer(ports: ServerPorts, config: ServerConfig, run: S
   // Whether this replica's watch of Tenants has listed them all.
   let synced = false;
   const previews = serverPreviews(service, serverActor, { concurrency: config.previewConcurrency });
-  const people = new OwnedTenants(new KubePeopleHost(kubeConfig), platform, previews, {
-    history: (name) => service.history(name, serverActor),
-  });
+  const people = new OwnedTenants(
+    new KubePeopleHost(kubeConfig),
+    platform,
+    previews,
+    { history: (name) => service.history(name, serverActor) },
+    config.caps?.perOwner,
+  );
   // Metrics first: a port already taken then stops the start before anything else listens.
   if (metrics) await serveMetrics(ports, config.metricsListen, metrics, run.signal);
   const http = await serveHttp(ports, config, people, { metrics, revisions, tenantsSynced: () => synced });

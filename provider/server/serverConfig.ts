@@ -8,6 +8,7 @@ import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
 import { METRICS_PORT } from "../contracts/metricsEndpoint";
 import { httpConfigSchema, listenAddress, signInConfigSchema } from "./auth/signInConfig";
 import { snapshotsConfigSchema } from "./snapshots/snapshotStore";
+import { ownerCapsSchema } from "../tenants/ownerCaps";
 
 /** The configuration file's schema (the policy is checked with the policy's own schema, apart). */
 export const serverConfigSchema = z
@@ -79,6 +80,12 @@ export const serverConfigSchema = z
     http: httpConfigSchema,
     signIn: signInConfigSchema.optional(),
     snapshots: snapshotsConfigSchema.optional(),
+    caps: z
+      .strictObject({ perOwner: ownerCapsSchema.optional() })
+      .optional()
+      .describe(
+        "What one person may hold across all their tenants: refused at the API and the portal at once, and for a Tenant applied with kubectl when the server provisions a new generation (Failed, InvalidRequest).",
+      ),
   })
   .strict();
 

@@ -225,6 +225,48 @@ describe("a new Tenant applied asleep", () => {
   });
 });
 
+describe("a Tenant applied above its owner's caps", () => {
+  const capped = (caps: ReconcilerConfig["caps"]) =>
+    new TenantReconciler(
+      new TenantsService(
+        { requests: new ResourceRequestStore(resources), runs: new MemoryRunJournals(), stacks, host: new FakeHost() },
+        { policy: {} },
+      ),
+      resources,
+      { actor: serverActor, requireApproval: false, caps },
+      () => new Date("2026-12-01T00:00:00Z"),
+    );
+
+  it("is marked Failed, InvalidRequest, naming the cap and the owner's tenants, and nothing is run for it", async () => {
+    reconciler = capped({ tenants: 1, awake: 1 });
+    resources.apply("team-atlas", atlas);
+    await reconciler.reconcile("team-atlas");
+    resources.apply("team-borealis", atlas);
+    expect(await reconciler.reconcile("team-borealis")).toEqual({ retry: false });
+    expect(resources.peek("team-borealis")!.status).toMatchObject({
+      phase: "Failed",
+      conditions: [{ type: "Ready", status: "False", reason: "InvalidRequest" }],
+    });
+    expect(resources.peek("team-borealis")!.status!.message).toContain(
+      "caps.perOwner.tenants: alice@example.com may own 1 tenant(s) and owns 1 (team-atlas)",
+    );
+    expect(stacks.callsOf("up").map((c) => c.name)).toEqual(["team-atlas"]);
+  });
+
+  it("keeps a running tenant running when a cap is lowered: its resync is not refused, its sleep passes", async () => {
+    resources.apply("team-atlas", atlas);
+    resources.apply("team-borealis", atlas);
+    await reconciler.reconcile("team-atlas");
+    await reconciler.reconcile("team-borealis");
+    reconciler = capped({ tenants: 1, awake: 1 });
+    expect(await reconciler.reconcile("team-atlas", { resync: true })).toEqual({ retry: false });
+    expect(resources.peek("team-atlas")!.status).toMatchObject({ phase: "Ready" });
+    resources.apply("team-borealis", { ...atlas, sleep: true });
+    await reconciler.reconcile("team-borealis");
+    expect(resources.peek("team-borealis")!.status).toMatchObject({ phase: "Sleeping", observedGeneration: 2 });
+  });
+});
+
 describe("a failed provisioning", () => {
   it("is marked Failed with the engine's reason and retried; the retry brings it to Ready", async () => {
     resources.apply("team-atlas", atlas);

@@ -5,6 +5,7 @@
  * not see is "not found", never "forbidden", so nobody learns who owns what. A name no tenant can
  * have is refused (RequestInvalidError) before the host is asked anything.
  */
+import { refuseOverCaps, type OwnerCaps } from "../../tenants/ownerCaps";
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
 import { isHeldPhase, RESTORE_ANNOTATION, SNAPSHOT_ANNOTATION } from "../../contracts/tenantResourceNames";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
@@ -68,6 +69,7 @@ export class OwnedTenants implements TenantsForPeople {
     private readonly policy: TenantPlatformInput,
     private readonly previews: StackPreviews,
     private readonly histories: StackHistories,
+    private readonly caps?: OwnerCaps,
   ) {}
 
   async list(actor: Actor, options: { readonly all?: boolean } = {}): Promise<TenantView[]> {
@@ -85,6 +87,7 @@ export class OwnedTenants implements TenantsForPeople {
   async create(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<TenantView> {
     const checked = this.checkedNew(name, request, actor);
     refuseNewAsleep(name, checked);
+    await this.refuseOverCaps(name, checked, true);
     const created = await this.host.tenants.create(name, checked);
     if (!created) throw nameTaken(name);
     return tenantViewOf(created);
@@ -92,9 +95,10 @@ export class OwnedTenants implements TenantsForPeople {
 
   async previewCreate(name: string, request: Omit<TenantRequestInput, "owner">, actor: Actor): Promise<ChangePlan> {
     const checked = this.checkedNew(name, request, actor);
-    // What a create would answer: a taken name is taken, whoever holds it.
+    // What a create would answer: a taken name is taken, whoever holds it; a cap refuses as it would.
     if (await this.host.tenants.get(name)) throw nameTaken(name);
     refuseNewAsleep(name, checked);
+    await this.refuseOverCaps(name, checked, true);
     return planOf(await this.previews.preview(name, checked));
   }
 
@@ -160,14 +164,25 @@ export class OwnedTenants implements TenantsForPeople {
   async setSleep(name: string, asleep: boolean, actor: Actor): Promise<TenantView> {
     const tenant = await this.visible(name, actor);
     if ((tenant.spec.sleep ?? false) === asleep) return tenantViewOf(tenant);
-    // Only `sleep` changes: the reconciler checks the whole request against the policy, as for any change.
+    // Only `sleep` changes: the reconciler checks the whole request against the policy, as for any
+    // change; a wake is refused here at once when it would take the owner above a cap.
     const spec = { ...tenant.spec, sleep: asleep };
+    await this.refuseOverCaps(name, spec, false);
     const replaced = await this.host.tenants.replaceSpec(name, spec, tenant.metadata.resourceVersion ?? "");
     if (!replaced)
       throw new RequestConflictError(
         `tenant ${name} changed while it was ${asleep ? "put to sleep" : "woken"}; read it again and retry`,
       );
     return tenantViewOf(replaced);
+  }
+
+  /** Refuses `request` for tenant `name` (new or not) when it would take its owner above a cap per owner. */
+  private async refuseOverCaps(name: string, request: TenantRequestInput, isNew: boolean): Promise<void> {
+    if (!this.caps) return;
+    const stored = (await this.host.tenants.list())
+      .filter((t) => !t.metadata.deletionTimestamp)
+      .map((t) => ({ name: t.metadata.name, spec: t.spec }));
+    refuseOverCaps(name, request, stored, { caps: this.caps, policy: this.policy, isNew });
   }
 
   async snapshot(name: string, actor: Actor): Promise<TenantView> {

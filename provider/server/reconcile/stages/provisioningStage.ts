@@ -6,10 +6,11 @@
  * down and up). A run always uses the spec read here, never one read again later, and writes each
  * phase as it moves and the kubeconfig once Ready.
  */
+import { refuseOverCaps } from "../../../tenants/ownerCaps";
 import type { RunningRequest } from "../../../tenants/ports";
 import type { ResourceStep } from "../../../tenants/tenantObject";
 import { planOf } from "../../../tenants/tenantPlan";
-import { RequestChangedError } from "../../../tenants/tenantsErrors";
+import { RequestChangedError, RequestInvalidError } from "../../../tenants/tenantsErrors";
 import type { PendingRevision } from "../../revisions/replicaFleet";
 import type { SecretKeyRef, TenantPlan, TenantResource } from "../../tenantResourcePort";
 import { isApproved, specSha256 } from "../tenantApproval";
@@ -71,8 +72,33 @@ export class ProvisioningStage {
     const gate = holdingGate(tenant, this.context.config.requireApproval);
     if (gate) return this.hold(tenant, gate, options, revision);
     if (!isProvisioned(tenant) && hasPassed(tenant.spec.expiresAt, this.context.now())) return "expired";
+    if (!isProvisioned(tenant)) {
+      const overCaps = await this.overCaps(tenant);
+      if (overCaps) return this.statuses.failed(tenant, overCaps);
+    }
     if (isProvisioned(tenant) && !(await this.drifted(tenant, options, revision))) return DONE;
     return this.run(tenant, options, { revision });
+  }
+
+  /**
+   * The refusal of a new generation that would take its owner above a cap per owner, if it would:
+   * admission cannot count the owner's other Tenants, so the server does, before anything runs.
+   */
+  private async overCaps(tenant: TenantResource): Promise<RequestInvalidError | undefined> {
+    const { caps, policy = {} } = this.context.config;
+    if (!caps) return undefined;
+    const stored = (await this.context.resources.list())
+      .filter((t) => !t.metadata.deletionTimestamp)
+      .map((t) => ({ name: t.metadata.name, spec: t.spec }));
+    // Never provisioned: no kubeconfig was ever written for it.
+    const isNew = tenant.status?.kubeconfigSecretRef === undefined;
+    try {
+      refuseOverCaps(tenant.metadata.name, tenant.spec, stored, { caps, policy, isNew });
+      return undefined;
+    } catch (error) {
+      if (error instanceof RequestInvalidError) return error;
+      throw error;
+    }
   }
 
   /** Brings the running generation up on `revision`, whose rollout reached it; a generation a gate holds is not brought up. */

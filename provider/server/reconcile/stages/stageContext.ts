@@ -7,6 +7,7 @@ import { isProvisionedPhase } from "../../../tenants/tenantObject";
 import type { Actor } from "../../../tenants/ports";
 import { TenantsError } from "../../../tenants/tenantsErrors";
 import type { TenantsService } from "../../../tenants/tenantsService";
+import type { OwnerCaps } from "../../../tenants/ownerCaps";
 import type { TenantPlatformInput } from "../../../model/tenantPlatformSchema";
 import { apiErrorText } from "../../../util/kubeClientErrors";
 import type { TenantResource, TenantResources } from "../../tenantResourcePort";
@@ -31,6 +32,8 @@ export interface ReconcilerConfig {
   readonly fleet?: FleetPort;
   /** The server's own policy, for what a tenant's run does not read (how long before its expiry it is warned). */
   readonly policy?: TenantPlatformInput;
+  /** The caps per owner a new generation is held to (tenants/ownerCaps.ts); none: no cap. */
+  readonly caps?: OwnerCaps;
   /** Where snapshots are kept, and vCluster's snapshot and restore; none: the asks are answered with a refusal. */
   readonly snapshots?: {
     readonly store: Pick<SnapshotStore, "objectOf" | "exists">;
