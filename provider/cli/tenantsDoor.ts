@@ -4,6 +4,7 @@
  * implements over the API), who it acts as, its previews, and the abilities only some doors have
  * (owners named on the command line, a tenant's local endpoint, notes), which the commands ask for without knowing which door it is.
  */
+import type { OwnerCapsBody } from "../contracts/tenantsApi";
 import type { QuotaUsage } from "../tenantResource/tenantReplies";
 import type { RevisionView } from "../tenantResource/platformRevisionStatus";
 import type { ChangePlan } from "../tenants/tenantPlan";
@@ -132,6 +133,8 @@ export interface TenantsDoor {
    * Through a server, its API; in local mode, the host's ResourceQuota with the host's credentials.
    */
   readonly quota: (name: string) => Promise<QuotaUsage | undefined>;
+  /** What you hold across your tenants against the platform's caps per owner: a server's, which sets them. */
+  readonly caps?: () => Promise<OwnerCapsBody>;
   /** Snapshots and restores, through a server: its store keeps them. */
   readonly snapshots?: {
     /** Asks for a snapshot of tenant `name`. */

@@ -44,6 +44,8 @@ export const API_ROUTES = {
   platformRevision: `${API_ROOT}/platformrevisions/:name`,
   /** GET, unauthenticated: how the command signs in (SignInInfo). */
   signIn: `${API_ROOT}/sign-in`,
+  /** GET: what the caller holds across their tenants, against the platform's caps per owner (OwnerCapsBody). */
+  caps: `${API_ROOT}/caps`,
   /** GET: who the caller is (WhoAmI). */
   whoAmI: `${API_ROOT}/whoami`,
   /** GET, unauthenticated: 200 once the server serves (liveness). */
@@ -121,6 +123,28 @@ export interface QuotaUsage {
   readonly hard: Readonly<Record<string, string>>;
   /** What is used of each. */
   readonly used: Readonly<Record<string, string>>;
+}
+
+/** The answer of `GET caps`: what the caller holds across their tenants, and the caps on it. */
+export interface OwnerCapsBody {
+  /** Whose tenants: the caller. */
+  readonly owner: string;
+  /** The caps per owner the server is configured with; absent: none. */
+  readonly caps?: {
+    readonly tenants?: number;
+    readonly awake?: number;
+    readonly cpu?: string;
+    readonly memory?: string;
+    readonly storage?: string;
+  };
+  /** What the caller holds: tenants, awake ones, and their quotas' sums (CPU in cores, memory and storage in bytes). */
+  readonly use: {
+    readonly tenants: number;
+    readonly awake: number;
+    readonly cpu: number;
+    readonly memory: number;
+    readonly storage: number;
+  };
 }
 
 /** The answer of `GET tenants/:name/quota`. */

@@ -11,6 +11,7 @@
  * generation is asked. Two tenants asked for at the same moment on two replicas can both pass.
  */
 import { z } from "zod";
+import type { OwnerCapsBody } from "../contracts/tenantsApi";
 import { quantityValue } from "../model/quantity";
 import { quantity } from "../model/schemaParts";
 import type { TenantPlatformInput } from "../model/tenantPlatformSchema";
@@ -93,6 +94,39 @@ function capProblems(
       );
   }
   return problems;
+}
+
+/** What one owner holds across their tenants, against their caps: the API's answer's `use`. */
+export type OwnerUse = OwnerCapsBody["use"];
+
+/** What `owner` holds across `stored` (every stored request), their quotas filled in with `policy`'s defaults. */
+export function ownerUse(
+  owner: string,
+  stored: readonly Pick<StoredRequest, "name" | "spec">[],
+  policy: TenantPlatformInput,
+): OwnerUse {
+  const held = stored.filter((s) => ownerOf(s.spec) === owner).map((s) => holdingOf(s.name, s.spec, policy));
+  const sum = (resource: (typeof SUMMED)[number]) =>
+    held.reduce((total, h) => total + (h.resources?.[resource] ?? 0), 0);
+  return {
+    tenants: held.length,
+    awake: held.filter((h) => h.awake).length,
+    cpu: sum("cpu"),
+    memory: sum("memory"),
+    storage: sum("storage"),
+  };
+}
+
+/** `use` against each cap `caps` sets, for people: `tenants 2 of 3`, `memory 16Gi of 48Gi`, ...; none without caps. */
+export function capsUseText(caps: OwnerCapsBody["caps"], use: OwnerUse): string[] {
+  if (!caps) return [];
+  const counts = (["tenants", "awake"] as const)
+    .filter((cap) => caps[cap] !== undefined)
+    .map((cap) => `${cap} ${use[cap]} of ${caps[cap]}`);
+  const sums = SUMMED.filter((cap) => caps[cap] !== undefined).map(
+    (cap) => `${cap} ${formatAmount(cap, use[cap])} of ${caps[cap]}`,
+  );
+  return [...counts, ...sums];
 }
 
 /** An amount for people: CPU in cores, memory and storage in GiB. */

@@ -408,6 +408,18 @@ describe("tenant commands through the server", () => {
     );
   });
 
+  it("list follows the table with your use against the server's caps per owner on stderr, when it sets any", async () => {
+    await kubespaces("tenant", "create", "team-atlas", "--cpu", "8", "--memory", "16Gi");
+    expect((await kubespaces("tenant", "list")).stderr).toBe("");
+    server.caps = { tenants: 2, memory: "32Gi" };
+    const run = await kubespaces("tenant", "list");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^NAME\s+OWNER\s+PHASE\s+API\nteam-atlas\s/);
+    expect(run.stderr).toBe("your use against the platform's caps: tenants 1 of 2, memory 0Gi of 32Gi\n");
+    // Not beside JSON: stderr stays for progress and errors there.
+    expect((await kubespaces("tenant", "list", "-o", "json")).stderr).toBe("");
+  });
+
   it("a sign-in the server does not accept says to log in again (exit 1)", async () => {
     const kept = keptSignIn();
     const forged = `${String(kept.idToken).slice(0, -6)}AAAAAA`;

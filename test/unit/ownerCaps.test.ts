@@ -5,7 +5,13 @@
 import { describe, expect, it } from "vitest";
 import type { TenantRequestInput } from "../../provider/model/tenantRequestSchema";
 import { OwnedTenants } from "../../provider/server/people/ownedTenants";
-import { ownerCapsSchema, refuseOverCaps, type OwnerCaps } from "../../provider/tenants/ownerCaps";
+import {
+  capsUseText,
+  ownerCapsSchema,
+  ownerUse,
+  refuseOverCaps,
+  type OwnerCaps,
+} from "../../provider/tenants/ownerCaps";
 import type { Actor } from "../../provider/tenants/ports";
 import { RequestInvalidError } from "../../provider/tenants/tenantsErrors";
 import { thrownBy } from "./support/thrown";
@@ -90,6 +96,26 @@ describe("the caps per owner", () => {
     expect(ownerCapsSchema.safeParse({ tenants: 0 }).success).toBe(false);
     expect(ownerCapsSchema.safeParse({ cpu: "lots" }).success).toBe(false);
     expect(ownerCapsSchema.safeParse({ teams: 2 }).success).toBe(false);
+  });
+});
+
+describe("an owner's use against the caps", () => {
+  it("counts the owner's tenants, the awake ones and their quotas' sums, and words each cap set", () => {
+    const all = [
+      stored("team-a", request(ALICE)),
+      stored("team-b", request(ALICE, { sleep: true, resources: { cpu: "3", memory: "4Gi", storage: "10Gi" } })),
+      stored("bobs", request(BOB)),
+    ];
+    const use = ownerUse(ALICE, all, {});
+    // team-a's storage is the policy's default, 20Gi.
+    expect(use).toEqual({ tenants: 2, awake: 1, cpu: 7, memory: 12 * 2 ** 30, storage: 30 * 2 ** 30 });
+    expect(capsUseText({ tenants: 3, awake: 1, cpu: "8", storage: "100Gi" }, use)).toEqual([
+      "tenants 2 of 3",
+      "awake 1 of 1",
+      "cpu 7 of 8",
+      "storage 30Gi of 100Gi",
+    ]);
+    expect(capsUseText(undefined, use)).toEqual([]);
   });
 });
 

@@ -76,6 +76,14 @@ describe("someone who is not signed in", () => {
 });
 
 describe("the tenant list", () => {
+  it("says the person's use against the platform's caps per owner when it sets any, and nothing when none", async () => {
+    expect(markup(await portal.get(PORTAL_PATHS.list, alice))).not.toContain("data-caps");
+    tenants.caps = { tenants: 3, awake: 1, cpu: "24" };
+    expect(markup(await portal.get(PORTAL_PATHS.list, alice))).toContain(
+      "<p data-caps>Your use against the platform's caps: tenants 1 of 3, awake 1 of 1, cpu 0 of 24.</p>",
+    );
+  });
+
   it("shows only what the port returns for the person, with phase, API URL, created and owner", async () => {
     const answer = await portal.get(PORTAL_PATHS.list, alice);
     expect(answer.statusCode).toBe(200);

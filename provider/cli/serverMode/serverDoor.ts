@@ -5,6 +5,7 @@
  */
 import {
   API_PATHS,
+  type OwnerCapsBody,
   type PlatformRevisionListBody,
   type TenantQuotaBody,
   type WhoAmI,
@@ -67,6 +68,7 @@ export async function serverDoor(server: string, options: ServerDoorOptions = {}
       restore: (name, snapshot) =>
         api.json<TenantView>("POST", API_PATHS.tenantRestore(name), { tenant: name, body: { snapshot } }),
     },
+    caps: () => api.json<OwnerCapsBody>("GET", API_PATHS.caps),
     quota: async (name) =>
       (await api.json<TenantQuotaBody>("GET", API_PATHS.tenantQuota(name), { tenant: name })).quota,
     setSleep: (name, asleep) =>

@@ -211,6 +211,16 @@ const OPERATIONS: Readonly<Record<DocumentedRoute, Readonly<Record<string, Opera
       errors: [503],
     },
   },
+  caps: {
+    get: {
+      operationId: "getCaps",
+      summary:
+        "What the caller holds across their tenants (tenants, awake ones, their quotas' sums) against the platform's caps per owner.",
+      signedIn: true,
+      ok: [200, "OwnerCaps"],
+      errors: [...SIGNED_IN_ERRORS],
+    },
+  },
   whoAmI: {
     get: {
       operationId: "whoAmI",

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fast
 import {
   API_ROUTES,
   type CreateTenantBody,
+  type OwnerCapsBody,
   type PreviewTenantBody,
   type RestoreTenantBody,
   type RollbackTenantBody,
@@ -103,6 +104,8 @@ export async function tenantApiRoutes(app: FastifyInstance, deps: TenantApiDeps)
       return { name, operation, plan };
     },
   );
+
+  app.get(API_ROUTES.caps, async (request): Promise<OwnerCapsBody> => deps.tenants.capsOf(requireActor(request)));
 
   app.get<NameParams>(API_ROUTES.tenantQuota, read, async (request): Promise<TenantQuotaBody> => {
     const quota = await deps.tenants.quota(request.params.name, requireActor(request));

@@ -94,6 +94,32 @@ export const tenantUpdateSchema = z
   })
   .describe("One update of the tenant's stack.");
 
+/** The answer of `GET caps`. */
+export const ownerCapsSchema = z
+  .strictObject({
+    owner: z.string().describe("Whose tenants: the caller."),
+    caps: z
+      .strictObject({
+        tenants: z.int().optional().describe("Most tenants one owner may have."),
+        awake: z.int().optional().describe("Most of them awake at once."),
+        cpu: z.string().optional().describe("Most CPU their quotas may sum to."),
+        memory: z.string().optional().describe("Most memory their quotas may sum to."),
+        storage: z.string().optional().describe("Most storage their quotas may sum to."),
+      })
+      .optional()
+      .describe("The caps per owner the server is configured with; absent: none."),
+    use: z
+      .strictObject({
+        tenants: z.int().describe("How many tenants the caller owns."),
+        awake: z.int().describe("How many of them are awake (not asked to sleep)."),
+        cpu: z.number().describe("Their quotas' CPU, summed, in cores."),
+        memory: z.number().describe("Their quotas' memory, summed, in bytes."),
+        storage: z.number().describe("Their quotas' storage, summed, in bytes."),
+      })
+      .describe("What the caller holds across their tenants."),
+  })
+  .describe("What the caller holds across their tenants, against the platform's caps per owner.");
+
 /** The answer of `GET tenants/{name}/quota`. */
 export const tenantQuotaSchema = z
   .strictObject({
@@ -192,6 +218,7 @@ export const API_SCHEMAS = {
   WhoAmI: whoAmISchema,
   TenantHistory: tenantHistorySchema,
   TenantQuota: tenantQuotaSchema,
+  OwnerCaps: ownerCapsSchema,
   RollbackTenantBody: rollbackTenantBodySchema,
   RestoreTenantBody: restoreTenantBodySchema,
   PlatformRevision: platformRevisionViewSchema,

@@ -3,6 +3,7 @@
  * recorded, whichever front asked (the API, the portal), with the person, the tenant and how it
  * ended. Reads are not recorded.
  */
+import type { OwnerCapsBody } from "../../contracts/tenantsApi";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { Actor, StackUpdate } from "../../tenants/ports";
 import type { ChangePlan } from "../../tenants/tenantPlan";
@@ -69,6 +70,10 @@ export class AuditedTenants implements TenantsForPeople {
 
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
     return this.tenants.quota(name, actor);
+  }
+
+  capsOf(actor: Actor): Promise<OwnerCapsBody> {
+    return this.tenants.capsOf(actor);
   }
 
   follow(

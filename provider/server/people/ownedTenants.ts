@@ -5,7 +5,8 @@
  * not see is "not found", never "forbidden", so nobody learns who owns what. A name no tenant can
  * have is refused (RequestInvalidError) before the host is asked anything.
  */
-import { refuseOverCaps, type OwnerCaps } from "../../tenants/ownerCaps";
+import { ownerUse, refuseOverCaps, type OwnerCaps } from "../../tenants/ownerCaps";
+import type { OwnerCapsBody } from "../../contracts/tenantsApi";
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
 import { isHeldPhase, RESTORE_ANNOTATION, SNAPSHOT_ANNOTATION } from "../../contracts/tenantResourceNames";
 import type { TenantPlatformInput } from "../../model/tenantPlatformSchema";
@@ -176,13 +177,22 @@ export class OwnedTenants implements TenantsForPeople {
     return tenantViewOf(replaced);
   }
 
+  async capsOf(actor: Actor): Promise<OwnerCapsBody> {
+    const use = ownerUse(actor.owner, await this.storedRequests(), this.policy);
+    return { owner: actor.owner, ...(this.caps && { caps: this.caps }), use };
+  }
+
   /** Refuses `request` for tenant `name` (new or not) when it would take its owner above a cap per owner. */
   private async refuseOverCaps(name: string, request: TenantRequestInput, isNew: boolean): Promise<void> {
     if (!this.caps) return;
-    const stored = (await this.host.tenants.list())
+    refuseOverCaps(name, request, await this.storedRequests(), { caps: this.caps, policy: this.policy, isNew });
+  }
+
+  /** Every Tenant's request that is not being deleted: what the caps count. */
+  private async storedRequests(): Promise<{ name: string; spec: TenantRequestInput }[]> {
+    return (await this.host.tenants.list())
       .filter((t) => !t.metadata.deletionTimestamp)
       .map((t) => ({ name: t.metadata.name, spec: t.spec }));
-    refuseOverCaps(name, request, stored, { caps: this.caps, policy: this.policy, isNew });
   }
 
   async snapshot(name: string, actor: Actor): Promise<TenantView> {

@@ -4,6 +4,7 @@
  * resources on the host (ownedTenants.ts). Every operation takes the caller as an Actor, and a
  * tenant the caller may not see is "not found".
  */
+import type { OwnerCapsBody } from "../../contracts/tenantsApi";
 import type { TenantRequestInput } from "../../model/tenantRequestSchema";
 import type { QuotaUsage, TenantChange, TenantView } from "../../tenantResource/tenantReplies";
 import type { Actor, StackUpdate } from "../../tenants/ports";
@@ -61,6 +62,8 @@ export interface TenantsForPeople {
   restore(name: string, snapshot: string, actor: Actor): Promise<TenantView>;
   /** The tenant's host quota, once its namespace exists. */
   quota(name: string, actor: Actor): Promise<QuotaUsage | undefined>;
+  /** What `actor` holds across their tenants, and the caps per owner on it. */
+  capsOf(actor: Actor): Promise<OwnerCapsBody>;
   /**
    * The tenant now, then each change, until it is deleted, the caller may no longer see it (it was
    * given to someone else: to them it is deleted), or `signal` aborts. With `after` (an event id a

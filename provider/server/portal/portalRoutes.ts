@@ -90,7 +90,8 @@ function listRoute(app: FastifyInstance, tenants: TenantsForPeople, access: Port
     const actor = access.signedIn(request);
     const all = actor.isAdmin && request.query.all === "1";
     const list = await tenants.list(actor, { all });
-    return sendPage(reply, 200, tenantListPage(access.frame(request, reply), { tenants: list, all }));
+    const caps = await tenants.capsOf(actor);
+    return sendPage(reply, 200, tenantListPage(access.frame(request, reply), { tenants: list, all, caps }));
   });
 }
 

@@ -3,6 +3,8 @@
  * asks, every tenant) with the operator's columns and the list's creation time and owner, as the
  * command's `tenant list` shows them.
  */
+import type { OwnerCapsBody } from "../../contracts/tenantsApi";
+import { capsUseText } from "../../tenants/ownerCaps";
 import type { TenantView } from "../../tenantResource/tenantReplies";
 import { html, type Html } from "./html";
 import { page, type PageFrame } from "./layout";
@@ -15,6 +17,14 @@ export interface TenantListView {
   readonly tenants: readonly TenantView[];
   /** Whether they are every tenant (an admin's `?all=1`), not only the person's own. */
   readonly all: boolean;
+  /** What the person holds across their tenants, and the caps per owner on it. */
+  readonly caps: OwnerCapsBody;
+}
+
+/** The person's use against the platform's caps per owner, when it sets any. */
+function capsLine(caps: OwnerCapsBody): Html | false {
+  const parts = capsUseText(caps.caps, caps.use);
+  return parts.length > 0 && html`<p data-caps>Your use against the platform's caps: ${parts.join(", ")}.</p>`;
 }
 
 function row(tenant: TenantView): Html {
@@ -66,6 +76,6 @@ export function tenantListPage(frame: Omit<PageFrame, "title" | "current">, view
     { ...frame, title: "Tenants", current: "list" },
     html`<h1>Tenants</h1>
       <p><a class="button" href="${PORTAL_PATHS.newTenant}">New tenant</a></p>
-      ${frame.actor?.isAdmin && scopeToggle(view.all)} ${table(view.tenants, view.all)}`,
+      ${capsLine(view.caps)} ${frame.actor?.isAdmin && scopeToggle(view.all)} ${table(view.tenants, view.all)}`,
   );
 }

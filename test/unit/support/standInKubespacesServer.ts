@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import {
   API_PATHS,
   type ApiErrorKind,
+  type OwnerCapsBody,
   type PreviewTenantBody,
   type SignInInfo,
   type TenantPreviewReply,
@@ -79,6 +80,8 @@ export class StandInKubespacesServer {
   droppedAfter?: string;
   /** The issuer its sign-in names (the stand-in provider's, unless a test names another). */
   issuer?: string;
+  /** The caps per owner it answers `GET caps` with; none: no cap. */
+  caps?: OwnerCapsBody["caps"];
   /** An error to answer the next request about tenants with (a kind the scripts do not reach). */
   nextError?: { readonly status: number; readonly kind: ApiErrorKind; readonly message: string };
 
@@ -119,6 +122,13 @@ export class StandInKubespacesServer {
     return tenant.view;
   }
 
+  /** What `owner` holds of the stand-in's tenants (with no quota), against `caps`. */
+  private capsOf(owner: string): OwnerCapsBody {
+    const owned = [...this.tenants.values()].filter((t) => t.view.spec.owner === owner);
+    const use = { tenants: owned.length, awake: owned.length, cpu: 0, memory: 0, storage: 0 };
+    return { owner, ...(this.caps && { caps: this.caps }), use };
+  }
+
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", this.url);
     const text = await bodyOf(request);
@@ -131,6 +141,7 @@ export class StandInKubespacesServer {
     const [, name, sub] = /^\/api\/v1\/tenants(?:\/([^/]+)(?:\/(\w+))?)?$/.exec(url.pathname) ?? [];
     if (url.pathname === API_PATHS.whoAmI)
       return json(response, 200, { owner: owner.email, groups: owner.groups, isAdmin: false });
+    if (url.pathname === API_PATHS.caps) return json(response, 200, this.capsOf(owner.email));
     const error = this.nextError;
     this.nextError = undefined;
     if (error) return refuse(response, error.status, error.kind, error.message);

@@ -6,6 +6,7 @@
  * stand-in previews (standInStackPreviews.ts) after the same checks as OwnedTenants'.
  * Every create, delete and preview is recorded for tests to read.
  */
+import type { OwnerCapsBody } from "../../../provider/contracts/tenantsApi";
 import type { TenantRequestInput } from "../../../provider/model/tenantRequestSchema";
 import type { TenantsForPeople } from "../../../provider/server/people/tenantsForPeople";
 import type { QuotaUsage, TenantChange, TenantView } from "../../../provider/tenantResource/tenantReplies";
@@ -71,6 +72,8 @@ export class StandInTenantsForPeople implements TenantsForPeople {
   readonly kubeconfigs = new Map<string, string>();
   /** Host quotas, by tenant name. */
   readonly quotas = new Map<string, QuotaUsage>();
+  /** The caps per owner the stand-in answers with; none: no cap. */
+  caps: OwnerCapsBody["caps"];
   /** Every create that was stored, in order: the name and the request. */
   readonly created: { readonly name: string; readonly request: TenantRequestInput }[] = [];
   /** Every tenant whose deletion was asked for, in order. */
@@ -179,6 +182,14 @@ export class StandInTenantsForPeople implements TenantsForPeople {
   async quota(name: string, actor: Actor): Promise<QuotaUsage | undefined> {
     this.visible(name, actor);
     return this.quotas.get(name);
+  }
+
+  /** What `actor` holds across the stand-in's tenants (each counted with no quota), against `caps`. */
+  async capsOf(actor: Actor): Promise<OwnerCapsBody> {
+    const owned = [...this.tenants.values()].filter((t) => t.spec.owner === actor.owner);
+    const awake = owned.filter((t) => t.spec.sleep !== true).length;
+    const use = { tenants: owned.length, awake, cpu: 0, memory: 0, storage: 0 };
+    return { owner: actor.owner, ...(this.caps && { caps: this.caps }), use };
   }
 
   /** The tenant as it stands, once; the portal's routes never follow (its script reads the API's stream). */
