@@ -135,6 +135,17 @@ function formatAmount(resource: (typeof SUMMED)[number], amount: number): string
   return resource === "cpu" ? rounded(amount) : `${rounded(amount / 2 ** 30)}Gi`;
 }
 
+/** A stored Tenant as the caps read it: its name, whether its deletion was asked for, and its request. */
+interface CountedTenant {
+  readonly metadata: { readonly name: string; readonly deletionTimestamp?: string };
+  readonly spec: TenantRequestInput;
+}
+
+/** The requests the caps count among `tenants`: every one whose deletion was not asked for. */
+export function countedRequests(tenants: readonly CountedTenant[]): Pick<StoredRequest, "name" | "spec">[] {
+  return tenants.filter((t) => !t.metadata.deletionTimestamp).map((t) => ({ name: t.metadata.name, spec: t.spec }));
+}
+
 /** What a cap check is asked of. */
 export interface CapsCheck {
   /** The caps per owner; none: no cap. */

@@ -95,7 +95,7 @@ export const tenantUpdateSchema = z
   .describe("One update of the tenant's stack.");
 
 /** The answer of `GET caps`. */
-export const ownerCapsSchema = z
+export const ownerCapsAnswerSchema = z
   .strictObject({
     owner: z.string().describe("Whose tenants: the caller."),
     caps: z
@@ -218,7 +218,7 @@ export const API_SCHEMAS = {
   WhoAmI: whoAmISchema,
   TenantHistory: tenantHistorySchema,
   TenantQuota: tenantQuotaSchema,
-  OwnerCaps: ownerCapsSchema,
+  OwnerCaps: ownerCapsAnswerSchema,
   RollbackTenantBody: rollbackTenantBodySchema,
   RestoreTenantBody: restoreTenantBodySchema,
   PlatformRevision: platformRevisionViewSchema,

@@ -5,7 +5,7 @@
  * not see is "not found", never "forbidden", so nobody learns who owns what. A name no tenant can
  * have is refused (RequestInvalidError) before the host is asked anything.
  */
-import { ownerUse, refuseOverCaps, type OwnerCaps } from "../../tenants/ownerCaps";
+import { countedRequests, ownerUse, refuseOverCaps, type OwnerCaps } from "../../tenants/ownerCaps";
 import type { OwnerCapsBody } from "../../contracts/tenantsApi";
 import { TENANT_MANIFEST } from "../../contracts/tenantManifest";
 import { isHeldPhase, RESTORE_ANNOTATION, SNAPSHOT_ANNOTATION } from "../../contracts/tenantResourceNames";
@@ -188,11 +188,9 @@ export class OwnedTenants implements TenantsForPeople {
     refuseOverCaps(name, request, await this.storedRequests(), { caps: this.caps, policy: this.policy, isNew });
   }
 
-  /** Every Tenant's request that is not being deleted: what the caps count. */
+  /** The Tenants' requests the caps count. */
   private async storedRequests(): Promise<{ name: string; spec: TenantRequestInput }[]> {
-    return (await this.host.tenants.list())
-      .filter((t) => !t.metadata.deletionTimestamp)
-      .map((t) => ({ name: t.metadata.name, spec: t.spec }));
+    return countedRequests(await this.host.tenants.list());
   }
 
   async snapshot(name: string, actor: Actor): Promise<TenantView> {

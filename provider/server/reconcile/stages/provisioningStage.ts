@@ -6,7 +6,7 @@
  * down and up). A run always uses the spec read here, never one read again later, and writes each
  * phase as it moves and the kubeconfig once Ready.
  */
-import { refuseOverCaps } from "../../../tenants/ownerCaps";
+import { countedRequests, refuseOverCaps } from "../../../tenants/ownerCaps";
 import type { RunningRequest } from "../../../tenants/ports";
 import type { ResourceStep } from "../../../tenants/tenantObject";
 import { planOf } from "../../../tenants/tenantPlan";
@@ -87,9 +87,7 @@ export class ProvisioningStage {
   private async overCaps(tenant: TenantResource): Promise<RequestInvalidError | undefined> {
     const { caps, policy = {} } = this.context.config;
     if (!caps) return undefined;
-    const stored = (await this.context.resources.list())
-      .filter((t) => !t.metadata.deletionTimestamp)
-      .map((t) => ({ name: t.metadata.name, spec: t.spec }));
+    const stored = countedRequests(await this.context.resources.list());
     // Never provisioned: no kubeconfig was ever written for it.
     const isNew = tenant.status?.kubeconfigSecretRef === undefined;
     try {
